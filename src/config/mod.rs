@@ -1,0 +1,206 @@
+//! config.json, read the way transformers reads it: a raw serde mirror per family (the keys as
+//! published, each optional), resolved into a struct with no optional structural field. Every
+//! value that came from the config class's defaults rather than the file is recorded, so the page
+//! can say which numbers rest on a default.
+
+pub mod bert;
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// Why a config cannot be planned. The field is named as a JSON path (`hidden_size`,
+/// `rope_scaling.factor`).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("not valid JSON: {0}")]
+    NotJson(String),
+    #[error("the top level is not a JSON object")]
+    NotObject,
+    #[error("field `{field}`: {reason}")]
+    Field { field: String, reason: String },
+}
+
+impl ConfigError {
+    pub fn field(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        ConfigError::Field { field: field.into(), reason: reason.into() }
+    }
+}
+
+/// A config value that came from the config class's default, not from the file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Defaulted {
+    pub field: &'static str,
+    pub value: String,
+}
+
+/// The sizes every transformer shares, as one family-neutral view for the checks, the lints and
+/// the page.
+#[derive(Debug, Clone, Serialize)]
+pub struct Dims {
+    pub hidden_size: u64,
+    pub num_layers: u64,
+    pub num_heads: u64,
+    pub num_kv_heads: u64,
+    pub head_dim: u64,
+    pub intermediate_size: u64,
+    pub vocab_size: u64,
+    /// `max_position_embeddings` as written.
+    pub context: u64,
+    /// The longest input the position scheme can index (less than `context` for RoBERTa).
+    pub usable_context: u64,
+    pub pad_token_id: Option<u64>,
+    pub tie_word_embeddings: bool,
+    pub layer_norm_eps: f64,
+}
+
+/// The parsed config: a supported family resolved, or what an unsupported one says.
+#[derive(Debug, Clone)]
+pub enum ModelConfig {
+    Bert(bert::BertConfig),
+    Unsupported(UnsupportedConfig),
+}
+
+/// Fields every family shares, read before dispatch.
+#[derive(Debug, Clone, Serialize)]
+pub struct Common {
+    pub model_type: String,
+    /// `architectures[0]`, when the config names one.
+    pub architecture: Option<String>,
+    pub torch_dtype: Option<String>,
+}
+
+/// What the page can still say about a family the planner does not know.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnsupportedConfig {
+    /// Size-like keys found in the file, as written.
+    pub facts: Vec<(String, String)>,
+}
+
+/// Keys worth showing for a family the planner does not support yet, in display order.
+const UNSUPPORTED_FACT_KEYS: &[&str] = &[
+    "hidden_size", "d_model", "n_embd", "num_hidden_layers", "num_layers", "n_layer",
+    "num_attention_heads", "n_head", "num_key_value_heads", "intermediate_size", "d_ff",
+    "vocab_size", "max_position_embeddings", "n_positions", "num_local_experts",
+];
+
+/// Parses config.json text into the common fields and the family's resolved config.
+pub fn parse(text: &str) -> Result<(Common, ModelConfig), ConfigError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
+    let obj = value.as_object().ok_or(ConfigError::NotObject)?;
+    let model_type = match obj.get("model_type") {
+        Some(Value::String(s)) if !s.is_empty() => s.clone(),
+        Some(Value::String(_)) => return Err(ConfigError::field("model_type", "is empty")),
+        Some(other) => {
+            return Err(ConfigError::field("model_type", format!("expected a string, found {other}")));
+        }
+        None => {
+            return Err(ConfigError::field(
+                "model_type",
+                "missing: the family cannot be told without it",
+            ));
+        }
+    };
+    let architecture = match obj.get("architectures") {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(a)) => match a.first() {
+            None => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                return Err(ConfigError::field(
+                    "architectures[0]",
+                    format!("expected a class name, found {other}"),
+                ));
+            }
+        },
+        Some(other) => {
+            return Err(ConfigError::field("architectures", format!("expected a list, found {other}")));
+        }
+    };
+    let torch_dtype = match obj.get("torch_dtype").or_else(|| obj.get("dtype")) {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let common = Common { model_type: model_type.clone(), architecture, torch_dtype };
+    let config = match bert::Variant::from_model_type(&model_type) {
+        Some(variant) => ModelConfig::Bert(bert::BertConfig::resolve(&value, variant, &common)?),
+        None => ModelConfig::Unsupported(UnsupportedConfig {
+            facts: UNSUPPORTED_FACT_KEYS
+                .iter()
+                .filter_map(|k| obj.get(*k).map(|v| (k.to_string(), v.to_string())))
+                .collect(),
+        }),
+    };
+    Ok((common, config))
+}
+
+/// Deserialises a family's raw config, naming the offending field on error.
+pub(crate) fn deserialize_raw<T: serde::de::DeserializeOwned>(value: &Value) -> Result<T, ConfigError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let field = e.path().to_string();
+        ConfigError::Field { field, reason: e.into_inner().to_string() }
+    })
+}
+
+/// Upper bounds that no real model reaches; past them a config is a mistake, and the arithmetic
+/// downstream stays far from overflow.
+pub(crate) struct Limit {
+    pub field: &'static str,
+    pub max: u64,
+}
+
+pub(crate) fn check_range(limit: Limit, value: u64) -> Result<u64, ConfigError> {
+    if value == 0 {
+        return Err(ConfigError::field(limit.field, "must be at least 1, found 0"));
+    }
+    if value > limit.max {
+        return Err(ConfigError::field(
+            limit.field,
+            format!("{value} is beyond any real model (at most {})", limit.max),
+        ));
+    }
+    Ok(value)
+}
+
+/// Resolves one size field: the file's value or the config class's default (recorded), checked
+/// against its bounds.
+pub(crate) fn size(
+    field: &'static str,
+    value: Option<u64>,
+    default: u64,
+    max: u64,
+    defaulted: &mut Vec<Defaulted>,
+) -> Result<u64, ConfigError> {
+    let v = match value {
+        Some(v) => v,
+        None => {
+            defaulted.push(Defaulted { field, value: default.to_string() });
+            default
+        }
+    };
+    check_range(Limit { field, max }, v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn broken_json_is_reported_with_its_position() {
+        let err = parse("{\"model_type\": \"bert\",").unwrap_err();
+        assert!(matches!(&err, ConfigError::NotJson(m) if m.contains("line 1")), "{err}");
+    }
+
+    #[test]
+    fn a_missing_model_type_names_the_field() {
+        let err = parse("{\"hidden_size\": 768}").unwrap_err();
+        assert!(matches!(&err, ConfigError::Field { field, .. } if field == "model_type"));
+    }
+
+    #[test]
+    fn an_unknown_family_keeps_what_its_config_says() {
+        let (common, cfg) = parse(r#"{"model_type": "mamba", "hidden_size": 768, "n_layer": 24}"#).unwrap();
+        assert_eq!(common.model_type, "mamba");
+        let ModelConfig::Unsupported(u) = cfg else { panic!("mamba is not supported yet") };
+        assert_eq!(u.facts, vec![("hidden_size".into(), "768".into()), ("n_layer".into(), "24".into())]);
+    }
+}

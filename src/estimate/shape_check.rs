@@ -1,0 +1,82 @@
+//! "Will it forward-pass": the shape rules a config must satisfy for its class to be built and
+//! run. A failure names the fields and the reason.
+
+use serde::Serialize;
+
+use crate::config::Dims;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ForwardPass {
+    pub ok: bool,
+    pub problems: Vec<String>,
+}
+
+pub fn check(d: &Dims) -> ForwardPass {
+    let mut problems = vec![];
+    if d.hidden_size % d.num_heads != 0 {
+        problems.push(format!(
+            "num_attention_heads ({}) does not divide hidden_size ({}): the query, key and value projections cannot be split into equal heads (transformers refuses to build the attention layer)",
+            d.num_heads, d.hidden_size
+        ));
+    }
+    if d.num_heads % d.num_kv_heads != 0 {
+        problems.push(format!(
+            "num_key_value_heads ({}) does not divide num_attention_heads ({}): query heads cannot be grouped over the key/value heads",
+            d.num_kv_heads, d.num_heads
+        ));
+    }
+    if let Some(pad) = d.pad_token_id
+        && pad >= d.vocab_size
+    {
+        problems.push(format!(
+            "pad_token_id ({pad}) is outside the vocabulary (vocab_size {}): the embedding's padding index must be a row of it",
+            d.vocab_size
+        ));
+    }
+    if d.usable_context == 0 {
+        problems.push(format!(
+            "no position is usable: max_position_embeddings ({}) leaves none after the padding offset",
+            d.context
+        ));
+    }
+    ForwardPass { ok: problems.is_empty(), problems }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dims() -> Dims {
+        Dims {
+            hidden_size: 768,
+            num_layers: 12,
+            num_heads: 12,
+            num_kv_heads: 12,
+            head_dim: 64,
+            intermediate_size: 3072,
+            vocab_size: 30522,
+            context: 512,
+            usable_context: 512,
+            pad_token_id: Some(0),
+            tie_word_embeddings: true,
+            layer_norm_eps: 1e-12,
+        }
+    }
+
+    #[test]
+    fn a_well_formed_config_passes() {
+        assert!(check(&dims()).ok);
+    }
+
+    #[test]
+    fn heads_that_do_not_divide_the_hidden_size_block_the_forward_pass() {
+        let fp = check(&Dims { hidden_size: 770, ..dims() });
+        assert!(!fp.ok);
+        assert!(fp.problems[0].contains("(12) does not divide hidden_size (770)"), "{:?}", fp.problems);
+    }
+
+    #[test]
+    fn a_padding_index_outside_the_vocabulary_blocks_the_forward_pass() {
+        assert!(!check(&Dims { pad_token_id: Some(30522), ..dims() }).ok);
+    }
+}

@@ -1,0 +1,50 @@
+//! The architecture families the site groups models by, keyed by config.json's `model_type`, and
+//! how they derive from each other.
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FamilyInfo {
+    /// `model_type` as written in config.json; also the family page's file name.
+    pub key: &'static str,
+    pub name: &'static str,
+    /// The family this one's architecture was derived from (RoBERTa from BERT).
+    pub derives_from: Option<&'static str>,
+    pub summary: &'static str,
+}
+
+pub const FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        key: "bert",
+        name: "BERT",
+        derives_from: None,
+        summary: "Bidirectional post-LayerNorm transformer encoder with learned absolute positions and token-type embeddings (Devlin et al., 2018). Sentence-transformers, bge and MiniLM embedders reuse it.",
+    },
+    FamilyInfo {
+        key: "roberta",
+        name: "RoBERTa",
+        derives_from: Some("bert"),
+        summary: "BERT's architecture retrained without next-sentence prediction, with a byte-level BPE vocabulary; position ids start after the padding id (Liu et al., 2019).",
+    },
+    FamilyInfo {
+        key: "xlm-roberta",
+        name: "XLM-RoBERTa",
+        derives_from: Some("roberta"),
+        summary: "RoBERTa trained on 100 languages with a 250k SentencePiece vocabulary (Conneau et al., 2019); e5 multilingual and bge rerankers build on it.",
+    },
+];
+
+pub fn info(key: &str) -> Option<&'static FamilyInfo> {
+    FAMILIES.iter().find(|f| f.key == key)
+}
+
+/// A family key is used as a file name; `model_type` values are plain identifiers, but a config
+/// can hold anything, so anything else maps to a safe slug.
+pub fn slug(model_type: &str) -> String {
+    let s: String = model_type
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_ascii_lowercase() } else { '-' })
+        .collect();
+    let s = s.trim_matches('-').to_string();
+    if s.is_empty() { "unknown".into() } else { s }
+}

@@ -1,0 +1,274 @@
+//! The BERT-family graph, named exactly as transformers' modules (and so the checkpoint's
+//! tensors): `bert.encoder.layer.{i}.attention.self.query`, `lm_head.dense`, `cls.predictions`.
+
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::bert::{BertConfig, Head, PositionEmbedding, Style};
+
+fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
+    Node::new(name, Op::Linear, detail, &[seq, out]).with([
+        Tensor::new(format!("{name}.weight"), &[out, inp]),
+        Tensor::new(format!("{name}.bias"), &[out]),
+    ])
+}
+
+fn layer_norm(name: &str, detail: &str, shape: &[u64], width: u64) -> Node {
+    Node::new(name, Op::LayerNorm, detail, shape).with([
+        Tensor::new(format!("{name}.weight"), &[width]),
+        Tensor::new(format!("{name}.bias"), &[width]),
+    ])
+}
+
+/// The prefix under which a head class keeps its encoder (`bert.`, `roberta.`); none for the
+/// bare model class.
+fn encoder_prefix(c: &BertConfig) -> &'static str {
+    match (c.head, c.style) {
+        (Head::Model, _) => "",
+        (_, Style::Bert) => "bert.",
+        (_, Style::Roberta) => "roberta.",
+    }
+}
+
+/// Whether the class builds the pooler. transformers builds it for the bare model and the heads
+/// that classify from the pooled [CLS] vector; the others pass `add_pooling_layer=False`.
+pub fn has_pooler(c: &BertConfig) -> bool {
+    match (c.head, c.style) {
+        (Head::Model | Head::PreTraining | Head::NextSentencePrediction | Head::MultipleChoice, _) => true,
+        (Head::SequenceClassification { .. }, Style::Bert) => true,
+        _ => false,
+    }
+}
+
+pub fn build(c: &BertConfig, seq: u64) -> Graph {
+    let p = encoder_prefix(c);
+    let h = c.hidden_size;
+    let v = c.vocab_size;
+    let word_embeddings = format!("{p}embeddings.word_embeddings.weight");
+
+    let emb = format!("{p}embeddings");
+    let mut sections = vec![Section {
+        name: emb.clone(),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            Node::new(format!("{emb}.word_embeddings"), Op::Embedding, format!("{v} tokens"), &[seq, h])
+                .with([Tensor::new(&word_embeddings, &[v, h])]),
+            Node::new(
+                format!("{emb}.position_embeddings"),
+                Op::Embedding,
+                format!("{} positions, learned", c.max_position_embeddings),
+                &[seq, h],
+            )
+            .with([Tensor::new(format!("{emb}.position_embeddings.weight"), &[c.max_position_embeddings, h])]),
+            Node::new(
+                format!("{emb}.token_type_embeddings"),
+                Op::Embedding,
+                format!("{} token types", c.type_vocab_size),
+                &[seq, h],
+            )
+            .with([Tensor::new(format!("{emb}.token_type_embeddings.weight"), &[c.type_vocab_size, h])]),
+            layer_norm(&format!("{emb}.LayerNorm"), "sum of the three embeddings, normalised", &[seq, h], h),
+        ],
+    }];
+
+    let l = format!("{p}encoder.layer.{{i}}");
+    let heads = c.num_heads;
+    let hd = c.head_dim();
+    let mut attention = Node::new(
+        format!("{l}.attention.self"),
+        Op::Attention,
+        format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V"),
+        &[seq, h],
+    );
+    if c.position_embedding != PositionEmbedding::Absolute {
+        attention.params.push(Tensor::new(
+            format!("{l}.attention.self.distance_embedding.weight"),
+            &[2 * c.max_position_embeddings - 1, hd],
+        ));
+    }
+    let ffn = c.intermediate_size;
+    sections.push(Section {
+        name: l.clone(),
+        role: Role::Layers,
+        repeat: c.num_layers,
+        nodes: vec![
+            linear(&format!("{l}.attention.self.query"), "query projection", seq, h, h),
+            linear(&format!("{l}.attention.self.key"), "key projection", seq, h, h),
+            linear(&format!("{l}.attention.self.value"), "value projection", seq, h, h),
+            attention,
+            linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
+            layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
+            linear(&format!("{l}.intermediate.dense"), &format!("up projection, then {}", c.hidden_act), seq, h, ffn),
+            linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
+            layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
+        ],
+    });
+
+    if has_pooler(c) {
+        let name = format!("{p}pooler.dense");
+        sections.push(Section {
+            name: format!("{p}pooler"),
+            role: Role::Pooler,
+            repeat: 1,
+            nodes: vec![
+                Node::new(&name, Op::Linear, "first token's state, dense then tanh", &[h])
+                    .with([Tensor::new(format!("{name}.weight"), &[h, h]), Tensor::new(format!("{name}.bias"), &[h])]),
+            ],
+        });
+    }
+
+    let head_nodes = head(c, seq, &word_embeddings);
+    if !head_nodes.is_empty() {
+        let name = match (c.head, c.style) {
+            (Head::MaskedLm | Head::CausalLm, Style::Roberta) => "lm_head",
+            (Head::SequenceClassification { .. }, Style::Roberta)
+            | (Head::SequenceClassification { .. } | Head::TokenClassification { .. } | Head::MultipleChoice, _) => {
+                "classifier"
+            }
+            (Head::QuestionAnswering, _) => "qa_outputs",
+            _ => "cls",
+        };
+        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes: head_nodes });
+    }
+    Graph { seq_len: seq, sections }
+}
+
+/// The LM head's decoder: tied to the word embeddings unless the config unties it; its bias is
+/// the head's own `bias` parameter (transformers ties `decoder.bias` to it).
+fn decoder(name: &str, bias_name: &str, c: &BertConfig, seq: u64, word_embeddings: &str) -> Node {
+    let mut weight = Tensor::new(format!("{name}.weight"), &[c.vocab_size, c.hidden_size]);
+    if c.tie_word_embeddings {
+        weight.tied_to = Some(word_embeddings.to_string());
+    }
+    let mut decoder_bias = Tensor::new(format!("{name}.bias"), &[c.vocab_size]);
+    decoder_bias.tied_to = Some(bias_name.to_string());
+    Node::new(name, Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size])
+        .with([weight, decoder_bias, Tensor::new(bias_name, &[c.vocab_size])])
+}
+
+/// Tensors that a checkpoint of this family may hold although the class does not build them, or
+/// lack although the class does: what the checkpoint reconciliation tries, with the reason for
+/// each. Sizes come from the config, never from the checkpoint.
+pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
+    let p = encoder_prefix(c);
+    let h = c.hidden_size;
+    let v = c.vocab_size;
+    let base = match c.style {
+        Style::Bert => "bert.",
+        Style::Roberta => "roberta.",
+    };
+    // Checkpoints are usually saved from a head class, so their encoder tensors carry its prefix.
+    let ckpt_p = if p.is_empty() { base } else { p };
+    let mut out = vec![Candidate::extra(
+        "position_ids buffer",
+        vec![(format!("{ckpt_p}embeddings.position_ids"), vec![1, c.max_position_embeddings])],
+        "an int64 buffer of position indices that transformers before 4.31 saved with the weights; not a parameter",
+    )];
+    let pooler = vec![
+        (format!("{ckpt_p}pooler.dense.weight"), vec![h, h]),
+        (format!("{ckpt_p}pooler.dense.bias"), vec![h]),
+    ];
+    if has_pooler(c) {
+        out.push(Candidate::missing(
+            "pooler",
+            pooler,
+            "the class builds a pooler that the checkpoint does not store (it is then freshly initialised on load)",
+        ));
+    } else {
+        out.push(Candidate::extra(
+            "pooler",
+            pooler,
+            "the pooler (dense + tanh on the first token) of the class the checkpoint was trained with; this class is built with add_pooling_layer=False and drops it",
+        ));
+    }
+    let has_lm = matches!(c.head, Head::MaskedLm | Head::CausalLm | Head::PreTraining);
+    if c.style == Style::Bert && !matches!(c.head, Head::PreTraining | Head::NextSentencePrediction) {
+        out.push(Candidate::extra(
+            "next-sentence head",
+            vec![("cls.seq_relationship.weight".into(), vec![2, h]), ("cls.seq_relationship.bias".into(), vec![2])],
+            "BERT's next-sentence-prediction head from pre-training (BertForPreTraining); this class has no use for it",
+        ));
+    }
+    if has_lm {
+        let (dec, tied) = match c.style {
+            Style::Bert => ("cls.predictions.decoder", "cls.predictions.bias"),
+            Style::Roberta => ("lm_head.decoder", "lm_head.bias"),
+        };
+        if c.tie_word_embeddings {
+            out.push(Candidate::extra(
+                "tied decoder stored twice",
+                vec![(format!("{dec}.weight"), vec![v, h])],
+                "the LM head's decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
+            ));
+        }
+        out.push(Candidate::extra(
+            "decoder bias stored twice",
+            vec![(format!("{dec}.bias"), vec![v])],
+            &format!("the decoder's bias is tied to `{tied}`, but the checkpoint stores it a second time"),
+        ));
+    } else {
+        let tensors = match c.style {
+            Style::Bert => vec![
+                ("cls.predictions.transform.dense.weight".into(), vec![h, h]),
+                ("cls.predictions.transform.dense.bias".into(), vec![h]),
+                ("cls.predictions.transform.LayerNorm.weight".into(), vec![h]),
+                ("cls.predictions.transform.LayerNorm.bias".into(), vec![h]),
+                ("cls.predictions.bias".into(), vec![v]),
+            ],
+            Style::Roberta => vec![
+                ("lm_head.dense.weight".into(), vec![h, h]),
+                ("lm_head.dense.bias".into(), vec![h]),
+                ("lm_head.layer_norm.weight".into(), vec![h]),
+                ("lm_head.layer_norm.bias".into(), vec![h]),
+                ("lm_head.bias".into(), vec![v]),
+            ],
+        };
+        out.push(Candidate::extra(
+            "masked-LM head",
+            tensors,
+            "the masked-language-model head from pre-training (its decoder is tied to the embeddings); this class drops it",
+        ));
+    }
+    out
+}
+
+fn bert_mlm(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
+    let h = c.hidden_size;
+    vec![
+        linear("cls.predictions.transform.dense", &format!("dense, then {}", c.hidden_act), seq, h, h),
+        layer_norm("cls.predictions.transform.LayerNorm", "norm", &[seq, h], h),
+        decoder("cls.predictions.decoder", "cls.predictions.bias", c, seq, word_embeddings),
+    ]
+}
+
+fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
+    let h = c.hidden_size;
+    let nsp = || linear("cls.seq_relationship", "is-next classifier on the pooled vector", 1, h, 2);
+    match (c.head, c.style) {
+        (Head::Model, _) => vec![],
+        (Head::MaskedLm | Head::CausalLm, Style::Bert) => bert_mlm(c, seq, word_embeddings),
+        (Head::MaskedLm | Head::CausalLm, Style::Roberta) => vec![
+            linear("lm_head.dense", "dense, then GELU", seq, h, h),
+            layer_norm("lm_head.layer_norm", "norm", &[seq, h], h),
+            decoder("lm_head.decoder", "lm_head.bias", c, seq, word_embeddings),
+        ],
+        (Head::PreTraining, _) => {
+            let mut nodes = bert_mlm(c, seq, word_embeddings);
+            nodes.push(nsp());
+            nodes
+        }
+        (Head::NextSentencePrediction, _) => vec![nsp()],
+        (Head::SequenceClassification { num_labels }, Style::Bert) => {
+            vec![linear("classifier", "labels from the pooled vector", 1, h, num_labels)]
+        }
+        (Head::SequenceClassification { num_labels }, Style::Roberta) => vec![
+            linear("classifier.dense", "first token's state, dense then tanh", 1, h, h),
+            linear("classifier.out_proj", "labels", 1, h, num_labels),
+        ],
+        (Head::TokenClassification { num_labels }, _) => {
+            vec![linear("classifier", "a label per token", seq, h, num_labels)]
+        }
+        (Head::QuestionAnswering, _) => vec![linear("qa_outputs", "span start and end logits", seq, h, 2)],
+        (Head::MultipleChoice, _) => vec![linear("classifier", "a score per choice", 1, h, 1)],
+    }
+}

@@ -1,0 +1,184 @@
+//! The architecture as a graph: sections of nodes named like the checkpoint's tensors, each node
+//! with its output shape at the plan's sequence length and its parameter tensors.
+//!
+//! A stack of identical layers is one section with a repeat count and `{i}` in its names, so an
+//! 80-layer model is as small to hold, count and render as a 2-layer one; [`Graph::tensors`]
+//! expands the names when a checkpoint's tensor list has to be matched.
+
+pub mod bert;
+
+use serde::Serialize;
+
+/// What a section is for; estimates use it (the baseline memory method sizes embeddings and
+/// layers only, LoRA adapts linears in layers only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Embeddings,
+    Layers,
+    Pooler,
+    Head,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    Input,
+    Embedding,
+    LayerNorm,
+    Linear,
+    Attention,
+    Activation,
+    Add,
+}
+
+impl Op {
+    pub fn label(self) -> &'static str {
+        match self {
+            Op::Input => "Input",
+            Op::Embedding => "Embedding",
+            Op::LayerNorm => "LayerNorm",
+            Op::Linear => "Linear",
+            Op::Attention => "Attention",
+            Op::Activation => "Activation",
+            Op::Add => "Add",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Tensor {
+    /// The checkpoint's name for it, with `{i}` standing for the layer index in a repeated section.
+    pub name: String,
+    pub shape: Vec<u64>,
+    /// Set when this tensor is the same storage as another (a tied LM head): it is listed where
+    /// the class has it, and counted once, at the tensor it is tied to.
+    pub tied_to: Option<String>,
+}
+
+impl Tensor {
+    pub fn new(name: impl Into<String>, shape: &[u64]) -> Self {
+        Tensor { name: name.into(), shape: shape.to_vec(), tied_to: None }
+    }
+
+    pub fn numel(&self) -> u64 {
+        self.shape.iter().product()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub name: String,
+    pub op: Op,
+    /// What the node computes, in words (`q, k, v: 12 heads x 64`, `GELU`).
+    pub detail: String,
+    /// Output shape for one sequence (the batch dimension left out).
+    pub output: Vec<u64>,
+    pub params: Vec<Tensor>,
+}
+
+impl Node {
+    pub fn new(name: impl Into<String>, op: Op, detail: impl Into<String>, output: &[u64]) -> Self {
+        Node { name: name.into(), op, detail: detail.into(), output: output.to_vec(), params: vec![] }
+    }
+
+    pub fn with(mut self, tensors: impl IntoIterator<Item = Tensor>) -> Self {
+        self.params.extend(tensors);
+        self
+    }
+
+    /// Scalars this node owns (tied tensors are counted where they are tied to).
+    pub fn param_count(&self) -> u64 {
+        self.params.iter().filter(|t| t.tied_to.is_none()).map(Tensor::numel).sum()
+    }
+}
+
+/// Serialised with its parameter count, so that readers of the JSON need not multiply shapes.
+impl Serialize for Node {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Node", 6)?;
+        st.serialize_field("name", &self.name)?;
+        st.serialize_field("op", &self.op)?;
+        st.serialize_field("detail", &self.detail)?;
+        st.serialize_field("output", &self.output)?;
+        st.serialize_field("params", &self.params)?;
+        st.serialize_field("param_count", &self.param_count())?;
+        st.end()
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Section {
+    /// `roberta.encoder.layer.{i}` for a repeated block, a plain prefix otherwise.
+    pub name: String,
+    pub role: Role,
+    pub repeat: u64,
+    pub nodes: Vec<Node>,
+}
+
+impl Section {
+    pub fn param_count(&self) -> u64 {
+        self.repeat * self.nodes.iter().map(Node::param_count).sum::<u64>()
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Graph {
+    /// The sequence length the shapes are given at.
+    pub seq_len: u64,
+    pub sections: Vec<Section>,
+}
+
+impl Graph {
+    pub fn param_count(&self) -> u64 {
+        self.sections.iter().map(Section::param_count).sum()
+    }
+
+    pub fn param_count_where(&self, keep: impl Fn(Role) -> bool) -> u64 {
+        self.sections.iter().filter(|s| keep(s.role)).map(Section::param_count).sum()
+    }
+
+    /// Nodes counted with their repeats.
+    pub fn node_count(&self) -> u64 {
+        self.sections.iter().map(|s| s.repeat * s.nodes.len() as u64).sum()
+    }
+
+    /// Every parameter tensor with its layer index filled in: (name, shape, tied_to).
+    pub fn tensors(&self) -> impl Iterator<Item = (String, &Tensor)> + '_ {
+        self.sections.iter().flat_map(|s| {
+            (0..s.repeat).flat_map(move |i| {
+                s.nodes.iter().flat_map(move |n| {
+                    n.params.iter().map(move |t| (t.name.replace("{i}", &i.to_string()), t))
+                })
+            })
+        })
+    }
+}
+
+/// A set of tensors that may explain a difference between the class and a published checkpoint.
+#[derive(Debug, Clone, Serialize)]
+pub struct Candidate {
+    pub label: String,
+    /// (checkpoint name, shape).
+    pub tensors: Vec<(String, Vec<u64>)>,
+    /// True: the checkpoint holds these and the class does not; false: the reverse.
+    pub in_checkpoint_only: bool,
+    pub reason: String,
+}
+
+impl Candidate {
+    pub fn extra(label: &str, tensors: Vec<(String, Vec<u64>)>, reason: &str) -> Self {
+        Candidate { label: label.into(), tensors, in_checkpoint_only: true, reason: reason.into() }
+    }
+
+    pub fn missing(label: &str, tensors: Vec<(String, Vec<u64>)>, reason: &str) -> Self {
+        Candidate { label: label.into(), tensors, in_checkpoint_only: false, reason: reason.into() }
+    }
+
+    /// Scalars this candidate adds to the class's count to reach the checkpoint's.
+    pub fn signed_scalars(&self) -> i64 {
+        let n: u64 = self.tensors.iter().map(|(_, s)| s.iter().product::<u64>()).sum();
+        if self.in_checkpoint_only { n as i64 } else { -(n as i64) }
+    }
+}

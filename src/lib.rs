@@ -1,0 +1,19 @@
+//! modelatlas turns a list of Hugging Face model IDs into a static site: for each model, from its
+//! config.json alone, the architecture as a graph with shapes, the parameter count checked against
+//! the published checkpoint, and the GPU memory to fine-tune and serve.
+//!
+//! Data flows one way: [`manifest`] and [`source`] -> [`config`] -> [`graph`] -> [`estimate`] ->
+//! [`page`] -> [`render`] -> [`output`], with [`plan`] doing one model and [`site`] all of them.
+
+pub mod config;
+pub mod estimate;
+pub mod family;
+pub mod graph;
+pub mod manifest;
+pub mod model_id;
+pub mod output;
+pub mod page;
+pub mod plan;
+pub mod render;
+pub mod site;
+pub mod source;

@@ -1,0 +1,130 @@
+//! `models.toml`: the site's settings and the list of model IDs to build.
+//!
+//! Unknown keys are errors (a typo in a key must not silently drop a setting), and every model ID
+//! is validated here, before any stage builds a path from it.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::model_id::{ModelId, ModelIdError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("cannot read {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("{path}: {source}")]
+    Parse { path: PathBuf, source: Box<toml::de::Error> },
+    #[error("{path}: model entry {index}: {source}")]
+    BadId { path: PathBuf, index: usize, source: ModelIdError },
+    #[error("{path}: model {id} is listed twice")]
+    Duplicate { path: PathBuf, id: String },
+    #[error("{path}: [site] base_url {url:?} must start with http:// or https://")]
+    BadBaseUrl { path: PathBuf, url: String },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawManifest {
+    site: SiteSettings,
+    #[serde(default, rename = "model")]
+    models: Vec<RawModelEntry>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawModelEntry {
+    id: String,
+}
+
+/// The `[site]` table.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteSettings {
+    pub title: String,
+    /// Absolute URL the site is served from, used only for canonical links; every link between
+    /// pages is relative so the site also works from `file://` and under a sub-path.
+    pub base_url: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    pub site: SiteSettings,
+    pub models: Vec<ModelId>,
+}
+
+impl Manifest {
+    pub fn load(path: &Path) -> Result<Self, ManifestError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| ManifestError::Read { path: path.to_path_buf(), source })?;
+        Self::parse(&text, path)
+    }
+
+    pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
+        let raw: RawManifest = toml::from_str(text).map_err(|source| ManifestError::Parse {
+            path: path.to_path_buf(),
+            source: Box::new(source),
+        })?;
+        let url = &raw.site.base_url;
+        if !(url.starts_with("https://") || url.starts_with("http://")) {
+            return Err(ManifestError::BadBaseUrl { path: path.to_path_buf(), url: url.clone() });
+        }
+        let mut seen = HashSet::new();
+        let mut models = Vec::with_capacity(raw.models.len());
+        for (index, entry) in raw.models.iter().enumerate() {
+            let id = ModelId::parse(&entry.id).map_err(|source| ManifestError::BadId {
+                path: path.to_path_buf(),
+                index: index + 1,
+                source,
+            })?;
+            if !seen.insert(id.clone()) {
+                return Err(ManifestError::Duplicate { path: path.to_path_buf(), id: id.to_string() });
+            }
+            models.push(id);
+        }
+        Ok(Manifest { site: raw.site, models })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Manifest, ManifestError> {
+        Manifest::parse(text, Path::new("models.toml"))
+    }
+
+    const SITE: &str = "[site]\ntitle = \"t\"\nbase_url = \"https://example.org/atlas/\"\n";
+
+    #[test]
+    fn models_are_read_in_order() {
+        let m = parse(&format!("{SITE}[[model]]\nid = \"b/x\"\n[[model]]\nid = \"a/y\"\n")).unwrap();
+        let ids: Vec<String> = m.models.iter().map(|m| m.to_string()).collect();
+        assert_eq!(ids, ["b/x", "a/y"]);
+    }
+
+    #[test]
+    fn an_unknown_key_is_an_error_that_names_it() {
+        let err = parse(&format!("{SITE}[[model]]\nid = \"a/b\"\nrevison = \"main\"\n")).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("models.toml") && msg.contains("revison"), "{msg}");
+        let err = parse("[site]\ntitle = \"t\"\nbase_url = \"https://x/\"\ncolour = 1\n").unwrap_err();
+        assert!(err.to_string().contains("colour"), "{err}");
+    }
+
+    #[test]
+    fn a_path_escaping_id_is_refused_with_its_entry_number() {
+        let err = parse(&format!("{SITE}[[model]]\nid = \"ok/one\"\n[[model]]\nid = \"../x\"\n")).unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.contains("model entry 2") && msg.contains(".."), "{msg}");
+    }
+
+    #[test]
+    fn duplicates_and_relative_base_urls_are_refused() {
+        let dup = parse(&format!("{SITE}[[model]]\nid = \"a/b\"\n[[model]]\nid = \"a/b\"\n"));
+        assert!(matches!(dup, Err(ManifestError::Duplicate { .. })));
+        let rel = parse("[site]\ntitle = \"t\"\nbase_url = \"/atlas/\"\n");
+        assert!(matches!(rel, Err(ManifestError::BadBaseUrl { .. })));
+    }
+}

@@ -1,0 +1,217 @@
+//! The one view of a model that every renderer reads: the HTML page, the Markdown twin and the
+//! JSON file are all made from [`ModelPage`], and the JSON *is* its serialisation, so the three
+//! cannot disagree. Field names here are the public JSON schema (`schema_version` 1).
+
+use serde::Serialize;
+
+use crate::config::{Defaulted, Dims};
+use crate::estimate::lints::Lint;
+use crate::estimate::memory_baseline::ModeMemory;
+use crate::estimate::reconcile::{Reconciliation, Status};
+use crate::estimate::shape_check::ForwardPass;
+use crate::graph::Graph;
+use crate::source::meta::Downloads;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelPage {
+    pub schema_version: u32,
+    pub id: String,
+    /// The page's path from the site root (`models/org/name.html`); null for a plan of a file.
+    pub url: Option<String>,
+    pub family: String,
+    pub family_name: String,
+    pub derives_from: Option<String>,
+    /// The class planned (`architectures[0]`, or the family's base model).
+    pub architecture: Option<String>,
+    pub supported: bool,
+    /// Why the planner could not plan this model, when it could not.
+    pub unsupported_reason: Option<String>,
+    pub source: SourceView,
+    pub config: Option<Dims>,
+    /// Size-like keys of an unsupported config, as written.
+    pub config_facts: Vec<(String, String)>,
+    /// Values that came from the config class's defaults, not from the file.
+    pub defaulted: Vec<Defaulted>,
+    pub params: Option<ParamsView>,
+    pub forward_pass: Option<ForwardPass>,
+    pub memory: Option<MemoryView>,
+    pub cards: Vec<CardFit>,
+    pub structure: Option<Graph>,
+    pub lints: Vec<Lint>,
+    /// A bounded list of other checkpoints of the family, nearest in size first.
+    pub siblings: Vec<Sibling>,
+    /// How many models of this family the site holds, this one included.
+    pub family_size: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceView {
+    /// The Hub commit of the files planned; null when unknown.
+    pub revision: Option<String>,
+    pub config_file: String,
+    pub config_verification: Option<String>,
+    pub config_source: Option<String>,
+    pub downloads: Option<Downloads>,
+}
+
+/// Where a number comes from: counted from the structure, read from the Hub, or estimated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    Exact,
+    Published,
+    Estimated,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ParamsView {
+    /// Parameters of the class, counted from the graph; tied tensors once.
+    pub derived: u64,
+    pub derived_basis: Basis,
+    /// Scalars in the published checkpoint (the Hub's safetensors total); null when unknown.
+    pub checkpoint: Option<u64>,
+    pub checkpoint_exact: Option<bool>,
+    pub checkpoint_dtype: Option<String>,
+    pub checkpoint_by_dtype: Vec<(String, u64)>,
+    pub checkpoint_source: Option<String>,
+    pub checkpoint_notes: Option<String>,
+    /// derived - checkpoint.
+    pub delta: Option<i64>,
+    /// (derived - checkpoint) / checkpoint x 100.
+    pub delta_pct: Option<f64>,
+    pub breakdown: Vec<Part>,
+    pub tied: Vec<Tied>,
+    pub reconciliation: Reconciliation,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Part {
+    pub part: String,
+    /// How many times the part repeats (layers).
+    pub repeat: u64,
+    /// Parameters of one instance.
+    pub each: u64,
+    pub total: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Tied {
+    pub tensor: String,
+    pub tied_to: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MemoryView {
+    pub method: &'static str,
+    pub basis: Basis,
+    pub seq_len: u64,
+    pub seq_len_reason: String,
+    /// The parameters the method sizes (the bare encoder for the baseline).
+    pub sized_params: u64,
+    pub full: ModeView,
+    pub lora: ModeView,
+    pub serve: ModeView,
+    pub assumptions: Vec<String>,
+}
+
+/// One mode's memory: `fixed_bytes + per_sample_bytes x batch`, so a client can evaluate any batch.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModeView {
+    pub label: String,
+    pub batch1_bytes: f64,
+    pub fixed_bytes: f64,
+    pub per_sample_bytes: f64,
+    /// Parameters that receive gradients.
+    pub trainable_params: Option<u64>,
+}
+
+impl ModeView {
+    pub fn new(label: String, m: &ModeMemory, trainable_params: Option<u64>) -> Self {
+        ModeView {
+            label,
+            batch1_bytes: m.at_batch(1),
+            fixed_bytes: m.fixed_bytes,
+            per_sample_bytes: m.per_sample_bytes,
+            trainable_params,
+        }
+    }
+}
+
+/// The largest batch per mode on one card; 0 when not even batch 1 fits.
+#[derive(Debug, Clone, Serialize)]
+pub struct CardFit {
+    pub card: String,
+    pub memory_gb: f64,
+    pub full: u64,
+    pub lora: u64,
+    pub serve: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Sibling {
+    pub id: String,
+    pub url: String,
+    pub architecture: Option<String>,
+    pub derived: Option<u64>,
+    pub delta_pct: Option<f64>,
+}
+
+/// What the index and family pages keep of a model: small, so that a build of many thousands of
+/// models holds only these in memory.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelSummary {
+    pub id: String,
+    pub url: String,
+    pub json: String,
+    pub markdown: String,
+    pub family: String,
+    pub architecture: Option<String>,
+    pub supported: bool,
+    pub derived: Option<u64>,
+    pub checkpoint: Option<u64>,
+    pub delta_pct: Option<f64>,
+    pub reconciliation: Option<Status>,
+    pub layers: Option<u64>,
+    pub hidden: Option<u64>,
+    pub heads: Option<u64>,
+    pub vocab: Option<u64>,
+    pub context: Option<u64>,
+    /// The smallest card on which batch 1 fits, per mode; null when none does.
+    pub smallest_card: SmallestCard,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SmallestCard {
+    pub full: Option<String>,
+    pub lora: Option<String>,
+    pub serve: Option<String>,
+}
+
+impl ModelPage {
+    pub fn summary(&self) -> ModelSummary {
+        let url = self.url.clone().unwrap_or_default();
+        let stem = url.strip_suffix(".html").unwrap_or(&url).to_string();
+        let first = |f: fn(&CardFit) -> u64| self.cards.iter().find(|c| f(c) > 0).map(|c| c.card.clone());
+        ModelSummary {
+            id: self.id.clone(),
+            json: format!("{stem}.json"),
+            markdown: format!("{stem}.md"),
+            url,
+            family: self.family.clone(),
+            architecture: self.architecture.clone(),
+            supported: self.supported,
+            derived: self.params.as_ref().map(|p| p.derived),
+            checkpoint: self.params.as_ref().and_then(|p| p.checkpoint),
+            delta_pct: self.params.as_ref().and_then(|p| p.delta_pct),
+            reconciliation: self.params.as_ref().map(|p| p.reconciliation.status),
+            layers: self.config.as_ref().map(|c| c.num_layers),
+            hidden: self.config.as_ref().map(|c| c.hidden_size),
+            heads: self.config.as_ref().map(|c| c.num_heads),
+            vocab: self.config.as_ref().map(|c| c.vocab_size),
+            context: self.config.as_ref().map(|c| c.context),
+            smallest_card: SmallestCard { full: first(|c| c.full), lora: first(|c| c.lora), serve: first(|c| c.serve) },
+        }
+    }
+}

@@ -1,0 +1,184 @@
+//! The renderers: HTML (autoescaped minijinja templates), the Markdown twin, the JSON file and the
+//! terminal text, all from the same view structs. One [`Renderer`] holds the template environment;
+//! it is `Sync`, and the batch builder shares it across rayon threads.
+//!
+//! Templates are compiled into the binary (`templates/`), so the site builds with no file beside
+//! the executable.
+
+pub mod format;
+
+use minijinja::value::Serde;
+use minijinja::{Environment, UndefinedBehavior, Value, context};
+use serde::Serialize;
+
+use crate::manifest::SiteSettings;
+use crate::page::{ModelPage, ModelSummary};
+
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("template {template}: {source}")]
+    Template { template: &'static str, source: minijinja::Error },
+    #[error("JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// The three files of one model, rendered in memory before anything is written.
+pub struct ModelFilesOut {
+    pub html: String,
+    pub markdown: String,
+    pub json: String,
+}
+
+pub struct Renderer {
+    env: Environment<'static>,
+}
+
+const TEMPLATES: &[(&str, &str)] = &[
+    ("base.html", include_str!("../../templates/base.html")),
+    ("model.html", include_str!("../../templates/model.html")),
+    ("model.md.j2", include_str!("../../templates/model.md.j2")),
+    ("plan.txt.j2", include_str!("../../templates/plan.txt.j2")),
+    ("family.html", include_str!("../../templates/family.html")),
+    ("family.md.j2", include_str!("../../templates/family.md.j2")),
+    ("index.html", include_str!("../../templates/index.html")),
+    ("index.md.j2", include_str!("../../templates/index.md.j2")),
+    ("method.html", include_str!("../../templates/method.html")),
+    ("method.md.j2", include_str!("../../templates/method.md.j2")),
+];
+
+/// The stylesheet, written to `site/static/style.css`.
+pub const STYLE_CSS: &str = include_str!("../../static/style.css");
+
+impl Default for Renderer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Renderer {
+    pub fn new() -> Self {
+        let mut env = Environment::new();
+        // A typo in a template must fail the build, not print an empty string.
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        for (name, source) in TEMPLATES {
+            // Templates are compiled into the binary and every one is rendered by the tests.
+            env.add_template(name, source).unwrap_or_else(|e| panic!("template {name}: {e}"));
+        }
+        format::register(&mut env);
+        Renderer { env }
+    }
+
+    fn render(&self, template: &'static str, ctx: Value) -> Result<String, RenderError> {
+        self.env
+            .get_template(template)
+            .and_then(|t| t.render(ctx))
+            .map_err(|source| RenderError::Template { template, source })
+    }
+
+    /// A model's page, its Markdown twin and its JSON. `root` is the relative path from the
+    /// page's folder to the site root (`../../`).
+    pub fn model(&self, page: &ModelPage, site: &SiteSettings, root: &str) -> Result<ModelFilesOut, RenderError> {
+        let ctx = context! { page => Serde(page), site => Serde(site), root => root };
+        Ok(ModelFilesOut {
+            html: self.render("model.html", ctx.clone())?,
+            markdown: self.render("model.md.j2", ctx)?,
+            json: to_json(page)?,
+        })
+    }
+
+    /// The plan as terminal text, Markdown or JSON.
+    pub fn plan(&self, page: &ModelPage, format: PlanFormat) -> Result<String, RenderError> {
+        let ctx = context! { page => Serde(page), root => "" };
+        match format {
+            PlanFormat::Text => self.render("plan.txt.j2", ctx),
+            PlanFormat::Markdown => self.render("model.md.j2", ctx),
+            PlanFormat::Json => to_json(page),
+        }
+    }
+
+    pub fn family(&self, view: &FamilyView, site: &SiteSettings) -> Result<ModelFilesOut, RenderError> {
+        let ctx = context! { family => Serde(view), site => Serde(site), root => "../" };
+        Ok(ModelFilesOut {
+            html: self.render("family.html", ctx.clone())?,
+            markdown: self.render("family.md.j2", ctx)?,
+            json: to_json(view)?,
+        })
+    }
+
+    pub fn index(&self, view: &IndexView, site: &SiteSettings) -> Result<ModelFilesOut, RenderError> {
+        let ctx = context! { index => Serde(view), site => Serde(site), root => "" };
+        Ok(ModelFilesOut {
+            html: self.render("index.html", ctx.clone())?,
+            markdown: self.render("index.md.j2", ctx)?,
+            json: to_json(view)?,
+        })
+    }
+
+    /// The method page: written in Markdown (a template, so the constants and rules it lists are
+    /// the code's own), turned into HTML with pulldown-cmark. Returns (html, markdown).
+    pub fn method(&self, site: &SiteSettings) -> Result<(String, String), RenderError> {
+        let ctx = context! {
+            site => Serde(site),
+            root => "",
+            rules => Serde(crate::estimate::lints::RULES),
+            assumptions => Serde(crate::estimate::memory_baseline::ASSUMPTIONS),
+            cards => Serde(crate::estimate::cards::builtin()),
+            max_plan_seq => crate::plan::MAX_PLAN_SEQ,
+        };
+        let markdown = self.render("method.md.j2", ctx.clone())?;
+        let mut body = String::new();
+        let parser = pulldown_cmark::Parser::new_ext(
+            &markdown,
+            pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES,
+        );
+        pulldown_cmark::html::push_html(&mut body, parser);
+        let html = self.render("method.html", context! { body => Value::from_safe_string(body), ..ctx })?;
+        Ok((html, markdown))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PlanFormat {
+    Text,
+    #[value(name = "md")]
+    Markdown,
+    Json,
+}
+
+/// JSON with a trailing newline; serde_json keeps struct field order, so output is stable.
+fn to_json<T: Serialize>(value: &T) -> Result<String, RenderError> {
+    let mut s = serde_json::to_string_pretty(value)?;
+    s.push('\n');
+    Ok(s)
+}
+
+/// A family page's view (also its JSON).
+#[derive(Debug, Clone, Serialize)]
+pub struct FamilyView {
+    pub schema_version: u32,
+    pub key: String,
+    pub name: String,
+    pub supported: bool,
+    pub summary: Option<String>,
+    pub derives_from: Option<FamilyLink>,
+    pub derived_by: Vec<FamilyLink>,
+    pub models: Vec<ModelSummary>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FamilyLink {
+    pub key: String,
+    pub name: String,
+    /// Null when the site has no page for that family (no model of it was built).
+    pub url: Option<String>,
+}
+
+/// The index's view (also `index.json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct IndexView {
+    pub schema_version: u32,
+    pub title: String,
+    pub cards: Vec<String>,
+    pub families: Vec<FamilyLink>,
+    pub models: Vec<ModelSummary>,
+}

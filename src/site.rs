@@ -1,0 +1,233 @@
+//! The batch builder: plans every model of models.toml in parallel, renders its three files, and
+//! writes the index, family and method pages.
+//!
+//! It streams. Pass one plans each model and keeps only a small [`ModelSummary`]; pass two plans
+//! it again, now knowing its siblings, renders it and writes it, and drops the page. Memory is
+//! bounded by the summaries, not the pages, so the same builder scales to very many models.
+//! Results come out in models.toml order whatever the thread count, so builds are byte-identical.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::family;
+use crate::manifest::Manifest;
+use crate::model_id::ModelId;
+use crate::output::{OutputError, SiteWriter};
+use crate::page::{ModelPage, ModelSummary, SCHEMA_VERSION, Sibling};
+use crate::plan::plan;
+use crate::render::{FamilyLink, FamilyView, IndexView, Renderer};
+use crate::source::ModelSource;
+
+/// How many siblings a model page lists; the family page has them all.
+pub const MAX_SIBLINGS: usize = 12;
+
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    Built { supported: bool },
+    Failed { error: String },
+}
+
+#[derive(Debug, Clone)]
+pub struct ModelReport {
+    pub id: String,
+    pub outcome: Outcome,
+}
+
+#[derive(Debug, Default)]
+pub struct BuildReport {
+    pub models: Vec<ModelReport>,
+    /// (phase, wall time), in order.
+    pub phases: Vec<(&'static str, Duration)>,
+    pub files_written: usize,
+}
+
+impl BuildReport {
+    pub fn failed(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.models.iter().filter_map(|m| match &m.outcome {
+            Outcome::Failed { error } => Some((m.id.as_str(), error.as_str())),
+            _ => None,
+        })
+    }
+
+    pub fn unsupported(&self) -> impl Iterator<Item = &str> {
+        self.models.iter().filter_map(|m| match m.outcome {
+            Outcome::Built { supported: false } => Some(m.id.as_str()),
+            _ => None,
+        })
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    #[error("{0}")]
+    Render(String),
+}
+
+fn plan_one(source: &dyn ModelSource, id: &ModelId) -> Result<ModelPage, String> {
+    let files = source.load(id).map_err(|e| e.to_string())?;
+    plan(&files, Some(format!("{}.html", id.site_stem()))).map_err(|e| e.to_string())
+}
+
+/// Up to [`MAX_SIBLINGS`] other models of the family, nearest in parameter count first (then by
+/// ID), so a 7B page lists the 7Bs and 13Bs before the 70Bs.
+fn siblings(me: &ModelSummary, family: &[&ModelSummary]) -> Vec<Sibling> {
+    let size = |m: &ModelSummary| (m.derived.unwrap_or(1).max(1) as f64).ln();
+    let mine = size(me);
+    let mut others: Vec<&&ModelSummary> = family.iter().filter(|m| m.id != me.id).collect();
+    others.sort_by(|a, b| (size(a) - mine).abs().total_cmp(&(size(b) - mine).abs()).then_with(|| a.id.cmp(&b.id)));
+    others
+        .into_iter()
+        .take(MAX_SIBLINGS)
+        .map(|m| Sibling {
+            id: m.id.clone(),
+            url: m.url.clone(),
+            architecture: m.architecture.clone(),
+            derived: m.derived,
+            delta_pct: m.delta_pct,
+        })
+        .collect()
+}
+
+pub fn build_site(
+    manifest: &Manifest,
+    source: &dyn ModelSource,
+    out: &Path,
+    renderer: &Renderer,
+) -> Result<BuildReport, BuildError> {
+    let mut report = BuildReport::default();
+    let writer = SiteWriter::create(out)?;
+
+    let t = Instant::now();
+    let planned: Vec<Result<ModelSummary, String>> =
+        manifest.models.par_iter().map(|id| plan_one(source, id).map(|p| p.summary())).collect();
+    report.phases.push(("plan", t.elapsed()));
+
+    let ok: Vec<&ModelSummary> = planned.iter().filter_map(|r| r.as_ref().ok()).collect();
+    let mut by_family: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
+    for s in &ok {
+        by_family.entry(s.family.as_str()).or_default().push(s);
+    }
+
+    let t = Instant::now();
+    let written: Vec<Result<(), String>> = manifest
+        .models
+        .par_iter()
+        .zip(planned.par_iter())
+        .map(|(id, first)| {
+            let summary = first.as_ref().map_err(Clone::clone)?;
+            let family = &by_family[summary.family.as_str()];
+            let mut page = plan_one(source, id)?;
+            page.siblings = siblings(summary, family);
+            page.family_size = family.len();
+            let root = "../../";
+            let files = renderer.model(&page, &manifest.site, root).map_err(|e| format!("{id}: {e}"))?;
+            let stem = id.site_stem();
+            // Rendered in full before the first byte is written: a failure leaves no partial files.
+            writer.write(&format!("{stem}.html"), files.html.as_bytes()).map_err(|e| e.to_string())?;
+            writer.write(&format!("{stem}.md"), files.markdown.as_bytes()).map_err(|e| e.to_string())?;
+            writer.write(&format!("{stem}.json"), files.json.as_bytes()).map_err(|e| e.to_string())?;
+            Ok(())
+        })
+        .collect();
+    report.phases.push(("render models", t.elapsed()));
+
+    let mut built: Vec<ModelSummary> = vec![];
+    for ((id, first), second) in manifest.models.iter().zip(&planned).zip(&written) {
+        let outcome = match (first, second) {
+            (Ok(s), Ok(())) => {
+                built.push(s.clone());
+                Outcome::Built { supported: s.supported }
+            }
+            (Err(e), _) | (_, Err(e)) => Outcome::Failed { error: e.clone() },
+        };
+        report.models.push(ModelReport { id: id.to_string(), outcome });
+    }
+    report.files_written = built.len() * 3;
+
+    let t = Instant::now();
+    report.files_written += write_site_pages(&writer, manifest, renderer, &built)?;
+    report.phases.push(("index, families, method", t.elapsed()));
+
+    let t = Instant::now();
+    writer.finish()?;
+    report.phases.push(("swap in", t.elapsed()));
+    Ok(report)
+}
+
+/// Families to give a page: those of the built models, and every family they derive from, so a
+/// "derived from" link always lands.
+fn families_to_write(built: &[ModelSummary]) -> BTreeSet<String> {
+    let mut keys = BTreeSet::new();
+    for m in built {
+        let mut key = Some(m.family.clone());
+        while let Some(k) = key {
+            key = family::info(&k).and_then(|f| f.derives_from).map(str::to_string);
+            keys.insert(k);
+        }
+    }
+    keys
+}
+
+fn family_link(key: &str, written: &BTreeSet<String>) -> FamilyLink {
+    FamilyLink {
+        key: key.to_string(),
+        name: family::info(key).map(|f| f.name.to_string()).unwrap_or_else(|| key.to_string()),
+        url: written.contains(key).then(|| format!("families/{key}.html")),
+    }
+}
+
+fn write_site_pages(
+    writer: &SiteWriter,
+    manifest: &Manifest,
+    renderer: &Renderer,
+    built: &[ModelSummary],
+) -> Result<usize, BuildError> {
+    let render_err = |e: crate::render::RenderError| BuildError::Render(e.to_string());
+    let mut n = 0;
+    let keys = families_to_write(built);
+    for key in &keys {
+        let info = family::info(key);
+        let view = FamilyView {
+            schema_version: SCHEMA_VERSION,
+            key: key.clone(),
+            name: family_link(key, &keys).name,
+            supported: info.is_some(),
+            summary: info.map(|f| f.summary.to_string()),
+            derives_from: info.and_then(|f| f.derives_from).map(|d| family_link(d, &keys)),
+            derived_by: family::FAMILIES
+                .iter()
+                .filter(|f| f.derives_from == Some(key.as_str()))
+                .map(|f| family_link(f.key, &keys))
+                .collect(),
+            models: built.iter().filter(|m| &m.family == key).cloned().collect(),
+        };
+        let files = renderer.family(&view, &manifest.site).map_err(render_err)?;
+        writer.write(&format!("families/{key}.html"), files.html.as_bytes())?;
+        writer.write(&format!("families/{key}.md"), files.markdown.as_bytes())?;
+        writer.write(&format!("families/{key}.json"), files.json.as_bytes())?;
+        n += 3;
+    }
+    let index = IndexView {
+        schema_version: SCHEMA_VERSION,
+        title: manifest.site.title.clone(),
+        cards: crate::estimate::cards::builtin().iter().map(|c| c.name.clone()).collect(),
+        families: keys.iter().map(|k| family_link(k, &keys)).collect(),
+        models: built.to_vec(),
+    };
+    let files = renderer.index(&index, &manifest.site).map_err(render_err)?;
+    writer.write("index.html", files.html.as_bytes())?;
+    writer.write("index.md", files.markdown.as_bytes())?;
+    writer.write("index.json", files.json.as_bytes())?;
+    let (html, md) = renderer.method(&manifest.site).map_err(render_err)?;
+    writer.write("method.html", html.as_bytes())?;
+    writer.write("method.md", md.as_bytes())?;
+    writer.write("static/style.css", crate::render::STYLE_CSS.as_bytes())?;
+    // GitHub Pages would otherwise run Jekyll, which skips files starting with `_` or `.`.
+    writer.write(".nojekyll", b"")?;
+    Ok(n + 9)
+}

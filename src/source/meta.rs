@@ -1,0 +1,70 @@
+//! `modelatlas.json`: the facts about a published model that config.json does not carry (the
+//! checkpoint's scalar count, its dtype, downloads), each with the source it was read from.
+//!
+//! It sits beside config.json in a snapshot folder. A plain Hugging Face cache has no such file;
+//! then every one of these facts is shown as unknown, never guessed.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HubMeta {
+    pub model_id: String,
+    /// How the config.json in this folder was checked against the published one.
+    pub config: ConfigProvenance,
+    pub checkpoint: Option<CheckpointInfo>,
+    pub downloads: Option<Downloads>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigProvenance {
+    /// `A`: byte-identical to the published file (hash recorded by a crawler); `A'`: byte-identical
+    /// to a hash pinned by a third party; `B`: unverified copy; `mirror`: verified against a
+    /// community mirror of the official repository.
+    pub verification: String,
+    pub sha256: String,
+    pub source: String,
+}
+
+/// The published checkpoint's size, as the Hub reports it (`safetensors.total`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckpointInfo {
+    pub total_scalars: u64,
+    /// False where the source rounds the figure.
+    pub exact: bool,
+    pub dtype: Option<String>,
+    /// Scalars per dtype when the source splits them (`{"F32": 124697433, "I64": 514}`).
+    #[serde(default)]
+    pub by_dtype: BTreeMap<String, u64>,
+    pub source: String,
+    pub notes: Option<String>,
+    /// Every tensor of the checkpoint, when its safetensors header has been read.
+    #[serde(default)]
+    pub tensors: Option<Vec<CheckpointTensor>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckpointTensor {
+    pub name: String,
+    pub dtype: String,
+    pub shape: Vec<u64>,
+}
+
+impl CheckpointTensor {
+    pub fn numel(&self) -> u64 {
+        self.shape.iter().product()
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Downloads {
+    pub count: u64,
+    pub as_of: String,
+    pub source: String,
+}
