@@ -41,10 +41,24 @@ pub fn info(key: &str) -> Option<&'static FamilyInfo> {
 /// A family key is used as a file name; `model_type` values are plain identifiers, but a config
 /// can hold anything, so anything else maps to a safe slug.
 pub fn slug(model_type: &str) -> String {
-    let s: String = model_type
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_ascii_lowercase() } else { '-' })
-        .collect();
-    let s = s.trim_matches('-').to_string();
-    if s.is_empty() { "unknown".into() } else { s }
+    let mut s = String::with_capacity(model_type.len());
+    for c in model_type.chars() {
+        let c = if c.is_ascii_alphanumeric() || c == '_' { c.to_ascii_lowercase() } else { '-' };
+        if !(c == '-' && (s.is_empty() || s.ends_with('-'))) {
+            s.push(c);
+        }
+    }
+    let s = s.trim_end_matches('-');
+    if s.is_empty() { "unknown".into() } else { s.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn model_types_become_safe_file_names() {
+        assert_eq!(super::slug("xlm-roberta"), "xlm-roberta");
+        assert_eq!(super::slug("gpt_neox"), "gpt_neox");
+        assert_eq!(super::slug("../<x>"), "x");
+        assert_eq!(super::slug("..."), "unknown");
+    }
 }

@@ -164,13 +164,10 @@ impl BertConfig {
             true
         });
         // transformers sets num_labels from id2label when both are present.
-        let num_labels = match (&raw.id2label, raw.num_labels) {
-            (Some(map), _) if !map.is_empty() => map.len() as u64,
-            (_, Some(n)) => n,
-            _ => {
-                d.push(Defaulted { field: "num_labels", value: "2".into() });
-                2
-            }
+        let (num_labels, labels_defaulted) = match (&raw.id2label, raw.num_labels) {
+            (Some(map), _) if !map.is_empty() => (map.len() as u64, false),
+            (_, Some(n)) => (n, false),
+            _ => (2, true),
         };
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
             d.push(Defaulted { field: "pad_token_id", value: variant.default_pad().to_string() });
@@ -185,6 +182,15 @@ impl BertConfig {
         let (style, head) = classify(&class, num_labels).ok_or_else(|| {
             ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string())
         })?;
+        if labels_defaulted
+            && matches!(head, Head::SequenceClassification { .. } | Head::TokenClassification { .. })
+        {
+            d.push(Defaulted { field: "num_labels", value: "2".into() });
+        }
+        let classifies = matches!(head, Head::SequenceClassification { .. } | Head::TokenClassification { .. });
+        if classifies && (num_labels == 0 || num_labels > 1 << 20) {
+            return Err(ConfigError::field("num_labels", format!("{num_labels} labels is not a usable classifier")));
+        }
         Ok(BertConfig {
             variant,
             class,

@@ -182,10 +182,11 @@ mod tests {
             (Dims { intermediate_size: 3000, ..dims() }, None, false, "ffn-not-multiple-of-64"),
             (dims(), Some("float32"), false, "float32-checkpoint"),
         ];
+        let n = cases.len();
         for (d, dtype, unscaled, id) in cases {
             assert_eq!(ids(&d, dtype, unscaled), vec![id]);
         }
-        assert_eq!(cases.len(), RULES.len(), "every rule has a case");
+        assert_eq!(n, RULES.len(), "every rule has a case");
     }
 
     #[test]

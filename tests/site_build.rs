@@ -1,0 +1,307 @@
+//! The whole site, built as the README's command builds it: every file a user or a script is
+//! promised exists, every link lands, a rebuild is byte-identical, bad input is reported and
+//! contained.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{read_tree, repo};
+use modelatlas::manifest::Manifest;
+use modelatlas::render::Renderer;
+use modelatlas::site::{Outcome, build_site};
+use modelatlas::source::hub_cache::HubCacheSource;
+
+const SUPPORTED: [&str; 6] = [
+    "FacebookAI/xlm-roberta-base",
+    "FacebookAI/xlm-roberta-large",
+    "FacebookAI/roberta-base",
+    "google-bert/bert-base-uncased",
+    "sentence-transformers/all-MiniLM-L6-v2",
+    "BAAI/bge-small-en-v1.5",
+];
+
+fn build_repo_site(out: &Path) -> modelatlas::site::BuildReport {
+    let manifest = Manifest::load(&repo().join("models.toml")).unwrap();
+    build_site(&manifest, &HubCacheSource::new(repo().join("hub")), out, &Renderer::new()).unwrap()
+}
+
+#[test]
+fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    let report = build_repo_site(&out);
+    assert_eq!(report.failed().count(), 0);
+    for id in SUPPORTED {
+        for ext in ["html", "md", "json"] {
+            let f = out.join(format!("models/{id}.{ext}"));
+            assert!(f.is_file(), "{} missing", f.display());
+        }
+    }
+    for f in ["index.html", "index.json", "index.md", "method.html", "method.md", "static/style.css", ".nojekyll"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    for fam in ["bert", "roberta", "xlm-roberta"] {
+        for ext in ["html", "md", "json"] {
+            assert!(out.join(format!("families/{fam}.{ext}")).is_file());
+        }
+    }
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap()).unwrap();
+    let text = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap();
+    assert!(text.starts_with("{\n  \"schema_version\": 1,"), "schema_version comes first");
+    for key in ["id", "family", "architecture", "memory", "cards", "structure", "lints"] {
+        assert!(!json[key].is_null(), "{key} missing");
+    }
+    assert_eq!(json["params"]["derived"], 278_295_186);
+    assert_eq!(json["params"]["checkpoint"], 278_885_778);
+    assert_eq!(json["params"]["delta"], -590_592);
+    assert_eq!(json["cards"][0]["full"], 52);
+    let unknown: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("models/google/electra-base-discriminator.json")).unwrap()).unwrap();
+    assert_eq!(unknown["supported"], false);
+    assert!(unknown["params"].is_null());
+}
+
+#[test]
+fn every_model_page_links_its_family_and_a_bounded_list_of_siblings() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_repo_site(&out);
+    let html = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.html")).unwrap();
+    let html = decode_entities(&html);
+    assert!(html.contains(r#"href="../../families/xlm-roberta.html""#));
+    assert!(html.contains("Other XLM-RoBERTa checkpoints"));
+    assert!(html.contains(r#"href="../../models/FacebookAI/xlm-roberta-large.html""#));
+    // A model page never lists models of other families.
+    assert!(!html.contains("bge-small-en-v1.5"));
+    let family = decode_entities(&std::fs::read_to_string(out.join("families/xlm-roberta.html")).unwrap());
+    assert!(family.contains("Derived from <a href=\"../families/roberta.html\">RoBERTa</a>"));
+}
+
+/// Every href and src in every HTML page resolves to a file of the site, and every fragment to an
+/// id on the target page.
+#[test]
+fn no_relative_link_in_the_built_site_is_broken() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_repo_site(&out);
+    let files = read_tree(&out);
+    let ids_of = |rel: &str| -> BTreeSet<String> {
+        let text = String::from_utf8_lossy(&files[rel]).into_owned();
+        let dom = tl::parse(&text, tl::ParserOptions::default()).unwrap();
+        dom.nodes()
+            .iter()
+            .filter_map(|n| n.as_tag())
+            .filter_map(|t| t.attributes().id().map(|v| decode_entities(&v.as_utf8_str())))
+            .collect()
+    };
+    let mut checked = 0;
+    let mut broken = vec![];
+    for (rel, bytes) in files.iter().filter(|(k, _)| k.ends_with(".html")) {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let dom = tl::parse(&text, tl::ParserOptions::default()).unwrap();
+        let base = Path::new(rel).parent().unwrap_or(Path::new(""));
+        for tag in dom.nodes().iter().filter_map(|n| n.as_tag()) {
+            for attr in ["href", "src"] {
+                let Some(Some(v)) = tag.attributes().get(attr) else { continue };
+                let link = decode_entities(&v.as_utf8_str());
+                if link.starts_with("http://") || link.starts_with("https://") {
+                    assert!(tag.name().as_utf8_str() == "link", "{rel}: only canonical links may be absolute: {link}");
+                    continue;
+                }
+                let (path, frag) = link.split_once('#').unwrap_or((&link, ""));
+                let target = if path.is_empty() { rel.clone() } else { normalize(&base.join(path)) };
+                checked += 1;
+                if !files.contains_key(&target) {
+                    broken.push(format!("{rel}: {link} -> {target}"));
+                } else if !frag.is_empty() && target.ends_with(".html") && !ids_of(&target).contains(frag) {
+                    broken.push(format!("{rel}: {link}: no id {frag:?} in {target}"));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+    assert!(checked > 500, "only {checked} links checked");
+}
+
+/// Attribute values as a browser reads them: minijinja escapes `/` as `&#x2f;` and so on.
+fn decode_entities(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        let Some(end) = tail.find(';') else {
+            out.push_str(tail);
+            return out;
+        };
+        let entity = &tail[1..end];
+        let decoded = match entity {
+            "amp" => Some('&'),
+            "lt" => Some('<'),
+            "gt" => Some('>'),
+            "quot" => Some('"'),
+            "apos" => Some('\''),
+            e if e.starts_with("#x") || e.starts_with("#X") => u32::from_str_radix(&e[2..], 16).ok().and_then(char::from_u32),
+            e if e.starts_with('#') => e[1..].parse().ok().and_then(char::from_u32),
+            _ => None,
+        };
+        match decoded {
+            Some(c) => out.push(c),
+            None => out.push_str(&tail[..=end]),
+        }
+        rest = &tail[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn normalize(p: &Path) -> String {
+    let mut parts: Vec<String> = vec![];
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                parts.pop();
+            }
+            std::path::Component::Normal(s) => parts.push(s.to_string_lossy().into_owned()),
+            _ => {}
+        }
+    }
+    parts.join("/")
+}
+
+#[test]
+fn two_builds_of_the_same_inputs_are_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    build_repo_site(&a);
+    // A different thread count must not change a byte.
+    rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| build_repo_site(&b));
+    let (ta, tb) = (read_tree(&a), read_tree(&b));
+    assert_eq!(ta.keys().collect::<Vec<_>>(), tb.keys().collect::<Vec<_>>());
+    for (k, v) in &ta {
+        assert!(v == &tb[k], "{k} differs between builds");
+    }
+}
+
+/// A temporary Hub cache holding copies of two real models and the broken ones given.
+fn hub_with(broken: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = dir.path().join("hub");
+    for folder in ["models--FacebookAI--roberta-base", "models--BAAI--bge-small-en-v1.5"] {
+        copy_dir(&repo().join("hub").join(folder), &hub.join(folder));
+    }
+    for (id, config) in broken {
+        let repo_dir = hub.join(format!("models--{}", id.replace('/', "--")));
+        std::fs::create_dir_all(repo_dir.join("refs")).unwrap();
+        std::fs::create_dir_all(repo_dir.join("snapshots/abc")).unwrap();
+        std::fs::write(repo_dir.join("refs/main"), "abc").unwrap();
+        std::fs::write(repo_dir.join("snapshots/abc/config.json"), config).unwrap();
+    }
+    let ids: Vec<String> = ["FacebookAI/roberta-base", "BAAI/bge-small-en-v1.5"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(broken.iter().map(|(id, _)| id.to_string()))
+        .collect();
+    let mut toml = String::from("[site]\ntitle = \"t\"\nbase_url = \"https://example.org/\"\n");
+    for id in ids {
+        toml += &format!("[[model]]\nid = \"{id}\"\n");
+    }
+    std::fs::write(dir.path().join("models.toml"), toml).unwrap();
+    (dir, hub)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for e in walkdir::WalkDir::new(from) {
+        let e = e.unwrap();
+        let dest = to.join(e.path().strip_prefix(from).unwrap());
+        if e.file_type().is_dir() {
+            std::fs::create_dir_all(&dest).unwrap();
+        } else {
+            std::fs::copy(e.path(), &dest).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_broken_config_is_reported_by_model_file_and_field_and_the_rest_is_built() {
+    let (dir, hub) = hub_with(&[
+        ("bad/not-json", "{\"model_type\": \"bert\", "),
+        ("bad/wrong-type", r#"{"model_type": "bert", "hidden_size": "768"}"#),
+        ("bad/zero-layers", r#"{"model_type": "roberta", "num_hidden_layers": 0}"#),
+        ("bad/missing-model-type", r#"{"hidden_size": 768}"#),
+    ]);
+    let manifest = Manifest::load(&dir.path().join("models.toml")).unwrap();
+    let out = dir.path().join("site");
+    let report = build_site(&manifest, &HubCacheSource::new(&hub), &out, &Renderer::new()).unwrap();
+    let failed: Vec<(&str, &str)> = report.failed().collect();
+    assert_eq!(failed.len(), 4, "{failed:?}");
+    let msg = |id: &str| failed.iter().find(|(m, _)| *m == id).unwrap().1.to_string();
+    assert!(msg("bad/not-json").contains("not valid JSON"));
+    for (id, field) in [("bad/wrong-type", "hidden_size"), ("bad/zero-layers", "num_hidden_layers"), ("bad/missing-model-type", "model_type")] {
+        let m = msg(id);
+        assert!(m.starts_with(id), "{m}");
+        assert!(m.contains("config.json"), "names the file: {m}");
+        assert!(m.contains(&format!("`{field}`")), "names the field: {m}");
+    }
+    assert!(out.join("models/FacebookAI/roberta-base.html").is_file());
+    assert!(out.join("models/BAAI/bge-small-en-v1.5.json").is_file());
+    assert!(!out.join("models/bad").exists(), "no file of a failed model is written");
+    let index = std::fs::read_to_string(out.join("index.json")).unwrap();
+    assert!(!index.contains("bad/"));
+    assert!(matches!(report.models[0].outcome, Outcome::Built { supported: true }));
+}
+
+#[test]
+fn the_cli_exits_non_zero_when_a_model_fails_unless_failures_are_allowed() {
+    let (dir, hub) = hub_with(&[("bad/wrong-type", r#"{"model_type": "bert", "vocab_size": [1]}"#)]);
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_modelatlas"))
+            .args(["build", "--manifest"])
+            .arg(dir.path().join("models.toml"))
+            .arg("--hub")
+            .arg(&hub)
+            .arg("--out")
+            .arg(dir.path().join("site"))
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad/wrong-type") && err.contains("`vocab_size`"), "{err}");
+    assert!(err.contains("3 models: 2 built"), "{err}");
+    assert!(run(&["--allow-failures"]).status.success());
+}
+
+#[test]
+fn config_strings_reach_the_html_escaped() {
+    let (dir, hub) = hub_with(&[(
+        "evil/model",
+        r#"{"model_type": "<script>alert(1)</script>", "architectures": ["<img src=x onerror=alert(1)>"], "hidden_size": "<b>"}"#,
+    )]);
+    let manifest = Manifest::load(&dir.path().join("models.toml")).unwrap();
+    let out = dir.path().join("site");
+    let report = build_site(&manifest, &HubCacheSource::new(&hub), &out, &Renderer::new()).unwrap();
+    assert_eq!(report.unsupported().collect::<Vec<_>>(), ["evil/model"]);
+    let html = std::fs::read_to_string(out.join("models/evil/model.html")).unwrap();
+    assert!(!html.contains("<script>alert") && !html.contains("<img src=x"), "unescaped config text");
+    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
+    // The family key becomes a safe file name.
+    assert!(out.join("families/script-alert-1-script.html").is_file());
+}
+
+#[test]
+fn a_rebuild_does_not_replace_a_folder_that_is_not_a_site() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
+    let manifest = Manifest::load(&repo().join("models.toml")).unwrap();
+    let err = build_site(&manifest, &HubCacheSource::new(repo().join("hub")), dir.path(), &Renderer::new());
+    assert!(err.is_err());
+    assert_eq!(std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(), "mine");
+}
