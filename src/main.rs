@@ -15,7 +15,11 @@ use modelatlas::source::hub_cache::HubCacheSource;
 use modelatlas::source::local::load_path;
 
 #[derive(Parser)]
-#[command(name = "modelatlas", version, about = "Plan Hugging Face models from config.json alone, and build a static site of them")]
+#[command(
+    name = "modelatlas",
+    version,
+    about = "Plan Hugging Face models from config.json alone, and build a static site of them"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -64,12 +68,20 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Build { manifest, hub, out, allow_failures, jobs } => build(&manifest, &hub, &out, allow_failures, jobs),
+        Command::Build { manifest, hub, out, allow_failures, jobs } => {
+            build(&manifest, &hub, &out, allow_failures, jobs)
+        }
         Command::Plan { target, hub, format } => plan(&target, &hub, format),
     }
 }
 
-fn build(manifest: &Path, hub: &Path, out: &Path, allow_failures: bool, jobs: Option<usize>) -> Result<ExitCode> {
+fn build(
+    manifest: &Path,
+    hub: &Path,
+    out: &Path,
+    allow_failures: bool,
+    jobs: Option<usize>,
+) -> Result<ExitCode> {
     if let Some(n) = jobs {
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global().context("setting up worker threads")?;
     }
@@ -83,7 +95,9 @@ fn build(manifest: &Path, hub: &Path, out: &Path, allow_failures: bool, jobs: Op
     for m in &report.models {
         match &m.outcome {
             Outcome::Built { supported: true } => eprintln!("  built        {}", m.id),
-            Outcome::Built { supported: false } => eprintln!("  unsupported  {} (page shows its config only)", m.id),
+            Outcome::Built { supported: false } => {
+                eprintln!("  unsupported  {} (page shows its config only)", m.id)
+            }
             Outcome::Failed { error } => eprintln!("  FAILED       {error}"),
         }
     }
@@ -104,7 +118,9 @@ fn build(manifest: &Path, hub: &Path, out: &Path, allow_failures: bool, jobs: Op
         phases.join(", ")
     );
     if failed > 0 && !allow_failures {
-        eprintln!("error: {failed} model(s) failed; their pages were left out (--allow-failures to exit 0 anyway)");
+        eprintln!(
+            "error: {failed} model(s) failed; their pages were left out (--allow-failures to exit 0 anyway)"
+        );
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
@@ -115,7 +131,8 @@ fn plan(target: &str, hub: &Path, format: PlanFormat) -> Result<ExitCode> {
     let files = if path.exists() {
         load_path(path)?
     } else {
-        let id = ModelId::parse(target).with_context(|| format!("{target} is neither a file nor a model ID"))?;
+        let id =
+            ModelId::parse(target).with_context(|| format!("{target} is neither a file nor a model ID"))?;
         HubCacheSource::new(hub).load(&id)?
     };
     let page = modelatlas::plan::plan(&files, None)?;

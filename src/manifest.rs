@@ -62,10 +62,8 @@ impl Manifest {
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
-        let raw: RawManifest = toml::from_str(text).map_err(|source| ManifestError::Parse {
-            path: path.to_path_buf(),
-            source: Box::new(source),
-        })?;
+        let raw: RawManifest = toml::from_str(text)
+            .map_err(|source| ManifestError::Parse { path: path.to_path_buf(), source: Box::new(source) })?;
         let url = &raw.site.base_url;
         if !(url.starts_with("https://") || url.starts_with("http://")) {
             return Err(ManifestError::BadBaseUrl { path: path.to_path_buf(), url: url.clone() });
@@ -115,7 +113,8 @@ mod tests {
 
     #[test]
     fn a_path_escaping_id_is_refused_with_its_entry_number() {
-        let err = parse(&format!("{SITE}[[model]]\nid = \"ok/one\"\n[[model]]\nid = \"../x\"\n")).unwrap_err();
+        let err =
+            parse(&format!("{SITE}[[model]]\nid = \"ok/one\"\n[[model]]\nid = \"../x\"\n")).unwrap_err();
         let msg = err.to_string();
         assert!(msg.contains("model entry 2") && msg.contains(".."), "{msg}");
     }

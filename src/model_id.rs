@@ -150,8 +150,19 @@ mod tests {
     #[test]
     fn ids_that_could_escape_a_folder_are_refused() {
         for bad in [
-            "", "../etc", "a/../b", "/abs", "org/", "a\\b", "a/b/c", "a\u{0}b", "a\nb", "a b",
-            "org/na$me", ".hidden", "org/-x",
+            "",
+            "../etc",
+            "a/../b",
+            "/abs",
+            "org/",
+            "a\\b",
+            "a/b/c",
+            "a\u{0}b",
+            "a\nb",
+            "a b",
+            "org/na$me",
+            ".hidden",
+            "org/-x",
         ] {
             assert!(ModelId::parse(bad).is_err(), "{bad:?} was accepted");
         }

@@ -14,7 +14,9 @@ pub const MARKER: &str = ".modelatlas-site";
 pub enum OutputError {
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: std::io::Error },
-    #[error("{0} exists, is not empty and was not made by modelatlas (no {MARKER} file); refusing to replace it")]
+    #[error(
+        "{0} exists, is not empty and was not made by modelatlas (no {MARKER} file); refusing to replace it"
+    )]
     NotASite(PathBuf),
     #[error("refusing to write outside the site: {0:?}")]
     BadPath(String),
@@ -43,10 +45,8 @@ impl SiteWriter {
             _ => PathBuf::from("."),
         };
         std::fs::create_dir_all(&parent).map_err(io(&parent))?;
-        let staging = tempfile::Builder::new()
-            .prefix(".site-staging-")
-            .tempdir_in(&parent)
-            .map_err(io(&parent))?;
+        let staging =
+            tempfile::Builder::new().prefix(".site-staging-").tempdir_in(&parent).map_err(io(&parent))?;
         Ok(SiteWriter { staging, target: target.to_path_buf(), made_dirs: Mutex::new(HashSet::new()) })
     }
 

@@ -211,7 +211,11 @@ impl ModelPage {
             heads: self.config.as_ref().map(|c| c.num_heads),
             vocab: self.config.as_ref().map(|c| c.vocab_size),
             context: self.config.as_ref().map(|c| c.context),
-            smallest_card: SmallestCard { full: first(|c| c.full), lora: first(|c| c.lora), serve: first(|c| c.serve) },
+            smallest_card: SmallestCard {
+                full: first(|c| c.full),
+                lora: first(|c| c.lora),
+                serve: first(|c| c.serve),
+            },
         }
     }
 }

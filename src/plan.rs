@@ -128,7 +128,8 @@ fn fill(
         checkpoint_notes: ckpt.and_then(|c| c.notes.clone()),
         delta,
         delta_pct: ckpt.and_then(|c| {
-            (c.total_scalars > 0).then(|| (derived as f64 - c.total_scalars as f64) / c.total_scalars as f64 * 100.0)
+            (c.total_scalars > 0)
+                .then(|| (derived as f64 - c.total_scalars as f64) / c.total_scalars as f64 * 100.0)
         }),
         breakdown,
         tied,
@@ -157,7 +158,11 @@ fn fill(
             format!("the config's max_position_embeddings ({})", dims.context)
         },
         sized_params: mem.sized_params,
-        full: ModeView::new(format!("Full fine-tune, batch 1 at {seq} tokens"), &mem.full, Some(mem.sized_params)),
+        full: ModeView::new(
+            format!("Full fine-tune, batch 1 at {seq} tokens"),
+            &mem.full,
+            Some(mem.sized_params),
+        ),
         lora: ModeView::new(
             format!("LoRA r={}, batch 1 at {seq} tokens", memory_baseline::LORA_RANK),
             &mem.lora,

@@ -79,7 +79,9 @@ fn siblings(me: &ModelSummary, family: &[&ModelSummary]) -> Vec<Sibling> {
     let size = |m: &ModelSummary| (m.derived.unwrap_or(1).max(1) as f64).ln();
     let mine = size(me);
     let mut others: Vec<&&ModelSummary> = family.iter().filter(|m| m.id != me.id).collect();
-    others.sort_by(|a, b| (size(a) - mine).abs().total_cmp(&(size(b) - mine).abs()).then_with(|| a.id.cmp(&b.id)));
+    others.sort_by(|a, b| {
+        (size(a) - mine).abs().total_cmp(&(size(b) - mine).abs()).then_with(|| a.id.cmp(&b.id))
+    });
     others
         .into_iter()
         .take(MAX_SIBLINGS)

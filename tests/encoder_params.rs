@@ -138,7 +138,10 @@ fn heads_are_sized_from_the_config() {
             serde_json::json!({"architectures": ["RobertaForSequenceClassification"], "id2label": {"0": "n", "1": "p", "2": "x"}}),
             base + (768 * 768 + 768) + (768 * 3 + 3),
         ),
-        (serde_json::json!({"architectures": ["RobertaForTokenClassification"], "num_labels": 9}), base + 768 * 9 + 9),
+        (
+            serde_json::json!({"architectures": ["RobertaForTokenClassification"], "num_labels": 9}),
+            base + 768 * 9 + 9,
+        ),
         (serde_json::json!({"architectures": ["RobertaForQuestionAnswering"]}), base + 768 * 2 + 2),
         (serde_json::json!({"architectures": ["RobertaModel"]}), base + pooler(768)),
         // Untied: the decoder's weight is a parameter of its own.

@@ -40,7 +40,9 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
             assert!(f.is_file(), "{} missing", f.display());
         }
     }
-    for f in ["index.html", "index.json", "index.md", "method.html", "method.md", "static/style.css", ".nojekyll"] {
+    for f in
+        ["index.html", "index.json", "index.md", "method.html", "method.md", "static/style.css", ".nojekyll"]
+    {
         assert!(out.join(f).is_file(), "{f} missing");
     }
     for fam in ["bert", "roberta", "xlm-roberta"] {
@@ -49,7 +51,8 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
         }
     }
     let json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap()).unwrap();
+        serde_json::from_slice(&std::fs::read(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap())
+            .unwrap();
     let text = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap();
     assert!(text.starts_with("{\n  \"schema_version\": 1,"), "schema_version comes first");
     for key in ["id", "family", "architecture", "memory", "cards", "structure", "lints"] {
@@ -59,8 +62,10 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
     assert_eq!(json["params"]["checkpoint"], 278_885_778);
     assert_eq!(json["params"]["delta"], -590_592);
     assert_eq!(json["cards"][0]["full"], 52);
-    let unknown: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("models/google/electra-base-discriminator.json")).unwrap()).unwrap();
+    let unknown: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(out.join("models/google/electra-base-discriminator.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(unknown["supported"], false);
     assert!(unknown["params"].is_null());
 }
@@ -109,7 +114,10 @@ fn no_relative_link_in_the_built_site_is_broken() {
                 let Some(Some(v)) = tag.attributes().get(attr) else { continue };
                 let link = decode_entities(&v.as_utf8_str());
                 if link.starts_with("http://") || link.starts_with("https://") {
-                    assert!(tag.name().as_utf8_str() == "link", "{rel}: only canonical links may be absolute: {link}");
+                    assert!(
+                        tag.name().as_utf8_str() == "link",
+                        "{rel}: only canonical links may be absolute: {link}"
+                    );
                     continue;
                 }
                 let (path, frag) = link.split_once('#').unwrap_or((&link, ""));
@@ -145,7 +153,9 @@ fn decode_entities(s: &str) -> String {
             "gt" => Some('>'),
             "quot" => Some('"'),
             "apos" => Some('\''),
-            e if e.starts_with("#x") || e.starts_with("#X") => u32::from_str_radix(&e[2..], 16).ok().and_then(char::from_u32),
+            e if e.starts_with("#x") || e.starts_with("#X") => {
+                u32::from_str_radix(&e[2..], 16).ok().and_then(char::from_u32)
+            }
             e if e.starts_with('#') => e[1..].parse().ok().and_then(char::from_u32),
             _ => None,
         };
@@ -242,7 +252,11 @@ fn a_broken_config_is_reported_by_model_file_and_field_and_the_rest_is_built() {
     assert_eq!(failed.len(), 4, "{failed:?}");
     let msg = |id: &str| failed.iter().find(|(m, _)| *m == id).unwrap().1.to_string();
     assert!(msg("bad/not-json").contains("not valid JSON"));
-    for (id, field) in [("bad/wrong-type", "hidden_size"), ("bad/zero-layers", "num_hidden_layers"), ("bad/missing-model-type", "model_type")] {
+    for (id, field) in [
+        ("bad/wrong-type", "hidden_size"),
+        ("bad/zero-layers", "num_hidden_layers"),
+        ("bad/missing-model-type", "model_type"),
+    ] {
         let m = msg(id);
         assert!(m.starts_with(id), "{m}");
         assert!(m.contains("config.json"), "names the file: {m}");

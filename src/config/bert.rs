@@ -62,8 +62,12 @@ pub enum Head {
     CausalLm,
     PreTraining,
     NextSentencePrediction,
-    SequenceClassification { num_labels: u64 },
-    TokenClassification { num_labels: u64 },
+    SequenceClassification {
+        num_labels: u64,
+    },
+    TokenClassification {
+        num_labels: u64,
+    },
     QuestionAnswering,
     MultipleChoice,
 }
@@ -179,17 +183,20 @@ impl BertConfig {
             d.push(Defaulted { field: "architectures", value: variant.default_class().into() });
             variant.default_class().to_string()
         });
-        let (style, head) = classify(&class, num_labels).ok_or_else(|| {
-            ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string())
-        })?;
+        let (style, head) = classify(&class, num_labels)
+            .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
         if labels_defaulted
             && matches!(head, Head::SequenceClassification { .. } | Head::TokenClassification { .. })
         {
             d.push(Defaulted { field: "num_labels", value: "2".into() });
         }
-        let classifies = matches!(head, Head::SequenceClassification { .. } | Head::TokenClassification { .. });
+        let classifies =
+            matches!(head, Head::SequenceClassification { .. } | Head::TokenClassification { .. });
         if classifies && (num_labels == 0 || num_labels > 1 << 20) {
-            return Err(ConfigError::field("num_labels", format!("{num_labels} labels is not a usable classifier")));
+            return Err(ConfigError::field(
+                "num_labels",
+                format!("{num_labels} labels is not a usable classifier"),
+            ));
         }
         Ok(BertConfig {
             variant,
@@ -293,8 +300,10 @@ mod tests {
 
     #[test]
     fn num_labels_comes_from_id2label() {
-        let c = bert(r#"{"model_type": "bert", "architectures": ["BertForSequenceClassification"],
-            "id2label": {"0": "a", "1": "b", "2": "c"}, "num_labels": 7}"#)
+        let c = bert(
+            r#"{"model_type": "bert", "architectures": ["BertForSequenceClassification"],
+            "id2label": {"0": "a", "1": "b", "2": "c"}, "num_labels": 7}"#,
+        )
         .unwrap();
         assert_eq!(c.head, Head::SequenceClassification { num_labels: 3 });
     }
@@ -330,7 +339,8 @@ mod tests {
 
     #[test]
     fn roberta_positions_lose_the_padding_offset() {
-        let c = bert(r#"{"model_type": "xlm-roberta", "max_position_embeddings": 514, "pad_token_id": 1}"#).unwrap();
+        let c = bert(r#"{"model_type": "xlm-roberta", "max_position_embeddings": 514, "pad_token_id": 1}"#)
+            .unwrap();
         assert_eq!(c.usable_positions(), 512);
     }
 }

@@ -78,9 +78,21 @@ pub struct UnsupportedConfig {
 
 /// Keys worth showing for a family the planner does not support yet, in display order.
 const UNSUPPORTED_FACT_KEYS: &[&str] = &[
-    "hidden_size", "d_model", "n_embd", "num_hidden_layers", "num_layers", "n_layer",
-    "num_attention_heads", "n_head", "num_key_value_heads", "intermediate_size", "d_ff",
-    "vocab_size", "max_position_embeddings", "n_positions", "num_local_experts",
+    "hidden_size",
+    "d_model",
+    "n_embd",
+    "num_hidden_layers",
+    "num_layers",
+    "n_layer",
+    "num_attention_heads",
+    "n_head",
+    "num_key_value_heads",
+    "intermediate_size",
+    "d_ff",
+    "vocab_size",
+    "max_position_embeddings",
+    "n_positions",
+    "num_local_experts",
 ];
 
 /// Parses config.json text into the common fields and the family's resolved config.
@@ -94,10 +106,7 @@ pub fn parse(text: &str) -> Result<(Common, ModelConfig), ConfigError> {
             return Err(ConfigError::field("model_type", format!("expected a string, found {other}")));
         }
         None => {
-            return Err(ConfigError::field(
-                "model_type",
-                "missing: the family cannot be told without it",
-            ));
+            return Err(ConfigError::field("model_type", "missing: the family cannot be told without it"));
         }
     };
     let architecture = match obj.get("architectures") {

@@ -30,8 +30,16 @@ pub struct Lint {
 pub const RULES: &[(&str, Severity, &str)] = &[
     ("heads-do-not-divide-hidden", Severity::Error, "the attention heads do not divide the hidden size"),
     ("pad-token-outside-vocab", Severity::Error, "the padding token id is not a row of the embedding"),
-    ("position-offset-shortens-context", Severity::Warning, "RoBERTa-style position ids leave fewer usable positions than max_position_embeddings"),
-    ("deep-attention-default-init", Severity::Info, "a deep stack initialised without depth-scaled residual projections"),
+    (
+        "position-offset-shortens-context",
+        Severity::Warning,
+        "RoBERTa-style position ids leave fewer usable positions than max_position_embeddings",
+    ),
+    (
+        "deep-attention-default-init",
+        Severity::Info,
+        "a deep stack initialised without depth-scaled residual projections",
+    ),
     ("vocab-not-multiple-of-64", Severity::Info, "the vocabulary size is not a multiple of 64"),
     ("ffn-not-multiple-of-64", Severity::Info, "the feed-forward width is not a multiple of 64"),
     ("float32-checkpoint", Severity::Info, "the weights are published in float32"),
@@ -51,7 +59,7 @@ pub struct LintInput<'a> {
 pub fn run(x: &LintInput) -> Vec<Lint> {
     let d = x.dims;
     let mut out = vec![];
-    if d.hidden_size % d.num_heads != 0 {
+    if !d.hidden_size.is_multiple_of(d.num_heads) {
         out.push(Lint {
             id: "heads-do-not-divide-hidden",
             severity: Severity::Error,
@@ -97,7 +105,7 @@ pub fn run(x: &LintInput) -> Vec<Lint> {
             fix: "When training from scratch, scale residual output projections by depth: nn.init.normal_(w, std=0.02 / math.sqrt(2 * n_layers)).".into(),
         });
     }
-    if d.vocab_size % 64 != 0 {
+    if !d.vocab_size.is_multiple_of(64) {
         let padded = d.vocab_size.div_ceil(64) * 64;
         out.push(Lint {
             id: "vocab-not-multiple-of-64",
@@ -107,7 +115,7 @@ pub fn run(x: &LintInput) -> Vec<Lint> {
             fix: format!("When training from scratch, pad the vocabulary to {padded} (resize_token_embeddings(pad_to_multiple_of=64))."),
         });
     }
-    if d.intermediate_size % 64 != 0 {
+    if !d.intermediate_size.is_multiple_of(64) {
         out.push(Lint {
             id: "ffn-not-multiple-of-64",
             severity: Severity::Info,
@@ -130,7 +138,7 @@ pub fn run(x: &LintInput) -> Vec<Lint> {
 }
 
 fn largest_divisor_at_most(n: u64, at_most: u64) -> u64 {
-    (1..=at_most.min(n)).rev().find(|k| n % k == 0).unwrap_or(1)
+    (1..=at_most.min(n)).rev().find(|k| n.is_multiple_of(*k)).unwrap_or(1)
 }
 
 #[cfg(test)]

@@ -105,6 +105,9 @@ pub fn estimate(graph: &Graph, layers: u64, hidden: u64) -> BaselineMemory {
             fixed_bytes: sized as f64 * BF16_BYTES + lora as f64 * state,
             per_sample_bytes: act,
         },
-        serve: ModeMemory { fixed_bytes: sized as f64 * BF16_BYTES, per_sample_bytes: 2.0 * l * h * seq * BF16_BYTES },
+        serve: ModeMemory {
+            fixed_bytes: sized as f64 * BF16_BYTES,
+            per_sample_bytes: 2.0 * l * h * seq * BF16_BYTES,
+        },
     }
 }

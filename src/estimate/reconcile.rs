@@ -94,7 +94,11 @@ fn class_name(name: &str, class: &BTreeSet<String>, prefixes: &[&str]) -> String
 
 /// The candidate that lists a tensor name (modulo legacy names and the encoder prefix), with the
 /// size the config gives that tensor.
-fn candidate_for<'a>(name: &str, candidates: &'a [Candidate], prefixes: &[&str]) -> Option<(&'a Candidate, u64)> {
+fn candidate_for<'a>(
+    name: &str,
+    candidates: &'a [Candidate],
+    prefixes: &[&str],
+) -> Option<(&'a Candidate, u64)> {
     let bare = |n: &str| {
         let n = modern_name(n);
         prefixes.iter().find_map(|p| n.strip_prefix(p).map(str::to_string)).unwrap_or(n)
@@ -139,7 +143,13 @@ pub fn reconcile(
     inferred(diff, candidates)
 }
 
-fn done(status: Status, method: Option<Method>, items: Vec<Item>, left: i64, alternatives: Vec<Vec<String>>) -> Reconciliation {
+fn done(
+    status: Status,
+    method: Option<Method>,
+    items: Vec<Item>,
+    left: i64,
+    alternatives: Vec<Vec<String>>,
+) -> Reconciliation {
     let status = if status == Status::Explained && left != 0 { Status::Unexplained } else { status };
     Reconciliation { status, method, items, unexplained: Some(left), alternatives }
 }
@@ -174,7 +184,9 @@ fn by_names(
                     let n = if shapes_known { *numel } else { *class_numel };
                     add(
                         format!("{name} stored"),
-                        format!("tied to `{target}` in the class (counted once), but stored again in the checkpoint"),
+                        format!(
+                            "tied to `{target}` in the class (counted once), but stored again in the checkpoint"
+                        ),
                         raw.clone(),
                         n as i64,
                     );
@@ -242,7 +254,9 @@ fn inferred(diff: i64, candidates: &[Candidate]) -> Reconciliation {
             }
         }
     }
-    let pick = |mask: u32| -> Vec<&Candidate> { (0..n).filter(|i| mask & (1 << i) != 0).map(|i| &candidates[i]).collect() };
+    let pick = |mask: u32| -> Vec<&Candidate> {
+        (0..n).filter(|i| mask & (1 << i) != 0).map(|i| &candidates[i]).collect()
+    };
     match fits.as_slice() {
         [only] => {
             let items = pick(*only)

@@ -13,13 +13,13 @@ pub struct ForwardPass {
 
 pub fn check(d: &Dims) -> ForwardPass {
     let mut problems = vec![];
-    if d.hidden_size % d.num_heads != 0 {
+    if !d.hidden_size.is_multiple_of(d.num_heads) {
         problems.push(format!(
             "num_attention_heads ({}) does not divide hidden_size ({}): the query, key and value projections cannot be split into equal heads (transformers refuses to build the attention layer)",
             d.num_heads, d.hidden_size
         ));
     }
-    if d.num_heads % d.num_kv_heads != 0 {
+    if !d.num_heads.is_multiple_of(d.num_kv_heads) {
         problems.push(format!(
             "num_key_value_heads ({}) does not divide num_attention_heads ({}): query heads cannot be grouped over the key/value heads",
             d.num_kv_heads, d.num_heads

@@ -31,11 +31,11 @@ fn encoder_prefix(c: &BertConfig) -> &'static str {
 /// Whether the class builds the pooler. transformers builds it for the bare model and the heads
 /// that classify from the pooled [CLS] vector; the others pass `add_pooling_layer=False`.
 pub fn has_pooler(c: &BertConfig) -> bool {
-    match (c.head, c.style) {
-        (Head::Model | Head::PreTraining | Head::NextSentencePrediction | Head::MultipleChoice, _) => true,
-        (Head::SequenceClassification { .. }, Style::Bert) => true,
-        _ => false,
-    }
+    matches!(
+        (c.head, c.style),
+        (Head::Model | Head::PreTraining | Head::NextSentencePrediction | Head::MultipleChoice, _)
+            | (Head::SequenceClassification { .. }, Style::Bert)
+    )
 }
 
 pub fn build(c: &BertConfig, seq: u64) -> Graph {
@@ -59,7 +59,10 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
                 format!("{} positions, learned", c.max_position_embeddings),
                 &[seq, h],
             )
-            .with([Tensor::new(format!("{emb}.position_embeddings.weight"), &[c.max_position_embeddings, h])]),
+            .with([Tensor::new(
+                format!("{emb}.position_embeddings.weight"),
+                &[c.max_position_embeddings, h],
+            )]),
             Node::new(
                 format!("{emb}.token_type_embeddings"),
                 Op::Embedding,
@@ -98,7 +101,13 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
             attention,
             linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
             layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-            linear(&format!("{l}.intermediate.dense"), &format!("up projection, then {}", c.hidden_act), seq, h, ffn),
+            linear(
+                &format!("{l}.intermediate.dense"),
+                &format!("up projection, then {}", c.hidden_act),
+                seq,
+                h,
+                ffn,
+            ),
             linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
             layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
         ],
@@ -110,10 +119,10 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
             name: format!("{p}pooler"),
             role: Role::Pooler,
             repeat: 1,
-            nodes: vec![
-                Node::new(&name, Op::Linear, "first token's state, dense then tanh", &[h])
-                    .with([Tensor::new(format!("{name}.weight"), &[h, h]), Tensor::new(format!("{name}.bias"), &[h])]),
-            ],
+            nodes: vec![Node::new(&name, Op::Linear, "first token's state, dense then tanh", &[h]).with([
+                Tensor::new(format!("{name}.weight"), &[h, h]),
+                Tensor::new(format!("{name}.bias"), &[h]),
+            ])],
         });
     }
 
@@ -122,9 +131,10 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
         let name = match (c.head, c.style) {
             (Head::MaskedLm | Head::CausalLm, Style::Roberta) => "lm_head",
             (Head::SequenceClassification { .. }, Style::Roberta)
-            | (Head::SequenceClassification { .. } | Head::TokenClassification { .. } | Head::MultipleChoice, _) => {
-                "classifier"
-            }
+            | (
+                Head::SequenceClassification { .. } | Head::TokenClassification { .. } | Head::MultipleChoice,
+                _,
+            ) => "classifier",
             (Head::QuestionAnswering, _) => "qa_outputs",
             _ => "cls",
         };
@@ -142,8 +152,11 @@ fn decoder(name: &str, bias_name: &str, c: &BertConfig, seq: u64, word_embedding
     }
     let mut decoder_bias = Tensor::new(format!("{name}.bias"), &[c.vocab_size]);
     decoder_bias.tied_to = Some(bias_name.to_string());
-    Node::new(name, Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size])
-        .with([weight, decoder_bias, Tensor::new(bias_name, &[c.vocab_size])])
+    Node::new(name, Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size]).with([
+        weight,
+        decoder_bias,
+        Tensor::new(bias_name, &[c.vocab_size]),
+    ])
 }
 
 /// Tensors that a checkpoint of this family may hold although the class does not build them, or

@@ -77,7 +77,12 @@ impl Renderer {
 
     /// A model's page, its Markdown twin and its JSON. `root` is the relative path from the
     /// page's folder to the site root (`../../`).
-    pub fn model(&self, page: &ModelPage, site: &SiteSettings, root: &str) -> Result<ModelFilesOut, RenderError> {
+    pub fn model(
+        &self,
+        page: &ModelPage,
+        site: &SiteSettings,
+        root: &str,
+    ) -> Result<ModelFilesOut, RenderError> {
         let ctx = context! { page => Serde(page), site => Serde(site), root => root };
         Ok(ModelFilesOut {
             html: self.render("model.html", ctx.clone())?,

@@ -20,7 +20,6 @@ pub fn load_path(path: &Path) -> Result<ModelFiles, SourceError> {
     let index_tensor_names =
         if index_path.is_file() { Some(read_index_names(&label, &index_path)?) } else { None };
     let meta_path = dir.join(super::hub_cache::META_FILE);
-    let meta: Option<HubMeta> =
-        if meta_path.is_file() { Some(read_json(&label, &meta_path)?) } else { None };
+    let meta: Option<HubMeta> = if meta_path.is_file() { Some(read_json(&label, &meta_path)?) } else { None };
     Ok(ModelFiles { label, config_text, config_path, commit: None, meta, index_tensor_names })
 }

@@ -68,10 +68,7 @@ pub(crate) fn read_json<T: serde::de::DeserializeOwned>(
 }
 
 /// Tensor names listed in a `model.safetensors.index.json`, sorted.
-pub(crate) fn read_index_names(
-    model: &str,
-    path: &std::path::Path,
-) -> Result<Vec<String>, SourceError> {
+pub(crate) fn read_index_names(model: &str, path: &std::path::Path) -> Result<Vec<String>, SourceError> {
     #[derive(serde::Deserialize)]
     struct Index {
         weight_map: std::collections::BTreeMap<String, String>,
