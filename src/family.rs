@@ -2,6 +2,21 @@
 //! how they derive from each other.
 
 use serde::Serialize;
+use serde_json::Value;
+
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+/// Reads a family's config (the whole JSON value) into its resolved, planable form.
+pub type Resolver = fn(&Value, &Common) -> Result<Box<dyn Architecture>, ConfigError>;
+
+fn boxed<T: Architecture + 'static>(r: Result<T, ConfigError>) -> Result<Box<dyn Architecture>, ConfigError> {
+    r.map(|a| Box::new(a) as Box<dyn Architecture>)
+}
+
+fn bert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::bert::BertConfig::resolve(v, c))
+}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct FamilyInfo {
@@ -11,6 +26,9 @@ pub struct FamilyInfo {
     /// The family this one's architecture was derived from (RoBERTa from BERT).
     pub derives_from: Option<&'static str>,
     pub summary: &'static str,
+    /// How to plan it; families known by name but not planned yet have none.
+    #[serde(skip)]
+    pub resolve: Option<Resolver>,
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
@@ -19,18 +37,21 @@ pub const FAMILIES: &[FamilyInfo] = &[
         name: "BERT",
         derives_from: None,
         summary: "Bidirectional post-LayerNorm transformer encoder with learned absolute positions and token-type embeddings (Devlin et al., 2018). Sentence-transformers, bge and MiniLM embedders reuse it.",
+        resolve: Some(bert),
     },
     FamilyInfo {
         key: "roberta",
         name: "RoBERTa",
         derives_from: Some("bert"),
         summary: "BERT's architecture retrained without next-sentence prediction, with a byte-level BPE vocabulary; position ids start after the padding id (Liu et al., 2019).",
+        resolve: Some(bert),
     },
     FamilyInfo {
         key: "xlm-roberta",
         name: "XLM-RoBERTa",
         derives_from: Some("roberta"),
         summary: "RoBERTa trained on 100 languages with a 250k SentencePiece vocabulary (Conneau et al., 2019); e5 multilingual and bge rerankers build on it.",
+        resolve: Some(bert),
     },
 ];
 

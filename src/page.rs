@@ -70,6 +70,9 @@ pub struct ParamsView {
     /// Parameters of the class, counted from the graph; tied tensors once.
     pub derived: u64,
     pub derived_basis: Basis,
+    /// Parameters one token's forward pass uses: the derived count for a dense model, the
+    /// shared parts plus the routed experts' top-k for a mixture of experts.
+    pub active: u64,
     /// Scalars in the published checkpoint (the Hub's safetensors total); null when unknown.
     pub checkpoint: Option<u64>,
     pub checkpoint_exact: Option<bool>,

@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use crate::config::{self, Common, ConfigError, ModelConfig};
+use crate::config::{self, Common, ConfigError};
 use crate::estimate::{cards, lints, memory_baseline, reconcile, shape_check};
 use crate::family;
-use crate::graph::{self, Graph, Role};
+use crate::graph::{Architecture, Role};
 use crate::page::{
     Basis, CardFit, MemoryView, ModeView, ModelPage, ParamsView, Part, SCHEMA_VERSION, SourceView, Tied,
 };
@@ -26,7 +26,7 @@ pub struct PlanError {
 
 pub fn plan(files: &ModelFiles, url: Option<String>) -> Result<ModelPage, PlanError> {
     let fail = |error| PlanError { model: files.label.clone(), file: files.config_path.clone(), error };
-    let (common, config) = config::parse(&files.config_text).map_err(fail)?;
+    let (common, value) = config::parse(&files.config_text).map_err(fail)?;
     let fam = family::info(&common.model_type);
     let mut page = ModelPage {
         schema_version: SCHEMA_VERSION,
@@ -51,21 +51,19 @@ pub fn plan(files: &ModelFiles, url: Option<String>) -> Result<ModelPage, PlanEr
         siblings: vec![],
         family_size: 1,
     };
-    match config {
-        ModelConfig::Unsupported(u) => {
-            page.config_facts = u.facts;
+    match fam.and_then(|f| f.resolve) {
+        None => {
+            page.config_facts = config::facts(&value);
             page.unsupported_reason = Some(format!(
                 "model_type {:?} is not a family the planner supports yet; the page shows what its config says",
                 common.model_type
             ));
         }
-        ModelConfig::Bert(c) => {
-            let seq = c.max_position_embeddings.min(MAX_PLAN_SEQ);
-            let g = graph::bert::build(&c, seq);
-            let candidates = graph::bert::checkpoint_candidates(&c);
-            page.architecture = Some(c.class.clone());
-            page.defaulted = c.defaulted.clone();
-            fill(&mut page, files, &common, c.dims(), g, &candidates, &["bert.", "roberta."], true);
+        Some(resolve) => {
+            let arch = resolve(&value, &common).map_err(fail)?;
+            page.architecture = Some(arch.class().to_string());
+            page.defaulted = arch.defaulted().to_vec();
+            fill(&mut page, files, &common, arch.as_ref());
         }
     }
     Ok(page)
@@ -82,17 +80,13 @@ fn source_view(files: &ModelFiles) -> SourceView {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn fill(
-    page: &mut ModelPage,
-    files: &ModelFiles,
-    common: &Common,
-    dims: config::Dims,
-    g: Graph,
-    candidates: &[graph::Candidate],
-    prefixes: &[&str],
-    unscaled_residual_init: bool,
-) {
+fn fill(page: &mut ModelPage, files: &ModelFiles, common: &Common, arch: &dyn Architecture) {
+    let dims = arch.dims();
+    let seq = dims.context.min(MAX_PLAN_SEQ);
+    let g = arch.graph(seq);
+    let candidates = arch.checkpoint_candidates();
+    let prefixes = arch.checkpoint_prefixes();
+    let prefixes: Vec<&str> = prefixes.iter().map(String::as_str).collect();
     let ckpt = files.meta.as_ref().and_then(|m| m.checkpoint.as_ref());
     let derived = g.param_count();
     let reconciliation = reconcile::reconcile(
@@ -101,8 +95,8 @@ fn fill(
         ckpt.map(|c| c.total_scalars),
         ckpt.and_then(|c| c.tensors.as_deref()),
         files.index_tensor_names.as_deref(),
-        candidates,
-        prefixes,
+        &candidates,
+        &prefixes,
     );
     let delta = ckpt.map(|c| derived as i64 - c.total_scalars as i64);
     let breakdown = g
@@ -120,6 +114,7 @@ fn fill(
     page.params = Some(ParamsView {
         derived,
         derived_basis: Basis::Exact,
+        active: g.active_param_count(),
         checkpoint: ckpt.map(|c| c.total_scalars),
         checkpoint_exact: ckpt.map(|c| c.exact),
         checkpoint_dtype: ckpt.and_then(|c| c.dtype.clone()),
@@ -137,7 +132,6 @@ fn fill(
     });
     page.forward_pass = Some(shape_check::check(&dims));
     let mem = memory_baseline::estimate(&g, dims.num_layers, dims.hidden_size);
-    let seq = g.seq_len;
     page.cards = cards::builtin()
         .iter()
         .map(|card| CardFit {
@@ -175,7 +169,7 @@ fn fill(
         dims: &dims,
         torch_dtype: common.torch_dtype.as_deref(),
         checkpoint_dtype: ckpt.and_then(|c| c.dtype.as_deref()),
-        unscaled_residual_init,
+        unscaled_residual_init: arch.unscaled_residual_init(),
     });
     page.config = Some(dims);
     debug_assert!(g.sections.iter().any(|s| s.role == Role::Layers));

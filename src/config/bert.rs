@@ -137,7 +137,9 @@ pub struct BertConfig {
 pub struct UnknownClass(pub String);
 
 impl BertConfig {
-    pub fn resolve(value: &Value, variant: Variant, common: &Common) -> Result<Self, ConfigError> {
+    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let variant = Variant::from_model_type(&common.model_type)
+            .ok_or_else(|| ConfigError::field("model_type", "not a BERT-family model type"))?;
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
         let vocab_size = size("vocab_size", raw.vocab_size, variant.default_vocab(), 100_000_000, &mut d)?;
@@ -237,6 +239,8 @@ impl BertConfig {
             pad_token_id: Some(self.pad_token_id),
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_eps,
+            num_experts: None,
+            experts_per_token: None,
         }
     }
 
@@ -279,13 +283,11 @@ fn classify(class: &str, num_labels: u64) -> Option<(Style, Head)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{ModelConfig, parse};
+    use crate::config::parse;
 
     fn bert(text: &str) -> Result<BertConfig, ConfigError> {
-        parse(text).map(|(_, c)| match c {
-            ModelConfig::Bert(b) => b,
-            other => panic!("expected a BERT-family config, got {other:?}"),
-        })
+        let (common, value) = parse(text)?;
+        BertConfig::resolve(&value, &common)
     }
 
     #[test]

@@ -51,13 +51,9 @@ pub struct Dims {
     pub pad_token_id: Option<u64>,
     pub tie_word_embeddings: bool,
     pub layer_norm_eps: f64,
-}
-
-/// The parsed config: a supported family resolved, or what an unsupported one says.
-#[derive(Debug, Clone)]
-pub enum ModelConfig {
-    Bert(bert::BertConfig),
-    Unsupported(UnsupportedConfig),
+    /// Routed experts per MoE layer, and how many each token is sent to; null for dense models.
+    pub num_experts: Option<u64>,
+    pub experts_per_token: Option<u64>,
 }
 
 /// Fields every family shares, read before dispatch.
@@ -67,13 +63,6 @@ pub struct Common {
     /// `architectures[0]`, when the config names one.
     pub architecture: Option<String>,
     pub torch_dtype: Option<String>,
-}
-
-/// What the page can still say about a family the planner does not know.
-#[derive(Debug, Clone, Serialize)]
-pub struct UnsupportedConfig {
-    /// Size-like keys found in the file, as written.
-    pub facts: Vec<(String, String)>,
 }
 
 /// Keys worth showing for a family the planner does not support yet, in display order.
@@ -95,8 +84,9 @@ const UNSUPPORTED_FACT_KEYS: &[&str] = &[
     "num_local_experts",
 ];
 
-/// Parses config.json text into the common fields and the family's resolved config.
-pub fn parse(text: &str) -> Result<(Common, ModelConfig), ConfigError> {
+/// Parses config.json text into the fields every family shares and the whole JSON value, which
+/// the family's resolver then reads (see [`crate::family`]).
+pub fn parse(text: &str) -> Result<(Common, Value), ConfigError> {
     let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
     let obj = value.as_object().ok_or(ConfigError::NotObject)?;
     let model_type = match obj.get("model_type") {
@@ -129,17 +119,16 @@ pub fn parse(text: &str) -> Result<(Common, ModelConfig), ConfigError> {
         Some(Value::String(s)) => Some(s.clone()),
         _ => None,
     };
-    let common = Common { model_type: model_type.clone(), architecture, torch_dtype };
-    let config = match bert::Variant::from_model_type(&model_type) {
-        Some(variant) => ModelConfig::Bert(bert::BertConfig::resolve(&value, variant, &common)?),
-        None => ModelConfig::Unsupported(UnsupportedConfig {
-            facts: UNSUPPORTED_FACT_KEYS
-                .iter()
-                .filter_map(|k| obj.get(*k).map(|v| (k.to_string(), v.to_string())))
-                .collect(),
-        }),
-    };
-    Ok((common, config))
+    let common = Common { model_type, architecture, torch_dtype };
+    Ok((common, value))
+}
+
+/// Size-like keys of a config, as written: what the page of an unsupported family shows.
+pub fn facts(value: &Value) -> Vec<(String, String)> {
+    UNSUPPORTED_FACT_KEYS
+        .iter()
+        .filter_map(|k| value.get(*k).map(|v| (k.to_string(), v.to_string())))
+        .collect()
 }
 
 /// Deserialises a family's raw config, naming the offending field on error.
@@ -207,9 +196,11 @@ mod tests {
 
     #[test]
     fn an_unknown_family_keeps_what_its_config_says() {
-        let (common, cfg) = parse(r#"{"model_type": "mamba", "hidden_size": 768, "n_layer": 24}"#).unwrap();
+        let (common, value) = parse(r#"{"model_type": "mamba", "hidden_size": 768, "n_layer": 24}"#).unwrap();
         assert_eq!(common.model_type, "mamba");
-        let ModelConfig::Unsupported(u) = cfg else { panic!("mamba is not supported yet") };
-        assert_eq!(u.facts, vec![("hidden_size".into(), "768".into()), ("n_layer".into(), "24".into())]);
+        assert_eq!(
+            facts(&value),
+            vec![("hidden_size".into(), "768".into()), ("n_layer".into(), "24".into())]
+        );
     }
 }

@@ -80,8 +80,8 @@ pub fn lora_params(graph: &Graph, rank: u64) -> u64 {
                 .nodes
                 .iter()
                 .filter(|n| n.op == Op::Linear)
-                .filter_map(|n| n.params.iter().find(|t| t.shape.len() == 2))
-                .map(|w| rank * (w.shape[0] + w.shape[1]))
+                .filter_map(|n| n.params.iter().find(|t| t.shape.len() == 2).map(|w| (n.copies, w)))
+                .map(|(copies, w)| copies * rank * (w.shape[0] + w.shape[1]))
                 .sum();
             per_block * s.repeat
         })

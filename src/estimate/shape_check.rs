@@ -60,6 +60,8 @@ mod tests {
             pad_token_id: Some(0),
             tie_word_embeddings: true,
             layer_norm_eps: 1e-12,
+            num_experts: None,
+            experts_per_token: None,
         }
     }
 

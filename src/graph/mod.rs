@@ -9,6 +9,27 @@ pub mod bert;
 
 use serde::Serialize;
 
+use crate::config::{Defaulted, Dims};
+
+/// A resolved config of some family: everything the planner needs from it. Each family's
+/// resolved config (in `config/<family>.rs`) implements this in `graph/<family>.rs`.
+pub trait Architecture: Send + Sync + std::fmt::Debug {
+    /// The class planned: `architectures[0]`, or the family's base model when the file names none.
+    fn class(&self) -> &str;
+    fn dims(&self) -> Dims;
+    /// Values taken from the config class's defaults, not from the file.
+    fn defaulted(&self) -> &[Defaulted];
+    /// The graph at a sequence length.
+    fn graph(&self, seq: u64) -> Graph;
+    /// Tensors a checkpoint of this family may hold that the class does not (or the reverse).
+    fn checkpoint_candidates(&self) -> Vec<Candidate>;
+    /// Prefixes transformers adds or strips when a checkpoint saved from one class is loaded into
+    /// another (`bert.`, `model.`).
+    fn checkpoint_prefixes(&self) -> Vec<String>;
+    /// Whether the family initialises residual projections without depth scaling.
+    fn unscaled_residual_init(&self) -> bool;
+}
+
 /// What a section is for; estimates use it (the baseline memory method sizes embeddings and
 /// layers only, LoRA adapts linears in layers only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -75,11 +96,30 @@ pub struct Node {
     /// Output shape for one sequence (the batch dimension left out).
     pub output: Vec<u64>,
     pub params: Vec<Tensor>,
+    /// Identical copies of this node (MoE experts, named with `{e}`), and how many of them one
+    /// token uses.
+    pub copies: u64,
+    pub active_copies: u64,
 }
 
 impl Node {
     pub fn new(name: impl Into<String>, op: Op, detail: impl Into<String>, output: &[u64]) -> Self {
-        Node { name: name.into(), op, detail: detail.into(), output: output.to_vec(), params: vec![] }
+        Node {
+            name: name.into(),
+            op,
+            detail: detail.into(),
+            output: output.to_vec(),
+            params: vec![],
+            copies: 1,
+            active_copies: 1,
+        }
+    }
+
+    /// `copies` experts named with `{e}`, of which each token uses `active`.
+    pub fn experts(mut self, copies: u64, active: u64) -> Self {
+        self.copies = copies;
+        self.active_copies = active;
+        self
     }
 
     pub fn with(mut self, tensors: impl IntoIterator<Item = Tensor>) -> Self {
@@ -87,9 +127,18 @@ impl Node {
         self
     }
 
-    /// Scalars this node owns (tied tensors are counted where they are tied to).
-    pub fn param_count(&self) -> u64 {
+    fn own_params(&self) -> u64 {
         self.params.iter().filter(|t| t.tied_to.is_none()).map(Tensor::numel).sum()
+    }
+
+    /// Scalars this node owns, all copies (tied tensors are counted where they are tied to).
+    pub fn param_count(&self) -> u64 {
+        self.copies * self.own_params()
+    }
+
+    /// Scalars one token's forward pass uses.
+    pub fn active_param_count(&self) -> u64 {
+        self.active_copies * self.own_params()
     }
 }
 
@@ -97,12 +146,14 @@ impl Node {
 impl Serialize for Node {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("Node", 6)?;
+        let mut st = s.serialize_struct("Node", 8)?;
         st.serialize_field("name", &self.name)?;
         st.serialize_field("op", &self.op)?;
         st.serialize_field("detail", &self.detail)?;
         st.serialize_field("output", &self.output)?;
         st.serialize_field("params", &self.params)?;
+        st.serialize_field("copies", &self.copies)?;
+        st.serialize_field("active_copies", &self.active_copies)?;
         st.serialize_field("param_count", &self.param_count())?;
         st.end()
     }
@@ -121,6 +172,10 @@ impl Section {
     pub fn param_count(&self) -> u64 {
         self.repeat * self.nodes.iter().map(Node::param_count).sum::<u64>()
     }
+
+    pub fn active_param_count(&self) -> u64 {
+        self.repeat * self.nodes.iter().map(Node::active_param_count).sum::<u64>()
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -135,6 +190,11 @@ impl Graph {
         self.sections.iter().map(Section::param_count).sum()
     }
 
+    /// Parameters one token's forward pass touches (all of them, for a dense model).
+    pub fn active_param_count(&self) -> u64 {
+        self.sections.iter().map(Section::active_param_count).sum()
+    }
+
     pub fn param_count_where(&self, keep: impl Fn(Role) -> bool) -> u64 {
         self.sections.iter().filter(|s| keep(s.role)).map(Section::param_count).sum()
     }
@@ -144,12 +204,16 @@ impl Graph {
         self.sections.iter().map(|s| s.repeat * s.nodes.len() as u64).sum()
     }
 
-    /// Every parameter tensor with its layer index filled in: (name, shape, tied_to).
+    /// Every parameter tensor with its layer and expert indices filled in.
     pub fn tensors(&self) -> impl Iterator<Item = (String, &Tensor)> + '_ {
         self.sections.iter().flat_map(|s| {
             (0..s.repeat).flat_map(move |i| {
                 s.nodes.iter().flat_map(move |n| {
-                    n.params.iter().map(move |t| (t.name.replace("{i}", &i.to_string()), t))
+                    (0..n.copies).flat_map(move |e| {
+                        n.params.iter().map(move |t| {
+                            (t.name.replace("{i}", &i.to_string()).replace("{e}", &e.to_string()), t)
+                        })
+                    })
                 })
             })
         })
