@@ -75,6 +75,8 @@ pub struct ParamsView {
     pub active: u64,
     /// Scalars in the published checkpoint (the Hub's safetensors total); null when unknown.
     pub checkpoint: Option<u64>,
+    /// `published` when the checkpoint figure is known.
+    pub checkpoint_basis: Option<Basis>,
     pub checkpoint_exact: Option<bool>,
     pub checkpoint_dtype: Option<String>,
     pub checkpoint_by_dtype: Vec<(String, u64)>,
@@ -173,12 +175,15 @@ pub struct ModelSummary {
     pub architecture: Option<String>,
     pub supported: bool,
     pub derived: Option<u64>,
+    /// Parameters per token (less than `derived` for a mixture of experts).
+    pub active: Option<u64>,
     pub checkpoint: Option<u64>,
     pub delta_pct: Option<f64>,
     pub reconciliation: Option<Status>,
     pub layers: Option<u64>,
     pub hidden: Option<u64>,
     pub heads: Option<u64>,
+    pub kv_heads: Option<u64>,
     pub vocab: Option<u64>,
     pub context: Option<u64>,
     /// The smallest card on which batch 1 fits, per mode; null when none does.
@@ -206,12 +211,14 @@ impl ModelPage {
             architecture: self.architecture.clone(),
             supported: self.supported,
             derived: self.params.as_ref().map(|p| p.derived),
+            active: self.params.as_ref().map(|p| p.active),
             checkpoint: self.params.as_ref().and_then(|p| p.checkpoint),
             delta_pct: self.params.as_ref().and_then(|p| p.delta_pct),
             reconciliation: self.params.as_ref().map(|p| p.reconciliation.status),
             layers: self.config.as_ref().map(|c| c.num_layers),
             hidden: self.config.as_ref().map(|c| c.hidden_size),
             heads: self.config.as_ref().map(|c| c.num_heads),
+            kv_heads: self.config.as_ref().map(|c| c.num_kv_heads),
             vocab: self.config.as_ref().map(|c| c.vocab_size),
             context: self.config.as_ref().map(|c| c.context),
             smallest_card: SmallestCard {

@@ -116,6 +116,7 @@ fn fill(page: &mut ModelPage, files: &ModelFiles, common: &Common, arch: &dyn Ar
         derived_basis: Basis::Exact,
         active: g.active_param_count(),
         checkpoint: ckpt.map(|c| c.total_scalars),
+        checkpoint_basis: ckpt.map(|_| Basis::Published),
         checkpoint_exact: ckpt.map(|c| c.exact),
         checkpoint_dtype: ckpt.and_then(|c| c.dtype.clone()),
         checkpoint_by_dtype: ckpt.map(|c| c.by_dtype.clone().into_iter().collect()).unwrap_or_default(),
