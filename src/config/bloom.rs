@@ -60,7 +60,16 @@ impl BloomConfig {
         let n_layer = size(f, v, 2, 10_000, &mut d)?;
         let (f, v) = aliased(("n_head", raw.n_head), ("num_attention_heads", raw.num_attention_heads));
         let n_head = size(f, v, 8, 1 << 16, &mut d)?;
-        let trained_context = size("seq_length", raw.seq_length, 2048, 1 << 30, &mut d)?;
+        let trained_context = match raw.seq_length {
+            Some(n) => size("seq_length", Some(n), 0, 1 << 30, &mut d)?,
+            None => {
+                d.push(Defaulted {
+                    field: "seq_length",
+                    value: "2048: BLOOM's training length (ALiBi itself sets no limit)".into(),
+                });
+                2048
+            }
+        };
         let apply_residual_connection_post_layernorm =
             raw.apply_residual_connection_post_layernorm.unwrap_or(false);
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
