@@ -490,3 +490,19 @@ fn bad_configs_name_the_field() {
         }
     }
 }
+
+#[test]
+fn gpt2_double_heads_adds_a_one_score_summary() {
+    // GPT2DoubleHeadsModel sets num_labels = 1: the summary is a 768 -> 1 linear with bias.
+    let config =
+        reference_config_with("openai-community--gpt2", json!({"architectures": ["GPT2DoubleHeadsModel"]}));
+    let page = plan_text(&config).unwrap();
+    assert_eq!(derived(&page), gpt2_model(50_257, 1024, 768, 12) + linear(768, 1));
+    assert_eq!(shape(&page, "multiple_choice_head.summary.weight"), [1, 768]);
+    // Without projecting to labels the summary keeps the hidden width.
+    let config = reference_config_with(
+        "openai-community--gpt2",
+        json!({"architectures": ["GPT2DoubleHeadsModel"], "summary_proj_to_labels": false}),
+    );
+    assert_eq!(derived(&plan_text(&config).unwrap()), gpt2_model(50_257, 1024, 768, 12) + linear(768, 768));
+}

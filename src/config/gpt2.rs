@@ -25,6 +25,9 @@ struct Raw {
     tie_word_embeddings: Option<bool>,
     add_cross_attention: Option<bool>,
     pad_token_id: Option<u64>,
+    summary_type: Option<String>,
+    summary_use_proj: Option<bool>,
+    summary_proj_to_labels: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -44,7 +47,15 @@ pub struct Gpt2Config {
     /// Each block then also attends to an encoder (`crossattention`, `ln_cross_attn`).
     pub add_cross_attention: bool,
     pub pad_token_id: Option<u64>,
+    /// `GPT2DoubleHeadsModel`: its multiple-choice head, and the output width of that head's
+    /// `summary` linear (none when `summary_use_proj` is false and the summary is the identity).
+    pub multiple_choice: Option<MultipleChoice>,
     pub defaulted: Vec<Defaulted>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MultipleChoice {
+    pub summary_out: Option<u64>,
 }
 
 const CLASSES: Classes = Classes {
@@ -80,7 +91,19 @@ impl Gpt2Config {
         let activation = raw.activation_function.unwrap_or_else(|| "gelu_new".into());
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let add_cross_attention = raw.add_cross_attention.unwrap_or(false);
-        let (class, head) = classify(&CLASSES, common.architecture.as_deref(), value, &mut d)?;
+        let (class, head, multiple_choice) = if common.architecture.as_deref() == Some("GPT2DoubleHeadsModel")
+        {
+            let summary = double_heads_summary(
+                raw.summary_type.as_deref(),
+                raw.summary_use_proj,
+                raw.summary_proj_to_labels,
+                n_embd,
+            )?;
+            ("GPT2DoubleHeadsModel".to_string(), DecoderHead::CausalLm, Some(summary))
+        } else {
+            let (class, head) = classify(&CLASSES, common.architecture.as_deref(), value, &mut d)?;
+            (class, head, None)
+        };
         Ok(Gpt2Config {
             class,
             head,
@@ -95,6 +118,7 @@ impl Gpt2Config {
             tie_word_embeddings,
             add_cross_attention,
             pad_token_id: raw.pad_token_id,
+            multiple_choice,
             defaulted: d,
         })
     }
@@ -117,6 +141,25 @@ impl Gpt2Config {
             experts_per_token: None,
         }
     }
+}
+
+/// `GPT2SequenceSummary` as `GPT2DoubleHeadsModel` builds it: the class sets `num_labels` to 1,
+/// so the summary projects to one score when `summary_proj_to_labels`, else to `n_embd`.
+fn double_heads_summary(
+    summary_type: Option<&str>,
+    use_proj: Option<bool>,
+    proj_to_labels: Option<bool>,
+    n_embd: u64,
+) -> Result<MultipleChoice, ConfigError> {
+    if summary_type == Some("attn") {
+        return Err(ConfigError::field("summary_type", "\"attn\" is not implemented by GPT2SequenceSummary"));
+    }
+    let summary_out = match (use_proj.unwrap_or(true), proj_to_labels.unwrap_or(true)) {
+        (false, _) => None,
+        (true, true) => Some(1),
+        (true, false) => Some(n_embd),
+    };
+    Ok(MultipleChoice { summary_out })
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! `transformer.` in head classes. GPT-2's projections are `Conv1D`, whose weight is stored
 //! `[in, out]`, the transpose of an `nn.Linear`'s.
 
-use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm};
+use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
 use crate::config::gpt2::Gpt2Config;
@@ -102,6 +102,22 @@ pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
         tied_to: c.tie_word_embeddings.then_some(&wte),
     };
     sections.extend(head_section(c.head, &names, seq, e, c.vocab_size));
+    // An identity summary (summary_use_proj false) leaves the multiple-choice head without parameters.
+    if let Some(out) = c.multiple_choice.and_then(|mc| mc.summary_out) {
+        sections.push(Section {
+            name: "multiple_choice_head".into(),
+            role: Role::Head,
+            repeat: 1,
+            nodes: vec![linear(
+                "multiple_choice_head.summary",
+                "a score per choice, at its cls_index token",
+                1,
+                e,
+                out,
+                true,
+            )],
+        });
+    }
     Graph { seq_len: seq, sections }
 }
 
