@@ -149,6 +149,15 @@ fn gpt2_heads_are_sized_from_the_config() {
     assert_eq!(derived(&page), 1000 * 256 + 128 * 256 + 2 * gpt2_block(256, 512) + 2 * 256);
 }
 
+#[test]
+fn gpt2_with_cross_attention_adds_a_second_attention_per_block() {
+    // ln_cross_attn, q_attn (e -> e), c_attn (e -> 2e for keys and values), c_proj (e -> e).
+    let cross = layer_norm(768) + linear(768, 768) + linear(768, 2 * 768) + linear(768, 768);
+    let page = plan_json(json!({"model_type": "gpt2", "add_cross_attention": true}));
+    assert_eq!(derived(&page), gpt2_model(50_257, 1024, 768, 12) + 12 * cross);
+    assert_eq!(shape(&page, "h.3.crossattention.c_attn.weight"), [768, 1536]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // GPT-NeoX
 
@@ -180,16 +189,15 @@ fn pythia_160m_and_1b_are_derived_from_their_configs() {
     }
     // Buffers that pre-4.31 checkpoints store are offered, not counted: a rotary inv_freq of
     // int(64 x 0.25) / 2 = 8 per layer.
-    let candidates = modelatlas::config::parse(&reference_config("EleutherAI--pythia-160m"))
+    let text = reference_config_with("EleutherAI--pythia-160m", json!({}));
+    let config = modelatlas::config::parse(&text)
         .and_then(|(c, v)| modelatlas::config::gpt_neox::GptNeoxConfig::resolve(&v, &c))
         .unwrap();
-    let inv = modelatlas::graph::gpt_neox::checkpoint_candidates(&candidates);
-    let rotary = inv.iter().find(|c| c.label == "rotary inv_freq buffers").unwrap();
+    let candidates = modelatlas::graph::gpt_neox::checkpoint_candidates(&config);
+    let rotary = candidates.iter().find(|c| c.label == "rotary inv_freq buffers").unwrap();
     assert_eq!(rotary.signed_scalars(), 12 * 8);
-}
-
-fn reference_config(folder: &str) -> String {
-    reference_config_with(folder, json!({}))
+    let masks = candidates.iter().find(|c| c.label == "causal-mask buffers").unwrap();
+    assert_eq!(masks.signed_scalars(), 12 * 2048 * 2048);
 }
 
 #[test]
@@ -372,6 +380,17 @@ fn falcon_7b_is_multi_query_with_one_shared_norm() {
     let page = plan_json(json!({"model_type": "falcon"}));
     assert_eq!(page.architecture.as_deref(), Some("FalconModel"));
     assert_eq!(derived(&page), expected);
+}
+
+#[test]
+fn falcon_sizes_its_mlp_from_the_hidden_size_keyword() {
+    // FalconConfig computes ffn_hidden_size = 4 x hidden_size before the legacy n_embed replaces
+    // hidden_size: with n_embed alone the MLP keeps 4 x 4544.
+    let page = plan_json(json!({"model_type": "falcon", "n_embed": 256, "num_attention_heads": 4,
+        "num_hidden_layers": 1, "vocab_size": 100}));
+    let (h, ffn) = (256, 4 * 4544);
+    let layer = layer_norm(h) + h * (h + 2 * 64) + h * h + h * ffn + ffn * h;
+    assert_eq!(derived(&page), 100 * h + layer + layer_norm(h));
 }
 
 #[test]
