@@ -18,6 +18,30 @@ fn bert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::bert::BertConfig::resolve(v, c))
 }
 
+fn gpt2(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::gpt2::Gpt2Config::resolve(v, c))
+}
+
+fn gpt_neox(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::gpt_neox::GptNeoxConfig::resolve(v, c))
+}
+
+fn opt(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::opt::OptConfig::resolve(v, c))
+}
+
+fn bloom(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::bloom::BloomConfig::resolve(v, c))
+}
+
+fn falcon(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::falcon::FalconConfig::resolve(v, c))
+}
+
+fn phi(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::phi::PhiConfig::resolve(v, c))
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct FamilyInfo {
     /// `model_type` as written in config.json; also the family page's file name.
@@ -52,6 +76,48 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("roberta"),
         summary: "RoBERTa trained on 100 languages with a 250k SentencePiece vocabulary (Conneau et al., 2019); e5 multilingual and bge rerankers build on it.",
         resolve: Some(bert),
+    },
+    FamilyInfo {
+        key: "gpt2",
+        name: "GPT-2",
+        derives_from: None,
+        summary: "Pre-LayerNorm causal transformer decoder with learned absolute positions, fused Conv1D attention projections and an LM head tied to the token embeddings (Radford et al., 2019).",
+        resolve: Some(gpt2),
+    },
+    FamilyInfo {
+        key: "gpt_neox",
+        name: "GPT-NeoX",
+        derives_from: Some("gpt2"),
+        summary: "EleutherAI's decoder (GPT-NeoX-20B, Pythia): rotary positions on part of each head, fused query_key_value, attention and MLP in parallel residual branches, an untied output matrix (Black et al., 2022).",
+        resolve: Some(gpt_neox),
+    },
+    FamilyInfo {
+        key: "opt",
+        name: "OPT",
+        derives_from: Some("gpt2"),
+        summary: "Meta's open decoder suite (Zhang et al., 2022): GPT-style with ReLU MLPs, learned positions offset by two, and an optional projection between embedding width and hidden size.",
+        resolve: Some(opt),
+    },
+    FamilyInfo {
+        key: "bloom",
+        name: "BLOOM",
+        derives_from: Some("gpt2"),
+        summary: "BigScience's multilingual decoder (2022): ALiBi attention biases instead of a position table, a LayerNorm on the embeddings, fused query_key_value and a 250k vocabulary.",
+        resolve: Some(bloom),
+    },
+    FamilyInfo {
+        key: "falcon",
+        name: "Falcon",
+        derives_from: Some("gpt_neox"),
+        summary: "TII's decoder (2023): rotary positions, parallel attention and MLP, multi-query attention (Falcon-7B) or grouped key/value heads with separate norms (the new decoder architecture of Falcon-40B/180B), no biases.",
+        resolve: Some(falcon),
+    },
+    FamilyInfo {
+        key: "phi",
+        name: "Phi",
+        derives_from: Some("gpt_neox"),
+        summary: "Microsoft's small decoders phi-1, phi-1.5 and phi-2 (2023): partial rotary positions, attention and MLP in parallel on one LayerNorm, biases throughout, an LM head with its own bias.",
+        resolve: Some(phi),
     },
 ];
 

@@ -4,6 +4,13 @@
 //! can say which numbers rest on a default.
 
 pub mod bert;
+pub mod bloom;
+pub mod decoder;
+pub mod falcon;
+pub mod gpt2;
+pub mod gpt_neox;
+pub mod opt;
+pub mod phi;
 
 use serde::Serialize;
 use serde_json::Value;

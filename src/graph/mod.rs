@@ -6,6 +6,13 @@
 //! expands the names when a checkpoint's tensor list has to be matched.
 
 pub mod bert;
+pub mod bloom;
+pub mod decoder;
+pub mod falcon;
+pub mod gpt2;
+pub mod gpt_neox;
+pub mod opt;
+pub mod phi;
 
 use serde::Serialize;
 

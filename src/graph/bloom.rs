@@ -1,0 +1,97 @@
+//! The BLOOM graph, named as transformers' `BloomModel` (`word_embeddings`,
+//! `word_embeddings_layernorm`, `h.{i}.self_attention.query_key_value`, `ln_f`) under
+//! `transformer.` in head classes. Positions are ALiBi biases: no table, no parameters.
+
+use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
+use crate::config::bloom::BloomConfig;
+use crate::config::decoder::DecoderHead;
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for BloomConfig {
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        BloomConfig::dims(self)
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        checkpoint_candidates(self)
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["transformer.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        true
+    }
+}
+
+pub fn build(c: &BloomConfig, seq: u64) -> Graph {
+    let p = base_prefix(c.head, "transformer.");
+    let h = c.hidden_size;
+    let word_embeddings = format!("{p}word_embeddings.weight");
+    let mut sections = vec![Section {
+        name: format!("{p}word_embeddings"),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            embedding(
+                &format!("{p}word_embeddings"),
+                &format!("{} tokens", c.vocab_size),
+                seq,
+                c.vocab_size,
+                h,
+            ),
+            layer_norm(&format!("{p}word_embeddings_layernorm"), "embedding norm", seq, h, true),
+        ],
+    }];
+    let l = format!("{p}h.{{i}}");
+    let nodes = vec![
+        layer_norm(&format!("{l}.input_layernorm"), "pre-attention norm", seq, h, true),
+        linear(&format!("{l}.self_attention.query_key_value"), "fused q, k, v", seq, h, 3 * h, true),
+        Node::new(
+            format!("{l}.self_attention"),
+            Op::Attention,
+            format!("{} heads x {}, causal, ALiBi position biases", c.n_head, h / c.n_head),
+            &[seq, h],
+        ),
+        linear(&format!("{l}.self_attention.dense"), "attention output projection", seq, h, h, true),
+        layer_norm(&format!("{l}.post_attention_layernorm"), "pre-MLP norm", seq, h, true),
+        linear(&format!("{l}.mlp.dense_h_to_4h"), "up projection, then GELU", seq, h, 4 * h, true),
+        linear(&format!("{l}.mlp.dense_4h_to_h"), "down projection", seq, 4 * h, h, true),
+    ];
+    sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
+    sections.push(Section {
+        name: format!("{p}ln_f"),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![layer_norm(&format!("{p}ln_f"), "final norm", seq, h, true)],
+    });
+    let names = HeadNames {
+        lm: "lm_head",
+        lm_bias: false,
+        token: "classifier",
+        tied_to: c.tie_word_embeddings.then_some(&word_embeddings),
+    };
+    sections.extend(head_section(c.head, &names, seq, h, c.vocab_size));
+    Graph { seq_len: seq, sections }
+}
+
+pub fn checkpoint_candidates(c: &BloomConfig) -> Vec<Candidate> {
+    let mut out = vec![];
+    if c.head == DecoderHead::CausalLm && c.tie_word_embeddings {
+        out.push(Candidate::extra(
+            "tied lm_head stored twice",
+            vec![("lm_head.weight".into(), vec![c.vocab_size, c.hidden_size])],
+            "lm_head is tied to transformer.word_embeddings, but the checkpoint stores the matrix a second time",
+        ));
+    }
+    out
+}

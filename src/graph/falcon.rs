@@ -1,0 +1,128 @@
+//! The Falcon graph, named as transformers' `FalconModel` (`word_embeddings`,
+//! `h.{i}.self_attention.query_key_value`, `ln_f`) under `transformer.` in head classes.
+
+use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
+use crate::config::decoder::DecoderHead;
+use crate::config::falcon::{BlockNorms, FalconConfig, QkvLayout};
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for FalconConfig {
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        FalconConfig::dims(self)
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        checkpoint_candidates(self)
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["transformer.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        true
+    }
+}
+
+pub fn build(c: &FalconConfig, seq: u64) -> Graph {
+    let p = base_prefix(c.head, "transformer.");
+    let h = c.hidden_size;
+    let word_embeddings = format!("{p}word_embeddings.weight");
+    let mut sections = vec![Section {
+        name: format!("{p}word_embeddings"),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            embedding(
+                &format!("{p}word_embeddings"),
+                &format!("{} tokens", c.vocab_size),
+                seq,
+                c.vocab_size,
+                h,
+            ),
+        ],
+    }];
+    let l = format!("{p}h.{{i}}");
+    let norm = |name: &str, detail: &str| layer_norm(&format!("{l}.{name}"), detail, seq, h, true);
+    let mut nodes = match c.norms {
+        BlockNorms::Sequential | BlockNorms::ParallelShared => {
+            vec![norm("input_layernorm", "pre-attention norm")]
+        }
+        BlockNorms::ParallelSeparate => {
+            vec![norm("ln_attn", "pre-attention norm"), norm("ln_mlp", "pre-MLP norm, beside attention")]
+        }
+    };
+    let layout = match c.qkv {
+        QkvLayout::Grouped => format!("{} query heads over {} key/value heads", c.num_heads, c.kv_heads),
+        QkvLayout::MultiQuery => format!("{} query heads sharing one key/value head", c.num_heads),
+        QkvLayout::MultiHead => format!("{} heads", c.num_heads),
+    };
+    let positions = if c.alibi { "ALiBi position biases" } else { "rotary positions" };
+    nodes.extend([
+        linear(
+            &format!("{l}.self_attention.query_key_value"),
+            "fused q, k, v",
+            seq,
+            h,
+            c.qkv_width(),
+            c.bias,
+        ),
+        Node::new(
+            format!("{l}.self_attention"),
+            Op::Attention,
+            format!("{layout} x {}, causal, {positions}", c.head_dim()),
+            &[seq, h],
+        ),
+        linear(&format!("{l}.self_attention.dense"), "attention output projection", seq, h, h, c.bias),
+    ]);
+    if c.norms == BlockNorms::Sequential {
+        nodes.push(norm("post_attention_layernorm", "pre-MLP norm"));
+    }
+    let f = c.ffn_hidden_size;
+    nodes.extend([
+        linear(
+            &format!("{l}.mlp.dense_h_to_4h"),
+            &format!("up projection, then {}", c.activation),
+            seq,
+            h,
+            f,
+            c.bias,
+        ),
+        linear(&format!("{l}.mlp.dense_4h_to_h"), "down projection", seq, f, h, c.bias),
+    ]);
+    sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes });
+    sections.push(Section {
+        name: format!("{p}ln_f"),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![layer_norm(&format!("{p}ln_f"), "final norm", seq, h, true)],
+    });
+    let names = HeadNames {
+        lm: "lm_head",
+        lm_bias: false,
+        token: "classifier",
+        tied_to: c.tie_word_embeddings.then_some(&word_embeddings),
+    };
+    sections.extend(head_section(c.head, &names, seq, h, c.vocab_size));
+    Graph { seq_len: seq, sections }
+}
+
+pub fn checkpoint_candidates(c: &FalconConfig) -> Vec<Candidate> {
+    let mut out = vec![];
+    if c.head == DecoderHead::CausalLm && c.tie_word_embeddings {
+        out.push(Candidate::extra(
+            "tied lm_head stored twice",
+            vec![("lm_head.weight".into(), vec![c.vocab_size, c.hidden_size])],
+            "lm_head is tied to transformer.word_embeddings, but the checkpoint stores the matrix a second time",
+        ));
+    }
+    out
+}

@@ -1,0 +1,144 @@
+//! The GPT-2 graph, named as transformers' `GPT2Model` (`wte`, `h.{i}.attn.c_attn`, `ln_f`) under
+//! `transformer.` in head classes. GPT-2's projections are `Conv1D`, whose weight is stored
+//! `[in, out]`, the transpose of an `nn.Linear`'s.
+
+use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::decoder::DecoderHead;
+use crate::config::gpt2::Gpt2Config;
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for Gpt2Config {
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        Gpt2Config::dims(self)
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        checkpoint_candidates(self)
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["transformer.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        // GPT2PreTrainedModel scales c_proj's init by 1/sqrt(2 x n_layer).
+        false
+    }
+}
+
+fn conv1d(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
+    Node::new(name, Op::Linear, detail, &[seq, out]).with([
+        Tensor::new(format!("{name}.weight"), &[inp, out]),
+        Tensor::new(format!("{name}.bias"), &[out]),
+    ])
+}
+
+pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
+    let p = base_prefix(c.head, "transformer.");
+    let e = c.n_embd;
+    let wte = format!("{p}wte.weight");
+    let mut sections = vec![Section {
+        name: format!("{p}embeddings"),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            embedding(&format!("{p}wte"), &format!("{} tokens", c.vocab_size), seq, c.vocab_size, e),
+            embedding(
+                &format!("{p}wpe"),
+                &format!("{} positions, learned", c.n_positions),
+                seq,
+                c.n_positions,
+                e,
+            ),
+        ],
+    }];
+    let l = format!("{p}h.{{i}}");
+    let hd = e / c.n_head;
+    let mut nodes = vec![
+        layer_norm(&format!("{l}.ln_1"), "pre-attention norm", seq, e, true),
+        conv1d(&format!("{l}.attn.c_attn"), "fused q, k, v", seq, e, 3 * e),
+        Node::new(
+            format!("{l}.attn"),
+            Op::Attention,
+            format!("{} heads x {hd}, causal, learned absolute positions", c.n_head),
+            &[seq, e],
+        ),
+        conv1d(&format!("{l}.attn.c_proj"), "attention output projection", seq, e, e),
+        Node::new(format!("{l}.attn_residual"), Op::Add, "residual add", &[seq, e]),
+    ];
+    if c.add_cross_attention {
+        nodes.extend([
+            layer_norm(&format!("{l}.ln_cross_attn"), "pre-cross-attention norm", seq, e, true),
+            conv1d(&format!("{l}.crossattention.q_attn"), "query from the decoder", seq, e, e),
+            conv1d(&format!("{l}.crossattention.c_attn"), "fused k, v from the encoder", seq, e, 2 * e),
+            conv1d(&format!("{l}.crossattention.c_proj"), "cross-attention output projection", seq, e, e),
+        ]);
+    }
+    nodes.extend([
+        layer_norm(&format!("{l}.ln_2"), "pre-MLP norm", seq, e, true),
+        conv1d(&format!("{l}.mlp.c_fc"), &format!("up projection, then {}", c.activation), seq, e, c.inner),
+        conv1d(&format!("{l}.mlp.c_proj"), "down projection", seq, c.inner, e),
+        Node::new(format!("{l}.mlp_residual"), Op::Add, "residual add", &[seq, e]),
+    ]);
+    sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
+    sections.push(Section {
+        name: format!("{p}ln_f"),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![layer_norm(&format!("{p}ln_f"), "final norm", seq, e, true)],
+    });
+    let names = HeadNames {
+        lm: "lm_head",
+        lm_bias: false,
+        token: "classifier",
+        tied_to: c.tie_word_embeddings.then_some(&wte),
+    };
+    sections.extend(head_section(c.head, &names, seq, e, c.vocab_size));
+    // An identity summary (summary_use_proj false) leaves the multiple-choice head without parameters.
+    if let Some(out) = c.multiple_choice.and_then(|mc| mc.summary_out) {
+        sections.push(Section {
+            name: "multiple_choice_head".into(),
+            role: Role::Head,
+            repeat: 1,
+            nodes: vec![linear(
+                "multiple_choice_head.summary",
+                "a score per choice, at its cls_index token",
+                1,
+                e,
+                out,
+                true,
+            )],
+        });
+    }
+    Graph { seq_len: seq, sections }
+}
+
+pub fn checkpoint_candidates(c: &Gpt2Config) -> Vec<Candidate> {
+    let n = c.n_positions;
+    let mut masks: Vec<(String, Vec<u64>)> =
+        (0..c.n_layer).map(|i| (format!("h.{i}.attn.bias"), vec![1, 1, n, n])).collect();
+    if c.add_cross_attention {
+        masks.extend((0..c.n_layer).map(|i| (format!("h.{i}.crossattention.bias"), vec![1, 1, n, n])));
+    }
+    let mut out = vec![Candidate::extra(
+        "causal-mask buffers",
+        masks,
+        "each attention layer's lower-triangular mask buffer `attn.bias` [1, 1, n_positions, n_positions], not a parameter; the original GPT-2 checkpoints store it (with the scalar `attn.masked_bias`, which has no dimension and is not counted)",
+    )];
+    if c.head == DecoderHead::CausalLm && c.tie_word_embeddings {
+        out.push(Candidate::extra(
+            "tied lm_head stored twice",
+            vec![("lm_head.weight".into(), vec![c.vocab_size, c.n_embd])],
+            "lm_head is tied to transformer.wte, but the checkpoint stores the matrix a second time",
+        ));
+    }
+    out
+}
