@@ -18,6 +18,18 @@ fn bert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::bert::BertConfig::resolve(v, c))
 }
 
+fn t5(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::t5::T5Config::resolve(v, c))
+}
+
+fn bart(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::bart::BartConfig::resolve(v, c))
+}
+
+fn whisper(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::whisper::WhisperConfig::resolve(v, c))
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct FamilyInfo {
     /// `model_type` as written in config.json; also the family page's file name.
@@ -52,6 +64,41 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("roberta"),
         summary: "RoBERTa trained on 100 languages with a 250k SentencePiece vocabulary (Conneau et al., 2019); e5 multilingual and bge rerankers build on it.",
         resolve: Some(bert),
+    },
+    FamilyInfo {
+        key: "t5",
+        name: "T5",
+        derives_from: None,
+        summary: "Encoder-decoder with pre-RMSNorm, bias-free linears and bucketed relative position biases shared across layers; every task is text-to-text (Raffel et al., 2019).",
+        resolve: Some(t5),
+    },
+    FamilyInfo {
+        key: "mt5",
+        name: "mT5",
+        derives_from: Some("t5"),
+        summary: "T5 v1.1 (gated-GELU feed-forward, untied LM head) trained on 101 languages with a 250k SentencePiece vocabulary (Xue et al., 2020).",
+        resolve: Some(t5),
+    },
+    FamilyInfo {
+        key: "umt5",
+        name: "UMT5",
+        derives_from: Some("mt5"),
+        summary: "mT5 with a relative position bias in every self-attention layer instead of the first only, trained with UniMax language sampling (Chung et al., 2023).",
+        resolve: Some(t5),
+    },
+    FamilyInfo {
+        key: "bart",
+        name: "BART",
+        derives_from: None,
+        summary: "Post-LayerNorm encoder-decoder pre-trained as a denoising autoencoder, with learned positions offset by 2 and one embedding table shared by both stacks and the LM head (Lewis et al., 2019).",
+        resolve: Some(bart),
+    },
+    FamilyInfo {
+        key: "whisper",
+        name: "Whisper",
+        derives_from: None,
+        summary: "Speech encoder-decoder: two convolutions over a log-mel spectrogram, a pre-LayerNorm encoder with fixed sinusoidal positions and a text decoder with learned ones (Radford et al., 2022).",
+        resolve: Some(whisper),
     },
 ];
 

@@ -3,7 +3,10 @@
 //! value that came from the config class's defaults rather than the file is recorded, so the page
 //! can say which numbers rest on a default.
 
+pub mod bart;
 pub mod bert;
+pub mod t5;
+pub mod whisper;
 
 use serde::Serialize;
 use serde_json::Value;

@@ -5,7 +5,10 @@
 //! 80-layer model is as small to hold, count and render as a 2-layer one; [`Graph::tensors`]
 //! expands the names when a checkpoint's tensor list has to be matched.
 
+pub mod bart;
 pub mod bert;
+pub mod t5;
+pub mod whisper;
 
 use serde::Serialize;
 
@@ -51,6 +54,8 @@ pub enum Op {
     Attention,
     Activation,
     Add,
+    /// A 1-D convolution (Whisper's audio front end).
+    Conv1d,
 }
 
 impl Op {
@@ -63,6 +68,7 @@ impl Op {
             Op::Attention => "Attention",
             Op::Activation => "Activation",
             Op::Add => "Add",
+            Op::Conv1d => "Conv1d",
         }
     }
 }
