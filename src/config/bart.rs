@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::t5::aliased;
 use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -88,16 +89,15 @@ impl BartConfig {
         let max_position_embeddings =
             size("max_position_embeddings", raw.max_position_embeddings, 1024, 1 << 30, &mut d)?;
         // The alias is set after the class's own arguments, so it wins when both are written.
-        let d_model = size("d_model", raw.hidden_size.or(raw.d_model), 1024, 1 << 18, &mut d)?;
+        let (field, v) = aliased(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
+        let d_model = size(field, v, 1024, 1 << 18, &mut d)?;
         let encoder_layers = size("encoder_layers", raw.encoder_layers, 12, 10_000, &mut d)?;
         let encoder_ffn_dim = size("encoder_ffn_dim", raw.encoder_ffn_dim, 4096, 1 << 22, &mut d)?;
-        let encoder_attention_heads = size(
-            "encoder_attention_heads",
-            raw.num_attention_heads.or(raw.encoder_attention_heads),
-            16,
-            1 << 16,
-            &mut d,
-        )?;
+        let (field, v) = aliased(
+            ("num_attention_heads", raw.num_attention_heads),
+            ("encoder_attention_heads", raw.encoder_attention_heads),
+        );
+        let encoder_attention_heads = size(field, v, 16, 1 << 16, &mut d)?;
         let decoder_layers = size("decoder_layers", raw.decoder_layers, 12, 10_000, &mut d)?;
         let decoder_ffn_dim = size("decoder_ffn_dim", raw.decoder_ffn_dim, 4096, 1 << 22, &mut d)?;
         let decoder_attention_heads =

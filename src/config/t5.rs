@@ -153,9 +153,13 @@ fn classify(class: &str, num_labels: u64) -> Option<(BiasLayout, Head)> {
 }
 
 /// transformers' alias wins: PretrainedConfig sets the `attribute_map` keys after the class's own
-/// arguments, so `hidden_size` in the file overwrites `d_model`.
-fn aliased(alias: Option<u64>, own: Option<u64>) -> Option<u64> {
-    alias.or(own)
+/// arguments, so `hidden_size` in the file overwrites `d_model`. Returns the key the value came
+/// from, so that an error names the key the file wrote.
+pub(crate) fn aliased(
+    alias: (&'static str, Option<u64>),
+    own: (&'static str, Option<u64>),
+) -> (&'static str, Option<u64>) {
+    if alias.1.is_some() { alias } else { own }
 }
 
 impl T5Config {
@@ -166,8 +170,10 @@ impl T5Config {
         let (vocab, d_model, d_kv, d_ff, layers, heads, ffp, tie) = variant.defaults();
         let mut d = Vec::new();
         let vocab_size = size("vocab_size", raw.vocab_size, vocab, 100_000_000, &mut d)?;
-        let d_model = size("d_model", aliased(raw.hidden_size, raw.d_model), d_model, 1 << 18, &mut d)?;
-        let d_kv = size("d_kv", aliased(raw.head_dim, raw.d_kv), d_kv, 1 << 16, &mut d)?;
+        let (field, v) = aliased(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
+        let d_model = size(field, v, d_model, 1 << 18, &mut d)?;
+        let (field, v) = aliased(("head_dim", raw.head_dim), ("d_kv", raw.d_kv));
+        let d_kv = size(field, v, d_kv, 1 << 16, &mut d)?;
         let d_ff = size("d_ff", raw.d_ff, d_ff, 1 << 22, &mut d)?;
         // num_decoder_layers defaults to num_layers as the class's own argument, before the
         // `num_hidden_layers` alias is applied.
@@ -186,8 +192,9 @@ impl T5Config {
             Some(n) => size("num_hidden_layers", Some(n), 0, 10_000, &mut d)?,
             None => own_layers,
         };
-        let num_heads =
-            size("num_heads", aliased(raw.num_attention_heads, raw.num_heads), heads, 1 << 16, &mut d)?;
+        let (field, v) =
+            aliased(("num_attention_heads", raw.num_attention_heads), ("num_heads", raw.num_heads));
+        let num_heads = size(field, v, heads, 1 << 16, &mut d)?;
         let relative_attention_num_buckets =
             size("relative_attention_num_buckets", raw.relative_attention_num_buckets, 32, 1 << 20, &mut d)?;
         let feed_forward_proj = raw.feed_forward_proj.unwrap_or_else(|| {
@@ -335,6 +342,7 @@ mod tests {
     fn bad_values_name_the_field() {
         for (text, field) in [
             (r#"{"model_type": "t5", "d_kv": 0}"#, "d_kv"),
+            (r#"{"model_type": "t5", "hidden_size": 0, "d_model": 512}"#, "hidden_size"),
             (r#"{"model_type": "t5", "d_ff": "big"}"#, "d_ff"),
             (r#"{"model_type": "t5", "feed_forward_proj": "gelu-gated"}"#, "feed_forward_proj"),
             (r#"{"model_type": "t5", "architectures": ["T5ForCausalLM"]}"#, "architectures[0]"),

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::t5::aliased;
 use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -96,11 +97,15 @@ impl WhisperConfig {
         let vocab_size = size("vocab_size", raw.vocab_size, 51865, 100_000_000, &mut d)?;
         let num_mel_bins = size("num_mel_bins", raw.num_mel_bins, 80, 1 << 16, &mut d)?;
         // Aliases are set after the class's own arguments, so they win when both are written.
-        let d_model = size("d_model", raw.hidden_size.or(raw.d_model), 384, 1 << 18, &mut d)?;
+        let (field, v) = aliased(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
+        let d_model = size(field, v, 384, 1 << 18, &mut d)?;
         let encoder_layers = size("encoder_layers", raw.encoder_layers, 4, 10_000, &mut d)?;
-        let heads_alias = raw.num_key_value_heads.or(raw.num_attention_heads);
-        let encoder_attention_heads =
-            size("encoder_attention_heads", heads_alias.or(raw.encoder_attention_heads), 6, 1 << 16, &mut d)?;
+        let heads_alias = aliased(
+            ("num_key_value_heads", raw.num_key_value_heads),
+            ("num_attention_heads", raw.num_attention_heads),
+        );
+        let (field, v) = aliased(heads_alias, ("encoder_attention_heads", raw.encoder_attention_heads));
+        let encoder_attention_heads = size(field, v, 6, 1 << 16, &mut d)?;
         let encoder_ffn_dim = size("encoder_ffn_dim", raw.encoder_ffn_dim, 1536, 1 << 22, &mut d)?;
         let decoder_layers = size("decoder_layers", raw.decoder_layers, 4, 10_000, &mut d)?;
         let decoder_attention_heads =
