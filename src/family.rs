@@ -42,6 +42,18 @@ fn phi(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::phi::PhiConfig::resolve(v, c))
 }
 
+fn t5(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::t5::T5Config::resolve(v, c))
+}
+
+fn bart(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::bart::BartConfig::resolve(v, c))
+}
+
+fn whisper(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::whisper::WhisperConfig::resolve(v, c))
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct FamilyInfo {
     /// `model_type` as written in config.json; also the family page's file name.
@@ -118,6 +130,41 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("gpt_neox"),
         summary: "Microsoft's small decoders phi-1, phi-1.5 and phi-2 (2023): partial rotary positions, attention and MLP in parallel on one LayerNorm, biases throughout, an LM head with its own bias.",
         resolve: Some(phi),
+    },
+    FamilyInfo {
+        key: "t5",
+        name: "T5",
+        derives_from: None,
+        summary: "Encoder-decoder with pre-RMSNorm, bias-free linears and bucketed relative position biases shared across layers; every task is text-to-text (Raffel et al., 2019).",
+        resolve: Some(t5),
+    },
+    FamilyInfo {
+        key: "mt5",
+        name: "mT5",
+        derives_from: Some("t5"),
+        summary: "T5 v1.1 (gated-GELU feed-forward, untied LM head) trained on 101 languages with a 250k SentencePiece vocabulary (Xue et al., 2020).",
+        resolve: Some(t5),
+    },
+    FamilyInfo {
+        key: "umt5",
+        name: "UMT5",
+        derives_from: Some("mt5"),
+        summary: "mT5 with a relative position bias in every self-attention layer instead of the first only, trained with UniMax language sampling (Chung et al., 2023).",
+        resolve: Some(t5),
+    },
+    FamilyInfo {
+        key: "bart",
+        name: "BART",
+        derives_from: None,
+        summary: "Post-LayerNorm encoder-decoder pre-trained as a denoising autoencoder, with learned positions offset by 2 and one embedding table shared by both stacks and the LM head (Lewis et al., 2019).",
+        resolve: Some(bart),
+    },
+    FamilyInfo {
+        key: "whisper",
+        name: "Whisper",
+        derives_from: None,
+        summary: "Speech encoder-decoder: two convolutions over a log-mel spectrogram, a pre-LayerNorm encoder with fixed sinusoidal positions and a text decoder with learned ones (Radford et al., 2022).",
+        resolve: Some(whisper),
     },
 ];
 

@@ -3,6 +3,7 @@
 //! value that came from the config class's defaults rather than the file is recorded, so the page
 //! can say which numbers rest on a default.
 
+pub mod bart;
 pub mod bert;
 pub mod bloom;
 pub mod decoder;
@@ -11,6 +12,8 @@ pub mod gpt2;
 pub mod gpt_neox;
 pub mod opt;
 pub mod phi;
+pub mod t5;
+pub mod whisper;
 
 use serde::Serialize;
 use serde_json::Value;

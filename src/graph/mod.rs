@@ -5,6 +5,7 @@
 //! 80-layer model is as small to hold, count and render as a 2-layer one; [`Graph::tensors`]
 //! expands the names when a checkpoint's tensor list has to be matched.
 
+pub mod bart;
 pub mod bert;
 pub mod bloom;
 pub mod decoder;
@@ -13,6 +14,8 @@ pub mod gpt2;
 pub mod gpt_neox;
 pub mod opt;
 pub mod phi;
+pub mod t5;
+pub mod whisper;
 
 use serde::Serialize;
 
@@ -58,6 +61,8 @@ pub enum Op {
     Attention,
     Activation,
     Add,
+    /// A 1-D convolution (Whisper's audio front end).
+    Conv1d,
 }
 
 impl Op {
@@ -70,6 +75,7 @@ impl Op {
             Op::Attention => "Attention",
             Op::Activation => "Activation",
             Op::Add => "Add",
+            Op::Conv1d => "Conv1d",
         }
     }
 }

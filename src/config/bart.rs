@@ -1,0 +1,226 @@
+//! BART (`bart`): a post-LayerNorm encoder-decoder with learned positions offset by 2. Defaults
+//! are those of transformers' `BartConfig`, with its `attribute_map` (`hidden_size` -> `d_model`,
+//! `num_attention_heads` -> `encoder_attention_heads`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::t5::aliased;
+use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Head {
+    /// `BartModel`: both stacks, no head.
+    Model,
+    ConditionalGeneration,
+    SequenceClassification {
+        num_labels: u64,
+    },
+    /// `BartForQuestionAnswering` sets num_labels to 2 whatever the config says.
+    QuestionAnswering,
+    /// `BartForCausalLM`: the decoder alone, its embedding its own.
+    CausalLm,
+}
+
+#[derive(Debug, Deserialize)]
+struct Raw {
+    vocab_size: Option<u64>,
+    max_position_embeddings: Option<u64>,
+    d_model: Option<u64>,
+    hidden_size: Option<u64>,
+    encoder_layers: Option<u64>,
+    encoder_ffn_dim: Option<u64>,
+    encoder_attention_heads: Option<u64>,
+    num_attention_heads: Option<u64>,
+    decoder_layers: Option<u64>,
+    decoder_ffn_dim: Option<u64>,
+    decoder_attention_heads: Option<u64>,
+    activation_function: Option<String>,
+    tie_word_embeddings: Option<bool>,
+    pad_token_id: Option<u64>,
+    id2label: Option<BTreeMap<String, String>>,
+    num_labels: Option<u64>,
+}
+
+/// The rows BartLearnedPositionalEmbedding adds before position 0 (fairseq's legacy padding).
+pub const POSITION_OFFSET: u64 = 2;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BartConfig {
+    pub class: String,
+    pub head: Head,
+    pub vocab_size: u64,
+    pub max_position_embeddings: u64,
+    pub d_model: u64,
+    pub encoder_layers: u64,
+    pub encoder_ffn_dim: u64,
+    pub encoder_attention_heads: u64,
+    pub decoder_layers: u64,
+    pub decoder_ffn_dim: u64,
+    pub decoder_attention_heads: u64,
+    pub activation_function: String,
+    pub tie_word_embeddings: bool,
+    pub pad_token_id: Option<u64>,
+    pub defaulted: Vec<Defaulted>,
+}
+
+fn classify(class: &str, num_labels: u64) -> Option<Head> {
+    Some(match class.strip_prefix("Bart")? {
+        "Model" => Head::Model,
+        "ForConditionalGeneration" => Head::ConditionalGeneration,
+        "ForSequenceClassification" => Head::SequenceClassification { num_labels },
+        "ForQuestionAnswering" => Head::QuestionAnswering,
+        "ForCausalLM" => Head::CausalLm,
+        _ => return None,
+    })
+}
+
+impl BartConfig {
+    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        if common.model_type != "bart" {
+            return Err(ConfigError::field("model_type", "not a BART model type"));
+        }
+        let raw: Raw = deserialize_raw(value)?;
+        let mut d = Vec::new();
+        let vocab_size = size("vocab_size", raw.vocab_size, 50265, 100_000_000, &mut d)?;
+        let max_position_embeddings =
+            size("max_position_embeddings", raw.max_position_embeddings, 1024, 1 << 30, &mut d)?;
+        // The alias is set after the class's own arguments, so it wins when both are written.
+        let (field, v) = aliased(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
+        let d_model = size(field, v, 1024, 1 << 18, &mut d)?;
+        let encoder_layers = size("encoder_layers", raw.encoder_layers, 12, 10_000, &mut d)?;
+        let encoder_ffn_dim = size("encoder_ffn_dim", raw.encoder_ffn_dim, 4096, 1 << 22, &mut d)?;
+        let (field, v) = aliased(
+            ("num_attention_heads", raw.num_attention_heads),
+            ("encoder_attention_heads", raw.encoder_attention_heads),
+        );
+        let encoder_attention_heads = size(field, v, 16, 1 << 16, &mut d)?;
+        let decoder_layers = size("decoder_layers", raw.decoder_layers, 12, 10_000, &mut d)?;
+        let decoder_ffn_dim = size("decoder_ffn_dim", raw.decoder_ffn_dim, 4096, 1 << 22, &mut d)?;
+        let decoder_attention_heads =
+            size("decoder_attention_heads", raw.decoder_attention_heads, 16, 1 << 16, &mut d)?;
+        let activation_function = raw.activation_function.unwrap_or_else(|| "gelu".into());
+        let tie_word_embeddings = raw.tie_word_embeddings.unwrap_or_else(|| {
+            d.push(Defaulted { field: "tie_word_embeddings", value: "true".into() });
+            true
+        });
+        let pad_token_id = match value.get("pad_token_id") {
+            None => {
+                d.push(Defaulted { field: "pad_token_id", value: "1".into() });
+                Some(1)
+            }
+            Some(_) => raw.pad_token_id,
+        };
+        // BartConfig passes num_labels=3 to PretrainedConfig; id2label, when written, decides.
+        let (num_labels, labels_defaulted) = match (&raw.id2label, raw.num_labels) {
+            (Some(map), _) if !map.is_empty() => (map.len() as u64, false),
+            (_, Some(n)) => (n, false),
+            _ => (3, true),
+        };
+        let class = common.architecture.clone().unwrap_or_else(|| {
+            d.push(Defaulted { field: "architectures", value: "BartModel".into() });
+            "BartModel".to_string()
+        });
+        let head = classify(&class, num_labels).ok_or_else(|| {
+            ConfigError::field(
+                "architectures[0]",
+                format!("class {class} is not one the planner knows for this family"),
+            )
+        })?;
+        if let Head::SequenceClassification { .. } = head {
+            if labels_defaulted {
+                d.push(Defaulted { field: "num_labels", value: "3".into() });
+            }
+            if num_labels == 0 || num_labels > 1 << 20 {
+                return Err(ConfigError::field(
+                    "num_labels",
+                    format!("{num_labels} labels is not a usable classifier"),
+                ));
+            }
+        }
+        Ok(BartConfig {
+            class,
+            head,
+            vocab_size,
+            max_position_embeddings,
+            d_model,
+            encoder_layers,
+            encoder_ffn_dim,
+            encoder_attention_heads,
+            decoder_layers,
+            decoder_ffn_dim,
+            decoder_attention_heads,
+            activation_function,
+            tie_word_embeddings,
+            pad_token_id,
+            defaulted: d,
+        })
+    }
+
+    pub fn has_encoder(&self) -> bool {
+        self.head != Head::CausalLm
+    }
+
+    /// The decoder's depth, heads and width: every class of the family has a decoder.
+    pub fn dims(&self) -> super::Dims {
+        super::Dims {
+            hidden_size: self.d_model,
+            num_layers: self.decoder_layers,
+            num_heads: self.decoder_attention_heads,
+            num_kv_heads: self.decoder_attention_heads,
+            head_dim: self.d_model / self.decoder_attention_heads,
+            intermediate_size: self.decoder_ffn_dim,
+            vocab_size: self.vocab_size,
+            context: self.max_position_embeddings,
+            // The offset rows sit before position 0: every one of the configured positions is usable.
+            usable_context: self.max_position_embeddings,
+            pad_token_id: self.pad_token_id,
+            tie_word_embeddings: self.tie_word_embeddings,
+            // nn.LayerNorm's default; BartConfig has no epsilon.
+            layer_norm_eps: 1e-5,
+            num_experts: None,
+            experts_per_token: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::parse;
+
+    fn bart(text: &str) -> Result<BartConfig, ConfigError> {
+        let (common, value) = parse(text)?;
+        BartConfig::resolve(&value, &common)
+    }
+
+    #[test]
+    fn defaults_and_labels_follow_bart_config() {
+        let c = bart(r#"{"model_type": "bart"}"#).unwrap();
+        assert_eq!((c.vocab_size, c.d_model, c.encoder_layers, c.decoder_ffn_dim), (50265, 1024, 12, 4096));
+        assert_eq!(c.class, "BartModel");
+        let c =
+            bart(r#"{"model_type": "bart", "architectures": ["BartForSequenceClassification"]}"#).unwrap();
+        assert_eq!(c.head, Head::SequenceClassification { num_labels: 3 });
+    }
+
+    #[test]
+    fn bad_values_name_the_field() {
+        for (text, field) in [
+            (r#"{"model_type": "bart", "encoder_layers": 0}"#, "encoder_layers"),
+            (r#"{"model_type": "bart", "d_model": 1.5}"#, "d_model"),
+            (
+                r#"{"model_type": "bart", "architectures": ["BartForTokenClassification"]}"#,
+                "architectures[0]",
+            ),
+        ] {
+            match bart(text) {
+                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
+                other => panic!("{text}: expected an error on {field}, got {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,356 @@
+//! The T5 encoder-decoder family: `t5`, `mt5`, `umt5`. Defaults are those of transformers'
+//! `T5Config`, `MT5Config` and `UMT5Config`, with their `attribute_map` aliases (`hidden_size`,
+//! `num_attention_heads`, `num_hidden_layers`, `head_dim`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
+
+/// Which config class the file belongs to; they differ in defaults only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    T5,
+    Mt5,
+    Umt5,
+}
+
+impl Variant {
+    pub fn from_model_type(model_type: &str) -> Option<Self> {
+        match model_type {
+            "t5" => Some(Variant::T5),
+            "mt5" => Some(Variant::Mt5),
+            "umt5" => Some(Variant::Umt5),
+            _ => None,
+        }
+    }
+
+    /// (vocab_size, d_model, d_kv, d_ff, num_layers, num_heads, feed_forward_proj,
+    /// tie_word_embeddings) of the config class's signature.
+    fn defaults(self) -> (u64, u64, u64, u64, u64, u64, &'static str, bool) {
+        match self {
+            // T5Config leaves tie_word_embeddings to PretrainedConfig, which ties.
+            Variant::T5 => (32128, 512, 64, 2048, 6, 8, "relu", true),
+            Variant::Mt5 => (250112, 512, 64, 1024, 8, 6, "gated-gelu", false),
+            Variant::Umt5 => (250112, 512, 64, 1024, 8, 6, "gated-gelu", true),
+        }
+    }
+
+    fn default_class(self) -> &'static str {
+        match self {
+            Variant::T5 => "T5Model",
+            Variant::Mt5 => "MT5Model",
+            Variant::Umt5 => "UMT5Model",
+        }
+    }
+}
+
+/// Where the relative position bias lives, which the class (not the config) decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BiasLayout {
+    /// T5 and MT5: one table in the first block of each stack, shared by the others.
+    FirstLayer,
+    /// UMT5: a table in every self-attention.
+    EveryLayer,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Head {
+    /// `T5Model`: both stacks, no head.
+    Model,
+    ConditionalGeneration,
+    /// `T5EncoderModel`: the encoder stack only.
+    Encoder,
+    SequenceClassification {
+        num_labels: u64,
+    },
+    TokenClassification {
+        num_labels: u64,
+    },
+    QuestionAnswering {
+        num_labels: u64,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+struct Raw {
+    vocab_size: Option<u64>,
+    d_model: Option<u64>,
+    hidden_size: Option<u64>,
+    d_kv: Option<u64>,
+    head_dim: Option<u64>,
+    d_ff: Option<u64>,
+    num_layers: Option<u64>,
+    num_hidden_layers: Option<u64>,
+    num_decoder_layers: Option<u64>,
+    num_heads: Option<u64>,
+    num_attention_heads: Option<u64>,
+    relative_attention_num_buckets: Option<u64>,
+    feed_forward_proj: Option<String>,
+    tie_word_embeddings: Option<bool>,
+    pad_token_id: Option<u64>,
+    layer_norm_epsilon: Option<f64>,
+    /// Not a T5Config argument: the pre-training input length some files still carry.
+    n_positions: Option<u64>,
+    id2label: Option<BTreeMap<String, String>>,
+    num_labels: Option<u64>,
+}
+
+/// A resolved T5-family config: nothing structural is optional.
+#[derive(Debug, Clone, Serialize)]
+pub struct T5Config {
+    pub variant: Variant,
+    pub class: String,
+    pub head: Head,
+    pub bias_layout: BiasLayout,
+    pub vocab_size: u64,
+    pub d_model: u64,
+    pub d_kv: u64,
+    pub d_ff: u64,
+    pub num_layers: u64,
+    pub num_decoder_layers: u64,
+    pub num_heads: u64,
+    pub relative_attention_num_buckets: u64,
+    /// `feed_forward_proj` as written (`relu`, `gated-gelu`).
+    pub feed_forward_proj: String,
+    /// `gated-*`: wi_0 and wi_1 instead of wi.
+    pub gated: bool,
+    pub tie_word_embeddings: bool,
+    pub pad_token_id: Option<u64>,
+    pub layer_norm_epsilon: f64,
+    /// The input length the page plans at: relative buckets reach any length, so this is the
+    /// pre-training length (`n_positions` where the file writes it, else 512).
+    pub context: u64,
+    pub defaulted: Vec<Defaulted>,
+}
+
+/// A class name of this family: its layout of position biases and its head.
+fn classify(class: &str, num_labels: u64) -> Option<(BiasLayout, Head)> {
+    let (layout, rest) = if let Some(rest) = class.strip_prefix("UMT5") {
+        (BiasLayout::EveryLayer, rest)
+    } else if let Some(rest) = class.strip_prefix("MT5") {
+        (BiasLayout::FirstLayer, rest)
+    } else if let Some(rest) = class.strip_prefix("T5") {
+        (BiasLayout::FirstLayer, rest)
+    } else {
+        return None;
+    };
+    let head = match rest {
+        "Model" => Head::Model,
+        "ForConditionalGeneration" => Head::ConditionalGeneration,
+        "EncoderModel" => Head::Encoder,
+        "ForSequenceClassification" => Head::SequenceClassification { num_labels },
+        "ForTokenClassification" => Head::TokenClassification { num_labels },
+        "ForQuestionAnswering" => Head::QuestionAnswering { num_labels },
+        _ => return None,
+    };
+    Some((layout, head))
+}
+
+/// transformers' alias wins: PretrainedConfig sets the `attribute_map` keys after the class's own
+/// arguments, so `hidden_size` in the file overwrites `d_model`. Returns the key the value came
+/// from, so that an error names the key the file wrote.
+pub(crate) fn aliased(
+    alias: (&'static str, Option<u64>),
+    own: (&'static str, Option<u64>),
+) -> (&'static str, Option<u64>) {
+    if alias.1.is_some() { alias } else { own }
+}
+
+impl T5Config {
+    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let variant = Variant::from_model_type(&common.model_type)
+            .ok_or_else(|| ConfigError::field("model_type", "not a T5-family model type"))?;
+        let raw: Raw = deserialize_raw(value)?;
+        let (vocab, d_model, d_kv, d_ff, layers, heads, ffp, tie) = variant.defaults();
+        let mut d = Vec::new();
+        let vocab_size = size("vocab_size", raw.vocab_size, vocab, 100_000_000, &mut d)?;
+        let (field, v) = aliased(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
+        let d_model = size(field, v, d_model, 1 << 18, &mut d)?;
+        let (field, v) = aliased(("head_dim", raw.head_dim), ("d_kv", raw.d_kv));
+        let d_kv = size(field, v, d_kv, 1 << 16, &mut d)?;
+        let d_ff = size("d_ff", raw.d_ff, d_ff, 1 << 22, &mut d)?;
+        // num_decoder_layers defaults to num_layers as the class's own argument, before the
+        // `num_hidden_layers` alias is applied.
+        let own_layers = size("num_layers", raw.num_layers, layers, 10_000, &mut d)?;
+        let num_decoder_layers = match raw.num_decoder_layers {
+            Some(n) => size("num_decoder_layers", Some(n), 0, 10_000, &mut d)?,
+            None => {
+                d.push(Defaulted {
+                    field: "num_decoder_layers",
+                    value: format!("num_layers ({own_layers})"),
+                });
+                own_layers
+            }
+        };
+        let num_layers = match raw.num_hidden_layers {
+            Some(n) => size("num_hidden_layers", Some(n), 0, 10_000, &mut d)?,
+            None => own_layers,
+        };
+        let (field, v) =
+            aliased(("num_attention_heads", raw.num_attention_heads), ("num_heads", raw.num_heads));
+        let num_heads = size(field, v, heads, 1 << 16, &mut d)?;
+        let relative_attention_num_buckets =
+            size("relative_attention_num_buckets", raw.relative_attention_num_buckets, 32, 1 << 20, &mut d)?;
+        let feed_forward_proj = raw.feed_forward_proj.unwrap_or_else(|| {
+            d.push(Defaulted { field: "feed_forward_proj", value: ffp.into() });
+            ffp.into()
+        });
+        let parts: Vec<&str> = feed_forward_proj.split('-').collect();
+        if (parts.len() > 1 && parts[0] != "gated") || parts.len() > 2 || parts.iter().any(|p| p.is_empty()) {
+            return Err(ConfigError::field(
+                "feed_forward_proj",
+                format!(
+                    "{feed_forward_proj:?} is not `gated-{{ACT_FN}}` or `{{ACT_FN}}` (e.g. `gated-gelu`, `relu`)"
+                ),
+            ));
+        }
+        let gated = parts[0] == "gated";
+        let tie_word_embeddings = raw.tie_word_embeddings.unwrap_or_else(|| {
+            d.push(Defaulted { field: "tie_word_embeddings", value: tie.to_string() });
+            tie
+        });
+        let pad_token_id = match value.get("pad_token_id") {
+            None => {
+                d.push(Defaulted { field: "pad_token_id", value: "0".into() });
+                Some(0)
+            }
+            Some(_) => raw.pad_token_id,
+        };
+        let layer_norm_epsilon = raw.layer_norm_epsilon.unwrap_or(1e-6);
+        let context = match raw.n_positions {
+            Some(n) => size("n_positions", Some(n), 0, 1 << 30, &mut d)?,
+            None => 512,
+        };
+        let (num_labels, labels_defaulted) = match (&raw.id2label, raw.num_labels) {
+            (Some(map), _) if !map.is_empty() => (map.len() as u64, false),
+            (_, Some(n)) => (n, false),
+            _ => (2, true),
+        };
+        let class = common.architecture.clone().unwrap_or_else(|| {
+            d.push(Defaulted { field: "architectures", value: variant.default_class().into() });
+            variant.default_class().to_string()
+        });
+        let (bias_layout, head) = classify(&class, num_labels).ok_or_else(|| {
+            ConfigError::field(
+                "architectures[0]",
+                format!("class {class} is not one the planner knows for this family"),
+            )
+        })?;
+        let labelled = matches!(
+            head,
+            Head::SequenceClassification { .. }
+                | Head::TokenClassification { .. }
+                | Head::QuestionAnswering { .. }
+        );
+        if labelled && labels_defaulted {
+            d.push(Defaulted { field: "num_labels", value: "2".into() });
+        }
+        if labelled && (num_labels == 0 || num_labels > 1 << 20) {
+            return Err(ConfigError::field(
+                "num_labels",
+                format!("{num_labels} labels is not a usable classifier"),
+            ));
+        }
+        Ok(T5Config {
+            variant,
+            class,
+            head,
+            bias_layout,
+            vocab_size,
+            d_model,
+            d_kv,
+            d_ff,
+            num_layers,
+            num_decoder_layers,
+            num_heads,
+            relative_attention_num_buckets,
+            feed_forward_proj,
+            gated,
+            tie_word_embeddings,
+            pad_token_id,
+            layer_norm_epsilon,
+            context,
+            defaulted: d,
+        })
+    }
+
+    pub fn has_decoder(&self) -> bool {
+        !matches!(self.head, Head::Encoder | Head::TokenClassification { .. })
+    }
+
+    /// `num_layers` is the decoder's depth when the class has a decoder (the stack that generates),
+    /// the encoder's otherwise; `num_heads` and `d_ff` are the same in both stacks.
+    pub fn dims(&self) -> super::Dims {
+        super::Dims {
+            hidden_size: self.d_model,
+            num_layers: if self.has_decoder() { self.num_decoder_layers } else { self.num_layers },
+            num_heads: self.num_heads,
+            num_kv_heads: self.num_heads,
+            head_dim: self.d_kv,
+            intermediate_size: self.d_ff,
+            vocab_size: self.vocab_size,
+            context: self.context,
+            usable_context: self.context,
+            pad_token_id: self.pad_token_id,
+            tie_word_embeddings: self.tie_word_embeddings,
+            layer_norm_eps: self.layer_norm_epsilon,
+            num_experts: None,
+            experts_per_token: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::parse;
+
+    fn t5(text: &str) -> Result<T5Config, ConfigError> {
+        let (common, value) = parse(text)?;
+        T5Config::resolve(&value, &common)
+    }
+
+    #[test]
+    fn each_config_class_has_its_own_defaults() {
+        let t = t5(r#"{"model_type": "t5"}"#).unwrap();
+        assert_eq!((t.vocab_size, t.d_model, t.d_ff, t.num_layers, t.num_heads), (32128, 512, 2048, 6, 8));
+        assert!(!t.gated && t.tie_word_embeddings);
+        let m = t5(r#"{"model_type": "mt5"}"#).unwrap();
+        assert_eq!((m.vocab_size, m.d_ff, m.num_layers, m.num_heads), (250112, 1024, 8, 6));
+        assert!(m.gated && !m.tie_word_embeddings);
+        let u = t5(r#"{"model_type": "umt5"}"#).unwrap();
+        assert!(u.tie_word_embeddings);
+        assert_eq!(u.bias_layout, BiasLayout::EveryLayer);
+    }
+
+    #[test]
+    fn aliases_and_decoder_depth_follow_transformers() {
+        let c = t5(r#"{"model_type": "t5", "hidden_size": 768, "num_attention_heads": 12, "head_dim": 32, "num_layers": 4}"#)
+            .unwrap();
+        assert_eq!((c.d_model, c.num_heads, c.d_kv, c.num_decoder_layers), (768, 12, 32, 4));
+        let c = t5(r#"{"model_type": "t5", "num_layers": 4, "num_decoder_layers": 2}"#).unwrap();
+        assert_eq!((c.num_layers, c.num_decoder_layers), (4, 2));
+    }
+
+    #[test]
+    fn bad_values_name_the_field() {
+        for (text, field) in [
+            (r#"{"model_type": "t5", "d_kv": 0}"#, "d_kv"),
+            (r#"{"model_type": "t5", "hidden_size": 0, "d_model": 512}"#, "hidden_size"),
+            (r#"{"model_type": "t5", "d_ff": "big"}"#, "d_ff"),
+            (r#"{"model_type": "t5", "feed_forward_proj": "gelu-gated"}"#, "feed_forward_proj"),
+            (r#"{"model_type": "t5", "architectures": ["T5ForCausalLM"]}"#, "architectures[0]"),
+        ] {
+            match t5(text) {
+                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
+                other => panic!("{text}: expected an error on {field}, got {other:?}"),
+            }
+        }
+    }
+}

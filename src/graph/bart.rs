@@ -1,0 +1,238 @@
+//! The BART graph, named as transformers' modules: `model.shared`,
+//! `model.encoder.layers.{i}.self_attn.q_proj`, `model.decoder.layernorm_embedding`, `lm_head`.
+//! The attention and feed-forward builders are shared with Whisper, which has the same layers.
+
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::bart::{BartConfig, Head, POSITION_OFFSET};
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for BartConfig {
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        BartConfig::dims(self)
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        checkpoint_candidates(self)
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["model.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        // BartPreTrainedModel draws every linear from normal(0, init_std = 0.02), whatever the depth.
+        true
+    }
+}
+
+pub(crate) fn linear(name: &str, detail: &str, rows: u64, inp: u64, out: u64, bias: bool) -> Node {
+    let mut node = Node::new(name, Op::Linear, detail, &[rows, out])
+        .with([Tensor::new(format!("{name}.weight"), &[out, inp])]);
+    if bias {
+        node.params.push(Tensor::new(format!("{name}.bias"), &[out]));
+    }
+    node
+}
+
+pub(crate) fn layer_norm(name: &str, detail: &str, seq: u64, width: u64) -> Node {
+    Node::new(name, Op::LayerNorm, detail, &[seq, width]).with([
+        Tensor::new(format!("{name}.weight"), &[width]),
+        Tensor::new(format!("{name}.bias"), &[width]),
+    ])
+}
+
+/// q, k, v, out projections of a BART-style attention block; Whisper's key projection has no bias.
+pub(crate) fn attention(at: &str, what: &str, seq: u64, h: u64, heads: u64, key_bias: bool) -> Vec<Node> {
+    vec![
+        linear(&format!("{at}.k_proj"), "key projection", seq, h, h, key_bias),
+        linear(&format!("{at}.v_proj"), "value projection", seq, h, h, true),
+        linear(&format!("{at}.q_proj"), "query projection", seq, h, h, true),
+        Node::new(
+            at,
+            Op::Attention,
+            format!("{heads} heads x {}, {what}, softmax(QK^T / sqrt({}))V", h / heads, h / heads),
+            &[seq, h],
+        ),
+        linear(&format!("{at}.out_proj"), "attention output projection", seq, h, h, true),
+    ]
+}
+
+pub(crate) fn feed_forward(l: &str, seq: u64, h: u64, ffn: u64, act: &str) -> Vec<Node> {
+    vec![
+        linear(&format!("{l}.fc1"), &format!("up projection, then {act}"), seq, h, ffn, true),
+        linear(&format!("{l}.fc2"), "down projection", seq, ffn, h, true),
+    ]
+}
+
+/// A decoder layer of BART or Whisper: self-attention, cross-attention, feed-forward, each with
+/// its norm (after the residual in BART, before the sub-layer in Whisper; the tensors are the same).
+pub(crate) fn decoder_layer(
+    l: &str,
+    seq: u64,
+    h: u64,
+    heads: u64,
+    ffn: u64,
+    act: &str,
+    key_bias: bool,
+) -> Vec<Node> {
+    let mut nodes = attention(&format!("{l}.self_attn"), "causal", seq, h, heads, key_bias);
+    nodes.push(layer_norm(&format!("{l}.self_attn_layer_norm"), "self-attention's norm", seq, h));
+    nodes.extend(attention(
+        &format!("{l}.encoder_attn"),
+        "over the encoder's output",
+        seq,
+        h,
+        heads,
+        key_bias,
+    ));
+    nodes.push(layer_norm(&format!("{l}.encoder_attn_layer_norm"), "cross-attention's norm", seq, h));
+    nodes.extend(feed_forward(l, seq, h, ffn, act));
+    nodes.push(layer_norm(&format!("{l}.final_layer_norm"), "feed-forward's norm", seq, h));
+    nodes
+}
+
+pub(crate) fn encoder_layer(
+    l: &str,
+    seq: u64,
+    h: u64,
+    heads: u64,
+    ffn: u64,
+    act: &str,
+    key_bias: bool,
+) -> Vec<Node> {
+    let mut nodes = attention(&format!("{l}.self_attn"), "bidirectional", seq, h, heads, key_bias);
+    nodes.push(layer_norm(&format!("{l}.self_attn_layer_norm"), "self-attention's norm", seq, h));
+    nodes.extend(feed_forward(l, seq, h, ffn, act));
+    nodes.push(layer_norm(&format!("{l}.final_layer_norm"), "feed-forward's norm", seq, h));
+    nodes
+}
+
+/// A stack's embeddings: its token table (tied to `shared` when the model has one), its learned
+/// positions with the 2-row offset, and `layernorm_embedding`.
+fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option<&str>) -> Vec<Node> {
+    let (h, v) = (c.d_model, c.vocab_size);
+    let mut tokens = Tensor::new(format!("{s}.embed_tokens.weight"), &[v, h]);
+    tokens.tied_to = shared.map(str::to_string);
+    let rows = c.max_position_embeddings + POSITION_OFFSET;
+    vec![
+        Node::new(format!("{s}.embed_tokens"), Op::Embedding, format!("{v} tokens"), &[seq, h])
+            .with([tokens]),
+        Node::new(
+            format!("{s}.embed_positions"),
+            Op::Embedding,
+            format!(
+                "{} positions, learned, looked up at position + {POSITION_OFFSET}",
+                c.max_position_embeddings
+            ),
+            &[seq, h],
+        )
+        .with([Tensor::new(format!("{s}.embed_positions.weight"), &[rows, h])]),
+        layer_norm(
+            &format!("{s}.layernorm_embedding"),
+            "sum of token and position embeddings, normalised",
+            seq,
+            h,
+        ),
+    ]
+}
+
+pub fn build(c: &BartConfig, seq: u64) -> Graph {
+    let p = if c.head == Head::Model { "" } else { "model." };
+    let (h, v) = (c.d_model, c.vocab_size);
+    let act = c.activation_function.as_str();
+    let shared = format!("{p}shared.weight");
+    let mut sections = vec![];
+    // The weight the LM head ties to: `shared`, or the decoder's own table in BartForCausalLM.
+    let output_embedding =
+        if c.has_encoder() { shared.clone() } else { format!("{p}decoder.embed_tokens.weight") };
+    if c.has_encoder() {
+        let e = format!("{p}encoder");
+        let mut nodes = vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            Node::new(format!("{p}shared"), Op::Embedding, format!("{v} tokens"), &[seq, h])
+                .with([Tensor::new(&shared, &[v, h])]),
+        ];
+        nodes.extend(stack_embeddings(c, &e, seq, Some(&shared)));
+        sections.push(Section { name: e.clone(), role: Role::Embeddings, repeat: 1, nodes });
+        let l = format!("{e}.layers.{{i}}");
+        sections.push(Section {
+            name: l.clone(),
+            role: Role::Layers,
+            repeat: c.encoder_layers,
+            nodes: encoder_layer(&l, seq, h, c.encoder_attention_heads, c.encoder_ffn_dim, act, true),
+        });
+    }
+    let dec = format!("{p}decoder");
+    let mut nodes = vec![Node::new("decoder_input_ids", Op::Input, "decoder token ids", &[seq])];
+    nodes.extend(stack_embeddings(c, &dec, seq, c.has_encoder().then_some(shared.as_str())));
+    sections.push(Section { name: dec.clone(), role: Role::Embeddings, repeat: 1, nodes });
+    let l = format!("{dec}.layers.{{i}}");
+    let mut layer = decoder_layer(&l, seq, h, c.decoder_attention_heads, c.decoder_ffn_dim, act, true);
+    if !c.has_encoder() {
+        // BartForCausalLM's decoder layers still build the cross-attention; it goes unused alone.
+        layer.iter_mut().filter(|n| n.name.contains(".encoder_attn")).for_each(|n| {
+            n.detail = format!("{} (unused without an encoder)", n.detail);
+        });
+    }
+    sections.push(Section { name: l, role: Role::Layers, repeat: c.decoder_layers, nodes: layer });
+
+    let head = match c.head {
+        Head::Model => vec![],
+        Head::ConditionalGeneration | Head::CausalLm => {
+            let mut w = Tensor::new("lm_head.weight", &[v, h]);
+            if c.tie_word_embeddings {
+                w.tied_to = Some(output_embedding);
+            }
+            let detail = if c.head == Head::ConditionalGeneration {
+                "logits over the vocabulary, plus the final_logits_bias buffer"
+            } else {
+                "logits over the vocabulary"
+            };
+            vec![Node::new("lm_head", Op::Linear, detail, &[seq, v]).with([w])]
+        }
+        Head::SequenceClassification { num_labels } => vec![
+            linear("classification_head.dense", "the last eos token's state, dense then tanh", 1, h, h, true),
+            linear("classification_head.out_proj", "labels", 1, h, num_labels, true),
+        ],
+        Head::QuestionAnswering => vec![linear("qa_outputs", "span start and end logits", seq, h, 2, true)],
+    };
+    if let Some(first) = head.first() {
+        let name = first.name.split('.').next().unwrap_or_default().to_string();
+        sections.push(Section { name, role: Role::Head, repeat: 1, nodes: head });
+    }
+    Graph { seq_len: seq, sections }
+}
+
+pub fn checkpoint_candidates(c: &BartConfig) -> Vec<Candidate> {
+    let (h, v) = (c.d_model, c.vocab_size);
+    let mut out = vec![Candidate::extra(
+        "final_logits_bias buffer",
+        vec![("final_logits_bias".into(), vec![1, v])],
+        "a zero buffer BartForConditionalGeneration adds to the logits and saves with the weights; not a parameter",
+    )];
+    if c.has_encoder() {
+        let p = if c.head == Head::Model { "" } else { "model." };
+        out.push(Candidate::extra(
+            "embed_tokens stored per stack",
+            vec![
+                (format!("{p}encoder.embed_tokens.weight"), vec![v, h]),
+                (format!("{p}decoder.embed_tokens.weight"), vec![v, h]),
+            ],
+            "each stack's embed_tokens shares `shared`'s weight, but pytorch_model.bin checkpoints store it again under each stack's name",
+        ));
+    }
+    if c.tie_word_embeddings {
+        out.push(Candidate::extra(
+            "tied LM head stored twice",
+            vec![("lm_head.weight".into(), vec![v, h])],
+            "the LM head is tied to the token embeddings, but the checkpoint stores the matrix a second time",
+        ));
+    }
+    out
+}

@@ -1,0 +1,263 @@
+//! The T5-family graph, named as transformers' modules: `shared`,
+//! `encoder.block.{i}.layer.0.SelfAttention.q`, `decoder.block.{i}.layer.1.EncDecAttention.o`,
+//! `lm_head`. Every linear in the stacks is bias-free and every norm is a scale-only RMSNorm.
+
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::t5::{BiasLayout, Head, T5Config};
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for T5Config {
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        T5Config::dims(self)
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        checkpoint_candidates(self)
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["transformer.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        // T5 initialises each projection with std initializer_factor / sqrt(fan-in), not 0.02.
+        false
+    }
+}
+
+fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
+    Node::new(name, Op::Linear, detail, &[seq, out])
+        .with([Tensor::new(format!("{name}.weight"), &[out, inp])])
+}
+
+fn linear_bias(name: &str, detail: &str, rows: u64, inp: u64, out: u64) -> Node {
+    Node::new(name, Op::Linear, detail, &[rows, out]).with([
+        Tensor::new(format!("{name}.weight"), &[out, inp]),
+        Tensor::new(format!("{name}.bias"), &[out]),
+    ])
+}
+
+fn rms_norm(name: &str, detail: &str, seq: u64, width: u64) -> Node {
+    Node::new(name, Op::LayerNorm, format!("RMSNorm, scale only: {detail}"), &[seq, width])
+        .with([Tensor::new(format!("{name}.weight"), &[width])])
+}
+
+/// The prefix under which a head class keeps its base model (`transformer.`).
+fn base_prefix(c: &T5Config) -> &'static str {
+    match c.head {
+        Head::SequenceClassification { .. } | Head::TokenClassification { .. } => "transformer.",
+        _ => "",
+    }
+}
+
+fn bias_table(name: &str, c: &T5Config, seq: u64) -> Node {
+    Node::new(
+        name,
+        Op::Embedding,
+        format!(
+            "{} relative-position buckets x {} heads, added to the attention scores",
+            c.relative_attention_num_buckets, c.num_heads
+        ),
+        &[c.num_heads, seq, seq],
+    )
+    .with([Tensor::new(format!("{name}.weight"), &[c.relative_attention_num_buckets, c.num_heads])])
+}
+
+/// q, k, v, o of one attention sub-layer (`SelfAttention` or `EncDecAttention`).
+fn attention(c: &T5Config, at: &str, what: &str, seq: u64, own_bias: bool) -> Vec<Node> {
+    let (h, inner) = (c.d_model, c.num_heads * c.d_kv);
+    let mut nodes = vec![
+        linear(&format!("{at}.q"), "query projection", seq, h, inner),
+        linear(&format!("{at}.k"), "key projection", seq, h, inner),
+        linear(&format!("{at}.v"), "value projection", seq, h, inner),
+    ];
+    if own_bias {
+        nodes.push(bias_table(&format!("{at}.relative_attention_bias"), c, seq));
+    }
+    nodes.push(Node::new(
+        at,
+        Op::Attention,
+        format!(
+            "{} heads x {}, {what}, softmax(QK^T + position bias)V, no 1/sqrt(d) scaling",
+            c.num_heads, c.d_kv
+        ),
+        &[seq, inner],
+    ));
+    nodes.push(linear(&format!("{at}.o"), "attention output projection", seq, inner, h));
+    nodes
+}
+
+fn feed_forward(c: &T5Config, at: &str, seq: u64) -> Vec<Node> {
+    let (h, ff) = (c.d_model, c.d_ff);
+    let act = c.feed_forward_proj.rsplit('-').next().unwrap_or_default();
+    let mut nodes = if c.gated {
+        vec![
+            linear(&format!("{at}.wi_0"), &format!("gate projection, then {act}"), seq, h, ff),
+            linear(&format!("{at}.wi_1"), "up projection, multiplied by the gate", seq, h, ff),
+        ]
+    } else {
+        vec![linear(&format!("{at}.wi"), &format!("up projection, then {act}"), seq, h, ff)]
+    };
+    nodes.push(linear(&format!("{at}.wo"), "down projection", seq, ff, h));
+    nodes
+}
+
+/// One stack's sections: the shared position-bias table of the first block (T5, MT5), the
+/// blocks, and the final norm.
+fn stack(c: &T5Config, p: &str, decoder: bool, seq: u64) -> Vec<Section> {
+    let which = if decoder { "decoder" } else { "encoder" };
+    let first_only = c.bias_layout == BiasLayout::FirstLayer;
+    let mut sections = vec![];
+    if first_only {
+        let at = format!("{p}{which}.block.0.layer.0.SelfAttention");
+        sections.push(Section {
+            name: at.clone(),
+            role: Role::Layers,
+            repeat: 1,
+            nodes: vec![bias_table(&format!("{at}.relative_attention_bias"), c, seq)],
+        });
+    }
+    let b = format!("{p}{which}.block.{{i}}");
+    let mask = if decoder { "causal" } else { "bidirectional" };
+    let mut nodes = attention(c, &format!("{b}.layer.0.SelfAttention"), mask, seq, !first_only);
+    nodes.push(rms_norm(&format!("{b}.layer.0.layer_norm"), "before self-attention", seq, c.d_model));
+    let mut ff_index = 1;
+    if decoder {
+        nodes.extend(attention(
+            c,
+            &format!("{b}.layer.1.EncDecAttention"),
+            "over the encoder's output",
+            seq,
+            false,
+        ));
+        nodes.push(rms_norm(&format!("{b}.layer.1.layer_norm"), "before cross-attention", seq, c.d_model));
+        ff_index = 2;
+    }
+    nodes.extend(feed_forward(c, &format!("{b}.layer.{ff_index}.DenseReluDense"), seq));
+    nodes.push(rms_norm(
+        &format!("{b}.layer.{ff_index}.layer_norm"),
+        "before the feed-forward",
+        seq,
+        c.d_model,
+    ));
+    sections.push(Section {
+        name: b,
+        role: Role::Layers,
+        repeat: if decoder { c.num_decoder_layers } else { c.num_layers },
+        nodes,
+    });
+    let norm = format!("{p}{which}.final_layer_norm");
+    sections.push(Section {
+        name: norm.clone(),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![rms_norm(&norm, "the stack's output", seq, c.d_model)],
+    });
+    sections
+}
+
+pub fn build(c: &T5Config, seq: u64) -> Graph {
+    let p = base_prefix(c);
+    let (h, v) = (c.d_model, c.vocab_size);
+    let shared = format!("{p}shared.weight");
+    let tied_embed = |which: &str| {
+        let name = format!("{p}{which}.embed_tokens");
+        let mut t = Tensor::new(format!("{name}.weight"), &[v, h]);
+        t.tied_to = Some(shared.clone());
+        Node::new(name, Op::Embedding, "the shared table", &[seq, h]).with([t])
+    };
+    let mut emb = vec![
+        Node::new("input_ids", Op::Input, "token ids", &[seq]),
+        Node::new(format!("{p}shared"), Op::Embedding, format!("{v} tokens, no positions"), &[seq, h])
+            .with([Tensor::new(&shared, &[v, h])]),
+        tied_embed("encoder"),
+    ];
+    if c.has_decoder() {
+        emb.push(Node::new("decoder_input_ids", Op::Input, "decoder token ids", &[seq]));
+        emb.push(tied_embed("decoder"));
+    }
+    let mut sections =
+        vec![Section { name: format!("{p}shared"), role: Role::Embeddings, repeat: 1, nodes: emb }];
+    sections.extend(stack(c, p, false, seq));
+    if c.has_decoder() {
+        sections.extend(stack(c, p, true, seq));
+    }
+    let head: Vec<Node> = match c.head {
+        Head::Model | Head::Encoder => vec![],
+        Head::ConditionalGeneration => {
+            let mut w = Tensor::new("lm_head.weight", &[v, h]);
+            if c.tie_word_embeddings {
+                w.tied_to = Some(shared.clone());
+            }
+            let detail = if c.tie_word_embeddings {
+                "logits over the vocabulary (tied: output scaled by d_model^-0.5 first)"
+            } else {
+                "logits over the vocabulary"
+            };
+            vec![Node::new("lm_head", Op::Linear, detail, &[seq, v]).with([w])]
+        }
+        Head::SequenceClassification { num_labels } => vec![
+            linear_bias("classification_head.dense", "the last eos token's state, dense then tanh", 1, h, h),
+            linear_bias("classification_head.out_proj", "labels", 1, h, num_labels),
+        ],
+        Head::TokenClassification { num_labels } => {
+            vec![linear_bias("classifier", "a label per token", seq, h, num_labels)]
+        }
+        Head::QuestionAnswering { num_labels } => {
+            vec![linear_bias("qa_outputs", "span start and end logits", seq, h, num_labels)]
+        }
+    };
+    if let Some(first) = head.first() {
+        let name = first.name.split('.').next().unwrap_or_default().to_string();
+        sections.push(Section { name, role: Role::Head, repeat: 1, nodes: head });
+    }
+    Graph { seq_len: seq, sections }
+}
+
+/// Tensors a checkpoint of this family may hold that the class does not, with the reason for
+/// each. Sizes come from the config.
+pub fn checkpoint_candidates(c: &T5Config) -> Vec<Candidate> {
+    let p = base_prefix(c);
+    let (h, v) = (c.d_model, c.vocab_size);
+    let mut out = vec![];
+    let mut embeds = vec![(format!("{p}encoder.embed_tokens.weight"), vec![v, h])];
+    if c.has_decoder() {
+        embeds.push((format!("{p}decoder.embed_tokens.weight"), vec![v, h]));
+    }
+    out.push(Candidate::extra(
+        "embed_tokens stored per stack",
+        embeds,
+        "each stack's embed_tokens is the `shared` table itself, but pytorch_model.bin checkpoints store it again under each stack's name",
+    ));
+    if c.has_decoder() && c.bias_layout == BiasLayout::FirstLayer {
+        out.push(Candidate::extra(
+            "cross-attention position bias",
+            vec![(
+                format!("{p}decoder.block.0.layer.1.EncDecAttention.relative_attention_bias.weight"),
+                vec![c.relative_attention_num_buckets, c.num_heads],
+            )],
+            "a relative-position table in the first decoder block's cross-attention that early checkpoints saved; transformers ignores it on load (_keys_to_ignore_on_load_unexpected)",
+        ));
+    }
+    match c.head {
+        Head::ConditionalGeneration if c.tie_word_embeddings => out.push(Candidate::extra(
+            "tied LM head stored twice",
+            vec![("lm_head.weight".into(), vec![v, h])],
+            "the LM head is tied to `shared`, but the checkpoint stores the matrix a second time",
+        )),
+        Head::ConditionalGeneration => {}
+        _ if !c.tie_word_embeddings => out.push(Candidate::extra(
+            "untied LM head",
+            vec![("lm_head.weight".into(), vec![v, h])],
+            "the untied LM head of the ForConditionalGeneration checkpoint; this class has no LM head and drops it",
+        )),
+        _ => {}
+    }
+    out
+}

@@ -1,0 +1,177 @@
+//! The Whisper graph, named as transformers' modules: `model.encoder.conv1`,
+//! `model.encoder.embed_positions`, `model.decoder.layers.{i}.encoder_attn.k_proj`, `proj_out`.
+//! The layers are BART's (see [`super::bart`]) with bias-free key projections and pre-norm.
+
+use super::bart::{decoder_layer, encoder_layer, layer_norm, linear};
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::whisper::{Head, WhisperConfig};
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for WhisperConfig {
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        WhisperConfig::dims(self)
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        checkpoint_candidates(self)
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["model.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        // WhisperPreTrainedModel draws every linear from normal(0, init_std = 0.02).
+        true
+    }
+}
+
+fn conv(name: &str, detail: &str, out_shape: &[u64], inp: u64, out: u64) -> Node {
+    Node::new(name, Op::Conv1d, detail, out_shape).with([
+        Tensor::new(format!("{name}.weight"), &[out, inp, 3]),
+        Tensor::new(format!("{name}.bias"), &[out]),
+    ])
+}
+
+/// The base model's prefix: none for `WhisperModel` and the audio classifier (whose encoder is
+/// its own attribute), `model.` for the generation heads.
+fn prefix(c: &WhisperConfig) -> &'static str {
+    match c.head {
+        Head::Model | Head::AudioClassification { .. } => "",
+        Head::ConditionalGeneration | Head::CausalLm => "model.",
+    }
+}
+
+pub fn build(c: &WhisperConfig, seq: u64) -> Graph {
+    let p = prefix(c);
+    let (h, v) = (c.d_model, c.vocab_size);
+    let act = c.activation_function.as_str();
+    let src = c.max_source_positions;
+    let mut sections = vec![];
+    if c.has_encoder() {
+        let e = format!("{p}encoder");
+        sections.push(Section {
+            name: e.clone(),
+            role: Role::Embeddings,
+            repeat: 1,
+            nodes: vec![
+                Node::new(
+                    "input_features",
+                    Op::Input,
+                    format!("log-mel spectrogram: {} bins x {} frames (30 s)", c.num_mel_bins, 2 * src),
+                    &[c.num_mel_bins, 2 * src],
+                ),
+                conv(&format!("{e}.conv1"), "kernel 3, then GELU", &[2 * src, h], c.num_mel_bins, h),
+                conv(&format!("{e}.conv2"), "kernel 3, stride 2, then GELU", &[src, h], h, h),
+                Node::new(
+                    format!("{e}.embed_positions"),
+                    Op::Embedding,
+                    format!("{src} positions, sinusoidal values stored as a frozen parameter (requires_grad False)"),
+                    &[src, h],
+                )
+                .with([Tensor::new(format!("{e}.embed_positions.weight"), &[src, h])]),
+            ],
+        });
+        let l = format!("{e}.layers.{{i}}");
+        sections.push(Section {
+            name: l.clone(),
+            role: Role::Layers,
+            repeat: c.encoder_layers,
+            nodes: encoder_layer(&l, src, h, c.encoder_attention_heads, c.encoder_ffn_dim, act, false),
+        });
+        let norm = format!("{e}.layer_norm");
+        sections.push(Section {
+            name: norm.clone(),
+            role: Role::Layers,
+            repeat: 1,
+            nodes: vec![layer_norm(&norm, "the encoder's output", src, h)],
+        });
+    }
+    if c.has_decoder() {
+        let dec = format!("{p}decoder");
+        let tokens = format!("{dec}.embed_tokens.weight");
+        sections.push(Section {
+            name: dec.clone(),
+            role: Role::Embeddings,
+            repeat: 1,
+            nodes: vec![
+                Node::new("decoder_input_ids", Op::Input, "decoder token ids", &[seq]),
+                Node::new(format!("{dec}.embed_tokens"), Op::Embedding, format!("{v} tokens"), &[seq, h])
+                    .with([Tensor::new(&tokens, &[v, h])]),
+                Node::new(
+                    format!("{dec}.embed_positions"),
+                    Op::Embedding,
+                    format!("{} positions, learned", c.max_target_positions),
+                    &[seq, h],
+                )
+                .with([Tensor::new(format!("{dec}.embed_positions.weight"), &[c.max_target_positions, h])]),
+            ],
+        });
+        let l = format!("{dec}.layers.{{i}}");
+        sections.push(Section {
+            name: l.clone(),
+            role: Role::Layers,
+            repeat: c.decoder_layers,
+            nodes: decoder_layer(&l, seq, h, c.decoder_attention_heads, c.decoder_ffn_dim, act, false),
+        });
+        let norm = format!("{dec}.layer_norm");
+        sections.push(Section {
+            name: norm.clone(),
+            role: Role::Layers,
+            repeat: 1,
+            nodes: vec![layer_norm(&norm, "the decoder's output", seq, h)],
+        });
+        if c.head != Head::Model {
+            let mut w = Tensor::new("proj_out.weight", &[v, h]);
+            if c.tie_word_embeddings {
+                w.tied_to = Some(tokens);
+            }
+            sections.push(Section {
+                name: "proj_out".into(),
+                role: Role::Head,
+                repeat: 1,
+                nodes: vec![
+                    Node::new("proj_out", Op::Linear, "logits over the vocabulary", &[seq, v]).with([w]),
+                ],
+            });
+        }
+    }
+    if let Head::AudioClassification { num_labels } = c.head {
+        let mut nodes = vec![];
+        if c.use_weighted_layer_sum {
+            let n = c.num_hidden_layers + 1;
+            nodes.push(
+                Node::new(
+                    "layer_weights",
+                    Op::Add,
+                    format!("softmax-weighted sum of {n} hidden states"),
+                    &[src, h],
+                )
+                .with([Tensor::new("layer_weights", &[n])]),
+            );
+        }
+        let proj = c.classifier_proj_size;
+        nodes.push(linear("projector", "per-frame projection", src, h, proj, true));
+        nodes.push(linear("classifier", "labels from the mean over frames", 1, proj, num_labels, true));
+        sections.push(Section { name: "classifier".into(), role: Role::Head, repeat: 1, nodes });
+    }
+    Graph { seq_len: seq, sections }
+}
+
+pub fn checkpoint_candidates(c: &WhisperConfig) -> Vec<Candidate> {
+    let mut out = vec![];
+    if c.tie_word_embeddings && c.has_decoder() {
+        out.push(Candidate::extra(
+            "tied output projection stored twice",
+            vec![("proj_out.weight".into(), vec![c.vocab_size, c.d_model])],
+            "proj_out is tied to the decoder's token embeddings, but the checkpoint stores the matrix a second time",
+        ));
+    }
+    out
+}
