@@ -148,9 +148,9 @@ fn fill(page: &mut ModelPage, files: &ModelFiles, common: &Common, arch: &dyn Ar
         basis: Basis::Estimated,
         seq_len: seq,
         seq_len_reason: if dims.context > MAX_PLAN_SEQ {
-            format!("max_position_embeddings ({}) capped at {MAX_PLAN_SEQ}", dims.context)
+            format!("the model's context ({} positions) capped at {MAX_PLAN_SEQ}", dims.context)
         } else {
-            format!("the config's max_position_embeddings ({})", dims.context)
+            format!("the model's context: {} positions", dims.context)
         },
         sized_params: mem.sized_params,
         full: ModeView::new(
