@@ -62,10 +62,13 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
     assert_eq!(json["params"]["checkpoint"], 278_885_778);
     assert_eq!(json["params"]["delta"], -590_592);
     assert_eq!(json["cards"][0]["full"], 52);
-    let unknown: serde_json::Value = serde_json::from_slice(
+    let electra: serde_json::Value = serde_json::from_slice(
         &std::fs::read(out.join("models/google/electra-base-discriminator.json")).unwrap(),
     )
     .unwrap();
+    assert_eq!(electra["supported"], true);
+    let unknown: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("models/google/mt5-base.json")).unwrap()).unwrap();
     assert_eq!(unknown["supported"], false);
     assert!(unknown["params"].is_null());
 }
