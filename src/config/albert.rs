@@ -63,7 +63,8 @@ impl AlbertConfig {
         let hidden_size = size("hidden_size", raw.hidden_size, 4096, 1 << 18, &mut d)?;
         let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 12, 10_000, &mut d)?;
         let num_groups = size("num_hidden_groups", raw.num_hidden_groups, 1, 10_000, &mut d)?;
-        let inner_group_num = size("inner_group_num", raw.inner_group_num, 1, 1_000, &mut d)?;
+        // Groups x inner layers multiply the layer count; both are bounded so the sum cannot overflow.
+        let inner_group_num = size("inner_group_num", raw.inner_group_num, 1, 64, &mut d)?;
         let num_heads = size("num_attention_heads", raw.num_attention_heads, 64, 1 << 16, &mut d)?;
         let intermediate_size = size("intermediate_size", raw.intermediate_size, 16384, 1 << 22, &mut d)?;
         let max_position_embeddings =
@@ -194,6 +195,7 @@ mod tests {
     fn bad_values_name_the_field() {
         for (text, field) in [
             (r#"{"model_type": "albert", "num_hidden_groups": 0}"#, "num_hidden_groups"),
+            (r#"{"model_type": "albert", "inner_group_num": 1000}"#, "inner_group_num"),
             (r#"{"model_type": "albert", "embedding_size": -1}"#, "embedding_size"),
             (r#"{"model_type": "albert", "position_embedding_type": "rotary"}"#, "position_embedding_type"),
             (r#"{"model_type": "albert", "architectures": ["AlbertForCausalLM"]}"#, "architectures[0]"),

@@ -125,6 +125,15 @@ impl DebertaV2Config {
             Some(n) => check_range(Limit { field: "attention_head_size", max: 1 << 16 }, n)?,
             None => hidden_size / num_heads,
         };
+        if num_heads * attention_head_size > 1 << 18 {
+            return Err(ConfigError::field(
+                "attention_head_size",
+                format!(
+                    "{num_heads} heads x {attention_head_size} is beyond any real model (at most {})",
+                    1 << 18
+                ),
+            ));
+        }
         let relative_attention = flag("relative_attention", raw.relative_attention, false, &mut d);
         let position_biased_input = flag("position_biased_input", raw.position_biased_input, true, &mut d);
         let share_att_key = raw.share_att_key.unwrap_or(false);
@@ -309,6 +318,7 @@ mod tests {
             ),
             (r#"{"model_type": "deberta-v2", "conv_kernel_size": 3, "conv_groups": 5}"#, "conv_groups"),
             (r#"{"model_type": "deberta-v2", "type_vocab_size": -1}"#, "type_vocab_size"),
+            (r#"{"model_type": "deberta-v2", "attention_head_size": 65536}"#, "attention_head_size"),
             (
                 r#"{"model_type": "deberta-v2", "architectures": ["DebertaV2ForMaskedLM"], "legacy": false}"#,
                 "legacy",

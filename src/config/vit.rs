@@ -25,6 +25,10 @@ impl Side {
     }
 }
 
+/// Image and patch sides are kept to 65,536 pixels and channels to 1,024, so that the patch
+/// projection (hidden x channels x patch x patch) stays far from overflow.
+const MAX_SIDE: u64 = 1 << 16;
+
 #[derive(Debug, Deserialize)]
 struct Raw {
     hidden_size: Option<u64>,
@@ -91,12 +95,12 @@ impl VitConfig {
         let (ih, iw) = image.hw();
         let (ph, pw) = patch.hw();
         let image_size = (
-            check_range(Limit { field: "image_size", max: 1 << 20 }, ih)?,
-            check_range(Limit { field: "image_size", max: 1 << 20 }, iw)?,
+            check_range(Limit { field: "image_size", max: MAX_SIDE }, ih)?,
+            check_range(Limit { field: "image_size", max: MAX_SIDE }, iw)?,
         );
         let patch_size = (
-            check_range(Limit { field: "patch_size", max: 1 << 20 }, ph)?,
-            check_range(Limit { field: "patch_size", max: 1 << 20 }, pw)?,
+            check_range(Limit { field: "patch_size", max: MAX_SIDE }, ph)?,
+            check_range(Limit { field: "patch_size", max: MAX_SIDE }, pw)?,
         );
         if ph > ih || pw > iw {
             return Err(ConfigError::field(
@@ -106,7 +110,7 @@ impl VitConfig {
                 ),
             ));
         }
-        let num_channels = size("num_channels", raw.num_channels, 3, 1 << 16, &mut d)?;
+        let num_channels = size("num_channels", raw.num_channels, 3, 1 << 10, &mut d)?;
         let qkv_bias = flag("qkv_bias", raw.qkv_bias, true, &mut d);
         let encoder_stride = size("encoder_stride", raw.encoder_stride, 16, 1 << 10, &mut d)?;
         // `pooler_output_size` falls back to the hidden size when unset (or null / 0).
@@ -206,6 +210,7 @@ mod tests {
             (r#"{"model_type": "vit", "image_size": 8, "patch_size": 16}"#, "patch_size"),
             (r#"{"model_type": "vit", "image_size": "224"}"#, "image_size"),
             (r#"{"model_type": "vit", "num_channels": 0}"#, "num_channels"),
+            (r#"{"model_type": "vit", "image_size": 1048576, "patch_size": 1048576}"#, "image_size"),
             (r#"{"model_type": "vit", "architectures": ["ViTForMaskedLM"]}"#, "architectures[0]"),
         ] {
             match vit(text) {
