@@ -211,6 +211,11 @@ fn electra_classification_heads() {
         encoder + linear(768, 7)
     );
     assert_eq!(derived_from(f, json!({"architectures": ["ElectraModel"]})), encoder, "no pooler");
+    // Multiple choice: sequence_summary.summary (h x h, summary_use_proj) then classifier (h -> 1).
+    assert_eq!(
+        derived_from(f, json!({"architectures": ["ElectraForMultipleChoice"]})),
+        encoder + linear(768, 768) + linear(768, 1)
+    );
 }
 
 // ---------------------------------------------------------------- DeBERTa-v2

@@ -24,6 +24,9 @@ struct Raw {
     position_embedding_type: Option<String>,
     pad_token_id: Option<u64>,
     tie_word_embeddings: Option<bool>,
+    summary_type: Option<String>,
+    summary_use_proj: Option<bool>,
+    summary_proj_to_labels: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -47,6 +50,9 @@ pub struct ElectraConfig {
     pub pad_token_id: u64,
     pub layer_norm_eps: f64,
     pub hidden_act: String,
+    /// ElectraForMultipleChoice's `sequence_summary.summary` output width: none when
+    /// `summary_use_proj` is false (an identity).
+    pub summary_proj: Option<u64>,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -90,7 +96,27 @@ impl ElectraConfig {
                 num_labels = classifier_labels(labels, &mut d)?;
                 Head::QuestionAnswering
             }
+            "ElectraForMultipleChoice" => {
+                if raw.summary_type.as_deref() == Some("attn") {
+                    return Err(ConfigError::field(
+                        "summary_type",
+                        "\"attn\" is not implemented by transformers' sequence summary (it raises)",
+                    ));
+                }
+                Head::MultipleChoice
+            }
             _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
+        };
+        // ElectraConfig defaults summary_use_proj to true; summary_proj_to_labels is not one of
+        // its keys, so it is read only when the file has it.
+        let summary_proj = if raw.summary_use_proj.unwrap_or(true) {
+            if raw.summary_proj_to_labels == Some(true) && labels.0 > 0 {
+                Some(labels.0)
+            } else {
+                Some(hidden_size)
+            }
+        } else {
+            None
         };
         Ok(ElectraConfig {
             class,
@@ -109,6 +135,7 @@ impl ElectraConfig {
             pad_token_id,
             layer_norm_eps,
             hidden_act,
+            summary_proj,
             defaulted: d,
         })
     }
@@ -155,8 +182,12 @@ mod tests {
             (r#"{"model_type": "electra", "embedding_size": 0}"#, "embedding_size"),
             (r#"{"model_type": "electra", "hidden_size": true}"#, "hidden_size"),
             (
-                r#"{"model_type": "electra", "architectures": ["ElectraForMultipleChoice"]}"#,
+                r#"{"model_type": "electra", "architectures": ["ElectraForNextSentencePrediction"]}"#,
                 "architectures[0]",
+            ),
+            (
+                r#"{"model_type": "electra", "architectures": ["ElectraForMultipleChoice"], "summary_type": "attn"}"#,
+                "summary_type",
             ),
         ] {
             match electra(text) {

@@ -253,7 +253,7 @@ fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
                 ("lm_predictions.lm_head.LayerNorm.bias".into(), &[h]),
                 ("lm_predictions.lm_head.bias".into(), &[v]),
             ]),
-            "the masked-LM head the published DeBERTa-v3 checkpoints carry from pre-training; this class drops it",
+            "the masked-LM head a pre-training checkpoint may carry; this class drops it",
         ));
         out.push(Candidate::extra(
             "replaced-token-detection head",
@@ -265,7 +265,7 @@ fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
                 ("mask_predictions.classifier.weight".into(), &[1, h]),
                 ("mask_predictions.classifier.bias".into(), &[1]),
             ]),
-            "the ELECTRA-style discriminator head of DeBERTa-v3 pre-training, which transformers ignores on load",
+            "the ELECTRA-style discriminator head a DeBERTa-v3 pre-training checkpoint may carry (transformers ignores mask_predictions.* on load)",
         ));
     } else if c.legacy && c.tie_word_embeddings {
         out.push(Candidate::extra(

@@ -108,7 +108,21 @@ pub fn build(c: &ElectraConfig, seq: u64) -> Graph {
     });
     let word = format!("{emb}.word_embeddings.weight");
     let (name, nodes) = match c.head {
-        Head::Model | Head::NextSentencePrediction | Head::MultipleChoice => ("", vec![]),
+        Head::Model | Head::NextSentencePrediction => ("", vec![]),
+        Head::MultipleChoice => {
+            let mut nodes = vec![];
+            if let Some(out) = c.summary_proj {
+                nodes.push(linear(
+                    "sequence_summary.summary",
+                    "first token's state, projected, then GELU",
+                    1,
+                    h,
+                    out,
+                ));
+            }
+            nodes.push(linear("classifier", "a score per choice", 1, h, 1));
+            ("classifier", nodes)
+        }
         Head::PreTraining => (
             "discriminator_predictions",
             vec![
