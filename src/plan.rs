@@ -147,9 +147,9 @@ fn fill(page: &mut ModelPage, files: &ModelFiles, common: &Common, arch: &dyn Ar
         basis: Basis::Estimated,
         seq_len: seq,
         seq_len_reason: if dims.context > MAX_PLAN_SEQ {
-            format!("max_position_embeddings ({}) capped at {MAX_PLAN_SEQ}", dims.context)
+            format!("{} ({}) capped at {MAX_PLAN_SEQ}", arch.context_source(), dims.context)
         } else {
-            format!("the config's max_position_embeddings ({})", dims.context)
+            format!("the config's {} ({})", arch.context_source(), dims.context)
         },
         sized_params: mem.sized_params,
         full: ModeView::new(

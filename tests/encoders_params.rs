@@ -334,6 +334,8 @@ fn vit_base_patch16_224_equals_its_published_checkpoint() {
     assert_eq!((dims.vocab_size, dims.context), (0, 197));
     assert!(page.lints.iter().all(|l| !l.id.contains("vocab")), "no vocabulary rule on a model without one");
     assert!(page.forward_pass.as_ref().unwrap().ok);
+    let reason = &page.memory.as_ref().unwrap().seq_len_reason;
+    assert!(reason.contains("224x224 image in 16x16 patches"), "{reason}");
 }
 
 #[test]

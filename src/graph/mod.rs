@@ -34,6 +34,10 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     fn checkpoint_prefixes(&self) -> Vec<String>;
     /// Whether the family initialises residual projections without depth scaling.
     fn unscaled_residual_init(&self) -> bool;
+    /// Where `Dims::context` comes from, in words, for the page's sequence-length note.
+    fn context_source(&self) -> String {
+        "max_position_embeddings".into()
+    }
 }
 
 /// What a section is for; estimates use it (the baseline memory method sizes embeddings and

@@ -28,6 +28,11 @@ impl Architecture for VitConfig {
     fn unscaled_residual_init(&self) -> bool {
         true
     }
+    fn context_source(&self) -> String {
+        let (ih, iw) = self.image_size;
+        let (ph, pw) = self.patch_size;
+        format!("{ih}x{iw} image in {ph}x{pw} patches, plus [CLS]")
+    }
 }
 
 fn prefix(c: &VitConfig) -> &'static str {
