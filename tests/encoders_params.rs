@@ -211,6 +211,14 @@ fn electra_classification_heads() {
         encoder + linear(768, 7)
     );
     assert_eq!(derived_from(f, json!({"architectures": ["ElectraModel"]})), encoder, "no pooler");
+    // 10 heads do not divide 768: ElectraSelfAttention (whose config has embedding_size) does not
+    // refuse, and q, k, v project to 10 x 76 = 760.
+    let uneven = electra_embeddings(30_522, 512, 2, 768)
+        + 12 * (layer(768, 3072) - 3 * linear(768, 768) + 3 * linear(768, 760));
+    assert_eq!(
+        derived_from(f, json!({"architectures": ["ElectraModel"], "num_attention_heads": 10})),
+        uneven
+    );
     // Multiple choice: sequence_summary.summary (h x h, summary_use_proj) then classifier (h -> 1).
     assert_eq!(
         derived_from(f, json!({"architectures": ["ElectraForMultipleChoice"]})),

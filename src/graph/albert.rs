@@ -113,6 +113,9 @@ pub fn build(c: &AlbertConfig, seq: u64) -> Graph {
     let group = format!("{p}encoder.albert_layer_groups.{{i}}");
     let heads = c.num_heads;
     let hd = h / heads;
+    // The config has `embedding_size`, so transformers does not refuse heads that do not divide
+    // the hidden size: q, k and v project to heads x floor(hidden / heads).
+    let all = heads * hd;
     let shared = applications(c);
     let mut nodes = vec![];
     for j in 0..c.inner_group_num {
@@ -131,9 +134,9 @@ pub fn build(c: &AlbertConfig, seq: u64) -> Graph {
         }
         let ffn = c.intermediate_size;
         nodes.extend([
-            linear(&format!("{l}.attention.query"), "query projection", seq, h, h),
-            linear(&format!("{l}.attention.key"), "key projection", seq, h, h),
-            linear(&format!("{l}.attention.value"), "value projection", seq, h, h),
+            linear(&format!("{l}.attention.query"), "query projection", seq, h, all),
+            linear(&format!("{l}.attention.key"), "key projection", seq, h, all),
+            linear(&format!("{l}.attention.value"), "value projection", seq, h, all),
             attention,
             linear(&format!("{l}.attention.dense"), "attention output projection", seq, h, h),
             layer_norm(&format!("{l}.attention.LayerNorm"), "residual add, then norm", &[seq, h], h),

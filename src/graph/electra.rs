@@ -72,6 +72,9 @@ pub fn build(c: &ElectraConfig, seq: u64) -> Graph {
         vec![Section { name: emb.clone(), role: Role::Embeddings, repeat: 1, nodes: emb_nodes }];
     let l = format!("{p}encoder.layer.{{i}}");
     let (heads, hd, ffn) = (c.num_heads, h / c.num_heads, c.intermediate_size);
+    // The config has `embedding_size`, so transformers does not refuse heads that do not divide
+    // the hidden size: q, k and v project to heads x floor(hidden / heads).
+    let all = heads * hd;
     let mut attention = Node::new(
         format!("{l}.attention.self"),
         Op::Attention,
@@ -89,9 +92,9 @@ pub fn build(c: &ElectraConfig, seq: u64) -> Graph {
         role: Role::Layers,
         repeat: c.num_layers,
         nodes: vec![
-            linear(&format!("{l}.attention.self.query"), "query projection", seq, h, h),
-            linear(&format!("{l}.attention.self.key"), "key projection", seq, h, h),
-            linear(&format!("{l}.attention.self.value"), "value projection", seq, h, h),
+            linear(&format!("{l}.attention.self.query"), "query projection", seq, h, all),
+            linear(&format!("{l}.attention.self.key"), "key projection", seq, h, all),
+            linear(&format!("{l}.attention.self.value"), "value projection", seq, h, all),
             attention,
             linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
             layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
