@@ -136,7 +136,13 @@ impl DebertaV2Config {
         }
         let relative_attention = flag("relative_attention", raw.relative_attention, false, &mut d);
         let position_biased_input = flag("position_biased_input", raw.position_biased_input, true, &mut d);
-        let share_att_key = raw.share_att_key.unwrap_or(false);
+        // Read by the modeling code with getattr defaults, recorded like the class's own defaults
+        // where they shape the model (only under relative attention).
+        let share_att_key = match raw.share_att_key {
+            Some(v) => v,
+            None if relative_attention => flag("share_att_key", None, false, &mut d),
+            None => false,
+        };
         let pos_att_type: Vec<String> = match raw.pos_att_type {
             None => vec![],
             Some(PosAttType::List(v)) => v,
