@@ -54,6 +54,30 @@ fn whisper(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> 
     boxed(crate::config::whisper::WhisperConfig::resolve(v, c))
 }
 
+fn distilbert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::distilbert::DistilBertConfig::resolve(v, c))
+}
+
+fn albert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::albert::AlbertConfig::resolve(v, c))
+}
+
+fn electra(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::electra::ElectraConfig::resolve(v, c))
+}
+
+fn deberta_v2(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::deberta_v2::DebertaV2Config::resolve(v, c))
+}
+
+fn mpnet(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::mpnet::MpnetConfig::resolve(v, c))
+}
+
+fn vit(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::vit::VitConfig::resolve(v, c))
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct FamilyInfo {
     /// `model_type` as written in config.json; also the family page's file name.
@@ -165,6 +189,48 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: None,
         summary: "Speech encoder-decoder: two convolutions over a log-mel spectrogram, a pre-LayerNorm encoder with fixed sinusoidal positions and a text decoder with learned ones (Radford et al., 2022).",
         resolve: Some(whisper),
+    },
+    FamilyInfo {
+        key: "distilbert",
+        name: "DistilBERT",
+        derives_from: Some("bert"),
+        summary: "BERT distilled to half the depth, without token types or pooler, trained to match bert-base's outputs (Sanh et al., 2019).",
+        resolve: Some(distilbert),
+    },
+    FamilyInfo {
+        key: "albert",
+        name: "ALBERT",
+        derives_from: Some("bert"),
+        summary: "BERT with factorised embeddings and one set of layer weights shared across depth, trained with sentence-order prediction (Lan et al., 2019).",
+        resolve: Some(albert),
+    },
+    FamilyInfo {
+        key: "electra",
+        name: "ELECTRA",
+        derives_from: Some("bert"),
+        summary: "A BERT encoder trained to detect tokens replaced by a small generator rather than to predict masked ones (Clark et al., 2020).",
+        resolve: Some(electra),
+    },
+    FamilyInfo {
+        key: "deberta-v2",
+        name: "DeBERTa-v2",
+        derives_from: Some("bert"),
+        summary: "An encoder with disentangled attention over content and bucketed relative positions; DeBERTa-v3 keeps the architecture and trains it ELECTRA-style (He et al., 2020, 2021).",
+        resolve: Some(deberta_v2),
+    },
+    FamilyInfo {
+        key: "mpnet",
+        name: "MPNet",
+        derives_from: Some("bert"),
+        summary: "A BERT-shaped encoder trained with masked and permuted language modelling, with a relative position bias shared by all layers (Song et al., 2020); all-mpnet-base-v2 builds on it.",
+        resolve: Some(mpnet),
+    },
+    FamilyInfo {
+        key: "vit",
+        name: "ViT",
+        derives_from: None,
+        summary: "A pre-LayerNorm transformer encoder over 16x16 image patches with a [CLS] token and learned positions (Dosovitskiy et al., 2020).",
+        resolve: Some(vit),
     },
 ];
 

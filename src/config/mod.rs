@@ -3,16 +3,22 @@
 //! value that came from the config class's defaults rather than the file is recorded, so the page
 //! can say which numbers rest on a default.
 
+pub mod albert;
 pub mod bart;
 pub mod bert;
 pub mod bloom;
+pub mod deberta_v2;
 pub mod decoder;
+pub mod distilbert;
+pub mod electra;
 pub mod falcon;
 pub mod gpt2;
 pub mod gpt_neox;
+pub mod mpnet;
 pub mod opt;
 pub mod phi;
 pub mod t5;
+pub mod vit;
 pub mod whisper;
 
 use serde::Serialize;
@@ -186,6 +192,65 @@ pub(crate) fn size(
         }
     };
     check_range(Limit { field, max }, v)
+}
+
+/// A value read under one of two names: transformers' `attribute_map` turns the standard name
+/// (`hidden_size`) into the family's own (`dim`) in `PretrainedConfig.__init__`, which runs after
+/// the class has set its own key, so the standard name wins when a file has both.
+pub(crate) fn aliased<T>(own: Option<T>, standard: Option<T>) -> Option<T> {
+    standard.or(own)
+}
+
+/// A boolean switch: the file's value or the config class's default (recorded).
+pub(crate) fn flag(
+    field: &'static str,
+    value: Option<bool>,
+    default: bool,
+    defaulted: &mut Vec<Defaulted>,
+) -> bool {
+    value.unwrap_or_else(|| {
+        defaulted.push(Defaulted { field, value: default.to_string() });
+        default
+    })
+}
+
+/// The class planned: `architectures[0]`, or the family's base model when the file names none.
+pub(crate) fn class_or(common: &Common, default: &str, defaulted: &mut Vec<Defaulted>) -> String {
+    common.architecture.clone().unwrap_or_else(|| {
+        defaulted.push(Defaulted { field: "architectures", value: default.into() });
+        default.to_string()
+    })
+}
+
+#[derive(serde::Deserialize)]
+struct RawLabels {
+    id2label: Option<std::collections::BTreeMap<String, String>>,
+    num_labels: Option<u64>,
+}
+
+/// `num_labels` as `PretrainedConfig` reads it: the length of `id2label` when the file has one,
+/// else `num_labels`, else 2. The flag says whether the default was taken.
+pub(crate) fn num_labels(value: &Value) -> Result<(u64, bool), ConfigError> {
+    let raw: RawLabels = deserialize_raw(value)?;
+    Ok(match (&raw.id2label, raw.num_labels) {
+        (Some(map), _) if !map.is_empty() => (map.len() as u64, false),
+        (_, Some(n)) => (n, false),
+        _ => (2, true),
+    })
+}
+
+/// A classifier's label count, for a class that builds one: recorded when defaulted, and bounded.
+pub(crate) fn classifier_labels(
+    (n, was_defaulted): (u64, bool),
+    defaulted: &mut Vec<Defaulted>,
+) -> Result<u64, ConfigError> {
+    if was_defaulted {
+        defaulted.push(Defaulted { field: "num_labels", value: n.to_string() });
+    }
+    if n == 0 || n > 1 << 20 {
+        return Err(ConfigError::field("num_labels", format!("{n} labels is not a usable classifier")));
+    }
+    Ok(n)
 }
 
 #[cfg(test)]

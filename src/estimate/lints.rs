@@ -105,7 +105,8 @@ pub fn run(x: &LintInput) -> Vec<Lint> {
             fix: "When training from scratch, scale residual output projections by depth: nn.init.normal_(w, std=0.02 / math.sqrt(2 * n_layers)).".into(),
         });
     }
-    if !d.vocab_size.is_multiple_of(64) {
+    // A model without a vocabulary (ViT: pixels in, vocab_size 0) has no embedding to pad.
+    if d.vocab_size > 0 && !d.vocab_size.is_multiple_of(64) {
         let padded = d.vocab_size.div_ceil(64) * 64;
         out.push(Lint {
             id: "vocab-not-multiple-of-64",
@@ -197,6 +198,13 @@ mod tests {
             assert_eq!(ids(&d, dtype, unscaled), vec![id]);
         }
         assert_eq!(n, RULES.len(), "every rule has a case");
+    }
+
+    #[test]
+    fn a_model_without_a_vocabulary_raises_no_vocabulary_rule() {
+        assert!(
+            ids(&Dims { vocab_size: 0, pad_token_id: None, ..dims() }, Some("bfloat16"), true).is_empty()
+        );
     }
 
     #[test]

@@ -29,14 +29,14 @@ impl Architecture for BertConfig {
     }
 }
 
-fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
+pub(crate) fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
     Node::new(name, Op::Linear, detail, &[seq, out]).with([
         Tensor::new(format!("{name}.weight"), &[out, inp]),
         Tensor::new(format!("{name}.bias"), &[out]),
     ])
 }
 
-fn layer_norm(name: &str, detail: &str, shape: &[u64], width: u64) -> Node {
+pub(crate) fn layer_norm(name: &str, detail: &str, shape: &[u64], width: u64) -> Node {
     Node::new(name, Op::LayerNorm, detail, shape).with([
         Tensor::new(format!("{name}.weight"), &[width]),
         Tensor::new(format!("{name}.bias"), &[width]),

@@ -5,16 +5,22 @@
 //! 80-layer model is as small to hold, count and render as a 2-layer one; [`Graph::tensors`]
 //! expands the names when a checkpoint's tensor list has to be matched.
 
+pub mod albert;
 pub mod bart;
 pub mod bert;
 pub mod bloom;
+pub mod deberta_v2;
 pub mod decoder;
+pub mod distilbert;
+pub mod electra;
 pub mod falcon;
 pub mod gpt2;
 pub mod gpt_neox;
+pub mod mpnet;
 pub mod opt;
 pub mod phi;
 pub mod t5;
+pub mod vit;
 pub mod whisper;
 
 use serde::Serialize;
@@ -38,6 +44,10 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     fn checkpoint_prefixes(&self) -> Vec<String>;
     /// Whether the family initialises residual projections without depth scaling.
     fn unscaled_residual_init(&self) -> bool;
+    /// Where `Dims::context` comes from, in words, for the page's sequence-length note.
+    fn context_source(&self) -> String {
+        "max_position_embeddings".into()
+    }
 }
 
 /// What a section is for; estimates use it (the baseline memory method sizes embeddings and
@@ -258,4 +268,29 @@ impl Candidate {
         let n: u64 = self.tensors.iter().map(|(_, s)| s.iter().product::<u64>()).sum();
         if self.in_checkpoint_only { n as i64 } else { -(n as i64) }
     }
+}
+
+/// An embedding table `rows x width` as a node named `name` (its tensor is `name.weight`).
+pub(crate) fn embedding(name: &str, detail: impl Into<String>, seq: u64, rows: u64, width: u64) -> Node {
+    Node::new(name, Op::Embedding, detail, &[seq, width])
+        .with([Tensor::new(format!("{name}.weight"), &[rows, width])])
+}
+
+/// A tensor that is the same storage as `to`: listed, counted once at `to`.
+pub(crate) fn tied(name: impl Into<String>, shape: &[u64], to: impl Into<String>) -> Tensor {
+    Tensor { name: name.into(), shape: shape.to_vec(), tied_to: Some(to.into()) }
+}
+
+/// A tensor that is tied to `to` only when `tie` holds; an own parameter otherwise.
+pub(crate) fn tied_if(tie: bool, name: impl Into<String>, shape: &[u64], to: impl Into<String>) -> Tensor {
+    let mut t = Tensor::new(name, shape);
+    if tie {
+        t.tied_to = Some(to.into());
+    }
+    t
+}
+
+/// Shorthand for candidate tensor lists.
+pub(crate) fn shapes<const N: usize>(items: [(String, &[u64]); N]) -> Vec<(String, Vec<u64>)> {
+    items.into_iter().map(|(n, s)| (n, s.to_vec())).collect()
 }

@@ -1,0 +1,213 @@
+//! ALBERT: BERT with factorised embeddings (`embedding_size`, then a projection to the hidden
+//! size) and layers shared across depth (`num_hidden_groups` groups of `inner_group_num` layers,
+//! applied `num_hidden_layers` times in all). Defaults are those of transformers' `AlbertConfig`
+//! (the xxlarge shape: hidden 4096, 64 heads, ffn 16384).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::bert::{Head, PositionEmbedding, UnknownClass};
+use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels, size};
+
+#[derive(Debug, Deserialize)]
+struct Raw {
+    vocab_size: Option<u64>,
+    embedding_size: Option<u64>,
+    hidden_size: Option<u64>,
+    num_hidden_layers: Option<u64>,
+    num_hidden_groups: Option<u64>,
+    num_attention_heads: Option<u64>,
+    intermediate_size: Option<u64>,
+    inner_group_num: Option<u64>,
+    hidden_act: Option<String>,
+    max_position_embeddings: Option<u64>,
+    type_vocab_size: Option<u64>,
+    layer_norm_eps: Option<f64>,
+    position_embedding_type: Option<String>,
+    pad_token_id: Option<u64>,
+    tie_word_embeddings: Option<bool>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AlbertConfig {
+    pub class: String,
+    pub head: Head,
+    /// `num_labels`: the width of the SOP, sequence-classification and QA outputs.
+    pub num_labels: u64,
+    pub vocab_size: u64,
+    pub embedding_size: u64,
+    pub hidden_size: u64,
+    /// Layer applications in the forward pass.
+    pub num_layers: u64,
+    /// Distinct parameter sets: `num_hidden_groups` groups of `inner_group_num` layers.
+    pub num_groups: u64,
+    pub inner_group_num: u64,
+    pub num_heads: u64,
+    pub intermediate_size: u64,
+    pub max_position_embeddings: u64,
+    pub type_vocab_size: u64,
+    pub position_embedding: PositionEmbedding,
+    pub tie_word_embeddings: bool,
+    pub pad_token_id: u64,
+    pub layer_norm_eps: f64,
+    pub hidden_act: String,
+    pub defaulted: Vec<Defaulted>,
+}
+
+impl AlbertConfig {
+    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let raw: Raw = super::deserialize_raw(value)?;
+        let mut d = Vec::new();
+        let vocab_size = size("vocab_size", raw.vocab_size, 30000, 100_000_000, &mut d)?;
+        let embedding_size = size("embedding_size", raw.embedding_size, 128, 1 << 18, &mut d)?;
+        let hidden_size = size("hidden_size", raw.hidden_size, 4096, 1 << 18, &mut d)?;
+        let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 12, 10_000, &mut d)?;
+        let num_groups = size("num_hidden_groups", raw.num_hidden_groups, 1, 10_000, &mut d)?;
+        // Groups x inner layers multiply the layer count; both are bounded so the sum cannot overflow.
+        let inner_group_num = size("inner_group_num", raw.inner_group_num, 1, 64, &mut d)?;
+        let num_heads = size("num_attention_heads", raw.num_attention_heads, 64, 1 << 16, &mut d)?;
+        let intermediate_size = size("intermediate_size", raw.intermediate_size, 16384, 1 << 22, &mut d)?;
+        let max_position_embeddings =
+            size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
+        let type_vocab_size = size("type_vocab_size", raw.type_vocab_size, 2, 1 << 20, &mut d)?;
+        let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
+        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
+        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
+            d.push(Defaulted { field: "pad_token_id", value: "0".into() });
+            0
+        });
+        let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-12);
+        let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu_new".into());
+        let class = class_or(common, "AlbertModel", &mut d);
+        let labels = num_labels(value)?;
+        let head = match class.as_str() {
+            "AlbertModel" => Head::Model,
+            "AlbertForMaskedLM" => Head::MaskedLm,
+            "AlbertForPreTraining" => Head::PreTraining,
+            "AlbertForSequenceClassification" => Head::SequenceClassification { num_labels: 0 },
+            "AlbertForTokenClassification" => Head::TokenClassification { num_labels: 0 },
+            "AlbertForQuestionAnswering" => Head::QuestionAnswering,
+            "AlbertForMultipleChoice" => Head::MultipleChoice,
+            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
+        };
+        let uses_labels = matches!(
+            head,
+            Head::PreTraining
+                | Head::SequenceClassification { .. }
+                | Head::TokenClassification { .. }
+                | Head::QuestionAnswering
+        );
+        let num_labels = if uses_labels { classifier_labels(labels, &mut d)? } else { labels.0 };
+        let head = match head {
+            Head::SequenceClassification { .. } => Head::SequenceClassification { num_labels },
+            Head::TokenClassification { .. } => Head::TokenClassification { num_labels },
+            other => other,
+        };
+        Ok(AlbertConfig {
+            class,
+            head,
+            num_labels,
+            vocab_size,
+            embedding_size,
+            hidden_size,
+            num_layers,
+            num_groups,
+            inner_group_num,
+            num_heads,
+            intermediate_size,
+            max_position_embeddings,
+            type_vocab_size,
+            position_embedding,
+            tie_word_embeddings,
+            pad_token_id,
+            layer_norm_eps,
+            hidden_act,
+            defaulted: d,
+        })
+    }
+
+    pub fn dims(&self) -> super::Dims {
+        super::Dims {
+            hidden_size: self.hidden_size,
+            // Applications, not parameter sets: activations and the serving working set grow with
+            // every pass through a shared layer.
+            num_layers: self.num_layers,
+            num_heads: self.num_heads,
+            num_kv_heads: self.num_heads,
+            head_dim: self.hidden_size / self.num_heads,
+            intermediate_size: self.intermediate_size,
+            vocab_size: self.vocab_size,
+            context: self.max_position_embeddings,
+            usable_context: self.max_position_embeddings,
+            pad_token_id: Some(self.pad_token_id),
+            tie_word_embeddings: self.tie_word_embeddings,
+            layer_norm_eps: self.layer_norm_eps,
+            num_experts: None,
+            experts_per_token: None,
+        }
+    }
+}
+
+/// `position_embedding_type` as the BERT-derived encoders read it.
+pub(crate) fn position_embedding(
+    value: Option<&str>,
+    d: &mut Vec<Defaulted>,
+) -> Result<PositionEmbedding, ConfigError> {
+    Ok(match value {
+        None => {
+            d.push(Defaulted { field: "position_embedding_type", value: "absolute".into() });
+            PositionEmbedding::Absolute
+        }
+        Some("absolute") => PositionEmbedding::Absolute,
+        Some("relative_key") => PositionEmbedding::RelativeKey,
+        Some("relative_key_query") => PositionEmbedding::RelativeKeyQuery,
+        Some(other) => {
+            return Err(ConfigError::field(
+                "position_embedding_type",
+                format!("{other:?} is not absolute, relative_key or relative_key_query"),
+            ));
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::parse;
+
+    fn albert(text: &str) -> Result<AlbertConfig, ConfigError> {
+        let (common, value) = parse(text)?;
+        AlbertConfig::resolve(&value, &common)
+    }
+
+    #[test]
+    fn defaults_are_the_xxlarge_shape() {
+        let c = albert(r#"{"model_type": "albert"}"#).unwrap();
+        assert_eq!(
+            (c.hidden_size, c.num_heads, c.intermediate_size, c.embedding_size),
+            (4096, 64, 16384, 128)
+        );
+        assert_eq!((c.num_layers, c.num_groups, c.inner_group_num), (12, 1, 1));
+        assert_eq!(c.class, "AlbertModel");
+    }
+
+    #[test]
+    fn bad_values_name_the_field() {
+        for (text, field) in [
+            (r#"{"model_type": "albert", "num_hidden_groups": 0}"#, "num_hidden_groups"),
+            (r#"{"model_type": "albert", "inner_group_num": 1000}"#, "inner_group_num"),
+            (r#"{"model_type": "albert", "embedding_size": -1}"#, "embedding_size"),
+            (r#"{"model_type": "albert", "position_embedding_type": "rotary"}"#, "position_embedding_type"),
+            (r#"{"model_type": "albert", "architectures": ["AlbertForCausalLM"]}"#, "architectures[0]"),
+            (
+                r#"{"model_type": "albert", "architectures": ["AlbertForSequenceClassification"], "num_labels": 0}"#,
+                "num_labels",
+            ),
+        ] {
+            match albert(text) {
+                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
+                other => panic!("{text}: expected an error on {field}, got {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,343 @@
+//! DeBERTa-v2 and v3 (`model_type` `deberta-v2`): an encoder with disentangled attention, where
+//! content and relative position are attended separately (He et al., 2020). Defaults are those
+//! of transformers' `DebertaV2Config` (the 1.5B xxlarge shape, relative attention off); the keys
+//! the modeling code reads with `getattr` (`share_att_key`, `position_buckets`, `norm_rel_ebd`,
+//! `conv_kernel_size`, `embedding_size`, `attention_head_size`, `pooler_hidden_size`) take the
+//! defaults written there.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::bert::{Head, UnknownClass};
+use super::{
+    Common, ConfigError, Defaulted, Limit, check_range, class_or, classifier_labels, flag, num_labels, size,
+};
+
+/// `pos_att_type` is a list, or (older configs) one string joined with `|`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum PosAttType {
+    List(Vec<String>),
+    Joined(String),
+}
+
+#[derive(Debug, Deserialize)]
+struct Raw {
+    vocab_size: Option<u64>,
+    hidden_size: Option<u64>,
+    num_hidden_layers: Option<u64>,
+    num_attention_heads: Option<u64>,
+    intermediate_size: Option<u64>,
+    hidden_act: Option<String>,
+    max_position_embeddings: Option<u64>,
+    type_vocab_size: Option<u64>,
+    layer_norm_eps: Option<f64>,
+    relative_attention: Option<bool>,
+    max_relative_positions: Option<i64>,
+    pad_token_id: Option<u64>,
+    position_biased_input: Option<bool>,
+    pos_att_type: Option<PosAttType>,
+    share_att_key: Option<bool>,
+    position_buckets: Option<i64>,
+    norm_rel_ebd: Option<String>,
+    conv_kernel_size: Option<u64>,
+    conv_groups: Option<u64>,
+    conv_act: Option<String>,
+    embedding_size: Option<u64>,
+    attention_head_size: Option<u64>,
+    pooler_hidden_size: Option<u64>,
+    legacy: Option<bool>,
+    tie_word_embeddings: Option<bool>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DebertaV2Config {
+    pub class: String,
+    pub head: Head,
+    /// The QA output width (`num_labels`).
+    pub num_labels: u64,
+    pub vocab_size: u64,
+    /// The word (and absolute position) embedding width; `embed_proj` maps it to the hidden size
+    /// when they differ.
+    pub embedding_size: u64,
+    pub hidden_size: u64,
+    pub num_layers: u64,
+    pub num_heads: u64,
+    pub attention_head_size: u64,
+    pub intermediate_size: u64,
+    pub max_position_embeddings: u64,
+    /// 0: no token-type table.
+    pub type_vocab_size: u64,
+    pub relative_attention: bool,
+    /// Rows of `encoder.rel_embeddings` (`2 x position_buckets`, or `2 x max_relative_positions`
+    /// when there are no buckets); 0 without relative attention.
+    pub rel_embeddings: u64,
+    pub position_biased_input: bool,
+    pub pos_att_type: Vec<String>,
+    pub share_att_key: bool,
+    pub norm_rel_ebd_layer_norm: bool,
+    /// Kernel and groups of the encoder's convolution after the first layer; none when
+    /// `conv_kernel_size` is 0.
+    pub conv: Option<(u64, u64)>,
+    pub conv_act: String,
+    pub pooler_hidden_size: u64,
+    pub legacy: bool,
+    pub tie_word_embeddings: bool,
+    pub pad_token_id: u64,
+    pub layer_norm_eps: f64,
+    pub hidden_act: String,
+    pub defaulted: Vec<Defaulted>,
+}
+
+impl DebertaV2Config {
+    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let raw: Raw = super::deserialize_raw(value)?;
+        let mut d = Vec::new();
+        let vocab_size = size("vocab_size", raw.vocab_size, 128100, 100_000_000, &mut d)?;
+        let hidden_size = size("hidden_size", raw.hidden_size, 1536, 1 << 18, &mut d)?;
+        let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 24, 10_000, &mut d)?;
+        let num_heads = size("num_attention_heads", raw.num_attention_heads, 24, 1 << 16, &mut d)?;
+        let intermediate_size = size("intermediate_size", raw.intermediate_size, 6144, 1 << 22, &mut d)?;
+        let max_position_embeddings =
+            size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
+        // 0 is this class's default and means "no token-type embedding".
+        let type_vocab_size = match raw.type_vocab_size {
+            Some(0) => 0,
+            Some(n) => check_range(Limit { field: "type_vocab_size", max: 1 << 20 }, n)?,
+            None => {
+                d.push(Defaulted { field: "type_vocab_size", value: "0".into() });
+                0
+            }
+        };
+        let embedding_size = match raw.embedding_size {
+            Some(n) => check_range(Limit { field: "embedding_size", max: 1 << 18 }, n)?,
+            None => hidden_size,
+        };
+        // DisentangledSelfAttention refuses heads that do not divide the hidden size, even when
+        // `attention_head_size` is given.
+        if !hidden_size.is_multiple_of(num_heads) {
+            return Err(ConfigError::field(
+                "num_attention_heads",
+                format!("{num_heads} heads do not divide hidden_size {hidden_size} (transformers raises)"),
+            ));
+        }
+        let attention_head_size = match raw.attention_head_size {
+            Some(n) => check_range(Limit { field: "attention_head_size", max: 1 << 16 }, n)?,
+            None => hidden_size / num_heads,
+        };
+        if num_heads * attention_head_size > 1 << 18 {
+            return Err(ConfigError::field(
+                "attention_head_size",
+                format!(
+                    "{num_heads} heads x {attention_head_size} is beyond any real model (at most {})",
+                    1 << 18
+                ),
+            ));
+        }
+        let relative_attention = flag("relative_attention", raw.relative_attention, false, &mut d);
+        let position_biased_input = flag("position_biased_input", raw.position_biased_input, true, &mut d);
+        // Read by the modeling code with getattr defaults, recorded like the class's own defaults
+        // where they shape the model (only under relative attention).
+        let share_att_key = match raw.share_att_key {
+            Some(v) => v,
+            None if relative_attention => flag("share_att_key", None, false, &mut d),
+            None => false,
+        };
+        let pos_att_type: Vec<String> = match raw.pos_att_type {
+            None => vec![],
+            Some(PosAttType::List(v)) => v,
+            Some(PosAttType::Joined(s)) => {
+                s.to_lowercase().split('|').map(|x| x.trim().to_string()).collect()
+            }
+        };
+        let rel_embeddings = if relative_attention {
+            let max_rel = match raw.max_relative_positions {
+                Some(n) if n >= 1 => {
+                    check_range(Limit { field: "max_relative_positions", max: 1 << 30 }, n as u64)?
+                }
+                _ => max_position_embeddings,
+            };
+            match raw.position_buckets {
+                Some(b) if b > 0 => {
+                    2 * check_range(Limit { field: "position_buckets", max: 1 << 20 }, b as u64)?
+                }
+                _ => 2 * max_rel,
+            }
+        } else {
+            0
+        };
+        let norm_rel_ebd_layer_norm = raw
+            .norm_rel_ebd
+            .as_deref()
+            .unwrap_or("none")
+            .to_lowercase()
+            .split('|')
+            .any(|x| x.trim() == "layer_norm");
+        let conv = match raw.conv_kernel_size {
+            None | Some(0) => None,
+            Some(k) => {
+                let k = check_range(Limit { field: "conv_kernel_size", max: 1 << 10 }, k)?;
+                let g = size("conv_groups", raw.conv_groups, 1, 1 << 18, &mut d)?;
+                if !hidden_size.is_multiple_of(g) {
+                    return Err(ConfigError::field(
+                        "conv_groups",
+                        format!("{g} groups do not divide hidden_size {hidden_size}: Conv1d refuses"),
+                    ));
+                }
+                Some((k, g))
+            }
+        };
+        let conv_act = raw.conv_act.unwrap_or_else(|| "tanh".into());
+        let pooler_hidden_size = match raw.pooler_hidden_size {
+            Some(n) => check_range(Limit { field: "pooler_hidden_size", max: 1 << 18 }, n)?,
+            None => hidden_size,
+        };
+        let legacy = flag("legacy", raw.legacy, true, &mut d);
+        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
+        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
+            d.push(Defaulted { field: "pad_token_id", value: "0".into() });
+            0
+        });
+        let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-7);
+        let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
+        let class = class_or(common, "DebertaV2Model", &mut d);
+        let labels = num_labels(value)?;
+        let mut num_labels = labels.0;
+        let head = match class.as_str() {
+            "DebertaV2Model" => Head::Model,
+            "DebertaV2ForMaskedLM" => {
+                if !legacy && tie_word_embeddings {
+                    // get_output_embeddings() then returns lm_predictions.lm_head.dense, and
+                    // tying replaces that hidden x hidden layer by the word-embedding table.
+                    return Err(ConfigError::field(
+                        "legacy",
+                        "false with tied word embeddings: transformers ties lm_predictions.lm_head.dense (hidden x hidden) to the vocabulary table, so the head cannot run; set tie_word_embeddings to false or keep legacy",
+                    ));
+                }
+                Head::MaskedLm
+            }
+            "DebertaV2ForSequenceClassification" => {
+                Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
+            }
+            "DebertaV2ForTokenClassification" => {
+                Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
+            }
+            "DebertaV2ForQuestionAnswering" => {
+                num_labels = classifier_labels(labels, &mut d)?;
+                Head::QuestionAnswering
+            }
+            "DebertaV2ForMultipleChoice" => Head::MultipleChoice,
+            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
+        };
+        Ok(DebertaV2Config {
+            class,
+            head,
+            num_labels,
+            vocab_size,
+            embedding_size,
+            hidden_size,
+            num_layers,
+            num_heads,
+            attention_head_size,
+            intermediate_size,
+            max_position_embeddings,
+            type_vocab_size,
+            relative_attention,
+            rel_embeddings,
+            position_biased_input,
+            pos_att_type,
+            share_att_key,
+            norm_rel_ebd_layer_norm,
+            conv,
+            conv_act,
+            pooler_hidden_size,
+            legacy,
+            tie_word_embeddings,
+            pad_token_id,
+            layer_norm_eps,
+            hidden_act,
+            defaulted: d,
+        })
+    }
+
+    /// Whether a layer has its own position-key / position-query projections: only with relative
+    /// attention, unshared keys, and the matching `pos_att_type`.
+    pub fn pos_proj(&self, kind: &str) -> bool {
+        self.relative_attention && !self.share_att_key && self.pos_att_type.iter().any(|t| t == kind)
+    }
+
+    pub fn dims(&self) -> super::Dims {
+        super::Dims {
+            hidden_size: self.hidden_size,
+            num_layers: self.num_layers,
+            num_heads: self.num_heads,
+            num_kv_heads: self.num_heads,
+            head_dim: self.attention_head_size,
+            intermediate_size: self.intermediate_size,
+            vocab_size: self.vocab_size,
+            context: self.max_position_embeddings,
+            // Without an absolute table (position_biased_input false) nothing is indexed by
+            // position, but the relative buckets are sized for this length: it stays the limit.
+            usable_context: self.max_position_embeddings,
+            pad_token_id: Some(self.pad_token_id),
+            tie_word_embeddings: self.tie_word_embeddings,
+            layer_norm_eps: self.layer_norm_eps,
+            num_experts: None,
+            experts_per_token: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::parse;
+
+    fn deberta(text: &str) -> Result<DebertaV2Config, ConfigError> {
+        let (common, value) = parse(text)?;
+        DebertaV2Config::resolve(&value, &common)
+    }
+
+    #[test]
+    fn relative_table_rows_follow_buckets_then_max_relative_positions() {
+        let c =
+            deberta(r#"{"model_type": "deberta-v2", "relative_attention": true, "position_buckets": 256}"#)
+                .unwrap();
+        assert_eq!(c.rel_embeddings, 512);
+        let c = deberta(
+            r#"{"model_type": "deberta-v2", "relative_attention": true, "max_relative_positions": -1}"#,
+        )
+        .unwrap();
+        assert_eq!(c.rel_embeddings, 1024, "falls back to max_position_embeddings");
+        let c =
+            deberta(r#"{"model_type": "deberta-v2", "pos_att_type": "p2c|c2p", "relative_attention": true}"#)
+                .unwrap();
+        assert!(c.pos_proj("c2p") && c.pos_proj("p2c"));
+    }
+
+    #[test]
+    fn bad_values_name_the_field() {
+        for (text, field) in [
+            (
+                r#"{"model_type": "deberta-v2", "hidden_size": 100, "num_attention_heads": 12}"#,
+                "num_attention_heads",
+            ),
+            (r#"{"model_type": "deberta-v2", "conv_kernel_size": 3, "conv_groups": 5}"#, "conv_groups"),
+            (r#"{"model_type": "deberta-v2", "type_vocab_size": -1}"#, "type_vocab_size"),
+            (r#"{"model_type": "deberta-v2", "attention_head_size": 65536}"#, "attention_head_size"),
+            (
+                r#"{"model_type": "deberta-v2", "architectures": ["DebertaV2ForMaskedLM"], "legacy": false}"#,
+                "legacy",
+            ),
+            (
+                r#"{"model_type": "deberta-v2", "architectures": ["DebertaV2ForCausalLM"]}"#,
+                "architectures[0]",
+            ),
+        ] {
+            match deberta(text) {
+                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
+                other => panic!("{text}: expected an error on {field}, got {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! ELECTRA: a BERT encoder trained as a replaced-token discriminator beside a small generator;
+//! the embeddings may be narrower than the hidden size (`embedding_size`, then
+//! `embeddings_project`). Defaults are those of transformers' `ElectraConfig` (the small
+//! generator's shape: hidden 256, 4 heads, embeddings 128).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::bert::{Head, PositionEmbedding, UnknownClass};
+use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels, size};
+
+#[derive(Debug, Deserialize)]
+struct Raw {
+    vocab_size: Option<u64>,
+    embedding_size: Option<u64>,
+    hidden_size: Option<u64>,
+    num_hidden_layers: Option<u64>,
+    num_attention_heads: Option<u64>,
+    intermediate_size: Option<u64>,
+    hidden_act: Option<String>,
+    max_position_embeddings: Option<u64>,
+    type_vocab_size: Option<u64>,
+    layer_norm_eps: Option<f64>,
+    position_embedding_type: Option<String>,
+    pad_token_id: Option<u64>,
+    tie_word_embeddings: Option<bool>,
+    summary_type: Option<String>,
+    summary_use_proj: Option<bool>,
+    summary_proj_to_labels: Option<bool>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ElectraConfig {
+    pub class: String,
+    /// `CausalLm` is ElectraForCausalLM (the generator head used left to right); `PreTraining` is
+    /// the discriminator; `MaskedLm` the generator.
+    pub head: Head,
+    /// The QA output width (`num_labels`).
+    pub num_labels: u64,
+    pub vocab_size: u64,
+    pub embedding_size: u64,
+    pub hidden_size: u64,
+    pub num_layers: u64,
+    pub num_heads: u64,
+    pub intermediate_size: u64,
+    pub max_position_embeddings: u64,
+    pub type_vocab_size: u64,
+    pub position_embedding: PositionEmbedding,
+    pub tie_word_embeddings: bool,
+    pub pad_token_id: u64,
+    pub layer_norm_eps: f64,
+    pub hidden_act: String,
+    /// ElectraForMultipleChoice's `sequence_summary.summary` output width: none when
+    /// `summary_use_proj` is false (an identity).
+    pub summary_proj: Option<u64>,
+    pub defaulted: Vec<Defaulted>,
+}
+
+impl ElectraConfig {
+    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let raw: Raw = super::deserialize_raw(value)?;
+        let mut d = Vec::new();
+        let vocab_size = size("vocab_size", raw.vocab_size, 30522, 100_000_000, &mut d)?;
+        let embedding_size = size("embedding_size", raw.embedding_size, 128, 1 << 18, &mut d)?;
+        let hidden_size = size("hidden_size", raw.hidden_size, 256, 1 << 18, &mut d)?;
+        let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 12, 10_000, &mut d)?;
+        let num_heads = size("num_attention_heads", raw.num_attention_heads, 4, 1 << 16, &mut d)?;
+        let intermediate_size = size("intermediate_size", raw.intermediate_size, 1024, 1 << 22, &mut d)?;
+        let max_position_embeddings =
+            size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
+        let type_vocab_size = size("type_vocab_size", raw.type_vocab_size, 2, 1 << 20, &mut d)?;
+        let position_embedding =
+            super::albert::position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
+        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
+        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
+            d.push(Defaulted { field: "pad_token_id", value: "0".into() });
+            0
+        });
+        let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-12);
+        let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
+        let class = class_or(common, "ElectraModel", &mut d);
+        let labels = num_labels(value)?;
+        let mut num_labels = labels.0;
+        let head = match class.as_str() {
+            "ElectraModel" => Head::Model,
+            "ElectraForPreTraining" => Head::PreTraining,
+            "ElectraForMaskedLM" => Head::MaskedLm,
+            "ElectraForCausalLM" => Head::CausalLm,
+            "ElectraForSequenceClassification" => {
+                Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
+            }
+            "ElectraForTokenClassification" => {
+                Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
+            }
+            "ElectraForQuestionAnswering" => {
+                num_labels = classifier_labels(labels, &mut d)?;
+                Head::QuestionAnswering
+            }
+            "ElectraForMultipleChoice" => {
+                if raw.summary_type.as_deref() == Some("attn") {
+                    return Err(ConfigError::field(
+                        "summary_type",
+                        "\"attn\" is not implemented by transformers' sequence summary (it raises)",
+                    ));
+                }
+                Head::MultipleChoice
+            }
+            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
+        };
+        // ElectraConfig defaults summary_use_proj to true; summary_proj_to_labels is not one of
+        // its keys, so it is read only when the file has it.
+        let summary_proj = if raw.summary_use_proj.unwrap_or(true) {
+            if raw.summary_proj_to_labels == Some(true) && labels.0 > 0 {
+                Some(labels.0)
+            } else {
+                Some(hidden_size)
+            }
+        } else {
+            None
+        };
+        Ok(ElectraConfig {
+            class,
+            head,
+            num_labels,
+            vocab_size,
+            embedding_size,
+            hidden_size,
+            num_layers,
+            num_heads,
+            intermediate_size,
+            max_position_embeddings,
+            type_vocab_size,
+            position_embedding,
+            tie_word_embeddings,
+            pad_token_id,
+            layer_norm_eps,
+            hidden_act,
+            summary_proj,
+            defaulted: d,
+        })
+    }
+
+    pub fn dims(&self) -> super::Dims {
+        super::Dims {
+            hidden_size: self.hidden_size,
+            num_layers: self.num_layers,
+            num_heads: self.num_heads,
+            num_kv_heads: self.num_heads,
+            head_dim: self.hidden_size / self.num_heads,
+            intermediate_size: self.intermediate_size,
+            vocab_size: self.vocab_size,
+            context: self.max_position_embeddings,
+            usable_context: self.max_position_embeddings,
+            pad_token_id: Some(self.pad_token_id),
+            tie_word_embeddings: self.tie_word_embeddings,
+            layer_norm_eps: self.layer_norm_eps,
+            num_experts: None,
+            experts_per_token: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::parse;
+
+    fn electra(text: &str) -> Result<ElectraConfig, ConfigError> {
+        let (common, value) = parse(text)?;
+        ElectraConfig::resolve(&value, &common)
+    }
+
+    #[test]
+    fn defaults_are_the_small_generator_shape() {
+        let c = electra(r#"{"model_type": "electra"}"#).unwrap();
+        assert_eq!((c.hidden_size, c.embedding_size, c.num_heads, c.intermediate_size), (256, 128, 4, 1024));
+    }
+
+    #[test]
+    fn bad_values_name_the_field() {
+        for (text, field) in [
+            (r#"{"model_type": "electra", "embedding_size": 0}"#, "embedding_size"),
+            (r#"{"model_type": "electra", "hidden_size": true}"#, "hidden_size"),
+            (
+                r#"{"model_type": "electra", "architectures": ["ElectraForNextSentencePrediction"]}"#,
+                "architectures[0]",
+            ),
+            (
+                r#"{"model_type": "electra", "architectures": ["ElectraForMultipleChoice"], "summary_type": "attn"}"#,
+                "summary_type",
+            ),
+        ] {
+            match electra(text) {
+                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
+                other => panic!("{text}: expected an error on {field}, got {other:?}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! MPNet: a BERT-shaped encoder trained with masked and permuted language modelling (Song et al.,
+//! 2020), with a T5-style relative position bias shared by all layers on top of learned absolute
+//! positions. Defaults are those of transformers' `MPNetConfig`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::bert::{Head, UnknownClass};
+use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels, size};
+
+/// The embeddings' padding index: hard-coded to 1 in MPNetEmbeddings whatever `pad_token_id` says.
+pub const PADDING_IDX: u64 = 1;
+
+#[derive(Debug, Deserialize)]
+struct Raw {
+    vocab_size: Option<u64>,
+    hidden_size: Option<u64>,
+    num_hidden_layers: Option<u64>,
+    num_attention_heads: Option<u64>,
+    intermediate_size: Option<u64>,
+    hidden_act: Option<String>,
+    max_position_embeddings: Option<u64>,
+    layer_norm_eps: Option<f64>,
+    relative_attention_num_buckets: Option<u64>,
+    pad_token_id: Option<u64>,
+    tie_word_embeddings: Option<bool>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MpnetConfig {
+    pub class: String,
+    pub head: Head,
+    /// The QA output width (`num_labels`).
+    pub num_labels: u64,
+    pub vocab_size: u64,
+    pub hidden_size: u64,
+    pub num_layers: u64,
+    pub num_heads: u64,
+    pub intermediate_size: u64,
+    pub max_position_embeddings: u64,
+    pub relative_attention_num_buckets: u64,
+    pub tie_word_embeddings: bool,
+    pub pad_token_id: u64,
+    pub layer_norm_eps: f64,
+    pub hidden_act: String,
+    pub defaulted: Vec<Defaulted>,
+}
+
+impl MpnetConfig {
+    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let raw: Raw = super::deserialize_raw(value)?;
+        let mut d = Vec::new();
+        let vocab_size = size("vocab_size", raw.vocab_size, 30527, 100_000_000, &mut d)?;
+        let hidden_size = size("hidden_size", raw.hidden_size, 768, 1 << 18, &mut d)?;
+        let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 12, 10_000, &mut d)?;
+        let num_heads = size("num_attention_heads", raw.num_attention_heads, 12, 1 << 16, &mut d)?;
+        let intermediate_size = size("intermediate_size", raw.intermediate_size, 3072, 1 << 22, &mut d)?;
+        let max_position_embeddings =
+            size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
+        let relative_attention_num_buckets =
+            size("relative_attention_num_buckets", raw.relative_attention_num_buckets, 32, 1 << 20, &mut d)?;
+        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
+        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
+            d.push(Defaulted { field: "pad_token_id", value: "1".into() });
+            1
+        });
+        let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-12);
+        let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
+        let class = class_or(common, "MPNetModel", &mut d);
+        let labels = num_labels(value)?;
+        let mut num_labels = labels.0;
+        let head = match class.as_str() {
+            "MPNetModel" => Head::Model,
+            "MPNetForMaskedLM" => Head::MaskedLm,
+            "MPNetForSequenceClassification" => {
+                Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
+            }
+            "MPNetForTokenClassification" => {
+                Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
+            }
+            "MPNetForQuestionAnswering" => {
+                num_labels = classifier_labels(labels, &mut d)?;
+                Head::QuestionAnswering
+            }
+            "MPNetForMultipleChoice" => Head::MultipleChoice,
+            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
+        };
+        Ok(MpnetConfig {
+            class,
+            head,
+            num_labels,
+            vocab_size,
+            hidden_size,
+            num_layers,
+            num_heads,
+            intermediate_size,
+            max_position_embeddings,
+            relative_attention_num_buckets,
+            tie_word_embeddings,
+            pad_token_id,
+            layer_norm_eps,
+            hidden_act,
+            defaulted: d,
+        })
+    }
+
+    pub fn dims(&self) -> super::Dims {
+        super::Dims {
+            hidden_size: self.hidden_size,
+            num_layers: self.num_layers,
+            num_heads: self.num_heads,
+            num_kv_heads: self.num_heads,
+            head_dim: self.hidden_size / self.num_heads,
+            intermediate_size: self.intermediate_size,
+            vocab_size: self.vocab_size,
+            context: self.max_position_embeddings,
+            // Position ids start after the padding index, RoBERTa-style: rows 0 and 1 are never used.
+            usable_context: self.max_position_embeddings.saturating_sub(PADDING_IDX + 1),
+            pad_token_id: Some(self.pad_token_id),
+            tie_word_embeddings: self.tie_word_embeddings,
+            layer_norm_eps: self.layer_norm_eps,
+            num_experts: None,
+            experts_per_token: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::parse;
+
+    fn mpnet(text: &str) -> Result<MpnetConfig, ConfigError> {
+        let (common, value) = parse(text)?;
+        MpnetConfig::resolve(&value, &common)
+    }
+
+    #[test]
+    fn positions_lose_the_padding_offset() {
+        let c = mpnet(r#"{"model_type": "mpnet", "max_position_embeddings": 514}"#).unwrap();
+        assert_eq!(c.dims().usable_context, 512);
+        assert_eq!(c.vocab_size, 30527);
+    }
+
+    #[test]
+    fn bad_values_name_the_field() {
+        for (text, field) in [
+            (
+                r#"{"model_type": "mpnet", "relative_attention_num_buckets": 0}"#,
+                "relative_attention_num_buckets",
+            ),
+            (r#"{"model_type": "mpnet", "num_attention_heads": 1.5}"#, "num_attention_heads"),
+            (r#"{"model_type": "mpnet", "architectures": ["MPNetForCausalLM"]}"#, "architectures[0]"),
+        ] {
+            match mpnet(text) {
+                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
+                other => panic!("{text}: expected an error on {field}, got {other:?}"),
+            }
+        }
+    }
+}

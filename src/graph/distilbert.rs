@@ -1,0 +1,158 @@
+//! The DistilBERT graph, named as transformers' modules: `distilbert.transformer.layer.{i}.attention.q_lin`,
+//! `vocab_projector`.
+
+use super::bert::{layer_norm, linear};
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
+use crate::config::bert::Head;
+use crate::config::distilbert::DistilBertConfig;
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for DistilBertConfig {
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        DistilBertConfig::dims(self)
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        candidates(self)
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["distilbert.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        true
+    }
+}
+
+fn prefix(c: &DistilBertConfig) -> &'static str {
+    if c.head == Head::Model { "" } else { "distilbert." }
+}
+
+pub fn build(c: &DistilBertConfig, seq: u64) -> Graph {
+    let p = prefix(c);
+    let (h, v, ffn) = (c.dim, c.vocab_size, c.hidden_dim);
+    let emb = format!("{p}embeddings");
+    let positions = if c.sinusoidal_pos_embds {
+        format!("{} positions, fixed sinusoids (a frozen parameter)", c.max_position_embeddings)
+    } else {
+        format!("{} positions, learned", c.max_position_embeddings)
+    };
+    let mut sections = vec![Section {
+        name: emb.clone(),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens"), seq, v, h),
+            embedding(&format!("{emb}.position_embeddings"), positions, seq, c.max_position_embeddings, h),
+            layer_norm(
+                &format!("{emb}.LayerNorm"),
+                "sum of word and position embeddings, normalised",
+                &[seq, h],
+                h,
+            ),
+        ],
+    }];
+    let l = format!("{p}transformer.layer.{{i}}");
+    let hd = h / c.n_heads;
+    sections.push(Section {
+        name: l.clone(),
+        role: Role::Layers,
+        repeat: c.n_layers,
+        nodes: vec![
+            linear(&format!("{l}.attention.q_lin"), "query projection", seq, h, h),
+            linear(&format!("{l}.attention.k_lin"), "key projection", seq, h, h),
+            linear(&format!("{l}.attention.v_lin"), "value projection", seq, h, h),
+            Node::new(
+                format!("{l}.attention"),
+                Op::Attention,
+                format!("{} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V", c.n_heads),
+                &[seq, h],
+            ),
+            linear(&format!("{l}.attention.out_lin"), "attention output projection", seq, h, h),
+            layer_norm(&format!("{l}.sa_layer_norm"), "residual add, then norm", &[seq, h], h),
+            linear(&format!("{l}.ffn.lin1"), &format!("up projection, then {}", c.activation), seq, h, ffn),
+            linear(&format!("{l}.ffn.lin2"), "down projection", seq, ffn, h),
+            layer_norm(&format!("{l}.output_layer_norm"), "residual add, then norm", &[seq, h], h),
+        ],
+    });
+    let word = format!("{emb}.word_embeddings.weight");
+    let (name, nodes) = match c.head {
+        Head::Model => ("", vec![]),
+        Head::MaskedLm => (
+            "vocab_transform",
+            vec![
+                linear("vocab_transform", &format!("dense, then {}", c.activation), seq, h, h),
+                layer_norm("vocab_layer_norm", "norm", &[seq, h], h),
+                Node::new("vocab_projector", Op::Linear, "logits over the vocabulary", &[seq, v]).with([
+                    tied_if(c.tie_word_embeddings, "vocab_projector.weight", &[v, h], word),
+                    Tensor::new("vocab_projector.bias", &[v]),
+                ]),
+            ],
+        ),
+        Head::SequenceClassification { num_labels } => (
+            "classifier",
+            vec![
+                linear("pre_classifier", "first token's state, dense then ReLU", 1, h, h),
+                linear("classifier", "labels", 1, h, num_labels),
+            ],
+        ),
+        Head::MultipleChoice => (
+            "classifier",
+            vec![
+                linear("pre_classifier", "first token's state, dense then ReLU", 1, h, h),
+                linear("classifier", "a score per choice", 1, h, 1),
+            ],
+        ),
+        Head::TokenClassification { num_labels } => {
+            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
+        }
+        Head::QuestionAnswering => {
+            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, 2)])
+        }
+        // Not produced by the DistilBERT resolver.
+        Head::CausalLm | Head::PreTraining | Head::NextSentencePrediction => ("", vec![]),
+    };
+    if !nodes.is_empty() {
+        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
+    }
+    Graph { seq_len: seq, sections }
+}
+
+fn candidates(c: &DistilBertConfig) -> Vec<Candidate> {
+    let (h, v) = (c.dim, c.vocab_size);
+    let mut out = vec![Candidate::extra(
+        "position_ids buffer",
+        vec![("distilbert.embeddings.position_ids".into(), vec![1, c.max_position_embeddings])],
+        "an int64 buffer of position indices that older transformers saved with the weights; not a parameter",
+    )];
+    if c.head == Head::MaskedLm {
+        if c.tie_word_embeddings {
+            out.push(Candidate::extra(
+                "tied projector stored twice",
+                vec![("vocab_projector.weight".into(), vec![v, h])],
+                "vocab_projector is tied to the word embeddings, but the checkpoint stores the matrix a second time",
+            ));
+        }
+    } else {
+        out.push(Candidate::extra(
+            "masked-LM head",
+            shapes([
+                ("vocab_transform.weight".into(), &[h, h]),
+                ("vocab_transform.bias".into(), &[h]),
+                ("vocab_layer_norm.weight".into(), &[h]),
+                ("vocab_layer_norm.bias".into(), &[h]),
+                ("vocab_projector.bias".into(), &[v]),
+            ]),
+            "the masked-LM head of the distillation checkpoint (its projector is tied to the embeddings); this class drops it",
+        ));
+    }
+    out
+}

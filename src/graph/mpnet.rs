@@ -1,0 +1,200 @@
+//! The MPNet graph, named as transformers' modules: `mpnet.encoder.layer.{i}.attention.attn.q`,
+//! `mpnet.encoder.relative_attention_bias`, `lm_head.decoder`.
+
+use super::bert::{layer_norm, linear};
+use super::{
+    Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if,
+};
+use crate::config::bert::Head;
+use crate::config::mpnet::MpnetConfig;
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for MpnetConfig {
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        MpnetConfig::dims(self)
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        candidates(self)
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["mpnet.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        true
+    }
+}
+
+fn prefix(c: &MpnetConfig) -> &'static str {
+    if c.head == Head::Model { "" } else { "mpnet." }
+}
+
+/// MPNetModel and MPNetForMultipleChoice build the pooler; the other heads do not.
+pub fn has_pooler(c: &MpnetConfig) -> bool {
+    matches!(c.head, Head::Model | Head::MultipleChoice)
+}
+
+pub fn build(c: &MpnetConfig, seq: u64) -> Graph {
+    let p = prefix(c);
+    let (h, v) = (c.hidden_size, c.vocab_size);
+    let emb = format!("{p}embeddings");
+    let mut sections = vec![Section {
+        name: emb.clone(),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens"), seq, v, h),
+            embedding(
+                &format!("{emb}.position_embeddings"),
+                format!(
+                    "{} positions, learned, numbered from 2 (after the padding index)",
+                    c.max_position_embeddings
+                ),
+                seq,
+                c.max_position_embeddings,
+                h,
+            ),
+            layer_norm(
+                &format!("{emb}.LayerNorm"),
+                "sum of word and position embeddings, normalised",
+                &[seq, h],
+                h,
+            ),
+        ],
+    }];
+    let heads = c.num_heads;
+    let buckets = c.relative_attention_num_buckets;
+    // One bias table for the whole encoder, computed once and added in every layer.
+    sections.push(Section {
+        name: format!("{p}encoder.relative_attention_bias"),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![embedding(
+            &format!("{p}encoder.relative_attention_bias"),
+            format!("{buckets} relative-position buckets x {heads} heads, shared by all layers"),
+            seq,
+            buckets,
+            heads,
+        )],
+    });
+    let l = format!("{p}encoder.layer.{{i}}");
+    let (hd, ffn) = (h / heads, c.intermediate_size);
+    let a = format!("{l}.attention.attn");
+    sections.push(Section {
+        name: l.clone(),
+        role: Role::Layers,
+        repeat: c.num_layers,
+        nodes: vec![
+            linear(&format!("{a}.q"), "query projection", seq, h, h),
+            linear(&format!("{a}.k"), "key projection", seq, h, h),
+            linear(&format!("{a}.v"), "value projection", seq, h, h),
+            Node::new(
+                &a,
+                Op::Attention,
+                format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}) + relative bias)V"),
+                &[seq, h],
+            ),
+            linear(&format!("{a}.o"), "attention output projection", seq, h, h),
+            layer_norm(&format!("{l}.attention.LayerNorm"), "residual add, then norm", &[seq, h], h),
+            linear(
+                &format!("{l}.intermediate.dense"),
+                &format!("up projection, then {}", c.hidden_act),
+                seq,
+                h,
+                ffn,
+            ),
+            linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
+            layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
+        ],
+    });
+    if has_pooler(c) {
+        sections.push(Section {
+            name: format!("{p}pooler"),
+            role: Role::Pooler,
+            repeat: 1,
+            nodes: vec![linear(&format!("{p}pooler.dense"), "first token's state, dense then tanh", 1, h, h)],
+        });
+    }
+    let word = format!("{emb}.word_embeddings.weight");
+    let (name, nodes) = match c.head {
+        Head::Model | Head::CausalLm | Head::PreTraining | Head::NextSentencePrediction => ("", vec![]),
+        Head::MaskedLm => (
+            "lm_head",
+            vec![
+                linear("lm_head.dense", "dense, then GELU", seq, h, h),
+                layer_norm("lm_head.layer_norm", "norm", &[seq, h], h),
+                Node::new("lm_head.decoder", Op::Linear, "logits over the vocabulary", &[seq, v]).with([
+                    tied_if(c.tie_word_embeddings, "lm_head.decoder.weight", &[v, h], word),
+                    tied("lm_head.decoder.bias", &[v], "lm_head.bias"),
+                    Tensor::new("lm_head.bias", &[v]),
+                ]),
+            ],
+        ),
+        Head::SequenceClassification { num_labels } => (
+            "classifier",
+            vec![
+                linear("classifier.dense", "first token's state, dense then tanh", 1, h, h),
+                linear("classifier.out_proj", "labels", 1, h, num_labels),
+            ],
+        ),
+        Head::TokenClassification { num_labels } => {
+            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
+        }
+        Head::QuestionAnswering => {
+            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)])
+        }
+        Head::MultipleChoice => ("classifier", vec![linear("classifier", "a score per choice", 1, h, 1)]),
+    };
+    if !nodes.is_empty() {
+        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
+    }
+    Graph { seq_len: seq, sections }
+}
+
+fn candidates(c: &MpnetConfig) -> Vec<Candidate> {
+    let (h, v) = (c.hidden_size, c.vocab_size);
+    let mut out = vec![Candidate::extra(
+        "position_ids buffer",
+        vec![("mpnet.embeddings.position_ids".into(), vec![1, c.max_position_embeddings])],
+        "an int64 buffer of position indices that transformers before 4.31 saved with the weights; not a parameter",
+    )];
+    let pooler =
+        shapes([("mpnet.pooler.dense.weight".into(), &[h, h]), ("mpnet.pooler.dense.bias".into(), &[h])]);
+    if has_pooler(c) {
+        out.push(Candidate::missing(
+            "pooler",
+            pooler,
+            "the class builds a pooler that the checkpoint does not store (it is then freshly initialised on load)",
+        ));
+    } else {
+        out.push(Candidate::extra(
+            "pooler",
+            pooler,
+            "the pooler of an MPNetModel checkpoint; this class is built with add_pooling_layer=False and drops it",
+        ));
+    }
+    if c.head == Head::MaskedLm {
+        if c.tie_word_embeddings {
+            out.push(Candidate::extra(
+                "tied decoder stored twice",
+                vec![("lm_head.decoder.weight".into(), vec![v, h])],
+                "the decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
+            ));
+        }
+        out.push(Candidate::extra(
+            "decoder bias stored twice",
+            vec![("lm_head.decoder.bias".into(), vec![v])],
+            "the decoder's bias is tied to `lm_head.bias`, but the checkpoint stores it a second time",
+        ));
+    }
+    out
+}
