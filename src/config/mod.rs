@@ -4,6 +4,7 @@
 //! can say which numbers rest on a default.
 
 pub mod bert;
+pub mod decoder;
 
 use serde::Serialize;
 use serde_json::Value;

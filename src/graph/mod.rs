@@ -6,6 +6,7 @@
 //! expands the names when a checkpoint's tensor list has to be matched.
 
 pub mod bert;
+pub mod decoder;
 
 use serde::Serialize;
 
