@@ -214,6 +214,22 @@ fn bad_llama_configs_name_the_field() {
     }
 }
 
+#[test]
+fn each_family_reads_only_the_keys_its_class_reads() {
+    // LlamaConfig has no experts: a malformed expert count is never looked at.
+    assert!(resolve(r#"{"model_type": "llama", "num_local_experts": "eight"}"#).is_ok());
+    // MistralAttention builds its projections without biases whatever attention_bias says.
+    let base = embeddings_and_norm(32000, 4096) + 32 * llama_layer(4096, 32, 8, 128, 14336);
+    assert_eq!(derived(json!({"model_type": "mistral", "attention_bias": true})), base);
+    // Gemma's MLP reads hidden_act; Gemma-2's reads hidden_activation.
+    let gemma =
+        resolve(r#"{"model_type": "gemma", "hidden_act": "gelu", "hidden_activation": "relu"}"#).unwrap();
+    assert_eq!(gemma.hidden_act, "gelu");
+    let gemma2 =
+        resolve(r#"{"model_type": "gemma2", "hidden_act": "gelu", "hidden_activation": "relu"}"#).unwrap();
+    assert_eq!(gemma2.hidden_act, "relu");
+}
+
 // ---------------------------------------------------------------- mistral, mixtral
 
 #[test]

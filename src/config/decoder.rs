@@ -210,7 +210,8 @@ impl Family {
         }
     }
 
-    fn is_gemma(self) -> bool {
+    /// Gemma's RMSNorm scales by (1 + weight) and its embeddings by sqrt(hidden).
+    pub fn gemma_like(self) -> bool {
         matches!(self, Family::Gemma | Family::Gemma2 | Family::Gemma3Text)
     }
 }
@@ -234,9 +235,9 @@ struct Defaults {
     rope_theta: f64,
 }
 
-/// The keys of the families' config.json, as published; every key optional. A key a family's
-/// class does not read is ignored for that family.
-#[derive(Debug, Deserialize)]
+/// Every key any of the families reads, each optional: what a family's raw mirror is converted
+/// into, with the keys that family's class does not read left unset.
+#[derive(Debug, Default)]
 struct Raw {
     vocab_size: Option<u64>,
     hidden_size: Option<u64>,
@@ -264,7 +265,6 @@ struct Raw {
     final_logit_softcapping: Option<f64>,
     attn_logit_softcapping: Option<f64>,
     partial_rotary_factor: Option<f64>,
-    // Mixtures of experts.
     num_local_experts: Option<u64>,
     num_experts: Option<u64>,
     n_routed_experts: Option<u64>,
@@ -275,15 +275,202 @@ struct Raw {
     decoder_sparse_step: Option<u64>,
     mlp_only_layers: Option<Vec<u64>>,
     first_k_dense_replace: Option<u64>,
-    // Multi-head latent attention.
     q_lora_rank: Option<u64>,
     kv_lora_rank: Option<u64>,
     qk_nope_head_dim: Option<u64>,
     qk_rope_head_dim: Option<u64>,
     v_head_dim: Option<u64>,
-    // Classification heads.
     id2label: Option<BTreeMap<String, String>>,
     num_labels: Option<u64>,
+}
+
+/// Declares a family's raw mirror of config.json: the keys every family's class reads (the
+/// shared sizes, `head_dim`, which the attention reads with `getattr`, and the label map), plus
+/// the family's own keys. A key the class does not read is not part of its mirror, so its type
+/// is never checked, as transformers never looks at it.
+macro_rules! raw_mirror {
+    ($name:ident { $($field:ident : $ty:ty),* $(,)? }) => {
+        #[derive(Debug, Deserialize)]
+        struct $name {
+            vocab_size: Option<u64>,
+            hidden_size: Option<u64>,
+            intermediate_size: Option<u64>,
+            num_hidden_layers: Option<u64>,
+            num_attention_heads: Option<u64>,
+            num_key_value_heads: Option<u64>,
+            head_dim: Option<u64>,
+            max_position_embeddings: Option<u64>,
+            rms_norm_eps: Option<f64>,
+            tie_word_embeddings: Option<bool>,
+            pad_token_id: Option<u64>,
+            rope_theta: Option<f64>,
+            id2label: Option<BTreeMap<String, String>>,
+            num_labels: Option<u64>,
+            $($field: $ty,)*
+        }
+
+        impl From<$name> for Raw {
+            fn from(r: $name) -> Raw {
+                Raw {
+                    vocab_size: r.vocab_size,
+                    hidden_size: r.hidden_size,
+                    intermediate_size: r.intermediate_size,
+                    num_hidden_layers: r.num_hidden_layers,
+                    num_attention_heads: r.num_attention_heads,
+                    num_key_value_heads: r.num_key_value_heads,
+                    head_dim: r.head_dim,
+                    max_position_embeddings: r.max_position_embeddings,
+                    rms_norm_eps: r.rms_norm_eps,
+                    tie_word_embeddings: r.tie_word_embeddings,
+                    pad_token_id: r.pad_token_id,
+                    rope_theta: r.rope_theta,
+                    id2label: r.id2label,
+                    num_labels: r.num_labels,
+                    $($field: r.$field,)*
+                    ..Raw::default()
+                }
+            }
+        }
+    };
+}
+
+// `LlamaConfig`.
+raw_mirror!(LlamaRaw { hidden_act: Option<String>, rope_scaling: Option<Value>, attention_bias: Option<bool>, mlp_bias: Option<bool> });
+// `MistralConfig`: no rope_scaling, no biases.
+raw_mirror!(MistralRaw { hidden_act: Option<String>, sliding_window: Option<u64> });
+// `MixtralConfig`.
+raw_mirror!(MixtralRaw {
+    hidden_act: Option<String>,
+    sliding_window: Option<u64>,
+    num_local_experts: Option<u64>,
+    num_experts_per_tok: Option<u64>,
+});
+// `Qwen2Config`: q/k/v biases are fixed in the modeling code.
+raw_mirror!(Qwen2Raw {
+    hidden_act: Option<String>,
+    rope_scaling: Option<Value>,
+    use_sliding_window: Option<bool>,
+    sliding_window: Option<u64>,
+    max_window_layers: Option<u64>,
+    layer_types: Option<Vec<String>>,
+});
+// `Qwen2MoeConfig`.
+raw_mirror!(Qwen2MoeRaw {
+    hidden_act: Option<String>,
+    rope_scaling: Option<Value>,
+    use_sliding_window: Option<bool>,
+    sliding_window: Option<u64>,
+    qkv_bias: Option<bool>,
+    num_experts: Option<u64>,
+    num_experts_per_tok: Option<u64>,
+    moe_intermediate_size: Option<u64>,
+    shared_expert_intermediate_size: Option<u64>,
+    decoder_sparse_step: Option<u64>,
+    mlp_only_layers: Option<Vec<u64>>,
+});
+// `Qwen3Config`.
+raw_mirror!(Qwen3Raw {
+    hidden_act: Option<String>,
+    rope_scaling: Option<Value>,
+    attention_bias: Option<bool>,
+    use_sliding_window: Option<bool>,
+    sliding_window: Option<u64>,
+    max_window_layers: Option<u64>,
+    layer_types: Option<Vec<String>>,
+});
+// `Qwen3MoeConfig`.
+raw_mirror!(Qwen3MoeRaw {
+    hidden_act: Option<String>,
+    rope_scaling: Option<Value>,
+    attention_bias: Option<bool>,
+    use_sliding_window: Option<bool>,
+    sliding_window: Option<u64>,
+    num_experts: Option<u64>,
+    num_experts_per_tok: Option<u64>,
+    moe_intermediate_size: Option<u64>,
+    decoder_sparse_step: Option<u64>,
+    mlp_only_layers: Option<Vec<u64>>,
+});
+// `GemmaConfig`: GemmaMLP reads `hidden_act`, not `hidden_activation`.
+raw_mirror!(GemmaRaw { hidden_act: Option<String>, attention_bias: Option<bool> });
+// `Gemma2Config`.
+raw_mirror!(Gemma2Raw {
+    hidden_activation: Option<String>,
+    attention_bias: Option<bool>,
+    sliding_window: Option<u64>,
+    layer_types: Option<Vec<String>>,
+    final_logit_softcapping: Option<f64>,
+    attn_logit_softcapping: Option<f64>,
+});
+// `Gemma3TextConfig`.
+raw_mirror!(Gemma3TextRaw {
+    hidden_activation: Option<String>,
+    rope_scaling: Option<Value>,
+    attention_bias: Option<bool>,
+    sliding_window: Option<u64>,
+    layer_types: Option<Vec<String>>,
+    sliding_window_pattern: Option<u64>,
+    final_logit_softcapping: Option<f64>,
+    attn_logit_softcapping: Option<f64>,
+});
+// `Phi3Config`.
+raw_mirror!(Phi3Raw {
+    hidden_act: Option<String>,
+    rope_scaling: Option<Value>,
+    partial_rotary_factor: Option<f64>,
+    sliding_window: Option<u64>,
+});
+// `DeepseekV2Config`.
+raw_mirror!(DeepseekV2Raw {
+    hidden_act: Option<String>,
+    rope_scaling: Option<Value>,
+    attention_bias: Option<bool>,
+    mlp_bias: Option<bool>,
+    first_k_dense_replace: Option<u64>,
+    q_lora_rank: Option<u64>,
+    kv_lora_rank: Option<u64>,
+    qk_nope_head_dim: Option<u64>,
+    qk_rope_head_dim: Option<u64>,
+    v_head_dim: Option<u64>,
+    n_routed_experts: Option<u64>,
+    n_shared_experts: Option<u64>,
+    num_experts_per_tok: Option<u64>,
+    moe_intermediate_size: Option<u64>,
+});
+// `DeepseekV3Config`.
+raw_mirror!(DeepseekV3Raw {
+    hidden_act: Option<String>,
+    rope_scaling: Option<Value>,
+    attention_bias: Option<bool>,
+    first_k_dense_replace: Option<u64>,
+    q_lora_rank: Option<u64>,
+    kv_lora_rank: Option<u64>,
+    qk_nope_head_dim: Option<u64>,
+    qk_rope_head_dim: Option<u64>,
+    v_head_dim: Option<u64>,
+    n_routed_experts: Option<u64>,
+    n_shared_experts: Option<u64>,
+    num_experts_per_tok: Option<u64>,
+    moe_intermediate_size: Option<u64>,
+});
+
+/// Reads config.json through the family's own mirror.
+fn read_raw(family: Family, value: &Value) -> Result<Raw, ConfigError> {
+    Ok(match family {
+        Family::Llama => deserialize_raw::<LlamaRaw>(value)?.into(),
+        Family::Mistral => deserialize_raw::<MistralRaw>(value)?.into(),
+        Family::Mixtral => deserialize_raw::<MixtralRaw>(value)?.into(),
+        Family::Qwen2 => deserialize_raw::<Qwen2Raw>(value)?.into(),
+        Family::Qwen2Moe => deserialize_raw::<Qwen2MoeRaw>(value)?.into(),
+        Family::Qwen3 => deserialize_raw::<Qwen3Raw>(value)?.into(),
+        Family::Qwen3Moe => deserialize_raw::<Qwen3MoeRaw>(value)?.into(),
+        Family::Gemma => deserialize_raw::<GemmaRaw>(value)?.into(),
+        Family::Gemma2 => deserialize_raw::<Gemma2Raw>(value)?.into(),
+        Family::Gemma3Text => deserialize_raw::<Gemma3TextRaw>(value)?.into(),
+        Family::Phi3 => deserialize_raw::<Phi3Raw>(value)?.into(),
+        Family::DeepseekV2 => deserialize_raw::<DeepseekV2Raw>(value)?.into(),
+        Family::DeepseekV3 => deserialize_raw::<DeepseekV3Raw>(value)?.into(),
+    })
 }
 
 /// The class planned, as the modules it adds on the decoder stack.
@@ -411,7 +598,7 @@ impl DecoderConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let family = Family::from_model_type(&common.model_type)
             .ok_or_else(|| ConfigError::field("model_type", "not a Llama-lineage model type"))?;
-        let raw: Raw = deserialize_raw(value)?;
+        let raw = read_raw(family, value)?;
         let def = family.defaults();
         let mut d = Vec::new();
         let vocab_size = size("vocab_size", raw.vocab_size, def.vocab_size, 100_000_000, &mut d)?;
@@ -449,13 +636,13 @@ impl DecoderConfig {
                 def.pad_token_id
             }
         };
-        // Gemma-2 and Gemma-3 take their activation from `hidden_activation`; Gemma reads
-        // `hidden_act`.
-        let hidden_act = match family {
-            Family::Gemma2 | Family::Gemma3Text => raw.hidden_activation.clone(),
-            _ => raw.hidden_act.clone(),
-        }
-        .unwrap_or_else(|| def.hidden_act.to_string());
+        // Gemma-2 and Gemma-3 take their activation from `hidden_activation` (their mirrors have
+        // no `hidden_act`); the others from `hidden_act`.
+        let hidden_act = raw
+            .hidden_activation
+            .clone()
+            .or_else(|| raw.hidden_act.clone())
+            .unwrap_or_else(|| def.hidden_act.to_string());
         let rope_theta = raw.rope_theta.unwrap_or(def.rope_theta);
         let rope_scaling = match raw.rope_scaling.clone() {
             None | Some(Value::Null) => None,
@@ -895,9 +1082,5 @@ impl Family {
             Family::Llama | Family::Qwen2 | Family::Qwen3 | Family::Qwen3Moe => "transformer.",
             _ => "model.",
         }
-    }
-
-    pub fn gemma_like(self) -> bool {
-        self.is_gemma()
     }
 }
