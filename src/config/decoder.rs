@@ -532,6 +532,10 @@ pub enum MoeStyle {
 pub struct Moe {
     pub style: MoeStyle,
     pub num_experts: u64,
+    /// The family's key for the expert count (`num_local_experts`, `num_experts`,
+    /// `n_routed_experts`), for errors.
+    #[serde(skip)]
+    pub experts_field: &'static str,
     /// None where the config leaves the router's top-k unset (DeepseekV2Config's default).
     pub experts_per_token: Option<u64>,
     pub expert_intermediate_size: u64,
@@ -779,7 +783,7 @@ impl DecoderConfig {
                 format!("{num_labels} labels is not a usable classifier"),
             ));
         }
-        Ok(DecoderConfig {
+        let c = DecoderConfig {
             family,
             class,
             head,
@@ -806,7 +810,65 @@ impl DecoderConfig {
             final_logit_softcapping,
             rotary_dim,
             defaulted: d,
-        })
+        };
+        c.check_scale()?;
+        Ok(c)
+    }
+
+    /// Each size is bounded on its own, but their products can still describe a model no
+    /// machine holds, whose count would overflow and whose tensor names would not fit in memory.
+    /// The graph is built once and sized in floating point to refuse such configs, naming the
+    /// key behind the largest part.
+    fn check_scale(&self) -> Result<(), ConfigError> {
+        const MAX_SCALARS: f64 = 1e15;
+        const MAX_EXPERT_COPIES: u64 = 1 << 20;
+        if let Some(m) = &self.moe {
+            let sparse = self.sparse_layers.iter().filter(|s| **s).count() as u64;
+            if sparse * m.num_experts > MAX_EXPERT_COPIES {
+                return Err(ConfigError::field(
+                    m.experts_field,
+                    format!(
+                        "{} experts in each of {sparse} layers is beyond any real model (at most {MAX_EXPERT_COPIES} in all)",
+                        m.num_experts
+                    ),
+                ));
+            }
+        }
+        let g = crate::graph::decoder::build(self, 1);
+        let mut total = 0.0;
+        let mut largest = (0.0, "");
+        for s in &g.sections {
+            for n in &s.nodes {
+                let each: f64 =
+                    n.params.iter().map(|t| t.shape.iter().map(|&x| x as f64).product::<f64>()).sum();
+                let part = s.repeat as f64 * n.copies as f64 * each;
+                total += part;
+                if part > largest.0 {
+                    largest = (part, n.name.as_str());
+                }
+            }
+        }
+        if total <= MAX_SCALARS {
+            return Ok(());
+        }
+        let name = largest.1;
+        let field = if name.contains("embed_tokens") || name == "lm_head" {
+            "vocab_size"
+        } else if name.contains("{e}") {
+            self.moe.as_ref().map_or("num_hidden_layers", |m| m.experts_field)
+        } else if name.contains("mlp") || name.contains("shared_expert") {
+            "intermediate_size"
+        } else if name.contains("self_attn") {
+            "num_attention_heads"
+        } else {
+            "num_hidden_layers"
+        };
+        Err(ConfigError::field(
+            field,
+            format!(
+                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
+            ),
+        ))
     }
 
     pub fn num_heads(&self) -> u64 {
@@ -851,6 +913,7 @@ fn resolve_moe(
     let moe = match family {
         Family::Mixtral => Moe {
             style: MoeStyle::Mixtral,
+            experts_field: "num_local_experts",
             num_experts: size("num_local_experts", raw.num_local_experts, 8, 1 << 16, d)?,
             experts_per_token: Some(size("num_experts_per_tok", raw.num_experts_per_tok, 2, 1 << 16, d)?),
             // Mixtral's experts are as wide as its `intermediate_size`.
@@ -868,6 +931,7 @@ fn resolve_moe(
             };
             Moe {
                 style: MoeStyle::Qwen,
+                experts_field: "num_experts",
                 num_experts,
                 experts_per_token: Some(size(
                     "num_experts_per_tok",
@@ -942,6 +1006,7 @@ fn resolve_moe(
             };
             Moe {
                 style: MoeStyle::Deepseek,
+                experts_field: "n_routed_experts",
                 num_experts: size(
                     "n_routed_experts",
                     raw.n_routed_experts,
