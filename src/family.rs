@@ -78,6 +78,10 @@ fn vit(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::vit::VitConfig::resolve(v, c))
 }
 
+fn decoder(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::llama::DecoderConfig::resolve(v, c))
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct FamilyInfo {
     /// `model_type` as written in config.json; also the family page's file name.
@@ -231,6 +235,97 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: None,
         summary: "A pre-LayerNorm transformer encoder over 16x16 image patches with a [CLS] token and learned positions (Dosovitskiy et al., 2020).",
         resolve: Some(vit),
+    },
+    FamilyInfo {
+        key: "llama",
+        name: "Llama",
+        derives_from: None,
+        summary: "Pre-norm decoder with RMSNorm, rotary positions, a SwiGLU MLP and grouped-query attention from Llama 2 70B and Llama 3 on (Touvron et al., 2023); the template most open decoders follow.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "mistral",
+        name: "Mistral",
+        derives_from: Some("llama"),
+        summary: "Llama's decoder with grouped-query attention and a sliding attention window (Jiang et al., 2023).",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "mixtral",
+        name: "Mixtral",
+        derives_from: Some("mistral"),
+        summary: "Mistral with each MLP replaced by a sparse mixture of eight SwiGLU experts, two per token (Jiang et al., 2024).",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "qwen2",
+        name: "Qwen2",
+        derives_from: Some("llama"),
+        summary: "Llama's decoder with biases on the query, key and value projections and a 152k vocabulary (Qwen2 and Qwen2.5).",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "qwen2_moe",
+        name: "Qwen2-MoE",
+        derives_from: Some("qwen2"),
+        summary: "Qwen2 with mixture-of-experts MLPs: many small routed experts plus a gated shared expert.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "qwen3",
+        name: "Qwen3",
+        derives_from: Some("qwen2"),
+        summary: "Qwen2 without the q/k/v biases, with RMSNorm on each query and key head and an explicit head_dim.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "qwen3_moe",
+        name: "Qwen3-MoE",
+        derives_from: Some("qwen3"),
+        summary: "Qwen3 with mixture-of-experts MLPs of many small routed experts and no shared expert.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "gemma",
+        name: "Gemma",
+        derives_from: Some("llama"),
+        summary: "Llama-like decoder with GeGLU, 256-wide heads, (1 + w) RMSNorm, scaled and tied embeddings (Gemma Team, 2024).",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "gemma2",
+        name: "Gemma 2",
+        derives_from: Some("gemma"),
+        summary: "Gemma with norms before and after both sublayers, sliding-window attention on alternate layers and logit soft-capping.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "gemma3_text",
+        name: "Gemma 3 (text)",
+        derives_from: Some("gemma2"),
+        summary: "Gemma 2's layers with RMSNorm on query and key heads and five sliding-window layers per full one; the text decoder of Gemma 3.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "phi3",
+        name: "Phi-3",
+        derives_from: Some("llama"),
+        summary: "Llama-like decoder with a fused qkv_proj and a fused gate_up_proj (Abdin et al., 2024).",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "deepseek_v2",
+        name: "DeepSeek-V2",
+        derives_from: Some("llama"),
+        summary: "Decoder with multi-head latent attention (keys and values through a low-rank latent) and mixture-of-experts MLPs with shared experts (DeepSeek-AI, 2024).",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "deepseek_v3",
+        name: "DeepSeek-V3",
+        derives_from: Some("deepseek_v2"),
+        summary: "DeepSeek-V2's latent attention and shared-expert MoE with 256 routed experts and a bias-corrected router after three dense layers (DeepSeek-AI, 2024).",
+        resolve: Some(decoder),
     },
 ];
 

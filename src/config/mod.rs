@@ -14,6 +14,7 @@ pub mod electra;
 pub mod falcon;
 pub mod gpt2;
 pub mod gpt_neox;
+pub mod llama;
 pub mod mpnet;
 pub mod opt;
 pub mod phi;

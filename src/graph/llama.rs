@@ -1,0 +1,422 @@
+//! One graph builder for the Llama lineage (see `config/decoder.rs`): pre-norm decoder layers
+//! with RMSNorm, rotary positions, grouped or latent attention and a gated MLP or a mixture of
+//! experts. Names are those of the class's `state_dict()`: `model.layers.{i}.self_attn.q_proj`,
+//! `model.layers.{i}.block_sparse_moe.experts.{e}.w1`, `lm_head`.
+
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::llama::{Attention, DecoderConfig, Head, Moe, MoeStyle};
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for DecoderConfig {
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        DecoderConfig::dims(self)
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        checkpoint_candidates(self)
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["model.".into(), "transformer.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        // `_init_weights` draws every linear from normal(0, initializer_range), depth-blind.
+        true
+    }
+}
+
+/// Where the class keeps its decoder stack: nowhere for the bare model, `model.` for the heads
+/// (`transformer.` for Llama's and Qwen's question answering).
+fn decoder_prefix(c: &DecoderConfig) -> &'static str {
+    match c.head {
+        Head::Model => "",
+        Head::QuestionAnswering => c.family.qa_prefix(),
+        _ => "model.",
+    }
+}
+
+fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64, bias: bool) -> Node {
+    let mut n = Node::new(name, Op::Linear, detail, &[seq, out])
+        .with([Tensor::new(format!("{name}.weight"), &[out, inp])]);
+    if bias {
+        n.params.push(Tensor::new(format!("{name}.bias"), &[out]));
+    }
+    n
+}
+
+fn rms_norm(name: &str, detail: &str, shape: &[u64], width: u64) -> Node {
+    Node::new(name, Op::LayerNorm, detail, shape).with([Tensor::new(format!("{name}.weight"), &[width])])
+}
+
+/// Gemma's RMSNorm scales by (1 + weight); the others by weight. Only the wording differs.
+fn norm_detail(c: &DecoderConfig, what: &str) -> String {
+    if c.family.gemma_like() { format!("RMSNorm (1 + w), {what}") } else { format!("RMSNorm, {what}") }
+}
+
+fn attention_nodes(c: &DecoderConfig, l: &str, seq: u64) -> Vec<Node> {
+    let h = c.hidden_size;
+    let a = format!("{l}.self_attn");
+    match c.attention {
+        Attention::Grouped { num_heads, num_kv_heads, head_dim, qkv_bias, o_bias, qk_norm, fused_qkv } => {
+            let q = num_heads * head_dim;
+            let kv = num_kv_heads * head_dim;
+            let mut nodes = if fused_qkv {
+                vec![linear(
+                    &format!("{a}.qkv_proj"),
+                    "fused query, key and value projection",
+                    seq,
+                    h,
+                    q + 2 * kv,
+                    qkv_bias,
+                )]
+            } else {
+                vec![
+                    linear(&format!("{a}.q_proj"), "query projection", seq, h, q, qkv_bias),
+                    linear(&format!("{a}.k_proj"), "key projection", seq, h, kv, qkv_bias),
+                    linear(&format!("{a}.v_proj"), "value projection", seq, h, kv, qkv_bias),
+                ]
+            };
+            if qk_norm {
+                nodes.push(rms_norm(
+                    &format!("{a}.q_norm"),
+                    &norm_detail(c, "per query head"),
+                    &[seq, q],
+                    head_dim,
+                ));
+                nodes.push(rms_norm(
+                    &format!("{a}.k_norm"),
+                    &norm_detail(c, "per key head"),
+                    &[seq, kv],
+                    head_dim,
+                ));
+            }
+            let window = c.sliding_window.map(|w| format!(", window {w}")).unwrap_or_default();
+            nodes.push(Node::new(
+                &a,
+                Op::Attention,
+                format!("{num_heads} query heads x {head_dim} over {num_kv_heads} key/value heads, causal, rotary{window}"),
+                &[seq, q],
+            ));
+            nodes.push(linear(&format!("{a}.o_proj"), "attention output projection", seq, q, h, o_bias));
+            nodes
+        }
+        Attention::Latent {
+            num_heads,
+            q_lora_rank,
+            kv_lora_rank,
+            qk_nope_head_dim,
+            qk_rope_head_dim,
+            v_head_dim,
+            bias,
+        } => {
+            let qk = qk_nope_head_dim + qk_rope_head_dim;
+            let mut nodes = match q_lora_rank {
+                None => {
+                    vec![linear(&format!("{a}.q_proj"), "query projection", seq, h, num_heads * qk, false)]
+                }
+                Some(r) => vec![
+                    linear(&format!("{a}.q_a_proj"), "query down-projection to the latent", seq, h, r, bias),
+                    rms_norm(&format!("{a}.q_a_layernorm"), "RMSNorm of the query latent", &[seq, r], r),
+                    linear(&format!("{a}.q_b_proj"), "query up-projection", seq, r, num_heads * qk, false),
+                ],
+            };
+            nodes.extend([
+                linear(
+                    &format!("{a}.kv_a_proj_with_mqa"),
+                    "key/value latent plus the shared rotary key",
+                    seq,
+                    h,
+                    kv_lora_rank + qk_rope_head_dim,
+                    bias,
+                ),
+                rms_norm(
+                    &format!("{a}.kv_a_layernorm"),
+                    "RMSNorm of the key/value latent",
+                    &[seq, kv_lora_rank],
+                    kv_lora_rank,
+                ),
+                linear(
+                    &format!("{a}.kv_b_proj"),
+                    "key (no-rope part) and value up-projection",
+                    seq,
+                    kv_lora_rank,
+                    num_heads * (qk_nope_head_dim + v_head_dim),
+                    false,
+                ),
+                Node::new(
+                    &a,
+                    Op::Attention,
+                    format!(
+                        "{num_heads} heads, q/k {qk} ({qk_rope_head_dim} rotary), v {v_head_dim}, causal"
+                    ),
+                    &[seq, num_heads * v_head_dim],
+                ),
+                linear(
+                    &format!("{a}.o_proj"),
+                    "attention output projection",
+                    seq,
+                    num_heads * v_head_dim,
+                    h,
+                    bias,
+                ),
+            ]);
+            nodes
+        }
+    }
+}
+
+/// A gated MLP at `prefix` (`gate_proj`, `up_proj`, `down_proj`, or Phi-3's `gate_up_proj`).
+fn gated_mlp(c: &DecoderConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
+    let h = c.hidden_size;
+    let act = Node::new(
+        format!("{prefix}.act_fn"),
+        Op::Activation,
+        format!("{}(gate) * up", c.hidden_act),
+        &[seq, ffn],
+    );
+    if c.fused_gate_up {
+        return vec![
+            linear(&format!("{prefix}.gate_up_proj"), "fused gate and up projection", seq, h, 2 * ffn, bias),
+            act,
+            linear(&format!("{prefix}.down_proj"), "down projection", seq, ffn, h, bias),
+        ];
+    }
+    vec![
+        linear(&format!("{prefix}.gate_proj"), "gate projection", seq, h, ffn, bias),
+        linear(&format!("{prefix}.up_proj"), "up projection", seq, h, ffn, bias),
+        act,
+        linear(&format!("{prefix}.down_proj"), "down projection", seq, ffn, h, bias),
+    ]
+}
+
+fn moe_nodes(c: &DecoderConfig, m: &Moe, l: &str, seq: u64) -> Vec<Node> {
+    let h = c.hidden_size;
+    let n = m.num_experts;
+    // An unset top-k routes nowhere definite; every expert is then counted as active.
+    let k = m.experts_per_token.unwrap_or(n);
+    let f = m.expert_intermediate_size;
+    let route = format!(
+        "router over {n} experts, top {}",
+        m.experts_per_token.map_or("unset".to_string(), |k| k.to_string())
+    );
+    let mut nodes = vec![];
+    match m.style {
+        MoeStyle::Mixtral => {
+            let b = format!("{l}.block_sparse_moe");
+            let e = format!("{b}.experts.{{e}}");
+            nodes.push(linear(&format!("{b}.gate"), &route, seq, h, n, false));
+            nodes.push(linear(&format!("{e}.w1"), "expert gate projection", seq, h, f, false).experts(n, k));
+            nodes.push(linear(&format!("{e}.w3"), "expert up projection", seq, h, f, false).experts(n, k));
+            nodes.push(linear(&format!("{e}.w2"), "expert down projection", seq, f, h, false).experts(n, k));
+        }
+        MoeStyle::Qwen | MoeStyle::Deepseek => {
+            let b = format!("{l}.mlp");
+            let mut gate = linear(&format!("{b}.gate"), &route, seq, h, n, false);
+            if m.style == MoeStyle::Deepseek && m.score_correction_bias {
+                gate.detail.push_str(", with a score-correction bias buffer");
+            }
+            nodes.push(gate);
+            let bias = c.mlp_bias && m.style == MoeStyle::Deepseek;
+            for node in gated_mlp(c, &format!("{b}.experts.{{e}}"), seq, f, bias) {
+                nodes.push(node.experts(n, k));
+            }
+            if let Some(s) = m.shared_intermediate_size {
+                let name = if m.style == MoeStyle::Qwen { "shared_expert" } else { "shared_experts" };
+                nodes.extend(gated_mlp(c, &format!("{b}.{name}"), seq, s, bias));
+            }
+            if m.shared_expert_gate {
+                nodes.push(linear(
+                    &format!("{b}.shared_expert_gate"),
+                    "sigmoid gate on the shared expert",
+                    seq,
+                    h,
+                    1,
+                    false,
+                ));
+            }
+        }
+    }
+    nodes
+}
+
+fn layer_nodes(c: &DecoderConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
+    let h = c.hidden_size;
+    let mut nodes =
+        vec![rms_norm(&format!("{l}.input_layernorm"), &norm_detail(c, "before attention"), &[seq, h], h)];
+    nodes.extend(attention_nodes(c, l, seq));
+    if c.sandwich_norms {
+        nodes.push(rms_norm(
+            &format!("{l}.post_attention_layernorm"),
+            &norm_detail(c, "after attention"),
+            &[seq, h],
+            h,
+        ));
+        nodes.push(rms_norm(
+            &format!("{l}.pre_feedforward_layernorm"),
+            &norm_detail(c, "before the MLP"),
+            &[seq, h],
+            h,
+        ));
+    } else {
+        nodes.push(rms_norm(
+            &format!("{l}.post_attention_layernorm"),
+            &norm_detail(c, "residual add, then norm before the MLP"),
+            &[seq, h],
+            h,
+        ));
+    }
+    match (&c.moe, sparse) {
+        (Some(m), true) => nodes.extend(moe_nodes(c, m, l, seq)),
+        _ => nodes.extend(gated_mlp(c, &format!("{l}.mlp"), seq, c.intermediate_size, c.mlp_bias)),
+    }
+    if c.sandwich_norms {
+        nodes.push(rms_norm(
+            &format!("{l}.post_feedforward_layernorm"),
+            &norm_detail(c, "after the MLP"),
+            &[seq, h],
+            h,
+        ));
+    }
+    nodes
+}
+
+pub fn build(c: &DecoderConfig, seq: u64) -> Graph {
+    let p = decoder_prefix(c);
+    let h = c.hidden_size;
+    let v = c.vocab_size;
+    let embed = format!("{p}embed_tokens");
+    let embed_weight = format!("{embed}.weight");
+    let scale = if c.family.gemma_like() { format!(", scaled by sqrt({h})") } else { String::new() };
+    let mut sections = vec![Section {
+        name: embed.clone(),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            Node::new(&embed, Op::Embedding, format!("{v} tokens{scale}"), &[seq, h])
+                .with([Tensor::new(&embed_weight, &[v, h])]),
+        ],
+    }];
+
+    // Layers whose MLP differs (dense layers before or between mixture-of-experts layers) cannot
+    // share a section: a run from layer 0 repeats with `{i}`, later layers are named one by one.
+    let mut start = 0usize;
+    let flags = &c.sparse_layers;
+    while start < flags.len() {
+        let mut end = start + 1;
+        while end < flags.len() && flags[end] == flags[start] {
+            end += 1;
+        }
+        if start == 0 {
+            let l = format!("{p}layers.{{i}}");
+            sections.push(Section {
+                name: l.clone(),
+                role: Role::Layers,
+                repeat: end as u64,
+                nodes: layer_nodes(c, &l, flags[0], seq),
+            });
+        } else {
+            for (i, sparse) in flags.iter().enumerate().take(end).skip(start) {
+                let l = format!("{p}layers.{i}");
+                sections.push(Section {
+                    name: l.clone(),
+                    role: Role::Layers,
+                    repeat: 1,
+                    nodes: layer_nodes(c, &l, *sparse, seq),
+                });
+            }
+        }
+        start = end;
+    }
+
+    let norm = format!("{p}norm");
+    let mut head_nodes = vec![rms_norm(&norm, &norm_detail(c, "final"), &[seq, h], h)];
+    match c.head {
+        Head::Model => {}
+        Head::CausalLm => {
+            let mut w = Tensor::new("lm_head.weight", &[v, h]);
+            if c.tie_word_embeddings {
+                w.tied_to = Some(embed_weight.clone());
+            }
+            let cap = c.final_logit_softcapping.map(|s| format!(", soft-capped at {s}")).unwrap_or_default();
+            head_nodes.push(
+                Node::new("lm_head", Op::Linear, format!("logits over the vocabulary{cap}"), &[seq, v])
+                    .with([w]),
+            );
+        }
+        Head::SequenceClassification { num_labels } => {
+            head_nodes.push(linear(
+                "score",
+                "labels, read at the last non-padding token",
+                seq,
+                h,
+                num_labels,
+                false,
+            ));
+        }
+        Head::TokenClassification { num_labels } => {
+            head_nodes.push(linear("score", "a label per token", seq, h, num_labels, true));
+        }
+        Head::QuestionAnswering => {
+            head_nodes.push(linear("qa_outputs", "span start and end logits", seq, h, 2, true));
+        }
+    }
+    sections.push(Section { name: norm, role: Role::Head, repeat: 1, nodes: head_nodes });
+    Graph { seq_len: seq, sections }
+}
+
+/// Tensors that a published checkpoint of these families may hold although the class does not
+/// count them as parameters, or lack although the class builds them. Sizes come from the config.
+pub fn checkpoint_candidates(c: &DecoderConfig) -> Vec<Candidate> {
+    let p = decoder_prefix(c);
+    // Checkpoints are saved from the causal-LM class, under `model.`.
+    let ckpt_p = if p.is_empty() { "model." } else { p };
+    let h = c.hidden_size;
+    let v = c.vocab_size;
+    let mut out = vec![];
+    if matches!(c.attention, Attention::Grouped { .. }) {
+        out.push(Candidate::extra(
+            "rotary inv_freq buffers",
+            (0..c.num_layers)
+                .map(|i| (format!("{ckpt_p}layers.{i}.self_attn.rotary_emb.inv_freq"), vec![c.rotary_dim / 2]))
+                .collect(),
+            "the rotary embedding's inverse frequencies, a buffer that transformers before 4.31 kept persistent in every attention layer and so saved with the weights (Llama-2); not a parameter",
+        ));
+    }
+    if let Some(m) = &c.moe
+        && m.score_correction_bias
+    {
+        out.push(Candidate::extra(
+            "router score-correction biases",
+            c.sparse_layers
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| **s)
+                .map(|(i, _)| (format!("{ckpt_p}layers.{i}.mlp.gate.e_score_correction_bias"), vec![m.num_experts]))
+                .collect(),
+            "DeepSeek-V3's router registers e_score_correction_bias as a persistent buffer: saved with the weights, not a parameter",
+        ));
+    }
+    match (c.head, c.tie_word_embeddings) {
+        (Head::CausalLm, true) => out.push(Candidate::extra(
+            "tied lm_head stored twice",
+            vec![("lm_head.weight".into(), vec![v, h])],
+            "lm_head is tied to the token embeddings, but the checkpoint stores the matrix a second time",
+        )),
+        (Head::CausalLm, false) => {}
+        (_, false) => out.push(Candidate::extra(
+            "causal-LM head",
+            vec![("lm_head.weight".into(), vec![v, h])],
+            "the untied LM head of the causal-LM class the checkpoint was saved from; this class drops it",
+        )),
+        (_, true) => {}
+    }
+    out
+}
