@@ -148,9 +148,9 @@ fn fill(page: &mut ModelPage, files: &ModelFiles, common: &Common, arch: &dyn Ar
         basis: Basis::Estimated,
         seq_len: seq,
         seq_len_reason: if dims.context > MAX_PLAN_SEQ {
-            format!("{} ({}) capped at {MAX_PLAN_SEQ}", arch.context_source(), dims.context)
+            format!("{} ({} positions), capped at {MAX_PLAN_SEQ}", arch.context_source(), dims.context)
         } else {
-            format!("the config's {} ({})", arch.context_source(), dims.context)
+            format!("{} ({} positions)", arch.context_source(), dims.context)
         },
         sized_params: mem.sized_params,
         full: ModeView::new(

@@ -47,7 +47,7 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     fn unscaled_residual_init(&self) -> bool;
     /// Where `Dims::context` comes from, in words, for the page's sequence-length note.
     fn context_source(&self) -> String {
-        "max_position_embeddings".into()
+        "the model's context".into()
     }
 }
 
