@@ -337,7 +337,13 @@ pub fn build(c: &DecoderConfig, seq: u64) -> Graph {
     }
 
     let norm = format!("{p}norm");
-    let mut head_nodes = vec![rms_norm(&norm, &norm_detail(c, "final"), &[seq, h], h)];
+    sections.push(Section {
+        name: norm.clone(),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![rms_norm(&norm, &norm_detail(c, "final"), &[seq, h], h)],
+    });
+    let mut head_nodes = vec![];
     match c.head {
         Head::Model => {}
         Head::CausalLm => {
@@ -368,7 +374,11 @@ pub fn build(c: &DecoderConfig, seq: u64) -> Graph {
             head_nodes.push(linear("qa_outputs", "span start and end logits", seq, h, 2, true));
         }
     }
-    sections.push(Section { name: norm, role: Role::Head, repeat: 1, nodes: head_nodes });
+    // The section is named after its node, so the breakdown reads `lm_head`, `score`, ...
+    if let Some(first) = head_nodes.first() {
+        let name = first.name.clone();
+        sections.push(Section { name, role: Role::Head, repeat: 1, nodes: head_nodes });
+    }
     Graph { seq_len: seq, sections }
 }
 
