@@ -143,6 +143,11 @@ fn heads_are_sized_from_the_config() {
             base + 768 * 9 + 9,
         ),
         (serde_json::json!({"architectures": ["RobertaForQuestionAnswering"]}), base + 768 * 2 + 2),
+        // qa_outputs is Linear(hidden, num_labels) in transformers, 2 only by default.
+        (
+            serde_json::json!({"architectures": ["RobertaForQuestionAnswering"], "num_labels": 5}),
+            base + 768 * 5 + 5,
+        ),
         (serde_json::json!({"architectures": ["RobertaModel"]}), base + pooler(768)),
         // Untied: the decoder's weight is a parameter of its own.
         (

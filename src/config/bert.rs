@@ -116,6 +116,9 @@ pub struct BertConfig {
     pub class: String,
     pub head: Head,
     pub style: Style,
+    /// Outputs of a task head that is sized by `num_labels` but carries no count of its own
+    /// (transformers' `qa_outputs` is `Linear(hidden, num_labels)`, 2 by default).
+    pub num_labels: u64,
     pub vocab_size: u64,
     pub hidden_size: u64,
     pub num_layers: u64,
@@ -188,12 +191,19 @@ impl BertConfig {
         let (style, head) = classify(&class, num_labels)
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
         if labels_defaulted
-            && matches!(head, Head::SequenceClassification { .. } | Head::TokenClassification { .. })
+            && matches!(
+                head,
+                Head::SequenceClassification { .. }
+                    | Head::TokenClassification { .. }
+                    | Head::QuestionAnswering
+            )
         {
             d.push(Defaulted { field: "num_labels", value: "2".into() });
         }
-        let classifies =
-            matches!(head, Head::SequenceClassification { .. } | Head::TokenClassification { .. });
+        let classifies = matches!(
+            head,
+            Head::SequenceClassification { .. } | Head::TokenClassification { .. } | Head::QuestionAnswering
+        );
         if classifies && (num_labels == 0 || num_labels > 1 << 20) {
             return Err(ConfigError::field(
                 "num_labels",
@@ -205,6 +215,7 @@ impl BertConfig {
             class,
             head,
             style,
+            num_labels,
             vocab_size,
             hidden_size,
             num_layers,

@@ -306,7 +306,9 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
         (Head::TokenClassification { num_labels }, _) => {
             vec![linear("classifier", "a label per token", seq, h, num_labels)]
         }
-        (Head::QuestionAnswering, _) => vec![linear("qa_outputs", "span start and end logits", seq, h, 2)],
+        (Head::QuestionAnswering, _) => {
+            vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)]
+        }
         (Head::MultipleChoice, _) => vec![linear("classifier", "a score per choice", 1, h, 1)],
     }
 }
