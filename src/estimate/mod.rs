@@ -6,5 +6,6 @@
 pub mod cards;
 pub mod lints;
 pub mod memory_baseline;
+pub mod memory_model;
 pub mod reconcile;
 pub mod shape_check;
