@@ -18,7 +18,7 @@ use crate::model_id::ModelId;
 use crate::output::{OutputError, SiteWriter};
 use crate::page::{ModelPage, ModelSummary, SCHEMA_VERSION, Sibling};
 use crate::plan::plan;
-use crate::render::{FamilyLink, FamilyView, IndexView, Renderer};
+use crate::render::{Badge, FamilyLink, FamilyView, IndexView, Renderer};
 use crate::source::ModelSource;
 
 /// How many siblings a model page lists; the family page has them all.
@@ -133,6 +133,8 @@ pub fn build_site(
             writer.write(&format!("{stem}.html"), files.html.as_bytes()).map_err(|e| e.to_string())?;
             writer.write(&format!("{stem}.md"), files.markdown.as_bytes()).map_err(|e| e.to_string())?;
             writer.write(&format!("{stem}.json"), files.json.as_bytes()).map_err(|e| e.to_string())?;
+            let badge = Badge::for_model(summary).to_json().map_err(|e| format!("{id}: {e}"))?;
+            writer.write(&format!("{stem}.badge.json"), badge.as_bytes()).map_err(|e| e.to_string())?;
             Ok(())
         })
         .collect();
@@ -149,7 +151,7 @@ pub fn build_site(
         };
         report.models.push(ModelReport { id: id.to_string(), outcome });
     }
-    report.files_written = built.len() * 3;
+    report.files_written = built.len() * 4;
 
     let t = Instant::now();
     report.files_written += write_site_pages(&writer, manifest, renderer, &built)?;
@@ -229,7 +231,12 @@ fn write_site_pages(
     writer.write("method.html", html.as_bytes())?;
     writer.write("method.md", md.as_bytes())?;
     writer.write("static/style.css", crate::render::STYLE_CSS.as_bytes())?;
+    writer.write("static/favicon.svg", crate::render::FAVICON_SVG.as_bytes())?;
     // GitHub Pages would otherwise run Jekyll, which skips files starting with `_` or `.`.
     writer.write(".nojekyll", b"")?;
-    Ok(n + 9)
+    let extras = renderer.extras(&index, &manifest.site).map_err(render_err)?;
+    for (path, text) in &extras {
+        writer.write(path, text.as_bytes())?;
+    }
+    Ok(n + 10 + extras.len())
 }

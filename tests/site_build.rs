@@ -130,10 +130,10 @@ fn no_relative_link_in_the_built_site_is_broken() {
                 let Some(Some(v)) = tag.attributes().get(attr) else { continue };
                 let link = decode_entities(&v.as_utf8_str());
                 if link.starts_with("http://") || link.starts_with("https://") {
-                    assert!(
-                        tag.name().as_utf8_str() == "link",
-                        "{rel}: only canonical links may be absolute: {link}"
-                    );
+                    // Canonical links are absolute; so is every link of the 404 page, which is
+                    // served at whatever address was asked for.
+                    let allowed = tag.name().as_utf8_str() == "link" || rel == "404.html";
+                    assert!(allowed, "{rel}: only canonical links may be absolute: {link}");
                     continue;
                 }
                 let (path, frag) = link.split_once('#').unwrap_or((&link, ""));
@@ -334,4 +334,30 @@ fn a_rebuild_does_not_replace_a_folder_that_is_not_a_site() {
     let err = build_site(&manifest, &HubCacheSource::new(repo().join("hub")), dir.path(), &Renderer::new());
     assert!(err.is_err());
     assert_eq!(std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(), "mine");
+}
+
+#[test]
+fn crawlers_and_agents_get_a_sitemap_robots_llms_txt_and_badges() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_repo_site(&out);
+    let manifest = Manifest::load(&repo().join("models.toml")).unwrap();
+    let base = &manifest.site.base_url;
+    let sitemap = std::fs::read_to_string(out.join("sitemap.xml")).unwrap();
+    let llms = std::fs::read_to_string(out.join("llms.txt")).unwrap();
+    assert!(llms.starts_with("# modelatlas\n\n> "), "llms.txt format: title, then a summary");
+    for id in &manifest.models {
+        let stem = id.site_stem();
+        assert!(sitemap.contains(&format!("<loc>{base}{stem}.html</loc>")), "{id} not in the sitemap");
+        assert!(llms.contains(&format!("]({base}{stem}.md)")), "{id}'s twin not in llms.txt");
+        let badge: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(format!("{stem}.badge.json"))).unwrap()).unwrap();
+        assert_eq!(badge["schemaVersion"], 1);
+        assert_eq!(badge["label"], "modelatlas");
+    }
+    let badge = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.badge.json")).unwrap();
+    assert!(badge.contains("278M params"), "{badge}");
+    let robots = std::fs::read_to_string(out.join("robots.txt")).unwrap();
+    assert!(robots.contains(&format!("Sitemap: {base}sitemap.xml")));
+    assert!(out.join("404.html").is_file() && out.join("static/favicon.svg").is_file());
 }

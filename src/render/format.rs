@@ -10,6 +10,16 @@ pub fn register(env: &mut Environment<'static>) {
     env.add_filter("pct", |x: f64| pct(x));
     env.add_filter("shape", |v: Vec<u64>| shape(&v));
     env.add_filter("signed", |n: i64| signed(n));
+    env.add_filter("xml", |s: String| xml(&s));
+}
+
+/// Escapes text for XML (the sitemap), leaving `/` alone as XML allows.
+pub fn xml(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
 }
 
 fn commas_value(v: &Value) -> String {

@@ -29,6 +29,34 @@ pub struct ModelFilesOut {
     pub json: String,
 }
 
+/// A shields.io endpoint badge (`https://img.shields.io/endpoint?url=...`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Badge {
+    pub schema_version: u32,
+    pub label: String,
+    pub message: String,
+    pub color: String,
+}
+
+impl Badge {
+    /// Parameters and the smallest card on which a LoRA fine-tune of batch 1 fits.
+    pub fn for_model(summary: &ModelSummary) -> Badge {
+        let (message, color) = match summary.derived {
+            Some(n) => {
+                let lora = summary.smallest_card.lora.as_deref().unwrap_or("no single card");
+                (format!("{} params · LoRA: {lora}", format::count(n as f64)), "blue")
+            }
+            None => ("unsupported".to_string(), "lightgrey"),
+        };
+        Badge { schema_version: 1, label: "modelatlas".into(), message, color: color.into() }
+    }
+
+    pub fn to_json(&self) -> Result<String, RenderError> {
+        to_json(self)
+    }
+}
+
 pub struct Renderer {
     env: Environment<'static>,
 }
@@ -44,10 +72,17 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("index.md.j2", include_str!("../../templates/index.md.j2")),
     ("method.html", include_str!("../../templates/method.html")),
     ("method.md.j2", include_str!("../../templates/method.md.j2")),
+    // Named without `.xml` so minijinja does not HTML-escape it; values pass the `xml` filter.
+    ("sitemap.j2", include_str!("../../templates/sitemap.xml.j2")),
+    ("robots.txt.j2", include_str!("../../templates/robots.txt.j2")),
+    ("llms.txt.j2", include_str!("../../templates/llms.txt.j2")),
+    ("404.html", include_str!("../../templates/404.html")),
 ];
 
 /// The stylesheet, written to `site/static/style.css`.
 pub const STYLE_CSS: &str = include_str!("../../static/style.css");
+/// The favicon, written to `site/static/favicon.svg`.
+pub const FAVICON_SVG: &str = include_str!("../../static/favicon.svg");
 
 impl Default for Renderer {
     fn default() -> Self {
@@ -117,6 +152,23 @@ impl Renderer {
             markdown: self.render("index.md.j2", ctx)?,
             json: to_json(view)?,
         })
+    }
+
+    /// Files for crawlers and agents: (path, contents) for `sitemap.xml`, `robots.txt`,
+    /// `llms.txt` and `404.html`. They use absolute URLs from `base_url`: a 404 page is served at
+    /// whatever path was asked for, and sitemaps require absolute URLs.
+    pub fn extras(
+        &self,
+        index: &IndexView,
+        site: &SiteSettings,
+    ) -> Result<Vec<(&'static str, String)>, RenderError> {
+        let ctx = context! { index => Serde(index), site => Serde(site), root => site.base_url.clone() };
+        Ok(vec![
+            ("sitemap.xml", self.render("sitemap.j2", ctx.clone())?),
+            ("robots.txt", self.render("robots.txt.j2", ctx.clone())?),
+            ("llms.txt", self.render("llms.txt.j2", ctx.clone())?),
+            ("404.html", self.render("404.html", ctx)?),
+        ])
     }
 
     /// The method page: written in Markdown (a template, so the constants and rules it lists are
