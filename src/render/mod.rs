@@ -81,6 +81,8 @@ const TEMPLATES: &[(&str, &str)] = &[
 
 /// The stylesheet, written to `site/static/style.css`.
 pub const STYLE_CSS: &str = include_str!("../../static/style.css");
+/// The index's sort and filter script, written to `site/static/index.js`.
+pub const INDEX_JS: &str = include_str!("../../static/index.js");
 /// The favicon, written to `site/static/favicon.svg`.
 pub const FAVICON_SVG: &str = include_str!("../../static/favicon.svg");
 
