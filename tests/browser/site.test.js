@@ -1,0 +1,87 @@
+// The built site in headless Chromium, as a user would use it: served from a local static server,
+// the index filtered and sorted, a model page opened, in light and dark, with no console error and
+// no request leaving the local server. Screenshots go to target/test-output/screenshots/.
+//
+// Usage: node tests/browser/site.test.js <site-dir> <out-dir>   (Chromium at /usr/bin/chromium)
+"use strict";
+const http = require("http");
+const fs = require("fs");
+const path = require("path");
+const { chromium } = require("playwright-core");
+
+const siteDir = path.resolve(process.argv[2] || "site");
+const outDir = path.resolve(process.argv[3] || "target/test-output/screenshots");
+const TYPES = { ".html": "text/html", ".css": "text/css", ".js": "text/javascript", ".json": "application/json",
+  ".svg": "image/svg+xml", ".md": "text/markdown", ".txt": "text/plain", ".xml": "application/xml" };
+
+function serve() {
+  const server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    const file = path.join(siteDir, rel.endsWith("/") ? rel + "index.html" : rel);
+    if (!file.startsWith(siteDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404); res.end(); return;
+    }
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
+}
+
+let passed = 0, failed = 0;
+function check(name, cond, detail) {
+  if (cond) { passed += 1; console.log("ok   " + name); }
+  else { failed += 1; console.log("FAIL " + name + (detail ? ": " + detail : "")); }
+}
+
+(async () => {
+  fs.mkdirSync(outDir, { recursive: true });
+  const server = await serve();
+  const origin = "http://127.0.0.1:" + server.address().port;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    for (const scheme of ["light", "dark"]) {
+      const page = await browser.newPage({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
+      const errors = [], outside = [];
+      page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+      page.on("pageerror", (e) => errors.push(String(e)));
+      page.on("request", (r) => { if (!r.url().startsWith(origin)) outside.push(r.url()); });
+
+      await page.goto(origin + "/index.html");
+      const total = await page.$$eval("#models tbody tr", (rs) => rs.length);
+      await page.fill("#models-search", "llama 7b");
+      const shown = await page.$$eval("#models tbody tr", (rs) => rs.filter((r) => !r.hidden).map((r) => r.cells[0].textContent.trim()));
+      check(`${scheme}: typing filters the table`, shown.length > 0 && shown.length < total && shown.every((s) => /llama-2-7b/i.test(s)), JSON.stringify(shown));
+      await page.fill("#models-search", "");
+      const all = await page.$$eval("#models tbody tr", (rs) => rs.filter((r) => !r.hidden).length);
+      check(`${scheme}: clearing the box shows every model`, all === total, `${all} of ${total}`);
+      const params = "#models thead th:nth-child(3) button";
+      await page.click(params);
+      await page.click(params);
+      const values = await page.$$eval("#models tbody tr td:nth-child(3)", (cs) => cs.map((c) => parseFloat(c.getAttribute("data-value"))).filter((v) => !isNaN(v)));
+      check(`${scheme}: a column sorts descending on the second click`, values.length > 2 && values.every((v, i) => i === 0 || values[i - 1] >= v));
+      await page.keyboard.press("Tab");
+      await page.screenshot({ path: path.join(outDir, `index-${scheme}.png`), fullPage: true });
+
+      await page.click("text=FacebookAI/xlm-roberta-base");
+      await page.waitForLoadState("load");
+      check(`${scheme}: the model page opens from the index`, page.url().endsWith("/models/FacebookAI/xlm-roberta-base.html"), page.url());
+      const h1 = await page.textContent("h1");
+      check(`${scheme}: the model page names its model`, h1.trim() === "FacebookAI/xlm-roberta-base", h1);
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      check(`${scheme}: the colour scheme follows the system`, scheme === "dark" ? bg !== "rgb(255, 255, 255)" : bg === "rgb(255, 255, 255)", bg);
+      await page.screenshot({ path: path.join(outDir, `model-${scheme}.png`), fullPage: false });
+      check(`${scheme}: no console error`, errors.length === 0, errors.join("; "));
+      check(`${scheme}: no request outside the local server`, outside.length === 0, outside.join(", "));
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  console.log(`browser: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+})().catch((e) => { console.error(e); console.log(`browser: ${passed} passed, ${failed + 1} failed`); process.exit(1); });
