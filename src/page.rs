@@ -40,8 +40,9 @@ pub struct ModelPage {
     pub cards: Vec<CardFit>,
     pub structure: Option<Graph>,
     pub lints: Vec<Lint>,
-    /// A bounded list of other checkpoints of the family, nearest in size first.
-    pub siblings: Vec<Sibling>,
+    /// A bounded list of other checkpoints of the family, nearest in size first, each with its
+    /// index summary (so the page can compare this model with the nearest one).
+    pub siblings: Vec<ModelSummary>,
     /// How many models of this family the site holds, this one included.
     pub family_size: usize,
 }
@@ -152,15 +153,6 @@ pub struct CardFit {
     pub full: u64,
     pub lora: u64,
     pub serve: u64,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct Sibling {
-    pub id: String,
-    pub url: String,
-    pub architecture: Option<String>,
-    pub derived: Option<u64>,
-    pub delta_pct: Option<f64>,
 }
 
 /// What the index and family pages keep of a model: small, so that a build of many thousands of

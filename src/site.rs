@@ -16,7 +16,7 @@ use crate::family;
 use crate::manifest::Manifest;
 use crate::model_id::ModelId;
 use crate::output::{OutputError, SiteWriter};
-use crate::page::{ModelPage, ModelSummary, SCHEMA_VERSION, Sibling};
+use crate::page::{ModelPage, ModelSummary, SCHEMA_VERSION};
 use crate::plan::plan;
 use crate::render::{Badge, FamilyLink, FamilyView, IndexView, Renderer};
 use crate::source::ModelSource;
@@ -75,24 +75,14 @@ fn plan_one(source: &dyn ModelSource, id: &ModelId) -> Result<ModelPage, String>
 
 /// Up to [`MAX_SIBLINGS`] other models of the family, nearest in parameter count first (then by
 /// ID), so a 7B page lists the 7Bs and 13Bs before the 70Bs.
-fn siblings(me: &ModelSummary, family: &[&ModelSummary]) -> Vec<Sibling> {
+fn siblings(me: &ModelSummary, family: &[&ModelSummary]) -> Vec<ModelSummary> {
     let size = |m: &ModelSummary| (m.derived.unwrap_or(1).max(1) as f64).ln();
     let mine = size(me);
     let mut others: Vec<&&ModelSummary> = family.iter().filter(|m| m.id != me.id).collect();
     others.sort_by(|a, b| {
         (size(a) - mine).abs().total_cmp(&(size(b) - mine).abs()).then_with(|| a.id.cmp(&b.id))
     });
-    others
-        .into_iter()
-        .take(MAX_SIBLINGS)
-        .map(|m| Sibling {
-            id: m.id.clone(),
-            url: m.url.clone(),
-            architecture: m.architecture.clone(),
-            derived: m.derived,
-            delta_pct: m.delta_pct,
-        })
-        .collect()
+    others.into_iter().take(MAX_SIBLINGS).map(|m| (*m).clone()).collect()
 }
 
 pub fn build_site(
