@@ -11,6 +11,8 @@ pub struct Card {
     pub name: String,
     /// Decimal gigabytes (10^9 bytes), as vendors quote them.
     pub memory_gb: f64,
+    /// Whether the card runs bfloat16 natively (Ampere and later; the T4 does not).
+    pub bf16_native: bool,
     pub source: String,
 }
 
@@ -46,5 +48,14 @@ mod tests {
         let cards = super::builtin();
         assert_eq!(cards.len(), 5);
         assert!(cards.windows(2).all(|w| w[0].memory_gb <= w[1].memory_gb));
+    }
+
+    #[test]
+    fn only_the_t4_lacks_native_bf16() {
+        // The T4 is Turing (compute capability 7.5): no bf16 tensor cores. L4 is Ada; A100 Ampere;
+        // H100 and H200 Hopper: all have them.
+        let without: Vec<&str> =
+            super::builtin().iter().filter(|c| !c.bf16_native).map(|c| c.id.as_str()).collect();
+        assert_eq!(without, vec!["t4-16gb"]);
     }
 }
