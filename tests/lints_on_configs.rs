@@ -97,3 +97,21 @@ fn bert_in_float16_loses_its_epsilon() {
     // Llama 2 in float16 keeps 1e-5.
     assert!(!ids("meta-llama--Llama-2-7b-hf", json!({})).contains(&"fp16-with-small-layer-norm-eps"));
 }
+
+#[test]
+fn the_method_page_documents_every_rule_in_its_own_section_with_its_reason_and_fix() {
+    let site = modelatlas::manifest::Manifest::load(&common::repo().join("models.toml")).unwrap().site;
+    let (html, _markdown) = modelatlas::render::Renderer::new().method(&site).unwrap();
+    let rules = modelatlas::estimate::lints::RULES;
+    assert!(rules.len() >= 12);
+    for r in rules {
+        // Model pages link method.html#lint-<id>.
+        let anchor = format!("<h3 id=\"lint-{}\">", r.id);
+        let start = html.find(&anchor).unwrap_or_else(|| panic!("no section for {}", r.id));
+        let section = &html[start..];
+        let section = &section[..section[4..].find("<h").map_or(section.len(), |i| i + 4)];
+        for needle in ["Severity:", "Fires when", "Why it matters.", "Fix."] {
+            assert!(section.contains(needle), "{}: {needle} missing", r.id);
+        }
+    }
+}

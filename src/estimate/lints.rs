@@ -114,6 +114,13 @@ const ROPE_SCALING_INCONSISTENT: Rule = Rule {
     reason: "transformers reads rope_scaling by its type (linear, dynamic, yarn, longrope, llama3): a missing required key raises a KeyError, an unknown type has no frequency function and fails to build, and a factor below 1 or an original length not below max_position_embeddings silently computes frequencies other than the ones the model was trained with.",
     fix: "Write rope_scaling as the model was trained: {\"rope_type\": ..., \"factor\": >= 1, ...} with the keys its type requires (llama3: factor, low_freq_factor < high_freq_factor, original_max_position_embeddings < max_position_embeddings).",
 };
+const ATTN_SOFTCAPPING_IGNORED_BY_SDPA: Rule = Rule {
+    id: "attn-softcapping-ignored-by-sdpa",
+    severity: Severity::Warning,
+    when: "the attention logits are soft-capped (attn_logit_softcapping, Gemma 2: 50.0, its config class's default when the key is absent)",
+    reason: "Soft-capping squashes each attention score through cap x tanh(score / cap) before the softmax. Only the eager, flex and FlashAttention-2 (2.6 or later) paths apply it; PyTorch's SDPA, transformers' default attention, has no such argument and transformers 4.57 drops it silently, so the model computes different attention from the one it was trained with. The eager path materialises the sequence x sequence scores: its activation memory grows with the square of the length (this site's eager figures, not the SDPA ones).",
+    fix: "Load with attn_implementation=\"eager\" (or \"flash_attention_2\" with flash-attn 2.6 or later) and plan memory with the eager figures.",
+};
 const CONTEXT_BEYOND_ROPE_ORIGINAL_LENGTH: Rule = Rule {
     id: "context-beyond-rope-original-length",
     severity: Severity::Warning,
@@ -190,6 +197,7 @@ pub const RULES: &[Rule] = &[
     SLIDING_WINDOW_EXCEEDS_CONTEXT,
     ROPE_SCALING_INCONSISTENT,
     CONTEXT_BEYOND_ROPE_ORIGINAL_LENGTH,
+    ATTN_SOFTCAPPING_IGNORED_BY_SDPA,
     FP16_WITH_SMALL_LAYER_NORM_EPS,
     LAYER_NORM_EPS_NOT_POSITIVE,
     DEEP_ATTENTION_DEFAULT_INIT,
@@ -307,6 +315,9 @@ pub fn run(x: &LintInput) -> Vec<Lint> {
         out.push(l);
     }
     if let Some(l) = rope_original_length(x) {
+        out.push(l);
+    }
+    if let Some(l) = attn_softcapping(x) {
         out.push(l);
     }
     let eps = d.layer_norm_eps;
@@ -617,6 +628,21 @@ fn rope_original_length(x: &LintInput) -> Option<Lint> {
     })
 }
 
+fn attn_softcapping(x: &LintInput) -> Option<Lint> {
+    let cap = match x.raw.get("attn_logit_softcapping") {
+        Some(v) => v.as_f64()?,
+        // Gemma2Config defaults it to 50.0; Gemma 3's class defaults it to None.
+        None if x.raw.get("model_type").and_then(Value::as_str) == Some("gemma2") => 50.0,
+        None => return None,
+    };
+    cap.is_finite().then(|| {
+        ATTN_SOFTCAPPING_IGNORED_BY_SDPA.lint(
+            format!("attention logits are soft-capped at {cap}, which SDPA ignores"),
+            ATTN_SOFTCAPPING_IGNORED_BY_SDPA.fix.into(),
+        )
+    })
+}
+
 fn thousands(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
@@ -799,6 +825,12 @@ mod tests {
                     raw: json!({"original_max_position_embeddings": 4096, "rope_scaling": null}),
                     ..case()
                 },
+            ),
+            (
+                "attn-softcapping-ignored-by-sdpa",
+                // Gemma 2 writes 50.0; Gemma 3 writes null.
+                Case { raw: json!({"attn_logit_softcapping": 50.0}), ..case() },
+                Case { raw: json!({"attn_logit_softcapping": null}), ..case() },
             ),
             (
                 "fp16-with-small-layer-norm-eps",
@@ -995,6 +1027,14 @@ mod tests {
     }
 
     #[test]
+    fn gemma_2_caps_its_attention_logits_by_default() {
+        let raw = json!({"model_type": "gemma2"});
+        assert_eq!(Case { raw, ..case() }.ids(), vec!["attn-softcapping-ignored-by-sdpa"]);
+        let raw = json!({"model_type": "gemma3_text"});
+        assert!(Case { raw, ..case() }.ids().is_empty());
+    }
+
+    #[test]
     fn the_untied_head_finding_counts_its_parameters() {
         // Qwen3-8B: 151,936 x 4,096 = 151,936 x 4,000 + 151,936 x 96 = 607,744,000 + 14,585,856.
         let d = Dims {
@@ -1048,6 +1088,9 @@ mod tests {
             "num_experts",
             "decoder_vocab_size",
             "tie_word_embeddings",
+            "attn_logit_softcapping",
+            "model_type",
+            "partial_rotary_factor",
         ];
         let odd_dims = [
             dims(),
