@@ -189,6 +189,17 @@ fn fill(
             })
         })
         .collect();
+    let vocab_head = g
+        .sections
+        .iter()
+        .filter(|s| s.role == Role::Head)
+        .flat_map(|s| s.nodes.iter().flat_map(|n| n.params.iter()))
+        .find(|t| dims.vocab_size > 0 && t.shape.len() == 2 && t.shape[0] == dims.vocab_size)
+        .map(|t| lints::VocabHead {
+            tensor: t.name.clone(),
+            shape: t.shape.clone(),
+            tied_to: t.tied_to.clone(),
+        });
     page.lints = lints::run(&lints::LintInput {
         dims: &dims,
         raw,
@@ -197,6 +208,7 @@ fn fill(
         unscaled_residual_init: arch.unscaled_residual_init(),
         cards: &lint_cards,
         tied: &tied_shapes,
+        vocab_head,
     });
     page.config = Some(dims);
     debug_assert!(g.sections.iter().any(|s| s.role == Role::Layers));

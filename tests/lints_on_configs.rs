@@ -115,3 +115,12 @@ fn the_method_page_documents_every_rule_in_its_own_section_with_its_reason_and_f
         }
     }
 }
+
+#[test]
+fn an_untied_vocabulary_head_is_counted_only_where_the_class_has_one() {
+    // Qwen3-8B: 151,936 tokens, tie_word_embeddings false; its classifier has no vocabulary head.
+    let folder = "Qwen--Qwen3-8B";
+    assert!(ids(folder, json!({})).contains(&"untied-head-on-large-vocabulary"));
+    let cls = json!({"architectures": ["Qwen3ForSequenceClassification"], "num_labels": 3});
+    assert!(!ids(folder, cls).contains(&"untied-head-on-large-vocabulary"));
+}

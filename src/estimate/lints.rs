@@ -173,7 +173,7 @@ const HEAD_DIM_NOT_MULTIPLE_OF_8: Rule = Rule {
 const UNTIED_HEAD_ON_LARGE_VOCABULARY: Rule = Rule {
     id: "untied-head-on-large-vocabulary",
     severity: Severity::Info,
-    when: "the output head is not tied to the embedding and the vocabulary has 100,000 entries or more",
+    when: "the class has an output head onto the vocabulary, not tied to the embedding, and the vocabulary has 100,000 entries or more",
     reason: "An untied head holds its own vocabulary x hidden matrix: with a large vocabulary that is hundreds of millions of parameters, each with its gradient and optimizer states in a full fine-tune, on top of the logits (sequence x vocabulary per sample) that dominate activation memory at short lengths.",
     fix: "Nothing to do when fine-tuning published weights; when training from scratch, consider tying (tie_word_embeddings: true) or a smaller vocabulary. LoRA leaves the head frozen.",
 };
@@ -240,6 +240,18 @@ pub struct LintInput<'a> {
     pub cards: &'a [CardBf16<'a>],
     /// The graph's tied tensors.
     pub tied: &'a [TiedShape],
+    /// The head's projection onto the vocabulary (a tensor of the head whose rows are the
+    /// vocabulary), with what it is tied to; `None` for a class without one (a bare encoder, a
+    /// classifier).
+    pub vocab_head: Option<VocabHead>,
+}
+
+/// The head's projection onto the vocabulary.
+#[derive(Debug, Clone)]
+pub struct VocabHead {
+    pub tensor: String,
+    pub shape: Vec<u64>,
+    pub tied_to: Option<String>,
 }
 
 /// The vocabulary size from which an untied head counts as large.
@@ -373,14 +385,18 @@ pub fn run(x: &LintInput) -> Vec<Lint> {
             ),
         ));
     }
-    if !d.tie_word_embeddings && d.vocab_size >= LARGE_VOCABULARY {
-        let head = d.vocab_size.saturating_mul(d.hidden_size);
+    if let Some(h) = &x.vocab_head
+        && h.tied_to.is_none()
+        && let [rows, width] = h.shape[..]
+        && rows >= LARGE_VOCABULARY
+    {
         out.push(UNTIED_HEAD_ON_LARGE_VOCABULARY.lint(
             format!(
-                "the untied output head holds {} x {} = {} parameters of its own",
-                thousands(d.vocab_size),
-                thousands(d.hidden_size),
-                thousands(head)
+                "the untied output head {} holds {} x {} = {} parameters of its own",
+                h.tensor,
+                thousands(rows),
+                thousands(width),
+                thousands(rows.saturating_mul(width))
             ),
             UNTIED_HEAD_ON_LARGE_VOCABULARY.fix.into(),
         ));
@@ -702,6 +718,7 @@ mod tests {
         unscaled: bool,
         cards: &'static [CardBf16<'static>],
         tied: Vec<TiedShape>,
+        vocab_head: Option<VocabHead>,
     }
 
     fn case() -> Case {
@@ -713,6 +730,7 @@ mod tests {
             unscaled: false,
             cards: ALL_NATIVE,
             tied: vec![],
+            vocab_head: None,
         }
     }
 
@@ -726,6 +744,7 @@ mod tests {
                 unscaled_residual_init: self.unscaled,
                 cards: self.cards,
                 tied: &self.tied,
+                vocab_head: self.vocab_head.clone(),
             })
         }
         fn ids(&self) -> Vec<&'static str> {
@@ -740,6 +759,14 @@ mod tests {
             tied_to: "model.embed_tokens.weight".into(),
             tied_to_shape: Some(embedding.to_vec()),
         }]
+    }
+
+    fn lm_head(shape: &[u64], tied_to: Option<&str>) -> Option<VocabHead> {
+        Some(VocabHead {
+            tensor: "lm_head.weight".into(),
+            shape: shape.to_vec(),
+            tied_to: tied_to.map(Into::into),
+        })
     }
 
     /// For every rule: a configuration that triggers it and only it, and a near miss that does not.
@@ -866,8 +893,8 @@ mod tests {
             ),
             (
                 "untied-head-on-large-vocabulary",
-                Case { dims: Dims { vocab_size: 100_032, tie_word_embeddings: false, ..dims() }, ..case() },
-                Case { dims: Dims { vocab_size: 100_032, tie_word_embeddings: true, ..dims() }, ..case() },
+                Case { vocab_head: lm_head(&[100_032, 768], None), ..case() },
+                Case { vocab_head: lm_head(&[100_032, 768], Some("model.embed_tokens.weight")), ..case() },
             ),
             (
                 "float32-checkpoint",
@@ -1037,18 +1064,20 @@ mod tests {
     #[test]
     fn the_untied_head_finding_counts_its_parameters() {
         // Qwen3-8B: 151,936 x 4,096 = 151,936 x 4,000 + 151,936 x 96 = 607,744,000 + 14,585,856.
-        let d = Dims {
-            vocab_size: 151_936,
-            hidden_size: 4096,
-            num_heads: 32,
-            num_kv_heads: 8,
-            head_dim: 128,
-            tie_word_embeddings: false,
-            ..dims()
-        };
-        let l = Case { dims: d, ..case() }.lints();
+        let l = Case { vocab_head: lm_head(&[151_936, 4096], None), ..case() }.lints();
         assert_eq!(l.len(), 1, "{l:?}");
-        assert!(l[0].finding.contains("622,329,856"), "{}", l[0].finding);
+        assert!(
+            l[0].finding.contains("lm_head.weight holds 151,936 x 4,096 = 622,329,856"),
+            "{}",
+            l[0].finding
+        );
+    }
+
+    #[test]
+    fn a_class_without_a_vocabulary_head_has_no_head_to_tie() {
+        // A classifier over an untied 151,936-token model: its head is num_labels x hidden.
+        let d = Dims { vocab_size: 151_936, tie_word_embeddings: false, ..dims() };
+        assert!(Case { dims: d, vocab_head: None, ..case() }.ids().is_empty());
     }
 
     #[test]
@@ -1113,6 +1142,9 @@ mod tests {
                 }
             }
             let _ = Case { dims: d.clone(), raw: json!([1, 2]), ..case() }.lints();
+            for shape in [vec![], vec![u64::MAX, u64::MAX], vec![u64::MAX], vec![1, 2, 3]] {
+                let _ = Case { dims: d.clone(), vocab_head: lm_head(&shape, None), ..case() }.lints();
+            }
             let _ = Case { dims: d.clone(), raw: json!("config"), ..case() }.lints();
         }
     }
