@@ -124,3 +124,21 @@ fn an_untied_vocabulary_head_is_counted_only_where_the_class_has_one() {
     let cls = json!({"architectures": ["Qwen3ForSequenceClassification"], "num_labels": 3});
     assert!(!ids(folder, cls).contains(&"untied-head-on-large-vocabulary"));
 }
+
+#[test]
+fn in_the_built_in_catalogue_only_the_t4_lacks_native_bf16() {
+    // The T4 is Turing (compute capability 7.5): no bf16 tensor cores. Ampere (A100, A10G), Ada
+    // (L4, L40S, RTX 4090), Hopper (H100, H200), Blackwell and CDNA 3 (MI300X) all have them.
+    let cards = modelatlas::estimate::cards::builtin();
+    let without: Vec<&str> = cards.iter().filter(|c| !c.bf16_native).map(|c| c.name.as_str()).collect();
+    assert!(!without.is_empty() && without.iter().all(|n| n.starts_with("T4")), "{without:?}");
+}
+
+#[test]
+fn the_bf16_warning_names_the_cards_of_the_catalogue_without_it() {
+    let page = common::plan_text(&common::reference_config_with(MISTRAL, json!({}))).unwrap();
+    let l = page.lints.iter().find(|l| l.id == "bf16-on-card-without-bf16").unwrap();
+    assert!(l.finding.contains("T4"), "{}", l.finding);
+    // float16 weights raise nothing about bf16.
+    assert!(!ids(MISTRAL, json!({"torch_dtype": "float16"})).contains(&"bf16-on-card-without-bf16"));
+}

@@ -49,13 +49,4 @@ mod tests {
         assert_eq!(cards.len(), 5);
         assert!(cards.windows(2).all(|w| w[0].memory_gb <= w[1].memory_gb));
     }
-
-    #[test]
-    fn only_the_t4_lacks_native_bf16() {
-        // The T4 is Turing (compute capability 7.5): no bf16 tensor cores. L4 is Ada; A100 Ampere;
-        // H100 and H200 Hopper: all have them.
-        let without: Vec<&str> =
-            super::builtin().iter().filter(|c| !c.bf16_native).map(|c| c.id.as_str()).collect();
-        assert_eq!(without, vec!["t4-16gb"]);
-    }
 }
