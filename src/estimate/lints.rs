@@ -72,6 +72,13 @@ const PAD_TOKEN_OUTSIDE_VOCAB: Rule = Rule {
     reason: "The word embedding takes the padding id as its padding_idx, which must index one of its rows; building the model fails.",
     fix: "Set pad_token_id to the tokenizer's padding id, which must be below vocab_size.",
 };
+const SPECIAL_TOKEN_OUTSIDE_VOCAB: Rule = Rule {
+    id: "special-token-outside-vocab",
+    severity: Severity::Error,
+    when: "bos_token_id, eos_token_id (one or a list) or decoder_start_token_id is not a row of the embedding",
+    reason: "Generation feeds the start id (bos, or an encoder-decoder's decoder_start_token_id) into the embedding, and every produced eos back into it; an id past the last row indexes out of range (on a GPU, a device-side assert that ends the process). An eos id the head can never produce also means generation never stops before max_new_tokens.",
+    fix: "Set the special token ids to the tokenizer's, which must be below vocab_size (or grow the vocabulary with resize_token_embeddings).",
+};
 const MOE_TOP_K_EXCEEDS_EXPERTS: Rule = Rule {
     id: "moe-top-k-exceeds-experts",
     severity: Severity::Error,
@@ -190,6 +197,7 @@ pub const RULES: &[Rule] = &[
     HEADS_DO_NOT_DIVIDE_HIDDEN,
     KV_HEADS_DO_NOT_DIVIDE_HEADS,
     PAD_TOKEN_OUTSIDE_VOCAB,
+    SPECIAL_TOKEN_OUTSIDE_VOCAB,
     MOE_TOP_K_EXCEEDS_EXPERTS,
     TIED_EMBEDDINGS_SHAPE_MISMATCH,
     POSITION_OFFSET_SHORTENS_CONTEXT,
@@ -293,6 +301,9 @@ pub fn run(x: &LintInput) -> Vec<Lint> {
             format!("pad_token_id {pad} is not below vocab_size {}", d.vocab_size),
             PAD_TOKEN_OUTSIDE_VOCAB.fix.into(),
         ));
+    }
+    if let Some(l) = special_tokens(x) {
+        out.push(l);
     }
     if let Some(l) = moe_top_k(x) {
         out.push(l);
@@ -420,6 +431,28 @@ fn as_count(v: &Value) -> Option<u64> {
 /// The first of `keys` the config writes as a count, with the key.
 fn first_count(raw: &Value, keys: &[&'static str]) -> Option<(&'static str, u64)> {
     keys.iter().find_map(|k| raw.get(*k).and_then(as_count).map(|n| (*k, n)))
+}
+
+fn special_tokens(x: &LintInput) -> Option<Lint> {
+    let vocab = x.dims.vocab_size;
+    if vocab == 0 {
+        return None;
+    }
+    let mut outside = vec![];
+    for key in ["bos_token_id", "eos_token_id", "decoder_start_token_id"] {
+        let ids: Vec<u64> = match x.raw.get(key) {
+            Some(Value::Array(a)) => a.iter().filter_map(as_count).collect(),
+            Some(v) => as_count(v).into_iter().collect(),
+            None => vec![],
+        };
+        outside.extend(ids.into_iter().filter(|id| *id >= vocab).map(|id| format!("{key} {id}")));
+    }
+    (!outside.is_empty()).then(|| {
+        SPECIAL_TOKEN_OUTSIDE_VOCAB.lint(
+            format!("{} not below vocab_size {vocab}", outside.join(", ")),
+            format!("Set the special token ids below {vocab}, as the tokenizer numbers them."),
+        )
+    })
 }
 
 fn moe_top_k(x: &LintInput) -> Option<Lint> {
@@ -791,6 +824,12 @@ mod tests {
                 Case { dims: Dims { pad_token_id: Some(31999), ..dims() }, ..case() },
             ),
             (
+                "special-token-outside-vocab",
+                // Rows 0..31999; eos may be a list (Llama 3.1 Instruct writes three).
+                Case { raw: json!({"bos_token_id": 1, "eos_token_id": [2, 32000]}), ..case() },
+                Case { raw: json!({"bos_token_id": 1, "eos_token_id": [2, 31999]}), ..case() },
+            ),
+            (
                 "moe-top-k-exceeds-experts",
                 // Mixtral's 8 experts with 9 chosen per token; 8 of 8 is dense but legal.
                 Case { dims: Dims { num_experts: Some(8), experts_per_token: Some(9), ..dims() }, ..case() },
@@ -1081,6 +1120,16 @@ mod tests {
     }
 
     #[test]
+    fn every_special_token_outside_the_vocabulary_is_named() {
+        let raw = json!({"bos_token_id": 32000, "eos_token_id": 40000, "decoder_start_token_id": 5});
+        let l = Case { raw, ..case() }.lints();
+        assert_eq!(l.len(), 1, "{l:?}");
+        assert_eq!(l[0].finding, "bos_token_id 32000, eos_token_id 40000 not below vocab_size 32000");
+        // A negative or null id is not an index (some configs write -1 or null for "none").
+        assert!(Case { raw: json!({"eos_token_id": -1, "bos_token_id": null}), ..case() }.ids().is_empty());
+    }
+
+    #[test]
     fn a_separate_decoder_vocabulary_cannot_be_tied() {
         let raw = json!({"tie_word_embeddings": true, "decoder_vocab_size": 58101});
         assert_eq!(Case { raw, ..case() }.ids(), vec!["tied-embeddings-shape-mismatch"]);
@@ -1119,6 +1168,9 @@ mod tests {
             "tie_word_embeddings",
             "attn_logit_softcapping",
             "model_type",
+            "bos_token_id",
+            "eos_token_id",
+            "decoder_start_token_id",
             "partial_rotary_factor",
         ];
         let odd_dims = [
