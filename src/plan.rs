@@ -63,7 +63,7 @@ pub fn plan(files: &ModelFiles, url: Option<String>) -> Result<ModelPage, PlanEr
             let arch = resolve(&value, &common).map_err(fail)?;
             page.architecture = Some(arch.class().to_string());
             page.defaulted = arch.defaulted().to_vec();
-            fill(&mut page, files, &common, arch.as_ref());
+            fill(&mut page, files, &common, &value, arch.as_ref());
         }
     }
     Ok(page)
@@ -80,7 +80,13 @@ fn source_view(files: &ModelFiles) -> SourceView {
     }
 }
 
-fn fill(page: &mut ModelPage, files: &ModelFiles, common: &Common, arch: &dyn Architecture) {
+fn fill(
+    page: &mut ModelPage,
+    files: &ModelFiles,
+    common: &Common,
+    raw: &serde_json::Value,
+    arch: &dyn Architecture,
+) {
     let dims = arch.dims();
     let seq = dims.context.min(MAX_PLAN_SEQ);
     let g = arch.graph(seq);
@@ -166,11 +172,43 @@ fn fill(page: &mut ModelPage, files: &ModelFiles, common: &Common, arch: &dyn Ar
         serve: ModeView::new(format!("Serve: bf16 weights, 1 sequence of {seq} tokens"), &mem.serve, None),
         assumptions: memory_baseline::ASSUMPTIONS.iter().map(|s| s.to_string()).collect(),
     });
+    let lint_cards: Vec<lints::CardBf16> = cards::builtin()
+        .iter()
+        .map(|c| lints::CardBf16 { name: &c.name, bf16_native: c.bf16_native })
+        .collect();
+    let shapes: std::collections::HashMap<String, Vec<u64>> =
+        g.tensors().map(|(name, t)| (name, t.shape.clone())).collect();
+    let tied_shapes: Vec<lints::TiedShape> = g
+        .tensors()
+        .filter_map(|(name, t)| {
+            t.tied_to.as_ref().map(|to| lints::TiedShape {
+                tensor: name,
+                shape: t.shape.clone(),
+                tied_to: to.clone(),
+                tied_to_shape: shapes.get(to).cloned(),
+            })
+        })
+        .collect();
+    let vocab_head = g
+        .sections
+        .iter()
+        .filter(|s| s.role == Role::Head)
+        .flat_map(|s| s.nodes.iter().flat_map(|n| n.params.iter()))
+        .find(|t| dims.vocab_size > 0 && t.shape.len() == 2 && t.shape[0] == dims.vocab_size)
+        .map(|t| lints::VocabHead {
+            tensor: t.name.clone(),
+            shape: t.shape.clone(),
+            tied_to: t.tied_to.clone(),
+        });
     page.lints = lints::run(&lints::LintInput {
         dims: &dims,
+        raw,
         torch_dtype: common.torch_dtype.as_deref(),
         checkpoint_dtype: ckpt.and_then(|c| c.dtype.as_deref()),
         unscaled_residual_init: arch.unscaled_residual_init(),
+        cards: &lint_cards,
+        tied: &tied_shapes,
+        vocab_head,
     });
     page.config = Some(dims);
     debug_assert!(g.sections.iter().any(|s| s.role == Role::Layers));

@@ -11,6 +11,8 @@ pub struct Card {
     pub name: String,
     /// Decimal gigabytes (10^9 bytes), as vendors quote them.
     pub memory_gb: f64,
+    /// Whether the card runs bfloat16 natively (Ampere and later; the T4 does not).
+    pub bf16_native: bool,
     pub source: String,
 }
 
