@@ -223,11 +223,14 @@ fn write_site_pages(
     writer.write("static/style.css", crate::render::STYLE_CSS.as_bytes())?;
     writer.write("static/favicon.svg", crate::render::FAVICON_SVG.as_bytes())?;
     writer.write("static/index.js", crate::render::INDEX_JS.as_bytes())?;
+    for (name, schema) in crate::render::SCHEMAS {
+        writer.write(&format!("schema/{name}"), schema.as_bytes())?;
+    }
     // GitHub Pages would otherwise run Jekyll, which skips files starting with `_` or `.`.
     writer.write(".nojekyll", b"")?;
     let extras = renderer.extras(&index, &manifest.site).map_err(render_err)?;
     for (path, text) in &extras {
         writer.write(path, text.as_bytes())?;
     }
-    Ok(n + 11 + extras.len())
+    Ok(n + 11 + crate::render::SCHEMAS.len() + extras.len())
 }

@@ -81,6 +81,14 @@ const TEMPLATES: &[(&str, &str)] = &[
 
 /// The stylesheet, written to `site/static/style.css`.
 pub const STYLE_CSS: &str = include_str!("../../static/style.css");
+/// The JSON Schemas of the site's JSON files, written to `site/schema/`.
+pub const SCHEMAS: &[(&str, &str)] = &[
+    ("model.schema.json", include_str!("../../static/schema/model.schema.json")),
+    ("summary.schema.json", include_str!("../../static/schema/summary.schema.json")),
+    ("index.schema.json", include_str!("../../static/schema/index.schema.json")),
+    ("family.schema.json", include_str!("../../static/schema/family.schema.json")),
+];
+
 /// The index's sort and filter script, written to `site/static/index.js`.
 pub const INDEX_JS: &str = include_str!("../../static/index.js");
 /// The favicon, written to `site/static/favicon.svg`.

@@ -1,0 +1,70 @@
+//! Every JSON file of a build validates against the JSON Schema the site publishes for it
+//! (`site/schema/`), so scripts can rely on the documented shape.
+
+mod common;
+
+use boon::{Compiler, Schemas};
+use modelatlas::manifest::Manifest;
+use modelatlas::render::Renderer;
+use modelatlas::site::build_site;
+use modelatlas::source::hub_cache::HubCacheSource;
+
+#[test]
+fn every_json_file_of_a_build_matches_its_published_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    let manifest = Manifest::load(&common::repo().join("models.toml")).unwrap();
+    build_site(&manifest, &HubCacheSource::new(common::repo().join("hub")), &out, &Renderer::new()).unwrap();
+
+    let mut schemas = Schemas::new();
+    let mut compiler = Compiler::new();
+    for entry in std::fs::read_dir(out.join("schema")).unwrap() {
+        let path = entry.unwrap().path();
+        let url = format!("file:///schema/{}", path.file_name().unwrap().to_string_lossy());
+        let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        compiler.add_resource(&url, doc).unwrap();
+    }
+    let mut compile = |name: &str| compiler.compile(&format!("file:///schema/{name}"), &mut schemas).unwrap();
+    let (model, index, family) =
+        (compile("model.schema.json"), compile("index.schema.json"), compile("family.schema.json"));
+
+    let mut checked = 0;
+    for (rel, bytes) in common::read_tree(&out) {
+        let schema = if rel == "index.json" {
+            index
+        } else if rel.starts_with("families/") && rel.ends_with(".json") {
+            family
+        } else if rel.starts_with("models/") && rel.ends_with(".json") && !rel.ends_with(".badge.json") {
+            model
+        } else {
+            continue;
+        };
+        let value: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        if let Err(e) = schemas.validate(&value, schema) {
+            panic!("{rel} does not match its schema:\n{e:#}");
+        }
+        checked += 1;
+    }
+    // 29 models, the index, and a family file per family built.
+    assert!(checked >= 29 + 1 + 15, "only {checked} JSON files checked");
+}
+
+#[test]
+fn the_schema_rejects_a_file_that_breaks_it() {
+    // Guard against a schema so loose that nothing fails: drop a required field.
+    let mut schemas = Schemas::new();
+    let mut compiler = Compiler::new();
+    for (name, text) in modelatlas::render::SCHEMAS {
+        compiler
+            .add_resource(&format!("file:///schema/{name}"), serde_json::from_str(text).unwrap())
+            .unwrap();
+    }
+    let model = compiler.compile("file:///schema/model.schema.json", &mut schemas).unwrap();
+    let page = common::plan_id("FacebookAI/xlm-roberta-base");
+    let mut value = serde_json::to_value(&page).unwrap();
+    schemas.validate(&value, model).unwrap();
+    value.as_object_mut().unwrap().remove("params");
+    assert!(schemas.validate(&value, model).is_err());
+    value["params"] = serde_json::json!({"derived": -1});
+    assert!(schemas.validate(&value, model).is_err());
+}
