@@ -289,17 +289,18 @@ impl ServingView {
                 concurrency: 0.0,
                 sequences: 0,
                 longest_context: 0,
+                limited_by_memory: true,
             });
         }
         let per_seq = (kv.layout.values(context) * 2) as f64;
         let concurrency = if per_seq > 0.0 { room / per_seq } else { 0.0 };
-        // The longest single sequence: kv(s) is non-decreasing in s, so search it.
+        // The longest single sequence, up to the model's context (vLLM's max_model_len): kv(s)
+        // is non-decreasing in s, so search it.
         let fits = |s: u64| (kv.layout.values(s) * 2) as f64 <= room;
-        let cap = 1u64 << 30;
-        let longest = if fits(cap) {
-            cap
+        let longest = if fits(context) {
+            context
         } else {
-            let (mut lo, mut hi) = (0u64, cap);
+            let (mut lo, mut hi) = (0u64, context);
             while hi - lo > 1 {
                 let mid = lo + (hi - lo) / 2;
                 if fits(mid) { lo = mid } else { hi = mid }
@@ -311,6 +312,7 @@ impl ServingView {
             concurrency,
             sequences: concurrency.floor() as u64,
             longest_context: longest,
+            limited_by_memory: longest < context,
         })
     }
 }
@@ -322,8 +324,10 @@ pub struct VllmFit {
     /// Sequences of the full context the cache holds at once, as vLLM's "maximum concurrency".
     pub concurrency: f64,
     pub sequences: u64,
-    /// The longest one sequence can be (capped at 2^30 when a window bounds every layer).
+    /// The longest one sequence can be, up to the model's context (vLLM's max_model_len).
     pub longest_context: u64,
+    /// Whether the cache, rather than the model's context, sets `longest_context`.
+    pub limited_by_memory: bool,
 }
 
 #[cfg(test)]
