@@ -222,3 +222,48 @@ price_as_of = "2026-12"
     assert_eq!(v["cost"]["training"]["inputs"]["epochs"], 1);
     assert_eq!(v["cost"]["training"]["tokens"], 50_000 * 2048);
 }
+
+#[test]
+fn a_bad_cards_file_is_an_error_that_names_the_file_and_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.toml");
+    std::fs::write(&file, "[[card]]\nid = \"x\"\nname = \"X\"\nmemory_gb = 32\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_modelatlas"))
+        .current_dir(common::repo())
+        .args(["plan", "mistralai/Mistral-7B-v0.1", "--cards"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("broken.toml") && err.contains("bandwidth_gbs"), "{err}");
+}
+
+#[test]
+fn mixtral_s_pages_show_serving_fit_multi_card_and_cost() {
+    let page = plan_id("mistralai/Mixtral-8x7B-v0.1");
+    let md =
+        modelatlas::render::Renderer::new().plan(&page, modelatlas::render::PlanFormat::Markdown).unwrap();
+    for section in [
+        "## Serving memory",
+        "## Fit per card and mode",
+        "When batch 1 does not fit one card",
+        "## Cost and speed",
+        "list prices that change",
+    ] {
+        assert!(md.contains(section), "{section}");
+    }
+    // 93.4 GB of bf16 weights fit no 80 GB card: the serve mode needs a pipeline of two there.
+    let multi = &page.fit.as_ref().unwrap().multi_card;
+    let a100 = multi.iter().find(|m| m.mode == "serve" && m.card == "a100-80gb").unwrap();
+    assert_eq!(a100.pipeline.as_ref().unwrap().layer_cut, vec!["0-15", "16-31"]);
+    // Decoding reads the weights one token uses (2 experts of 8 per layer: 12,879,925,248
+    // parameters, 2 bytes each) and the KV cache at 2048 tokens.
+    let s = page.cost.as_ref().unwrap().serving.as_ref().unwrap();
+    let expected = 12_879_925_248.0 * 2.0 + 131_072.0 * 2048.0;
+    assert!(
+        (s.bytes_read_per_token_bf16 - expected).abs() / expected < 1e-12,
+        "{}",
+        s.bytes_read_per_token_bf16
+    );
+}
