@@ -267,3 +267,16 @@ fn mixtral_s_pages_show_serving_fit_multi_card_and_cost() {
         s.bytes_read_per_token_bf16
     );
 }
+
+#[test]
+fn multi_query_attention_caches_one_key_value_head() {
+    // Falcon-7B: 32 layers, 71 query heads of 64 over a single key/value head (multi_query).
+    let page = plan_text(
+        r#"{"model_type": "falcon", "architectures": ["FalconForCausalLM"], "hidden_size": 4544,
+            "num_attention_heads": 71, "num_hidden_layers": 32, "multi_query": true,
+            "new_decoder_architecture": false, "parallel_attn": true, "vocab_size": 65024}"#,
+    )
+    .unwrap();
+    let kv = page.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    assert_eq!(kv.bytes_per_token_bf16, 2 * 32 * 1 * 64 * 2);
+}
