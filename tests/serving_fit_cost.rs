@@ -269,6 +269,7 @@ fn mixtral_s_pages_show_serving_fit_multi_card_and_cost() {
 }
 
 #[test]
+#[allow(clippy::identity_op)] // the single key/value head written out
 fn multi_query_attention_caches_one_key_value_head() {
     // Falcon-7B: 32 layers, 71 query heads of 64 over a single key/value head (multi_query).
     let page = plan_text(
