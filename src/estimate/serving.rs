@@ -203,7 +203,8 @@ pub fn view(
     };
     let mut notes = vec![format!(
         "Weights: {} of the {} parameters are the layers' linear weights, quantised by the fp8/int8/int4 rows; embeddings, norms, biases and the head stay in bf16, as GPTQ, AWQ and fp8 checkpoints do.",
-        quantised, total_params
+        crate::render::format::commas(quantised),
+        crate::render::format::commas(total_params)
     )];
     let kv = layout.map(|l| {
         let vpt = l.values_per_token();
@@ -227,7 +228,7 @@ pub fn view(
     let encoder_working = if kv.is_none() {
         notes.push(format!(
             "An encoder keeps no KV cache: serving it costs the weights plus one forward pass's working set per sequence, (5 x hidden + intermediate) x 2 bytes = {} bytes per token (the residual input, q, k, v, the attention output and the feed-forward's intermediate of one layer, bf16, SDPA attention with no score matrix).",
-            encoder_working_bytes_per_token(d)
+            crate::render::format::commas(encoder_working_bytes_per_token(d))
         ));
         Some(encoder_working_bytes_per_token(d))
     } else {
