@@ -82,6 +82,17 @@ fn decoder(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> 
     boxed(crate::config::llama::DecoderConfig::resolve(v, c))
 }
 
+/// What a family's stack is, for serving: an encoder keeps no KV cache; a decoder caches its own
+/// keys and values; an encoder-decoder caches the decoder's and, per decoder layer, the encoder's
+/// (cross-attention).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelKind {
+    Encoder,
+    Decoder,
+    EncoderDecoder,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct FamilyInfo {
     /// `model_type` as written in config.json; also the family page's file name.
@@ -90,6 +101,8 @@ pub struct FamilyInfo {
     /// The family this one's architecture was derived from (RoBERTa from BERT).
     pub derives_from: Option<&'static str>,
     pub summary: &'static str,
+    /// Encoder, decoder or encoder-decoder: whether serving keeps a KV cache, and of what.
+    pub kind: ModelKind,
     /// How to plan it; families known by name but not planned yet have none.
     #[serde(skip)]
     pub resolve: Option<Resolver>,
@@ -98,6 +111,7 @@ pub struct FamilyInfo {
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         key: "bert",
+        kind: ModelKind::Encoder,
         name: "BERT",
         derives_from: None,
         summary: "Bidirectional post-LayerNorm transformer encoder with learned absolute positions and token-type embeddings (Devlin et al., 2018). Sentence-transformers, bge and MiniLM embedders reuse it.",
@@ -105,6 +119,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "roberta",
+        kind: ModelKind::Encoder,
         name: "RoBERTa",
         derives_from: Some("bert"),
         summary: "BERT's architecture retrained without next-sentence prediction, with a byte-level BPE vocabulary; position ids start after the padding id (Liu et al., 2019).",
@@ -112,6 +127,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "xlm-roberta",
+        kind: ModelKind::Encoder,
         name: "XLM-RoBERTa",
         derives_from: Some("roberta"),
         summary: "RoBERTa trained on 100 languages with a 250k SentencePiece vocabulary (Conneau et al., 2019); e5 multilingual and bge rerankers build on it.",
@@ -119,6 +135,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "gpt2",
+        kind: ModelKind::Decoder,
         name: "GPT-2",
         derives_from: None,
         summary: "Pre-LayerNorm causal transformer decoder with learned absolute positions, fused Conv1D attention projections and an LM head tied to the token embeddings (Radford et al., 2019).",
@@ -126,6 +143,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "gpt_neox",
+        kind: ModelKind::Decoder,
         name: "GPT-NeoX",
         derives_from: Some("gpt2"),
         summary: "EleutherAI's decoder (GPT-NeoX-20B, Pythia): rotary positions on part of each head, fused query_key_value, attention and MLP in parallel residual branches, an untied output matrix (Black et al., 2022).",
@@ -133,6 +151,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "opt",
+        kind: ModelKind::Decoder,
         name: "OPT",
         derives_from: Some("gpt2"),
         summary: "Meta's open decoder suite (Zhang et al., 2022): GPT-style with ReLU MLPs, learned positions offset by two, and an optional projection between embedding width and hidden size.",
@@ -140,6 +159,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "bloom",
+        kind: ModelKind::Decoder,
         name: "BLOOM",
         derives_from: Some("gpt2"),
         summary: "BigScience's multilingual decoder (2022): ALiBi attention biases instead of a position table, a LayerNorm on the embeddings, fused query_key_value and a 250k vocabulary.",
@@ -147,6 +167,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "falcon",
+        kind: ModelKind::Decoder,
         name: "Falcon",
         derives_from: Some("gpt_neox"),
         summary: "TII's decoder (2023): rotary positions, parallel attention and MLP, multi-query attention (Falcon-7B) or grouped key/value heads with separate norms (the new decoder architecture of Falcon-40B/180B), no biases.",
@@ -154,6 +175,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "phi",
+        kind: ModelKind::Decoder,
         name: "Phi",
         derives_from: Some("gpt_neox"),
         summary: "Microsoft's small decoders phi-1, phi-1.5 and phi-2 (2023): partial rotary positions, attention and MLP in parallel on one LayerNorm, biases throughout, an LM head with its own bias.",
@@ -161,6 +183,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "t5",
+        kind: ModelKind::EncoderDecoder,
         name: "T5",
         derives_from: None,
         summary: "Encoder-decoder with pre-RMSNorm, bias-free linears and bucketed relative position biases shared across layers; every task is text-to-text (Raffel et al., 2019).",
@@ -168,6 +191,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "mt5",
+        kind: ModelKind::EncoderDecoder,
         name: "mT5",
         derives_from: Some("t5"),
         summary: "T5 v1.1 (gated-GELU feed-forward, untied LM head) trained on 101 languages with a 250k SentencePiece vocabulary (Xue et al., 2020).",
@@ -175,6 +199,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "umt5",
+        kind: ModelKind::EncoderDecoder,
         name: "UMT5",
         derives_from: Some("mt5"),
         summary: "mT5 with a relative position bias in every self-attention layer instead of the first only, trained with UniMax language sampling (Chung et al., 2023).",
@@ -182,6 +207,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "bart",
+        kind: ModelKind::EncoderDecoder,
         name: "BART",
         derives_from: None,
         summary: "Post-LayerNorm encoder-decoder pre-trained as a denoising autoencoder, with learned positions offset by 2 and one embedding table shared by both stacks and the LM head (Lewis et al., 2019).",
@@ -189,6 +215,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "whisper",
+        kind: ModelKind::EncoderDecoder,
         name: "Whisper",
         derives_from: None,
         summary: "Speech encoder-decoder: two convolutions over a log-mel spectrogram, a pre-LayerNorm encoder with fixed sinusoidal positions and a text decoder with learned ones (Radford et al., 2022).",
@@ -196,6 +223,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "distilbert",
+        kind: ModelKind::Encoder,
         name: "DistilBERT",
         derives_from: Some("bert"),
         summary: "BERT distilled to half the depth, without token types or pooler, trained to match bert-base's outputs (Sanh et al., 2019).",
@@ -203,6 +231,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "albert",
+        kind: ModelKind::Encoder,
         name: "ALBERT",
         derives_from: Some("bert"),
         summary: "BERT with factorised embeddings and one set of layer weights shared across depth, trained with sentence-order prediction (Lan et al., 2019).",
@@ -210,6 +239,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "electra",
+        kind: ModelKind::Encoder,
         name: "ELECTRA",
         derives_from: Some("bert"),
         summary: "A BERT encoder trained to detect tokens replaced by a small generator rather than to predict masked ones (Clark et al., 2020).",
@@ -217,6 +247,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "deberta-v2",
+        kind: ModelKind::Encoder,
         name: "DeBERTa-v2",
         derives_from: Some("bert"),
         summary: "An encoder with disentangled attention over content and bucketed relative positions; DeBERTa-v3 keeps the architecture and trains it ELECTRA-style (He et al., 2020, 2021).",
@@ -224,6 +255,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "mpnet",
+        kind: ModelKind::Encoder,
         name: "MPNet",
         derives_from: Some("bert"),
         summary: "A BERT-shaped encoder trained with masked and permuted language modelling, with a relative position bias shared by all layers (Song et al., 2020); all-mpnet-base-v2 builds on it.",
@@ -231,6 +263,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "vit",
+        kind: ModelKind::Encoder,
         name: "ViT",
         derives_from: None,
         summary: "A pre-LayerNorm transformer encoder over 16x16 image patches with a [CLS] token and learned positions (Dosovitskiy et al., 2020).",
@@ -238,6 +271,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "llama",
+        kind: ModelKind::Decoder,
         name: "Llama",
         derives_from: None,
         summary: "Pre-norm decoder with RMSNorm, rotary positions, a SwiGLU MLP and grouped-query attention from Llama 2 70B and Llama 3 on (Touvron et al., 2023); the template most open decoders follow.",
@@ -245,6 +279,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "mistral",
+        kind: ModelKind::Decoder,
         name: "Mistral",
         derives_from: Some("llama"),
         summary: "Llama's decoder with grouped-query attention and a sliding attention window (Jiang et al., 2023).",
@@ -252,6 +287,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "mixtral",
+        kind: ModelKind::Decoder,
         name: "Mixtral",
         derives_from: Some("mistral"),
         summary: "Mistral with each MLP replaced by a sparse mixture of eight SwiGLU experts, two per token (Jiang et al., 2024).",
@@ -259,6 +295,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "qwen2",
+        kind: ModelKind::Decoder,
         name: "Qwen2",
         derives_from: Some("llama"),
         summary: "Llama's decoder with biases on the query, key and value projections and a 152k vocabulary (Qwen2 and Qwen2.5).",
@@ -266,6 +303,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "qwen2_moe",
+        kind: ModelKind::Decoder,
         name: "Qwen2-MoE",
         derives_from: Some("qwen2"),
         summary: "Qwen2 with mixture-of-experts MLPs: many small routed experts plus a gated shared expert.",
@@ -273,6 +311,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "qwen3",
+        kind: ModelKind::Decoder,
         name: "Qwen3",
         derives_from: Some("qwen2"),
         summary: "Qwen2 without the q/k/v biases, with RMSNorm on each query and key head and an explicit head_dim.",
@@ -280,6 +319,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "qwen3_moe",
+        kind: ModelKind::Decoder,
         name: "Qwen3-MoE",
         derives_from: Some("qwen3"),
         summary: "Qwen3 with mixture-of-experts MLPs of many small routed experts and no shared expert.",
@@ -287,6 +327,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "gemma",
+        kind: ModelKind::Decoder,
         name: "Gemma",
         derives_from: Some("llama"),
         summary: "Llama-like decoder with GeGLU, 256-wide heads, (1 + w) RMSNorm, scaled and tied embeddings (Gemma Team, 2024).",
@@ -294,6 +335,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "gemma2",
+        kind: ModelKind::Decoder,
         name: "Gemma 2",
         derives_from: Some("gemma"),
         summary: "Gemma with norms before and after both sublayers, sliding-window attention on alternate layers and logit soft-capping.",
@@ -301,6 +343,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "gemma3_text",
+        kind: ModelKind::Decoder,
         name: "Gemma 3 (text)",
         derives_from: Some("gemma2"),
         summary: "Gemma 2's layers with RMSNorm on query and key heads and five sliding-window layers per full one; the text decoder of Gemma 3.",
@@ -308,6 +351,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "phi3",
+        kind: ModelKind::Decoder,
         name: "Phi-3",
         derives_from: Some("llama"),
         summary: "Llama-like decoder with a fused qkv_proj and a fused gate_up_proj (Abdin et al., 2024).",
@@ -315,6 +359,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "deepseek_v2",
+        kind: ModelKind::Decoder,
         name: "DeepSeek-V2",
         derives_from: Some("llama"),
         summary: "Decoder with multi-head latent attention (keys and values through a low-rank latent) and mixture-of-experts MLPs with shared experts (DeepSeek-AI, 2024).",
@@ -322,6 +367,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
     },
     FamilyInfo {
         key: "deepseek_v3",
+        kind: ModelKind::Decoder,
         name: "DeepSeek-V3",
         derives_from: Some("deepseek_v2"),
         summary: "DeepSeek-V2's latent attention and shared-expert MoE with 256 routed experts and a bias-corrected router after three dense layers (DeepSeek-AI, 2024).",

@@ -6,10 +6,12 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
+use modelatlas::estimate::cost::RunInputs;
 use modelatlas::manifest::Manifest;
 use modelatlas::model_id::ModelId;
+use modelatlas::plan::PlanOptions;
 use modelatlas::render::{PlanFormat, Renderer};
-use modelatlas::site::{Outcome, build_site};
+use modelatlas::site::{Outcome, build_site_with};
 use modelatlas::source::ModelSource;
 use modelatlas::source::hub_cache::HubCacheSource;
 use modelatlas::source::local::load_path;
@@ -44,6 +46,11 @@ enum Command {
         /// Worker threads (default: one per core).
         #[arg(long)]
         jobs: Option<usize>,
+        /// A cards file to add to the built-in catalogue (same format as src/estimate/cards.toml).
+        #[arg(long)]
+        cards: Option<PathBuf>,
+        #[command(flatten)]
+        run: RunArgs,
     },
     /// Plan one model: a model ID from the snapshot, or a config.json (or its folder) on disk.
     Plan {
@@ -53,7 +60,37 @@ enum Command {
         hub: PathBuf,
         #[arg(long, value_enum, default_value = "text")]
         format: PlanFormat,
+        /// A cards file to add to the built-in catalogue (same format as src/estimate/cards.toml).
+        #[arg(long)]
+        cards: Option<PathBuf>,
+        #[command(flatten)]
+        run: RunArgs,
     },
+}
+
+/// The training run the cost section prices.
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Epochs of the training run priced on each page.
+    #[arg(long, default_value_t = 10)]
+    epochs: u64,
+    /// Samples per epoch.
+    #[arg(long, default_value_t = 50_000)]
+    samples: u64,
+    /// Batch size (reached by gradient accumulation where it does not fit at once).
+    #[arg(long, default_value_t = 32)]
+    batch: u64,
+}
+
+fn options(cards: Option<&Path>, run: &RunArgs) -> Result<PlanOptions> {
+    if run.epochs == 0 || run.samples == 0 || run.batch == 0 {
+        bail!("--epochs, --samples and --batch must be at least 1");
+    }
+    let cards = match cards {
+        Some(file) => modelatlas::estimate::cards::with_user_file(file)?,
+        None => modelatlas::estimate::cards::builtin().to_vec(),
+    };
+    Ok(PlanOptions { cards, run: RunInputs { epochs: run.epochs, samples: run.samples, batch: run.batch } })
 }
 
 fn main() -> ExitCode {
@@ -68,10 +105,14 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Build { manifest, hub, out, allow_failures, jobs } => {
-            build(&manifest, &hub, &out, allow_failures, jobs)
+        Command::Build { manifest, hub, out, allow_failures, jobs, cards, run } => {
+            let options = options(cards.as_deref(), &run)?;
+            build(&manifest, &hub, &out, allow_failures, jobs, &options)
         }
-        Command::Plan { target, hub, format } => plan(&target, &hub, format),
+        Command::Plan { target, hub, format, cards, run } => {
+            let options = options(cards.as_deref(), &run)?;
+            plan(&target, &hub, format, &options)
+        }
     }
 }
 
@@ -81,6 +122,7 @@ fn build(
     out: &Path,
     allow_failures: bool,
     jobs: Option<usize>,
+    options: &PlanOptions,
 ) -> Result<ExitCode> {
     if let Some(n) = jobs {
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global().context("setting up worker threads")?;
@@ -91,7 +133,7 @@ fn build(
     }
     let source = HubCacheSource::new(hub);
     let renderer = Renderer::new();
-    let report = build_site(&manifest, &source, out, &renderer)?;
+    let report = build_site_with(&manifest, &source, out, &renderer, options)?;
     for m in &report.models {
         match &m.outcome {
             Outcome::Built { supported: true } => eprintln!("  built        {}", m.id),
@@ -126,7 +168,7 @@ fn build(
     Ok(ExitCode::SUCCESS)
 }
 
-fn plan(target: &str, hub: &Path, format: PlanFormat) -> Result<ExitCode> {
+fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> Result<ExitCode> {
     let path = Path::new(target);
     let files = if path.exists() {
         load_path(path)?
@@ -135,7 +177,7 @@ fn plan(target: &str, hub: &Path, format: PlanFormat) -> Result<ExitCode> {
             ModelId::parse(target).with_context(|| format!("{target} is neither a file nor a model ID"))?;
         HubCacheSource::new(hub).load(&id)?
     };
-    let page = modelatlas::plan::plan(&files, None)?;
+    let page = modelatlas::plan::plan_with(&files, None, options)?;
     let text = Renderer::new().plan(&page, format)?;
     print!("{text}");
     Ok(ExitCode::SUCCESS)

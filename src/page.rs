@@ -5,9 +5,12 @@
 use serde::Serialize;
 
 use crate::config::{Defaulted, Dims};
+use crate::estimate::cost::{ServingCost, TrainingCost};
+use crate::estimate::fit::FitView;
 use crate::estimate::lints::Lint;
 use crate::estimate::memory_baseline::ModeMemory;
 use crate::estimate::reconcile::{Reconciliation, Status};
+use crate::estimate::serving::ServingView;
 use crate::estimate::shape_check::ForwardPass;
 use crate::graph::Graph;
 use crate::source::meta::Downloads;
@@ -39,6 +42,12 @@ pub struct ModelPage {
     pub memory: Option<MemoryView>,
     pub cards: Vec<CardFit>,
     pub structure: Option<Graph>,
+    /// Serving memory: weights at bf16/fp8/int8/int4 and the KV cache's structure.
+    pub serving: Option<ServingView>,
+    /// Per card and mode: largest batch, sweep over lengths, verdict, vLLM's view, multi-card.
+    pub fit: Option<FitView>,
+    /// A training run's FLOPs, time and dollars; serving's prefill and decode rates.
+    pub cost: Option<CostView>,
     pub lints: Vec<Lint>,
     /// A bounded list of other checkpoints of the family, nearest in size first, each with its
     /// index summary (so the page can compare this model with the nearest one).
@@ -148,11 +157,20 @@ impl ModeView {
 /// The largest batch per mode on one card; 0 when not even batch 1 fits.
 #[derive(Debug, Clone, Serialize)]
 pub struct CardFit {
+    /// The card's id in the catalogue.
+    pub id: String,
     pub card: String,
     pub memory_gb: f64,
     pub full: u64,
     pub lora: u64,
     pub serve: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CostView {
+    pub training: TrainingCost,
+    /// Null for an encoder (no decoding).
+    pub serving: Option<ServingCost>,
 }
 
 /// What the index and family pages keep of a model: small, so that a build of many thousands of

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::config::{self, Common, ConfigError};
-use crate::estimate::{cards, lints, memory_baseline, reconcile, shape_check};
+use crate::estimate::{cards, cost, lints, memory_baseline, reconcile, shape_check};
 use crate::family;
 use crate::graph::{Architecture, Role};
 use crate::page::{
@@ -24,7 +24,29 @@ pub struct PlanError {
     pub error: ConfigError,
 }
 
+/// What a plan can be told beyond the model's files: the cards to fit on (the built-in catalogue,
+/// plus a user's `--cards` file) and the training run to cost.
+#[derive(Debug, Clone)]
+pub struct PlanOptions {
+    pub cards: Vec<cards::Card>,
+    pub run: cost::RunInputs,
+}
+
+impl Default for PlanOptions {
+    fn default() -> Self {
+        PlanOptions { cards: cards::builtin().to_vec(), run: cost::RunInputs::default() }
+    }
+}
+
 pub fn plan(files: &ModelFiles, url: Option<String>) -> Result<ModelPage, PlanError> {
+    plan_with(files, url, &PlanOptions::default())
+}
+
+pub fn plan_with(
+    files: &ModelFiles,
+    url: Option<String>,
+    options: &PlanOptions,
+) -> Result<ModelPage, PlanError> {
     let fail = |error| PlanError { model: files.label.clone(), file: files.config_path.clone(), error };
     let (common, value) = config::parse(&files.config_text).map_err(fail)?;
     let fam = family::info(&common.model_type);
@@ -47,6 +69,9 @@ pub fn plan(files: &ModelFiles, url: Option<String>) -> Result<ModelPage, PlanEr
         memory: None,
         cards: vec![],
         structure: None,
+        serving: None,
+        fit: None,
+        cost: None,
         lints: vec![],
         siblings: vec![],
         family_size: 1,
@@ -64,6 +89,12 @@ pub fn plan(files: &ModelFiles, url: Option<String>) -> Result<ModelPage, PlanEr
             page.architecture = Some(arch.class().to_string());
             page.defaulted = arch.defaulted().to_vec();
             fill(&mut page, files, &common, &value, arch.as_ref());
+            serve_fit_cost(
+                &mut page,
+                arch.as_ref(),
+                fam.map_or(family::ModelKind::Decoder, |f| f.kind),
+                options,
+            );
         }
     }
     Ok(page)
@@ -142,6 +173,7 @@ fn fill(
     page.cards = cards::builtin()
         .iter()
         .map(|card| CardFit {
+            id: card.id.clone(),
             card: card.name.clone(),
             memory_gb: card.memory_gb,
             full: mem.full.largest_batch(card.bytes()),
@@ -214,4 +246,100 @@ fn fill(
     debug_assert!(g.sections.iter().any(|s| s.role == Role::Layers));
     page.structure = Some(g);
     page.supported = true;
+}
+
+/// Serving memory, fit per card and mode, cost and speed (the `serving`, `fit` and `cost` fields).
+fn serve_fit_cost(
+    page: &mut ModelPage,
+    arch: &dyn Architecture,
+    kind: family::ModelKind,
+    options: &PlanOptions,
+) {
+    use crate::estimate::fit::{self, LayerSplit, Mode};
+    use crate::estimate::memory_model::{Coefficients, MemoryModel, Phase};
+    use crate::estimate::serving;
+    let (Some(g), Some(params), Some(mem)) =
+        (page.structure.as_ref(), page.params.as_ref(), page.memory.as_ref())
+    else {
+        return;
+    };
+    let dims = arch.dims();
+    let seq = mem.seq_len;
+    let serve = serving::view(kind, arch.kv_layout(), &dims, g, params.derived);
+    // STAND-IN until the training memory method lands: the baseline's modes (one phase each,
+    // activations linear in the sequence) as memory models. QLoRA: the baseline's LoRA with the
+    // frozen base in NF4 (4 bits + an 8-bit scale per 64 weights + a 32-bit scale per 256
+    // scales = 4.127 bits per parameter).
+    let per_token =
+        |m: &memory_baseline::ModeMemory| if seq > 0 { m.per_sample_bytes / seq as f64 } else { 0.0 };
+    let one = |name: &str, fixed: f64, per_token: f64| MemoryModel {
+        phases: vec![Phase {
+            name: name.into(),
+            coefficients: Coefficients {
+                fixed_bytes: fixed,
+                per_token_bytes: per_token,
+                per_token_sq_bytes: 0.0,
+            },
+        }],
+    };
+    let base = memory_baseline::estimate(g, dims.num_layers, dims.hidden_size);
+    let nf4_bits = 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0);
+    let full = one("baseline (stand-in)", base.full.fixed_bytes, per_token(&base.full));
+    let lora = one("baseline (stand-in)", base.lora.fixed_bytes, per_token(&base.lora));
+    let qlora = one(
+        "baseline (stand-in)",
+        base.lora.fixed_bytes - base.sized_params as f64 * memory_baseline::BF16_BYTES
+            + base.sized_params as f64 * nf4_bits / 8.0,
+        per_token(&base.lora),
+    );
+    let serve_ref = &serve;
+    let modes = vec![
+        Mode {
+            id: "full",
+            label: "Full fine-tune".into(),
+            model_at: Box::new(move |_| full.clone()),
+            shardable: true,
+        },
+        Mode {
+            id: "lora",
+            label: "LoRA r=16".into(),
+            model_at: Box::new(move |_| lora.clone()),
+            shardable: true,
+        },
+        Mode {
+            id: "qlora",
+            label: "QLoRA r=16, NF4 base".into(),
+            model_at: Box::new(move |_| qlora.clone()),
+            shardable: true,
+        },
+        Mode {
+            id: "serve",
+            label: if serve.kv.is_some() {
+                "Serve: bf16 weights and KV cache".into()
+            } else {
+                "Serve: bf16 weights, one forward pass".into()
+            },
+            model_at: Box::new(move |s| serve_ref.memory_model(s, "bf16", 2)),
+            shardable: false,
+        },
+    ];
+    let layer_params = g.param_count_where(|r| r == Role::Layers);
+    let split = LayerSplit {
+        layers: dims.num_layers,
+        layer_params,
+        other_params: params.derived.saturating_sub(layer_params),
+    };
+    let fit_view = fit::fit(&modes, &options.cards, seq, dims.context, &serve, split);
+    drop(modes);
+    let flops = cost::FlopInputs {
+        active_params: params.active,
+        layers: dims.num_layers,
+        attention_width: dims.num_heads * dims.head_dim,
+        causal: kind != family::ModelKind::Encoder,
+    };
+    let training = cost::training(flops, options.run, seq, &options.cards, &fit_view);
+    let serving_cost = cost::serving(flops, seq, &options.cards, &serve);
+    page.cost = Some(crate::page::CostView { training, serving: serving_cost });
+    page.fit = Some(fit_view);
+    page.serving = Some(serve);
 }

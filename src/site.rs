@@ -17,7 +17,7 @@ use crate::manifest::Manifest;
 use crate::model_id::ModelId;
 use crate::output::{OutputError, SiteWriter};
 use crate::page::{ModelPage, ModelSummary, SCHEMA_VERSION};
-use crate::plan::plan;
+use crate::plan::{PlanOptions, plan_with};
 use crate::render::{Badge, FamilyLink, FamilyView, IndexView, Renderer};
 use crate::source::ModelSource;
 
@@ -68,9 +68,9 @@ pub enum BuildError {
     Render(String),
 }
 
-fn plan_one(source: &dyn ModelSource, id: &ModelId) -> Result<ModelPage, String> {
+fn plan_one(source: &dyn ModelSource, id: &ModelId, options: &PlanOptions) -> Result<ModelPage, String> {
     let files = source.load(id).map_err(|e| e.to_string())?;
-    plan(&files, Some(format!("{}.html", id.site_stem()))).map_err(|e| e.to_string())
+    plan_with(&files, Some(format!("{}.html", id.site_stem())), options).map_err(|e| e.to_string())
 }
 
 /// Up to [`MAX_SIBLINGS`] other models of the family, nearest in parameter count first (then by
@@ -91,12 +91,23 @@ pub fn build_site(
     out: &Path,
     renderer: &Renderer,
 ) -> Result<BuildReport, BuildError> {
+    build_site_with(manifest, source, out, renderer, &PlanOptions::default())
+}
+
+/// [`build_site`] with the plan's options (user cards, the training run's inputs).
+pub fn build_site_with(
+    manifest: &Manifest,
+    source: &dyn ModelSource,
+    out: &Path,
+    renderer: &Renderer,
+    options: &PlanOptions,
+) -> Result<BuildReport, BuildError> {
     let mut report = BuildReport::default();
     let writer = SiteWriter::create(out)?;
 
     let t = Instant::now();
     let planned: Vec<Result<ModelSummary, String>> =
-        manifest.models.par_iter().map(|id| plan_one(source, id).map(|p| p.summary())).collect();
+        manifest.models.par_iter().map(|id| plan_one(source, id, options).map(|p| p.summary())).collect();
     report.phases.push(("plan", t.elapsed()));
 
     let ok: Vec<&ModelSummary> = planned.iter().filter_map(|r| r.as_ref().ok()).collect();
@@ -113,7 +124,7 @@ pub fn build_site(
         .map(|(id, first)| {
             let summary = first.as_ref().map_err(Clone::clone)?;
             let family = &by_family[summary.family.as_str()];
-            let mut page = plan_one(source, id)?;
+            let mut page = plan_one(source, id, options)?;
             page.siblings = siblings(summary, family);
             page.family_size = family.len();
             let root = "../../";

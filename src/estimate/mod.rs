@@ -4,8 +4,11 @@
 //! parameter) and returns plain data for the page.
 
 pub mod cards;
+pub mod cost;
+pub mod fit;
 pub mod lints;
 pub mod memory_baseline;
 pub mod memory_model;
 pub mod reconcile;
+pub mod serving;
 pub mod shape_check;

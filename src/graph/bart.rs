@@ -5,6 +5,7 @@
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::{BartConfig, Head, POSITION_OFFSET};
 use crate::config::{Defaulted, Dims};
+use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for BartConfig {
     fn class(&self) -> &str {
@@ -24,6 +25,21 @@ impl Architecture for BartConfig {
     }
     fn checkpoint_prefixes(&self) -> Vec<String> {
         vec!["model.".into()]
+    }
+    fn kv_layout(&self) -> Option<KvLayout> {
+        let vpt = 2 * self.d_model;
+        let what = format!(
+            "2 x {} heads x {} head_dim",
+            self.decoder_attention_heads,
+            self.d_model / self.decoder_attention_heads.max(1)
+        );
+        let g =
+            |what: String| KvGroup { layers: self.decoder_layers, values_per_token: vpt, window: None, what };
+        Some(KvLayout {
+            groups: vec![g(format!("decoder self-attention: {what}"))],
+            cross: Some(g(format!("cross-attention over the encoder's tokens: {what}"))),
+            cross_fixed_len: None,
+        })
     }
     fn unscaled_residual_init(&self) -> bool {
         // BartPreTrainedModel draws every linear from normal(0, init_std = 0.02), whatever the depth.

@@ -6,6 +6,7 @@
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::llama::{Attention, DecoderConfig, Head, Moe, MoeStyle};
 use crate::config::{Defaulted, Dims};
+use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for DecoderConfig {
     fn class(&self) -> &str {
@@ -25,6 +26,41 @@ impl Architecture for DecoderConfig {
     }
     fn checkpoint_prefixes(&self) -> Vec<String> {
         vec!["model.".into(), "transformer.".into()]
+    }
+    fn kv_layout(&self) -> Option<KvLayout> {
+        use crate::config::llama::Attention;
+        let (values_per_token, what) = match &self.attention {
+            Attention::Grouped { num_kv_heads, head_dim, .. } => {
+                (2 * num_kv_heads * head_dim, format!("2 x {num_kv_heads} KV heads x {head_dim} head_dim"))
+            }
+            // vLLM and SGLang cache the compressed latent and the shared rotary key; transformers'
+            // own cache stores the decompressed keys and values instead.
+            Attention::Latent { kv_lora_rank, qk_rope_head_dim, .. } => (
+                kv_lora_rank + qk_rope_head_dim,
+                format!("latent: kv_lora_rank {kv_lora_rank} + qk_rope_head_dim {qk_rope_head_dim}"),
+            ),
+        };
+        let group = |layers: u64, window: Option<u64>, kind: &str| KvGroup {
+            layers,
+            values_per_token,
+            window,
+            what: format!("{kind}: {what}"),
+        };
+        let groups = if !self.layer_types.is_empty() {
+            let sliding = self.layer_types.iter().filter(|t| *t == "sliding_attention").count() as u64;
+            let full = self.layer_types.len() as u64 - sliding;
+            [(full, None, "full attention"), (sliding, self.sliding_window, "sliding window")]
+                .into_iter()
+                .filter(|(n, _, _)| *n > 0)
+                .map(|(n, w, k)| group(n, w, k))
+                .collect()
+        } else {
+            match self.sliding_window {
+                Some(w) => vec![group(self.num_layers, Some(w), "sliding window, every layer")],
+                None => vec![group(self.num_layers, None, "full attention")],
+            }
+        };
+        Some(KvLayout { groups, cross: None, cross_fixed_len: None })
     }
     fn unscaled_residual_init(&self) -> bool {
         // `_init_weights` draws every linear from normal(0, initializer_range), depth-blind.

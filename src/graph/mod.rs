@@ -45,6 +45,11 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     fn checkpoint_prefixes(&self) -> Vec<String>;
     /// Whether the family initialises residual projections without depth scaling.
     fn unscaled_residual_init(&self) -> bool;
+    /// The KV cache's structure where it differs from a uniform full-attention stack over
+    /// `dims()` (sliding windows, latent attention, cross-attention); None: uniform.
+    fn kv_layout(&self) -> Option<crate::estimate::serving::KvLayout> {
+        None
+    }
     /// Where `Dims::context` comes from, in words, for the page's sequence-length note.
     fn context_source(&self) -> String {
         "the model's context".into()

@@ -5,6 +5,7 @@
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::t5::{BiasLayout, Head, T5Config};
 use crate::config::{Defaulted, Dims};
+use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for T5Config {
     fn class(&self) -> &str {
@@ -24,6 +25,24 @@ impl Architecture for T5Config {
     }
     fn checkpoint_prefixes(&self) -> Vec<String> {
         vec!["transformer.".into()]
+    }
+    fn kv_layout(&self) -> Option<KvLayout> {
+        let vpt = 2 * self.num_heads * self.d_kv;
+        let what = format!("2 x {} heads x {} d_kv", self.num_heads, self.d_kv);
+        if !self.has_decoder() {
+            return Some(KvLayout { groups: vec![], cross: None, cross_fixed_len: None });
+        }
+        let g = |what: String| KvGroup {
+            layers: self.num_decoder_layers,
+            values_per_token: vpt,
+            window: None,
+            what,
+        };
+        Some(KvLayout {
+            groups: vec![g(format!("decoder self-attention: {what}"))],
+            cross: Some(g(format!("cross-attention over the encoder's tokens: {what}"))),
+            cross_fixed_len: None,
+        })
     }
     fn unscaled_residual_init(&self) -> bool {
         // T5 initialises each projection with std initializer_factor / sqrt(fan-in), not 0.02.

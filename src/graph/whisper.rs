@@ -6,6 +6,7 @@ use super::bart::{decoder_layer, encoder_layer, layer_norm, linear};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::whisper::{Head, WhisperConfig};
 use crate::config::{Defaulted, Dims};
+use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for WhisperConfig {
     fn class(&self) -> &str {
@@ -25,6 +26,32 @@ impl Architecture for WhisperConfig {
     }
     fn checkpoint_prefixes(&self) -> Vec<String> {
         vec!["model.".into()]
+    }
+    fn kv_layout(&self) -> Option<KvLayout> {
+        use crate::config::whisper::Head;
+        let vpt = 2 * self.d_model;
+        let what = format!(
+            "2 x {} heads x {} head_dim",
+            self.decoder_attention_heads,
+            self.d_model / self.decoder_attention_heads.max(1)
+        );
+        let g =
+            |what: String| KvGroup { layers: self.decoder_layers, values_per_token: vpt, window: None, what };
+        Some(match self.head {
+            Head::AudioClassification { .. } => {
+                KvLayout { groups: vec![], cross: None, cross_fixed_len: None }
+            }
+            Head::CausalLm => KvLayout {
+                groups: vec![g(format!("decoder self-attention: {what}"))],
+                cross: None,
+                cross_fixed_len: None,
+            },
+            _ => KvLayout {
+                groups: vec![g(format!("decoder self-attention: {what}"))],
+                cross: Some(g(format!("cross-attention over the encoder's frames: {what}"))),
+                cross_fixed_len: Some(self.max_source_positions),
+            },
+        })
     }
     fn unscaled_residual_init(&self) -> bool {
         // WhisperPreTrainedModel draws every linear from normal(0, init_std = 0.02).

@@ -10,6 +10,8 @@ pub fn register(env: &mut Environment<'static>) {
     env.add_filter("pct", |x: f64| pct(x));
     env.add_filter("shape", |v: Vec<u64>| shape(&v));
     env.add_filter("signed", |n: i64| signed(n));
+    env.add_filter("usd", |n: f64| usd(n));
+    env.add_filter("fig", |n: f64| sig3(n));
     env.add_filter("xml", |s: String| xml(&s));
 }
 
@@ -74,6 +76,11 @@ fn sig3(v: f64) -> String {
         x if x >= 9.995 => format!("{v:.1}"),
         _ => format!("{v:.2}"),
     }
+}
+
+/// Dollars: "$0.35", "$12.40", "$1,234".
+pub fn usd(n: f64) -> String {
+    if n.abs() >= 100.0 { format!("${}", commas(n.round().max(0.0) as u64)) } else { format!("${n:.2}") }
 }
 
 /// Decimal units, as card memory is sold: 5490526003 -> "5.49 GB", 18948096 -> "19 MB".

@@ -1,0 +1,385 @@
+//! Serving memory: the weights at several precisions and the KV cache from the real attention
+//! structure (grouped/multi-query heads, sliding windows capped at the window, DeepSeek's latent
+//! cache, the encoder's keys and values cached per decoder layer of an encoder-decoder). An
+//! encoder keeps no KV cache: its serving cost is the weights plus one forward pass's working set
+//! per sequence, and the page says so instead of printing a KV figure.
+
+use serde::Serialize;
+
+use crate::config::Dims;
+use crate::family::ModelKind;
+use crate::graph::{Graph, Op, Role};
+
+use super::memory_model::{Coefficients, MemoryModel, Phase};
+
+/// vLLM's default `gpu_memory_utilization`: the share of a card it lets itself use.
+pub const VLLM_GPU_MEMORY_UTILIZATION: f64 = 0.9;
+
+/// Layers that cache the same number of values per token, with the same window.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KvGroup {
+    pub layers: u64,
+    /// Values cached per token per layer, keys and values together (2 x KV heads x head_dim; the
+    /// latent plus the rotary key for multi-head latent attention).
+    pub values_per_token: u64,
+    /// Tokens a layer keeps at most (a sliding window); null: every token.
+    pub window: Option<u64>,
+    pub what: String,
+}
+
+/// The structure of a model's KV cache.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KvLayout {
+    /// The decoder's self-attention cache.
+    pub groups: Vec<KvGroup>,
+    /// Cross-attention: the encoder's keys and values, cached once per sequence in each decoder
+    /// layer; `values_per_token` per encoder token.
+    pub cross: Option<KvGroup>,
+    /// The encoder's length when it is fixed (Whisper: 1500 audio frames); null: the encoder
+    /// reads as many tokens as the sequence.
+    pub cross_fixed_len: Option<u64>,
+}
+
+impl KvLayout {
+    /// All layers alike, full attention, from the family-neutral dimensions.
+    pub fn uniform(d: &Dims) -> Self {
+        KvLayout {
+            groups: vec![KvGroup {
+                layers: d.num_layers,
+                values_per_token: 2 * d.num_kv_heads * d.head_dim,
+                window: None,
+                what: format!("2 x {} KV heads x {} head_dim", d.num_kv_heads, d.head_dim),
+            }],
+            cross: None,
+            cross_fixed_len: None,
+        }
+    }
+
+    /// Cached values for one sequence of `seq` tokens.
+    pub fn values(&self, seq: u64) -> u64 {
+        let own: u64 = self
+            .groups
+            .iter()
+            .map(|g| g.layers * g.values_per_token * g.window.map_or(seq, |w| seq.min(w)))
+            .sum();
+        let cross = self
+            .cross
+            .as_ref()
+            .map_or(0, |c| c.layers * c.values_per_token * self.cross_fixed_len.unwrap_or(seq));
+        own + cross
+    }
+
+    /// Values per token while no window is full: the figure "bytes per token" quotes.
+    pub fn values_per_token(&self) -> u64 {
+        self.groups.iter().map(|g| g.layers * g.values_per_token).sum::<u64>()
+            + self
+                .cross
+                .as_ref()
+                .filter(|_| self.cross_fixed_len.is_none())
+                .map_or(0, |c| c.layers * c.values_per_token)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.groups.iter().all(|g| g.layers == 0)
+    }
+}
+
+/// One weight precision: bits per quantised parameter, scales included.
+#[derive(Debug, Clone, Serialize)]
+pub struct Precision {
+    pub name: &'static str,
+    pub bits_per_param: f64,
+    pub rule: &'static str,
+}
+
+pub const PRECISIONS: [Precision; 4] = [
+    Precision { name: "bf16", bits_per_param: 16.0, rule: "16 bits per parameter" },
+    Precision {
+        name: "fp8",
+        bits_per_param: 8.0,
+        rule: "8 bits (e4m3) per weight of the layers' linear layers, one fp32 scale per tensor (negligible); the rest in bf16",
+    },
+    Precision {
+        name: "int8",
+        bits_per_param: 8.125,
+        rule: "8 bits plus a 16-bit scale per group of 128 weights = 8 + 16/128 = 8.125 bits for the layers' linear weights; the rest in bf16",
+    },
+    Precision {
+        name: "int4",
+        bits_per_param: 4.125,
+        rule: "4 bits plus a 16-bit scale per group of 128 weights = 4 + 16/128 = 4.125 bits (GPTQ/AWQ with group size 128) for the layers' linear weights; the rest in bf16",
+    },
+];
+
+#[derive(Debug, Clone, Serialize)]
+pub struct WeightsAt {
+    pub precision: &'static str,
+    pub bits_per_param: f64,
+    pub bytes: f64,
+    pub rule: &'static str,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct KvView {
+    pub layout: KvLayout,
+    /// Bytes per token in bf16 (2 bytes per value), while no window is full.
+    pub bytes_per_token_bf16: u64,
+    /// The same with an fp8 cache (1 byte per value).
+    pub bytes_per_token_fp8: u64,
+    /// One sequence at the model's context, bf16.
+    pub bytes_at_context_bf16: u64,
+    pub context: u64,
+}
+
+/// What serving one model needs.
+#[derive(Debug, Clone, Serialize)]
+pub struct ServingView {
+    pub kind: ModelKind,
+    /// Parameters quantised by the fp8/int8/int4 rows (the layers' linear weights); the rest stays
+    /// in bf16.
+    pub quantised_params: u64,
+    pub total_params: u64,
+    pub weights: Vec<WeightsAt>,
+    /// Null for an encoder, which keeps no KV cache.
+    pub kv: Option<KvView>,
+    /// An encoder's working set per token of one forward pass, bf16; null for generators.
+    pub encoder_working_bytes_per_token: Option<u64>,
+    pub notes: Vec<String>,
+}
+
+/// Parameters of the 2-D weights of the linear layers inside the blocks (experts included).
+pub fn layer_linear_params(g: &Graph) -> u64 {
+    g.sections
+        .iter()
+        .filter(|s| s.role == Role::Layers)
+        .map(|s| {
+            let per_block: u64 = s
+                .nodes
+                .iter()
+                .filter(|n| n.op == Op::Linear)
+                .flat_map(|n| {
+                    n.params
+                        .iter()
+                        .filter(|t| t.shape.len() == 2 && t.tied_to.is_none())
+                        .map(move |t| n.copies * t.numel())
+                })
+                .sum();
+            per_block * s.repeat
+        })
+        .sum()
+}
+
+pub fn weights_bytes(total: u64, quantised: u64, p: &Precision) -> f64 {
+    let rest = total.saturating_sub(quantised) as f64;
+    rest * 2.0 + quantised as f64 * p.bits_per_param / 8.0
+}
+
+/// An encoder's live tensors per token in one layer of a forward pass, bf16: the residual input,
+/// q, k and v, the attention output, and the feed-forward's intermediate.
+pub fn encoder_working_bytes_per_token(d: &Dims) -> u64 {
+    2 * (5 * d.hidden_size + d.intermediate_size)
+}
+
+pub fn view(
+    kind: ModelKind,
+    layout: Option<KvLayout>,
+    d: &Dims,
+    g: &Graph,
+    total_params: u64,
+) -> ServingView {
+    let quantised = layer_linear_params(g).min(total_params);
+    let weights = PRECISIONS
+        .iter()
+        .map(|p| WeightsAt {
+            precision: p.name,
+            bits_per_param: p.bits_per_param,
+            bytes: weights_bytes(total_params, quantised, p),
+            rule: p.rule,
+        })
+        .collect();
+    let layout = match kind {
+        ModelKind::Encoder => None,
+        _ => Some(layout.unwrap_or_else(|| KvLayout::uniform(d))).filter(|l| !l.is_empty()),
+    };
+    let mut notes = vec![format!(
+        "Weights: {} of the {} parameters are the layers' linear weights, quantised by the fp8/int8/int4 rows; embeddings, norms, biases and the head stay in bf16, as GPTQ, AWQ and fp8 checkpoints do.",
+        crate::render::format::commas(quantised),
+        crate::render::format::commas(total_params)
+    )];
+    let kv = layout.map(|l| {
+        let vpt = l.values_per_token();
+        if l.groups.iter().any(|g| g.window.is_some()) {
+            notes.push("Sliding-window layers keep at most their window of tokens; the cache stops growing there.".into());
+        }
+        if l.cross.is_some() {
+            notes.push(match l.cross_fixed_len {
+                Some(n) => format!("Cross-attention: each decoder layer caches the encoder's keys and values for its {n} positions once per sequence."),
+                None => "Cross-attention: each decoder layer caches the encoder's keys and values once per sequence; the encoder is taken to read as many tokens as the sequence.".into(),
+            });
+        }
+        KvView {
+            bytes_per_token_bf16: 2 * vpt,
+            bytes_per_token_fp8: vpt,
+            bytes_at_context_bf16: 2 * l.values(d.context),
+            context: d.context,
+            layout: l,
+        }
+    });
+    let encoder_working = if kv.is_none() {
+        notes.push(format!(
+            "An encoder keeps no KV cache: serving it costs the weights plus one forward pass's working set per sequence, (5 x hidden + intermediate) x 2 bytes = {} bytes per token (the residual input, q, k, v, the attention output and the feed-forward's intermediate of one layer, bf16, SDPA attention with no score matrix).",
+            crate::render::format::commas(encoder_working_bytes_per_token(d))
+        ));
+        Some(encoder_working_bytes_per_token(d))
+    } else {
+        None
+    };
+    ServingView {
+        kind,
+        quantised_params: quantised,
+        total_params,
+        weights,
+        kv,
+        encoder_working_bytes_per_token: encoder_working,
+        notes,
+    }
+}
+
+impl ServingView {
+    pub fn weights_at(&self, precision: &str) -> f64 {
+        self.weights.iter().find(|w| w.precision == precision).map_or(0.0, |w| w.bytes)
+    }
+
+    /// Bytes one sequence of `seq` tokens adds: its KV cache (bf16 or fp8), or an encoder's
+    /// working set.
+    pub fn per_sequence_bytes(&self, seq: u64, kv_bytes_per_value: u64) -> f64 {
+        match (&self.kv, self.encoder_working_bytes_per_token) {
+            (Some(kv), _) => (kv.layout.values(seq) * kv_bytes_per_value) as f64,
+            (None, Some(w)) => (w * seq) as f64,
+            (None, None) => 0.0,
+        }
+    }
+
+    /// Serving at `seq` tokens as a memory model: bf16 weights plus, per sequence, the KV cache
+    /// (or the encoder's working set). Exact at `seq`; the per-token coefficient is the sequence's
+    /// bytes over its length (windows and a fixed encoder length make it vary with `seq`).
+    pub fn memory_model(&self, seq: u64, precision: &str, kv_bytes_per_value: u64) -> MemoryModel {
+        let per_seq = self.per_sequence_bytes(seq, kv_bytes_per_value);
+        let name = if self.kv.is_some() { "weights + KV cache" } else { "weights + forward pass" };
+        MemoryModel {
+            phases: vec![Phase {
+                name: name.into(),
+                coefficients: Coefficients {
+                    fixed_bytes: self.weights_at(precision),
+                    per_token_bytes: if seq > 0 { per_seq / seq as f64 } else { 0.0 },
+                    per_token_sq_bytes: 0.0,
+                },
+            }],
+        }
+    }
+
+    /// vLLM's view of one card: after `gpu_memory_utilization` x the card and the weights, how
+    /// many sequences of `context` tokens the KV cache holds, and the longest single sequence.
+    pub fn vllm(&self, card_bytes: f64, context: u64) -> Option<VllmFit> {
+        let kv = self.kv.as_ref()?;
+        let weights = self.weights_at("bf16");
+        let room = card_bytes * VLLM_GPU_MEMORY_UTILIZATION - weights;
+        if room <= 0.0 {
+            return Some(VllmFit {
+                kv_cache_bytes: room.max(0.0),
+                concurrency: 0.0,
+                sequences: 0,
+                longest_context: 0,
+                limited_by_memory: true,
+            });
+        }
+        let per_seq = (kv.layout.values(context) * 2) as f64;
+        let concurrency = if per_seq > 0.0 { room / per_seq } else { 0.0 };
+        // The longest single sequence, up to the model's context (vLLM's max_model_len): kv(s)
+        // is non-decreasing in s, so search it.
+        let fits = |s: u64| (kv.layout.values(s) * 2) as f64 <= room;
+        let longest = if fits(context) {
+            context
+        } else {
+            let (mut lo, mut hi) = (0u64, context);
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if fits(mid) { lo = mid } else { hi = mid }
+            }
+            lo
+        };
+        Some(VllmFit {
+            kv_cache_bytes: room,
+            concurrency,
+            sequences: concurrency.floor() as u64,
+            longest_context: longest,
+            limited_by_memory: longest < context,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VllmFit {
+    /// gpu_memory_utilization x card - bf16 weights.
+    pub kv_cache_bytes: f64,
+    /// Sequences of the full context the cache holds at once, as vLLM's "maximum concurrency".
+    pub concurrency: f64,
+    pub sequences: u64,
+    /// The longest one sequence can be, up to the model's context (vLLM's max_model_len).
+    pub longest_context: u64,
+    /// Whether the cache, rather than the model's context, sets `longest_context`.
+    pub limited_by_memory: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dims(layers: u64, kv: u64, hd: u64) -> Dims {
+        Dims {
+            hidden_size: 4096,
+            num_layers: layers,
+            num_heads: 32,
+            num_kv_heads: kv,
+            head_dim: hd,
+            intermediate_size: 14336,
+            vocab_size: 128256,
+            context: 8192,
+            usable_context: 8192,
+            pad_token_id: None,
+            tie_word_embeddings: false,
+            layer_norm_eps: 1e-5,
+            num_experts: None,
+            experts_per_token: None,
+        }
+    }
+
+    #[test]
+    fn a_uniform_gqa_cache_is_two_x_layers_x_kv_heads_x_head_dim() {
+        let l = KvLayout::uniform(&dims(32, 8, 128));
+        assert_eq!(l.values_per_token() * 2, 2 * 32 * 8 * 128 * 2);
+        assert_eq!(l.values(1000), 1000 * 2 * 32 * 8 * 128);
+    }
+
+    #[test]
+    fn a_window_caps_the_cache() {
+        let l = KvLayout {
+            groups: vec![
+                KvGroup { layers: 2, values_per_token: 10, window: Some(100), what: String::new() },
+                KvGroup { layers: 1, values_per_token: 10, window: None, what: String::new() },
+            ],
+            cross: None,
+            cross_fixed_len: None,
+        };
+        // 2 layers x 10 x min(500, 100) + 1 x 10 x 500.
+        assert_eq!(l.values(500), 2 * 10 * 100 + 10 * 500);
+        assert_eq!(l.values(50), 3 * 10 * 50);
+    }
+
+    #[test]
+    fn int4_with_a_scale_per_128_weights_is_4_125_bits() {
+        assert_eq!(PRECISIONS[3].bits_per_param, 4.0 + 16.0 / 128.0);
+        // 1,000 parameters of which 800 quantised: 200 x 2 + 800 x 4.125 / 8 = 400 + 412.5.
+        assert_eq!(weights_bytes(1000, 800, &PRECISIONS[3]), 812.5);
+    }
+}
