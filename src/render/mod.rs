@@ -5,6 +5,7 @@
 //! Templates are compiled into the binary (`templates/`), so the site builds with no file beside
 //! the executable.
 
+pub mod charts;
 pub mod format;
 
 use minijinja::value::Serde;
@@ -129,8 +130,9 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
         let ctx = context! { page => Serde(page), site => Serde(site), root => root };
+        let html_ctx = context! { charts => model_charts(page), ..ctx.clone() };
         Ok(ModelFilesOut {
-            html: self.render("model.html", ctx.clone())?,
+            html: self.render("model.html", html_ctx)?,
             markdown: self.render("model.md.j2", ctx)?,
             json: to_json(page)?,
         })
@@ -210,6 +212,48 @@ pub enum PlanFormat {
     #[value(name = "md")]
     Markdown,
     Json,
+}
+
+/// The model page's SVG charts by name; only the HTML page shows them (the JSON carries the
+/// numbers they are drawn from).
+fn model_charts(page: &ModelPage) -> Value {
+    let mut out: std::collections::BTreeMap<String, Value> = std::collections::BTreeMap::new();
+    let Some(fit) = page.fit.as_ref() else { return Value::from(out) };
+    let label = |id: &str| fit.modes.iter().find(|m| m.id == id).map(|m| m.label.clone()).unwrap_or_default();
+    for (key, mode) in [("batch_lora", "lora"), ("batch_serve", "serve")] {
+        let rows: Vec<(String, u64)> = fit
+            .cards
+            .iter()
+            .filter_map(|c| {
+                c.modes.iter().find(|m| m.mode == mode).map(|m| (c.name.clone(), m.largest_batch))
+            })
+            .collect();
+        if rows.iter().any(|r| r.1 > 0) {
+            let unit = if mode == "serve" { "sequences" } else { "samples" };
+            let title = format!("Largest batch per card: {} at {} tokens", label(mode), fit.seq_len);
+            out.insert(key.to_string(), Value::from_safe_string(charts::bars(key, &title, &rows, unit)));
+        }
+    }
+    // Peak at batch 1 against the sequence length, from each mode's exported formula.
+    let series: Vec<(String, Vec<(u64, f64)>)> = fit
+        .modes
+        .iter()
+        .map(|m| (m.label.clone(), fit.sweep_seqs.iter().map(|s| (*s, m.model.peak(1, *s).0)).collect()))
+        .collect();
+    let caps: Vec<(String, f64)> = fit
+        .cards
+        .iter()
+        .filter(|c| ["l4-24gb", "a100-80gb", "h200-141gb"].contains(&c.card.as_str()))
+        .map(|c| (c.name.clone(), c.memory_gb * 1e9))
+        .collect();
+    if fit.sweep_seqs.len() > 1 {
+        let title = "Peak memory at batch 1 against sequence length";
+        out.insert(
+            "by_length".into(),
+            Value::from_safe_string(charts::lines("by_length", title, &series, &caps)),
+        );
+    }
+    Value::from(out)
 }
 
 /// JSON with a trailing newline; serde_json keeps struct field order, so output is stable.
