@@ -66,6 +66,27 @@ enum Command {
         #[command(flatten)]
         run: RunArgs,
     },
+    /// Evaluate one mode's memory formula at a batch, a sequence length and a card, as the model
+    /// page's calculator does (JSON on stdout).
+    WhatIf {
+        /// `org/name`, or a path to a config.json or a folder holding one.
+        target: String,
+        #[arg(long, default_value = "hub", env = "MODELATLAS_HUB")]
+        hub: PathBuf,
+        /// full, lora, qlora or serve.
+        #[arg(long)]
+        mode: String,
+        /// A card id from the catalogue (t4-16gb, a100-80gb, ...).
+        #[arg(long)]
+        card: String,
+        #[arg(long, default_value_t = 1)]
+        batch: u64,
+        /// Tokens per sample (default: the plan's length).
+        #[arg(long)]
+        seq: Option<u64>,
+        #[arg(long)]
+        cards: Option<PathBuf>,
+    },
 }
 
 /// The training run the cost section prices.
@@ -112,6 +133,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Plan { target, hub, format, cards, run } => {
             let options = options(cards.as_deref(), &run)?;
             plan(&target, &hub, format, &options)
+        }
+        Command::WhatIf { target, hub, mode, card, batch, seq, cards } => {
+            let run = RunArgs { epochs: 10, samples: 50_000, batch: 32 };
+            let options = options(cards.as_deref(), &run)?;
+            let page = modelatlas::plan::plan_with(&load_target(&target, &hub)?, None, &options)?;
+            let fit = page.fit.as_ref().context("this model has no memory plan (unsupported family)")?;
+            let result =
+                modelatlas::estimate::fit::what_if(fit, &mode, &card, batch, seq.unwrap_or(fit.seq_len))
+                    .map_err(anyhow::Error::msg)?;
+            println!("{}", serde_json::to_string_pretty(&result)?);
+            Ok(ExitCode::SUCCESS)
         }
     }
 }
@@ -168,15 +200,19 @@ fn build(
     Ok(ExitCode::SUCCESS)
 }
 
-fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> Result<ExitCode> {
+fn load_target(target: &str, hub: &Path) -> Result<modelatlas::source::ModelFiles> {
     let path = Path::new(target);
-    let files = if path.exists() {
+    Ok(if path.exists() {
         load_path(path)?
     } else {
         let id =
             ModelId::parse(target).with_context(|| format!("{target} is neither a file nor a model ID"))?;
         HubCacheSource::new(hub).load(&id)?
-    };
+    })
+}
+
+fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> Result<ExitCode> {
+    let files = load_target(target, hub)?;
     let page = modelatlas::plan::plan_with(&files, None, options)?;
     let text = Renderer::new().plan(&page, format)?;
     print!("{text}");

@@ -234,6 +234,7 @@ fn write_site_pages(
     writer.write("static/style.css", crate::render::STYLE_CSS.as_bytes())?;
     writer.write("static/favicon.svg", crate::render::FAVICON_SVG.as_bytes())?;
     writer.write("static/index.js", crate::render::INDEX_JS.as_bytes())?;
+    writer.write("static/calc.js", crate::render::CALC_JS.as_bytes())?;
     for (name, schema) in crate::render::SCHEMAS {
         writer.write(&format!("schema/{name}"), schema.as_bytes())?;
     }
@@ -243,5 +244,5 @@ fn write_site_pages(
     for (path, text) in &extras {
         writer.write(path, text.as_bytes())?;
     }
-    Ok(n + 11 + crate::render::SCHEMAS.len() + extras.len())
+    Ok(n + 12 + crate::render::SCHEMAS.len() + extras.len())
 }

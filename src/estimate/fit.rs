@@ -340,3 +340,42 @@ mod tests {
         assert_eq!(s.layer_cut, vec!["0-7", "8-15", "16-23", "24-31"]);
     }
 }
+
+/// One evaluation of a mode's exported formula, as the page's calculator does it.
+#[derive(Debug, Clone, Serialize)]
+pub struct WhatIf {
+    pub mode: String,
+    pub card: String,
+    pub batch: u64,
+    pub seq: u64,
+    pub peak_bytes: f64,
+    pub peak_phase: String,
+    /// The peak over the card's memory.
+    pub share: f64,
+    pub verdict: Verdict,
+}
+
+/// Evaluates `mode`'s exported phases at `batch` x `seq` on `card`: the computation the model
+/// page's calculator repeats in the browser from the JSON coefficients.
+pub fn what_if(fit: &FitView, mode: &str, card: &str, batch: u64, seq: u64) -> Result<WhatIf, String> {
+    let m = fit.modes.iter().find(|m| m.id == mode).ok_or_else(|| {
+        let ids: Vec<&str> = fit.modes.iter().map(|m| m.id).collect();
+        format!("no mode {mode:?}; this model has {}", ids.join(", "))
+    })?;
+    let c = fit.cards.iter().find(|c| c.card == card).ok_or_else(|| {
+        let ids: Vec<&str> = fit.cards.iter().map(|c| c.card.as_str()).collect();
+        format!("no card {card:?}; the catalogue has {}", ids.join(", "))
+    })?;
+    let (peak, phase) = m.model.peak(batch, seq);
+    let card_bytes = c.memory_gb * 1e9;
+    Ok(WhatIf {
+        mode: mode.to_string(),
+        card: card.to_string(),
+        batch,
+        seq,
+        peak_bytes: peak,
+        peak_phase: phase.to_string(),
+        share: peak / card_bytes,
+        verdict: verdict(peak, card_bytes),
+    })
+}

@@ -90,6 +90,8 @@ pub const SCHEMAS: &[(&str, &str)] = &[
     ("family.schema.json", include_str!("../../static/schema/family.schema.json")),
 ];
 
+/// The model page's what-if calculator, written to `site/static/calc.js`.
+pub const CALC_JS: &str = include_str!("../../static/calc.js");
 /// The index's sort and filter script, written to `site/static/index.js`.
 pub const INDEX_JS: &str = include_str!("../../static/index.js");
 /// The favicon, written to `site/static/favicon.svg`.
@@ -130,7 +132,8 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
         let ctx = context! { page => Serde(page), site => Serde(site), root => root };
-        let html_ctx = context! { charts => model_charts(page), ..ctx.clone() };
+        let html_ctx =
+            context! { charts => model_charts(page), calc_data => calc_data(page)?, ..ctx.clone() };
         Ok(ModelFilesOut {
             html: self.render("model.html", html_ctx)?,
             markdown: self.render("model.md.j2", ctx)?,
@@ -212,6 +215,21 @@ pub enum PlanFormat {
     #[value(name = "md")]
     Markdown,
     Json,
+}
+
+/// What the page's calculator evaluates: each mode's exported phases, the cards and the bands, as
+/// JSON safe to embed in a `<script type="application/json">` (no `</`). Null without a plan.
+fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
+    let Some(fit) = page.fit.as_ref() else { return Ok(Value::from(())) };
+    let data = serde_json::json!({
+        "seq": fit.seq_len,
+        "context": page.config.as_ref().map(|c| c.context),
+        "comfortable_share": crate::estimate::fit::COMFORTABLE_SHARE,
+        "fit_share": crate::estimate::fit::FIT_SHARE,
+        "modes": fit.modes.iter().map(|m| serde_json::json!({"id": m.id, "label": m.label, "phases": m.model.phases})).collect::<Vec<_>>(),
+        "cards": fit.cards.iter().map(|c| serde_json::json!({"id": c.card, "name": c.name, "memory_gb": c.memory_gb})).collect::<Vec<_>>(),
+    });
+    Ok(Value::from_safe_string(serde_json::to_string(&data)?.replace("</", "<\\/")))
 }
 
 /// The model page's SVG charts by name; only the HTML page shows them (the JSON carries the

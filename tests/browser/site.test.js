@@ -11,6 +11,8 @@ const { chromium } = require("playwright-core");
 
 const siteDir = path.resolve(process.argv[2] || "site");
 const outDir = path.resolve(process.argv[3] || "target/test-output/screenshots");
+const binary = path.resolve(process.argv[4] || "target/debug/modelatlas");
+const { execFileSync } = require("child_process");
 const TYPES = { ".html": "text/html", ".css": "text/css", ".js": "text/javascript", ".json": "application/json",
   ".svg": "image/svg+xml", ".md": "text/markdown", ".txt": "text/plain", ".xml": "application/xml" };
 
@@ -74,10 +76,43 @@ function check(name, cond, detail) {
       const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       check(`${scheme}: the colour scheme follows the system`, scheme === "dark" ? bg !== "rgb(255, 255, 255)" : bg === "rgb(255, 255, 255)", bg);
       await page.screenshot({ path: path.join(outDir, `model-${scheme}.png`), fullPage: false });
+
+      // The calculator: a bigger batch on a small card changes the verdict at once.
+      await page.selectOption("#calc-mode", "full");
+      await page.selectOption("#calc-card", "t4-16gb");
+      await page.fill("#calc-batch", "1");
+      const before = await page.getAttribute("#calc-out", "data-verdict");
+      await page.fill("#calc-batch", "4096");
+      const after = await page.getAttribute("#calc-out", "data-verdict");
+      check(`${scheme}: changing the calculator's batch changes the verdict`, before !== "does_not_fit" && after === "does_not_fit", `${before} -> ${after}`);
+      const calc = await page.$("section[aria-labelledby=calculator]");
+      await calc.screenshot({ path: path.join(outDir, `calculator-${scheme}.png`) });
       check(`${scheme}: no console error`, errors.length === 0, errors.join("; "));
       check(`${scheme}: no request outside the local server`, outside.length === 0, outside.join(", "));
       await page.close();
     }
+    // The calculator's formula against the CLI, on a grid of inputs.
+    const page = await browser.newPage();
+    let compared = 0, mismatches = [];
+    for (const model of ["FacebookAI/xlm-roberta-base", "meta-llama/Llama-2-7b-hf"]) {
+      await page.goto(origin + "/models/" + model + ".html");
+      for (const mode of ["full", "lora", "qlora", "serve"]) {
+        for (const card of ["t4-16gb", "a100-80gb"]) {
+          for (const [batch, seq] of [[1, 256], [8, 512], [64, 2048]]) {
+            const web = await page.evaluate(([m, c, b, s]) => window.modelatlasWhatIf(m, c, b, s), [mode, card, batch, seq]);
+            const cli = JSON.parse(execFileSync(binary, ["what-if", model, "--hub", "hub", "--mode", mode, "--card", card,
+              "--batch", String(batch), "--seq", String(seq)]).toString());
+            compared += 1;
+            const close = Math.abs(web.peak_bytes - cli.peak_bytes) <= 1e-9 * Math.max(1, cli.peak_bytes);
+            if (!close || web.verdict !== cli.verdict || web.peak_phase !== cli.peak_phase) {
+              mismatches.push(`${model} ${mode} ${card} b=${batch} s=${seq}: page ${web.peak_bytes} ${web.verdict}, cli ${cli.peak_bytes} ${cli.verdict}`);
+            }
+          }
+        }
+      }
+    }
+    check(`the calculator matches \`modelatlas what-if\` on ${compared} inputs`, compared === 48 && mismatches.length === 0, mismatches.join("; "));
+    await page.close();
   } finally {
     await browser.close();
     server.close();

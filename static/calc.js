@@ -1,0 +1,51 @@
+// The model page's what-if calculator. It evaluates the memory formula the page's JSON exports
+// (no second planner): each phase is fixed + batch * (seq * per_token + seq^2 * per_token_sq), the
+// peak is the largest phase, and the verdict uses the same bands as the fit table.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("calc-data").textContent);
+  var el = function (id) { return document.getElementById(id); };
+  var out = el("calc-out");
+
+  function bytes(n) {
+    var a = Math.abs(n);
+    if (a >= 1e11) return (n / 1e9).toFixed(0) + " GB";
+    if (a >= 1e8) return (n / 1e9).toFixed(2) + " GB";
+    if (a >= 1e6) return (n / 1e6).toFixed(0) + " MB";
+    if (a >= 1e3) return (n / 1e3).toFixed(0) + " kB";
+    return n.toFixed(0) + " B";
+  }
+
+  function evaluate(modeId, cardId, batch, seq) {
+    var mode = data.modes.filter(function (m) { return m.id === modeId; })[0];
+    var card = data.cards.filter(function (c) { return c.id === cardId; })[0];
+    var peak = 0, phase = "";
+    mode.phases.forEach(function (p) {
+      var c = p.coefficients;
+      var b = c.fixed_bytes + batch * (seq * c.per_token_bytes + seq * seq * c.per_token_sq_bytes);
+      if (b > peak) { peak = b; phase = p.name; }
+    });
+    var cardBytes = card.memory_gb * 1e9;
+    var verdict = peak <= data.comfortable_share * cardBytes ? "comfortable"
+      : peak <= data.fit_share * cardBytes ? "tight" : "does_not_fit";
+    return { peak_bytes: peak, peak_phase: phase, share: peak / cardBytes, verdict: verdict, card: card.name };
+  }
+  // Exposed for the browser test, which checks a grid of inputs against `modelatlas what-if`.
+  window.modelatlasWhatIf = evaluate;
+
+  function update() {
+    var batch = Math.max(1, Math.floor(Number(el("calc-batch").value) || 1));
+    var seq = Math.max(1, Math.floor(Number(el("calc-seq").value) || 1));
+    var r = evaluate(el("calc-mode").value, el("calc-card").value, batch, seq);
+    out.className = "calc-out " + r.verdict;
+    out.setAttribute("data-verdict", r.verdict);
+    out.textContent = "Peak " + bytes(r.peak_bytes) + " (set by " + r.peak_phase + "), " +
+      (100 * r.share).toFixed(1) + "% of " + r.card + ": " + r.verdict.replace(/_/g, " ") + "." +
+      (data.context && seq > data.context ? " Longer than the model's context (" + data.context + " tokens)." : "");
+  }
+  ["calc-mode", "calc-batch", "calc-seq", "calc-card"].forEach(function (id) {
+    el(id).addEventListener("input", update);
+    el(id).addEventListener("change", update);
+  });
+  update();
+})();
