@@ -91,6 +91,17 @@ function check(name, cond, detail) {
       check(`${scheme}: no request outside the local server`, outside.length === 0, outside.join(", "));
       await page.close();
     }
+    // Readable on a phone: no page is wider than a 390-pixel screen (wide tables scroll inside
+    // their own box).
+    const phone = await browser.newPage({ viewport: { width: 390, height: 800 } });
+    for (const rel of ["/index.html", "/models/FacebookAI/xlm-roberta-base.html", "/models/mistralai/Mixtral-8x7B-v0.1.html", "/families/llama.html", "/method.html"]) {
+      await phone.goto(origin + rel);
+      const width = await phone.evaluate(() => document.documentElement.scrollWidth);
+      check(`phone: ${rel} fits a 390-pixel screen`, width <= 390, `${width}px wide`);
+    }
+    await phone.screenshot({ path: path.join(outDir, "method-phone.png") });
+    await phone.close();
+
     // The calculator's formula against the CLI, on a grid of inputs.
     const page = await browser.newPage();
     let compared = 0, mismatches = [];
