@@ -37,6 +37,8 @@ pub struct ModelPage {
     pub params: Option<ParamsView>,
     pub forward_pass: Option<ForwardPass>,
     pub memory: Option<MemoryView>,
+    /// Training memory (recipes, activations per node, full / LoRA / QLoRA as phases).
+    pub training: Option<crate::estimate::training::TrainingView>,
     pub cards: Vec<CardFit>,
     pub structure: Option<Graph>,
     pub lints: Vec<Lint>,

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::config::{self, Common, ConfigError};
-use crate::estimate::{cards, lints, memory_baseline, reconcile, shape_check};
+use crate::estimate::{cards, lints, memory_baseline, reconcile, shape_check, training};
 use crate::family;
 use crate::graph::{Architecture, Role};
 use crate::page::{
@@ -45,6 +45,7 @@ pub fn plan(files: &ModelFiles, url: Option<String>) -> Result<ModelPage, PlanEr
         params: None,
         forward_pass: None,
         memory: None,
+        training: None,
         cards: vec![],
         structure: None,
         lints: vec![],
@@ -166,6 +167,7 @@ fn fill(page: &mut ModelPage, files: &ModelFiles, common: &Common, arch: &dyn Ar
         serve: ModeView::new(format!("Serve: bf16 weights, 1 sequence of {seq} tokens"), &mem.serve, None),
         assumptions: memory_baseline::ASSUMPTIONS.iter().map(|s| s.to_string()).collect(),
     });
+    page.training = Some(training::view(&g, &dims, &page.family, seq, training::Options::default()));
     page.lints = lints::run(&lints::LintInput {
         dims: &dims,
         torch_dtype: common.torch_dtype.as_deref(),

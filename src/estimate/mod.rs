@@ -9,3 +9,4 @@ pub mod memory_baseline;
 pub mod memory_model;
 pub mod reconcile;
 pub mod shape_check;
+pub mod training;
