@@ -242,7 +242,7 @@ pub fn activations(
     family: &str,
     precision: Precision,
     attention: AttentionImpl,
-    lora: bool,
+    lora: Option<&[String]>,
 ) -> Activations {
     let t5_like = matches!(family, "t5" | "mt5" | "umt5");
     // Gemma 2 passes an explicit mask (sliding and full layers) and soft-caps, so SDPA gets keys
@@ -312,16 +312,19 @@ pub fn activations(
                     let is_logits = s.role == Role::Head && out == vocab;
                     let shared = !amp && prev_op == Op::Linear && prev_linear_in == Some(inp) && !prev_saved;
                     let mut words = vec![];
-                    if !prev_saved && !shared {
+                    // Under LoRA a frozen linear saves no input (its weight needs no gradient);
+                    // an adapted one's A saves it.
+                    let frozen_only = lora.is_some_and(|t| !lora_targeted(s.role, n, t));
+                    if !prev_saved && !shared && !frozen_only {
                         pt += 2.0 * inp as f64;
                         words.push(if amp { "bf16 cast of its input" } else { "its bf16 input" });
                     }
-                    if amp && !lora {
+                    if amp && lora.is_none() {
                         fixed += 2.0 * (inp * out) as f64 * n.copies as f64 * s.repeat as f64;
                         words.push("bf16 cast of its weight (once per forward)");
                     }
-                    if lora {
-                        words.push("LoRA: frozen weight, adapters counted separately");
+                    if lora.is_some() {
+                        words.push("LoRA: frozen weight, the adapters' rank-wide outputs counted separately");
                     }
                     prev_saved = false;
                     if let Some(act) = folded_activation(&n.detail).filter(|_| !is_logits) {
@@ -491,6 +494,16 @@ fn checkpointed(a: &Activations, g: &Graph, dims: &Dims, r: f64) -> Coefficients
     }
 }
 
+/// Whether LoRA adapts this linear: the layers' (and pooler's) linears named in `targets`, all of
+/// them when `targets` is empty.
+fn lora_targeted(role: Role, n: &Node, targets: &[String]) -> bool {
+    if !matches!(role, Role::Layers | Role::Pooler) || n.op != Op::Linear {
+        return false;
+    }
+    let short = n.name.rsplit('.').next().unwrap_or(&n.name);
+    targets.is_empty() || targets.iter().any(|t| t == short)
+}
+
 /// Parameters LoRA adds: r x (in + out) for every adapted linear, every copy and repeat.
 pub fn lora_params(g: &Graph, rank: u64, targets: &[String]) -> u64 {
     let mut total = 0;
@@ -544,6 +557,7 @@ fn layer_linear_params(g: &Graph) -> u64 {
 fn largest_linear(g: &Graph) -> u64 {
     g.sections
         .iter()
+        .filter(|s| matches!(s.role, Role::Layers | Role::Pooler))
         .flat_map(|s| s.nodes.iter())
         .filter(|n| n.op == Op::Linear)
         .filter_map(|n| weight_of(n).map(|(a, b)| a * b))
@@ -624,7 +638,8 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
         Mode::Full => (rec.precision, false),
         Mode::Lora | Mode::Qlora => (Precision::PureBf16, true),
     };
-    let acts = activations(g, dims, family, precision, opts.attention, lora);
+    let acts =
+        activations(g, dims, family, precision, opts.attention, lora.then_some(opts.lora_targets.as_slice()));
     let r = if precision == Precision::AmpFp32Master { 4.0 } else { 2.0 };
     let mut act = if opts.checkpointing { checkpointed(&acts, g, dims, r) } else { acts.coefficients() };
     let (trainable, weights, mut table) = match mode {
@@ -823,9 +838,8 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
         lora: mode(g, dims, family, &opts, Mode::Lora, seq),
         qlora: mode(g, dims, family, &opts, Mode::Qlora, seq),
         recipes,
-        activations_sdpa: (!eager_forced)
-            .then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, false)),
-        activations_eager: activations(g, dims, family, p, AttentionImpl::Eager, false),
+        activations_sdpa: (!eager_forced).then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None)),
+        activations_eager: activations(g, dims, family, p, AttentionImpl::Eager, None),
         assumptions,
         options: opts,
     }
