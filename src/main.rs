@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
+use modelatlas::estimate::training;
 use modelatlas::manifest::Manifest;
 use modelatlas::model_id::ModelId;
 use modelatlas::render::{PlanFormat, Renderer};
@@ -53,7 +54,56 @@ enum Command {
         hub: PathBuf,
         #[arg(long, value_enum, default_value = "text")]
         format: PlanFormat,
+        #[command(flatten)]
+        training: TrainingArgs,
     },
+}
+
+/// The training plan's inputs; every page states the defaults.
+#[derive(clap::Args, Debug)]
+struct TrainingArgs {
+    /// Precision recipe: amp-adamw (default), bf16-adamw-fp32-states, bf16-adamw-bf16-states,
+    /// amp-adamw-8bit, amp-sgd-momentum, amp-adafactor.
+    #[arg(long, default_value = "amp-adamw")]
+    recipe: String,
+    /// Attention implementation: sdpa (default) or eager (families without SDPA are always eager).
+    #[arg(long, default_value = "sdpa")]
+    attention: String,
+    /// Gradient checkpointing on.
+    #[arg(long)]
+    checkpointing: bool,
+    #[arg(long, default_value_t = 16)]
+    lora_rank: u64,
+    /// Comma-separated module names LoRA adapts (q_proj,v_proj); empty: every linear of the layers.
+    #[arg(long, default_value = "")]
+    lora_targets: String,
+}
+
+impl TrainingArgs {
+    fn options(&self) -> Result<training::Options> {
+        let recipe = training::recipe(&self.recipe).with_context(|| {
+            let ids: Vec<&str> = training::RECIPES.iter().map(|r| r.id).collect();
+            format!("unknown recipe {:?}; one of {}", self.recipe, ids.join(", "))
+        })?;
+        let attention = match self.attention.as_str() {
+            "sdpa" => training::AttentionImpl::Sdpa,
+            "eager" => training::AttentionImpl::Eager,
+            other => anyhow::bail!("unknown attention {other:?}; sdpa or eager"),
+        };
+        Ok(training::Options {
+            recipe,
+            attention,
+            checkpointing: self.checkpointing,
+            lora_rank: self.lora_rank,
+            lora_targets: self
+                .lora_targets
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        })
+    }
 }
 
 fn main() -> ExitCode {
@@ -71,7 +121,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Build { manifest, hub, out, allow_failures, jobs } => {
             build(&manifest, &hub, &out, allow_failures, jobs)
         }
-        Command::Plan { target, hub, format } => plan(&target, &hub, format),
+        Command::Plan { target, hub, format, training } => plan(&target, &hub, format, &training),
     }
 }
 
@@ -126,7 +176,8 @@ fn build(
     Ok(ExitCode::SUCCESS)
 }
 
-fn plan(target: &str, hub: &Path, format: PlanFormat) -> Result<ExitCode> {
+fn plan(target: &str, hub: &Path, format: PlanFormat, args: &TrainingArgs) -> Result<ExitCode> {
+    let opts = args.options()?;
     let path = Path::new(target);
     let files = if path.exists() {
         load_path(path)?
@@ -135,7 +186,10 @@ fn plan(target: &str, hub: &Path, format: PlanFormat) -> Result<ExitCode> {
             ModelId::parse(target).with_context(|| format!("{target} is neither a file nor a model ID"))?;
         HubCacheSource::new(hub).load(&id)?
     };
-    let page = modelatlas::plan::plan(&files, None)?;
+    let mut page = modelatlas::plan::plan(&files, None)?;
+    if let (Some(g), Some(dims)) = (page.structure.as_ref(), page.config.as_ref()) {
+        page.training = Some(training::view(g, dims, &page.family, g.seq_len, opts));
+    }
     let text = Renderer::new().plan(&page, format)?;
     print!("{text}");
     Ok(ExitCode::SUCCESS)

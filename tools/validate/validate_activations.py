@@ -82,13 +82,16 @@ def planned(cfg_dict, attn):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quick", action="store_true", help="small random configs only")
+    ap.add_argument("--only", help="run only the models whose label contains this")
     args = ap.parse_args()
     torch.manual_seed(0)
     cases = [(k, tiny(k), None) for k in ["bert", "roberta", "gpt2", "llama", "mistral", "qwen2", "gemma2", "t5", "mixtral"]]
     if not args.quick:
         for name in ["google-bert--bert-base-uncased", "openai-community--gpt2", "google-t5--t5-small", "Qwen--Qwen2.5-0.5B"]:
             cases.append((name.replace("--", "/"), AutoConfig.from_pretrained(os.path.join(REF, name, "config.json")), name))
+    if args.only:
+        cases = [c for c in cases if args.only in c[0]]
     rows = []
     for label, cfg, real in cases:
         for k in DROPOUT_KEYS:
@@ -102,7 +105,8 @@ def main():
             d = cfg.to_dict()
             d["_attn_implementation"] = None
             a = planned({k: v for k, v in d.items() if not k.startswith("_")}, attn)
-            model = model_for(cfg)
+            # fp32 parameters, as the AMP recipe has them (a config's torch_dtype would make them bf16).
+            model = model_for(cfg).float()
             model.config._attn_implementation = attn
             model.train()
             seqs = [64, 256] if real else [32, 128, 512]
