@@ -55,7 +55,7 @@ def model_for(cfg):
         return AutoModelForSeq2SeqLM.from_config(cfg)
     return AutoModelForCausalLM.from_config(cfg)
 
-def saved_bytes(model, s, seq2seq):
+def saved_bytes(model, s, seq2seq, autocast=True):
     params = {p.untyped_storage().data_ptr() for p in model.parameters()}
     seen = {}
     def pack(t):
@@ -66,16 +66,16 @@ def saved_bytes(model, s, seq2seq):
     ids = torch.randint(0, min(model.config.vocab_size, 1000), (1, s))
     kw = {"decoder_input_ids": ids} if seq2seq else {}
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        with torch.autocast("cpu", dtype=torch.bfloat16):
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
             out = model(input_ids=ids, **kw)
     del out
     return sum(seen.values())
 
-def planned(cfg_dict, attn):
+def planned(cfg_dict, attn, recipe="amp-adamw"):
     with tempfile.TemporaryDirectory() as d:
         p = os.path.join(d, "config.json")
         json.dump(cfg_dict, open(p, "w"))
-        out = subprocess.run([BIN, "plan", p, "--format", "json"], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run([BIN, "plan", p, "--format", "json", "--recipe", recipe], capture_output=True, text=True, check=True).stdout
     t = json.loads(out)["training"]
     a = t["activations_sdpa"] if attn == "sdpa" and t["activations_sdpa"] else t["activations_eager"]
     return a
@@ -83,6 +83,8 @@ def planned(cfg_dict, attn):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="small random configs only")
+    ap.add_argument("--pure-bf16", action="store_true",
+                    help="bf16 parameters without autocast, against the pure-bf16 recipe's activations")
     ap.add_argument("--only", help="run only the models whose label contains this")
     args = ap.parse_args()
     torch.manual_seed(0)
@@ -104,23 +106,27 @@ def main():
             cfg._attn_implementation = attn
             d = cfg.to_dict()
             d["_attn_implementation"] = None
-            a = planned({k: v for k, v in d.items() if not k.startswith("_")}, attn)
+            recipe = "bf16-adamw-fp32-states" if args.pure_bf16 else "amp-adamw"
+            a = planned({k: v for k, v in d.items() if not k.startswith("_")}, attn, recipe)
             # fp32 parameters, as the AMP recipe has them (a config's torch_dtype would make them bf16).
             model = model_for(cfg).float()
+            if args.pure_bf16:
+                model = model.to(torch.bfloat16)
             model.config._attn_implementation = attn
             model.train()
             seqs = [64, 256] if real else [32, 128, 512]
             if real and "Qwen" in label:
                 seqs = [128]
             for s in seqs:
-                got = saved_bytes(model, s, seq2seq)
+                got = saved_bytes(model, s, seq2seq, autocast=not args.pure_bf16)
                 want = a["fixed_bytes"] + s * a["per_token_bytes"] + s * s * a["per_token_sq_bytes"]
                 gap = (want - got) / got * 100
                 rows.append((label, attn, s, got, want, gap))
                 print(f"| {label} | {attn} | {s} | {got:,} | {want:,.0f} | {gap:+.2f}% |", file=sys.stderr, flush=True)
             del model
     print(f"# Activations: modelatlas vs autograd's saved tensors\n")
-    print(f"torch {torch.__version__}, transformers {transformers.__version__}, CPU, bf16 autocast, fp32 random weights, dropout 0, batch 1.\n")
+    how = "bf16 random weights, no autocast (pure bf16)" if args.pure_bf16 else "bf16 autocast, fp32 random weights"
+    print(f"torch {torch.__version__}, transformers {transformers.__version__}, CPU, {how}, dropout 0, batch 1.\n")
     print("| Model | Attention | Tokens | Saved by autograd (bytes) | modelatlas (bytes) | Gap |")
     print("|---|---|---:|---:|---:|---:|")
     for r in rows:
