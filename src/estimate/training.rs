@@ -292,7 +292,8 @@ pub fn activations(
                             // Gemma's norm multiplies by (1 + w), an fp32 vector it saves.
                             fixed += 4.0 * w * s.repeat as f64;
                         }
-                        if amp {
+                        if amp || n.detail.contains("(1 + w)") {
+                            // Gemma's norm scales in fp32 before casting back: fp32 either way.
                             pt = 8.0 * w + 4.0;
                             saves = "fp32 input, fp32 normalised, fp32 1/rms".into();
                         } else {
@@ -404,7 +405,17 @@ pub fn activations(
                             // Keys and values repeated to the query heads, the fp32 softmax and
                             // its bf16 cast (heads x seq per token).
                             pt = if fused { 2.0 * (q + 2.0 * kv) + 4.0 * q } else { 2.0 * q + 4.0 * q };
-                            sq = 6.0 * heads;
+                            // The softmax is fp32 (4 bytes, plus its bf16 cast for the second
+                            // matmul: 6) where the family asks for fp32 or, under autocast, where
+                            // an fp32 mask is added to the scores; otherwise it stays bf16 and
+                            // the second matmul reuses it (2).
+                            let explicit_fp32 = t5_like
+                                || n.detail.contains("key/value heads")
+                                || matches!(family, "gpt-neox" | "gpt_neox" | "phi" | "opt" | "bloom");
+                            let unmasked =
+                                matches!(family, "bart" | "whisper") && !n.detail.contains("causal");
+                            let per_elem = if explicit_fp32 || (amp && !unmasked) { 6.0 } else { 2.0 };
+                            sq = per_elem * heads;
                             if gemma2 {
                                 // tanh soft-capping of the scores keeps its bf16 output.
                                 sq += 2.0 * heads;

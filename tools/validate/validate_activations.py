@@ -45,6 +45,8 @@ def tiny(kind):
         return T.T5Config(d_model=128, d_kv=32, num_heads=4, d_ff=512, num_layers=2, num_decoder_layers=2, vocab_size=1000, architectures=["T5ForConditionalGeneration"])
     if kind == "mixtral":
         return T.MixtralConfig(hidden_size=128, intermediate_size=256, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, vocab_size=1000, num_local_experts=4, num_experts_per_tok=2, architectures=["MixtralForCausalLM"])
+    if kind == "bart":
+        return T.BartConfig(d_model=128, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=512, decoder_ffn_dim=512, vocab_size=1000, max_position_embeddings=1024, architectures=["BartForConditionalGeneration"])
     raise KeyError(kind)
 
 def model_for(cfg):
@@ -88,7 +90,7 @@ def main():
     ap.add_argument("--only", help="run only the models whose label contains this")
     args = ap.parse_args()
     torch.manual_seed(0)
-    cases = [(k, tiny(k), None) for k in ["bert", "roberta", "gpt2", "llama", "mistral", "qwen2", "gemma2", "t5", "mixtral"]]
+    cases = [(k, tiny(k), None) for k in ["bert", "roberta", "gpt2", "llama", "mistral", "qwen2", "gemma2", "t5", "mixtral", "bart"]]
     if not args.quick:
         for name in ["google-bert--bert-base-uncased", "openai-community--gpt2", "google-t5--t5-small", "Qwen--Qwen2.5-0.5B"]:
             cases.append((name.replace("--", "/"), AutoConfig.from_pretrained(os.path.join(REF, name, "config.json")), name))
