@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
 use modelatlas::estimate::cost::RunInputs;
+use modelatlas::estimate::training;
 use modelatlas::manifest::Manifest;
 use modelatlas::model_id::ModelId;
 use modelatlas::plan::PlanOptions;
@@ -65,6 +66,8 @@ enum Command {
         cards: Option<PathBuf>,
         #[command(flatten)]
         run: RunArgs,
+        #[command(flatten)]
+        training: TrainingArgs,
     },
     /// Evaluate one mode's memory formula at a batch, a sequence length and a card, as the model
     /// page's calculator does (JSON on stdout).
@@ -86,7 +89,56 @@ enum Command {
         seq: Option<u64>,
         #[arg(long)]
         cards: Option<PathBuf>,
+        #[command(flatten)]
+        training: TrainingArgs,
     },
+}
+
+/// The training plan's inputs; every page states the defaults.
+#[derive(clap::Args, Debug)]
+struct TrainingArgs {
+    /// Precision recipe: amp-adamw (default), bf16-adamw-fp32-states, bf16-adamw-bf16-states,
+    /// amp-adamw-8bit, amp-sgd-momentum, amp-adafactor.
+    #[arg(long, default_value = "amp-adamw")]
+    recipe: String,
+    /// Attention implementation: sdpa (default) or eager (families without SDPA are always eager).
+    #[arg(long, default_value = "sdpa")]
+    attention: String,
+    /// Gradient checkpointing on.
+    #[arg(long)]
+    checkpointing: bool,
+    #[arg(long, default_value_t = 16)]
+    lora_rank: u64,
+    /// Comma-separated module names LoRA adapts (q_proj,v_proj); empty: every linear of the layers.
+    #[arg(long, default_value = "")]
+    lora_targets: String,
+}
+
+impl TrainingArgs {
+    fn options(&self) -> Result<training::Options> {
+        let recipe = training::recipe(&self.recipe).with_context(|| {
+            let ids: Vec<&str> = training::RECIPES.iter().map(|r| r.id).collect();
+            format!("unknown recipe {:?}; one of {}", self.recipe, ids.join(", "))
+        })?;
+        let attention = match self.attention.as_str() {
+            "sdpa" => training::AttentionImpl::Sdpa,
+            "eager" => training::AttentionImpl::Eager,
+            other => anyhow::bail!("unknown attention {other:?}; sdpa or eager"),
+        };
+        Ok(training::Options {
+            recipe,
+            attention,
+            checkpointing: self.checkpointing,
+            lora_rank: self.lora_rank,
+            lora_targets: self
+                .lora_targets
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
+        })
+    }
 }
 
 /// The training run the cost section prices.
@@ -111,7 +163,11 @@ fn options(cards: Option<&Path>, run: &RunArgs) -> Result<PlanOptions> {
         Some(file) => modelatlas::estimate::cards::with_user_file(file)?,
         None => modelatlas::estimate::cards::builtin().to_vec(),
     };
-    Ok(PlanOptions { cards, run: RunInputs { epochs: run.epochs, samples: run.samples, batch: run.batch } })
+    Ok(PlanOptions {
+        cards,
+        run: RunInputs { epochs: run.epochs, samples: run.samples, batch: run.batch },
+        training: training::Options::default(),
+    })
 }
 
 fn main() -> ExitCode {
@@ -130,13 +186,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let options = options(cards.as_deref(), &run)?;
             build(&manifest, &hub, &out, allow_failures, jobs, &options)
         }
-        Command::Plan { target, hub, format, cards, run } => {
-            let options = options(cards.as_deref(), &run)?;
+        Command::Plan { target, hub, format, cards, run, training } => {
+            let options = PlanOptions { training: training.options()?, ..options(cards.as_deref(), &run)? };
             plan(&target, &hub, format, &options)
         }
-        Command::WhatIf { target, hub, mode, card, batch, seq, cards } => {
+        Command::WhatIf { target, hub, mode, card, batch, seq, cards, training } => {
             let run = RunArgs { epochs: 10, samples: 50_000, batch: 32 };
-            let options = options(cards.as_deref(), &run)?;
+            let options = PlanOptions { training: training.options()?, ..options(cards.as_deref(), &run)? };
             let page = modelatlas::plan::plan_with(&load_target(&target, &hub)?, None, &options)?;
             let fit = page.fit.as_ref().context("this model has no memory plan (unsupported family)")?;
             let result =

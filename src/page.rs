@@ -40,6 +40,8 @@ pub struct ModelPage {
     pub params: Option<ParamsView>,
     pub forward_pass: Option<ForwardPass>,
     pub memory: Option<MemoryView>,
+    /// Training memory (recipes, activations per node, full / LoRA / QLoRA as phases).
+    pub training: Option<crate::estimate::training::TrainingView>,
     pub cards: Vec<CardFit>,
     pub structure: Option<Graph>,
     /// Serving memory: weights at bf16/fp8/int8/int4 and the KV cache's structure.

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::config::{self, Common, ConfigError};
-use crate::estimate::{cards, cost, lints, memory_baseline, reconcile, shape_check};
+use crate::estimate::{cards, cost, lints, memory_baseline, reconcile, shape_check, training};
 use crate::family;
 use crate::graph::{Architecture, Role};
 use crate::page::{
@@ -30,11 +30,17 @@ pub struct PlanError {
 pub struct PlanOptions {
     pub cards: Vec<cards::Card>,
     pub run: cost::RunInputs,
+    /// The training recipe, attention implementation, checkpointing and LoRA settings.
+    pub training: training::Options,
 }
 
 impl Default for PlanOptions {
     fn default() -> Self {
-        PlanOptions { cards: cards::builtin().to_vec(), run: cost::RunInputs::default() }
+        PlanOptions {
+            cards: cards::builtin().to_vec(),
+            run: cost::RunInputs::default(),
+            training: training::Options::default(),
+        }
     }
 }
 
@@ -69,6 +75,7 @@ pub fn plan_with(
         memory: None,
         cards: vec![],
         structure: None,
+        training: None,
         serving: None,
         fit: None,
         cost: None,
@@ -89,6 +96,10 @@ pub fn plan_with(
             page.architecture = Some(arch.class().to_string());
             page.defaulted = arch.defaulted().to_vec();
             fill(&mut page, files, &common, &value, arch.as_ref());
+            if let (Some(g), Some(dims)) = (page.structure.as_ref(), page.config.as_ref()) {
+                page.training =
+                    Some(training::view(g, dims, &page.family, g.seq_len, options.training.clone()));
+            }
             serve_fit_cost(
                 &mut page,
                 arch.as_ref(),
@@ -256,7 +267,7 @@ fn serve_fit_cost(
     options: &PlanOptions,
 ) {
     use crate::estimate::fit::{self, LayerSplit, Mode};
-    use crate::estimate::memory_model::{Coefficients, MemoryModel, Phase};
+
     use crate::estimate::serving;
     let (Some(g), Some(params), Some(mem)) =
         (page.structure.as_ref(), page.params.as_ref(), page.memory.as_ref())
@@ -266,52 +277,19 @@ fn serve_fit_cost(
     let dims = arch.dims();
     let seq = mem.seq_len;
     let serve = serving::view(kind, arch.kv_layout(), &dims, g, params.derived);
-    // STAND-IN until the training memory method lands: the baseline's modes (one phase each,
-    // activations linear in the sequence) as memory models. QLoRA: the baseline's LoRA with the
-    // frozen base in NF4 (4 bits + an 8-bit scale per 64 weights + a 32-bit scale per 256
-    // scales = 4.127 bits per parameter).
-    let per_token =
-        |m: &memory_baseline::ModeMemory| if seq > 0 { m.per_sample_bytes / seq as f64 } else { 0.0 };
-    let one = |name: &str, fixed: f64, per_token: f64| MemoryModel {
-        phases: vec![Phase {
-            name: name.into(),
-            coefficients: Coefficients {
-                fixed_bytes: fixed,
-                per_token_bytes: per_token,
-                per_token_sq_bytes: 0.0,
-            },
-        }],
+    // The training modes' memory: the per-node method (`training`), exported as phases. Its
+    // activations are per token, so one model serves every sequence length of the sweep.
+    let Some(tr) = page.training.as_ref() else {
+        return;
     };
-    let base = memory_baseline::estimate(g, dims.num_layers, dims.hidden_size);
-    let nf4_bits = 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0);
-    let full = one("baseline (stand-in)", base.full.fixed_bytes, per_token(&base.full));
-    let lora = one("baseline (stand-in)", base.lora.fixed_bytes, per_token(&base.lora));
-    let qlora = one(
-        "baseline (stand-in)",
-        base.lora.fixed_bytes - base.sized_params as f64 * memory_baseline::BF16_BYTES
-            + base.sized_params as f64 * nf4_bits / 8.0,
-        per_token(&base.lora),
-    );
+    let (full, lora, qlora) = (tr.full.memory.clone(), tr.lora.memory.clone(), tr.qlora.memory.clone());
+    let (full_label, lora_label, qlora_label) =
+        (tr.full.label.clone(), tr.lora.label.clone(), tr.qlora.label.clone());
     let serve_ref = &serve;
     let modes = vec![
-        Mode {
-            id: "full",
-            label: "Full fine-tune".into(),
-            model_at: Box::new(move |_| full.clone()),
-            shardable: true,
-        },
-        Mode {
-            id: "lora",
-            label: "LoRA r=16".into(),
-            model_at: Box::new(move |_| lora.clone()),
-            shardable: true,
-        },
-        Mode {
-            id: "qlora",
-            label: "QLoRA r=16, NF4 base".into(),
-            model_at: Box::new(move |_| qlora.clone()),
-            shardable: true,
-        },
+        Mode { id: "full", label: full_label, model_at: Box::new(move |_| full.clone()), shardable: true },
+        Mode { id: "lora", label: lora_label, model_at: Box::new(move |_| lora.clone()), shardable: true },
+        Mode { id: "qlora", label: qlora_label, model_at: Box::new(move |_| qlora.clone()), shardable: true },
         Mode {
             id: "serve",
             label: if serve.kv.is_some() {

@@ -92,3 +92,21 @@ fn a_config_whose_heads_do_not_divide_the_hidden_size_does_not_forward_pass() {
     assert!(fp.problems[0].contains("num_attention_heads (11) does not divide hidden_size (768)"));
     assert!(page.lints.iter().any(|l| l.id == "heads-do-not-divide-hidden"));
 }
+
+#[test]
+fn plan_takes_the_training_recipe_as_an_input_and_refuses_an_unknown_one() {
+    let out = plan(&["FacebookAI/roberta-base", "--format", "json", "--recipe", "bf16-adamw-bf16-states"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["training"]["options"]["recipe"]["id"], "bf16-adamw-bf16-states");
+    // 2 + 2 + 4 bytes per parameter of the full fine-tune's weights, gradients and states.
+    let params = v["params"]["derived"].as_f64().unwrap();
+    let b = &v["training"]["full"]["breakdown"];
+    let persistent = b["weights"].as_f64().unwrap()
+        + b["gradients"].as_f64().unwrap()
+        + b["optimizer_states"].as_f64().unwrap();
+    assert_eq!(persistent, 8.0 * params);
+    let bad = plan(&["FacebookAI/roberta-base", "--recipe", "adam-in-fp64"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("amp-adamw"), "the error lists the recipes");
+}

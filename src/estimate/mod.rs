@@ -12,3 +12,4 @@ pub mod memory_model;
 pub mod reconcile;
 pub mod serving;
 pub mod shape_check;
+pub mod training;

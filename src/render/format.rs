@@ -7,6 +7,7 @@ pub fn register(env: &mut Environment<'static>) {
     env.add_filter("commas", |v: Value| commas_value(&v));
     env.add_filter("count", |n: f64| count(n));
     env.add_filter("bytes", |n: f64| bytes(n));
+    env.add_filter("gib", |n: f64| gib(n));
     env.add_filter("pct", |x: f64| pct(x));
     env.add_filter("shape", |v: Vec<u64>| shape(&v));
     env.add_filter("signed", |n: i64| signed(n));
@@ -92,6 +93,12 @@ pub fn bytes(n: f64) -> String {
         x if x >= 1e3 => format!("{:.0} kB", n / 1e3),
         _ => format!("{n:.0} B"),
     }
+}
+
+/// Binary gigabytes with two decimals ("151.92 GiB"), as `torch.cuda.max_memory_allocated`
+/// readings are usually quoted.
+pub fn gib(n: f64) -> String {
+    format!("{:.2} GiB", n / (1u64 << 30) as f64)
 }
 
 /// A signed percentage: "-0.21%", "+0.0004%", "0%".

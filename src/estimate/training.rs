@@ -1,0 +1,862 @@
+//! Training memory from the graph: what autograd saves per node under bf16 autocast (SDPA or
+//! eager attention), the logits and the loss, the recipe's bytes per parameter, gradient
+//! checkpointing, LoRA and QLoRA, and each mode as phases (`memory_model`) whose largest is the
+//! peak.
+//!
+//! The per-node rules were read off transformers 4.57.1 with `saved_tensors_hooks` (see
+//! `tools/validate/validate_activations.py` and its report): under autocast with fp32 weights the
+//! residual stream stays fp32, every linear saves a bf16 cast of its input and (once per forward)
+//! a bf16 cast of its weight, norms save their fp32 input and statistics, SDPA saves q, k, v, its
+//! output and the log-sum-exp, eager attention the fp32 softmax and its bf16 cast.
+
+use serde::Serialize;
+
+use super::memory_model::{Coefficients, MemoryModel, Phase};
+use crate::config::Dims;
+use crate::graph::{Graph, Node, Op, Role};
+
+/// Weights and the arithmetic around them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    /// fp32 master weights, bf16 autocast for the matmuls.
+    AmpFp32Master,
+    /// Weights, gradients and activations in bf16.
+    PureBf16,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Optimizer {
+    AdamW,
+    AdamWBf16States,
+    AdamW8bit,
+    SgdMomentum,
+    Adafactor,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttentionImpl {
+    Sdpa,
+    Eager,
+}
+
+/// A precision recipe: how many bytes each trainable parameter costs, and what the optimizer step
+/// allocates for a moment.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Recipe {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub precision: Precision,
+    pub optimizer: Optimizer,
+    pub weight_bytes: f64,
+    pub grad_bytes: f64,
+    /// Optimizer states per parameter (Adafactor: see `factored_states`).
+    pub state_bytes: f64,
+    /// The step's temporary per trainable parameter (foreach AdamW's sqrt of the second moment).
+    pub step_transient_bytes: f64,
+}
+
+impl Recipe {
+    pub fn bytes_per_param(&self) -> f64 {
+        self.weight_bytes + self.grad_bytes + self.state_bytes
+    }
+}
+
+/// Every recipe the page prints; the first is the default.
+pub const RECIPES: [Recipe; 6] = [
+    Recipe {
+        id: "amp-adamw",
+        label: "AMP (bf16 autocast, fp32 master weights), AdamW with fp32 states",
+        precision: Precision::AmpFp32Master,
+        optimizer: Optimizer::AdamW,
+        weight_bytes: 4.0,
+        grad_bytes: 4.0,
+        state_bytes: 8.0,
+        step_transient_bytes: 4.0,
+    },
+    Recipe {
+        id: "bf16-adamw-fp32-states",
+        label: "Pure bf16 weights and gradients, AdamW with fp32 states",
+        precision: Precision::PureBf16,
+        optimizer: Optimizer::AdamW,
+        weight_bytes: 2.0,
+        grad_bytes: 2.0,
+        state_bytes: 8.0,
+        step_transient_bytes: 4.0,
+    },
+    Recipe {
+        id: "bf16-adamw-bf16-states",
+        label: "Pure bf16 weights, gradients and AdamW states",
+        precision: Precision::PureBf16,
+        optimizer: Optimizer::AdamWBf16States,
+        weight_bytes: 2.0,
+        grad_bytes: 2.0,
+        state_bytes: 4.0,
+        step_transient_bytes: 2.0,
+    },
+    Recipe {
+        id: "amp-adamw-8bit",
+        label: "AMP, 8-bit AdamW (bitsandbytes, block-wise states)",
+        precision: Precision::AmpFp32Master,
+        optimizer: Optimizer::AdamW8bit,
+        weight_bytes: 4.0,
+        grad_bytes: 4.0,
+        // Two 8-bit states plus an fp32 absmax per 2,048-value block for each.
+        state_bytes: 2.0 + 2.0 * 4.0 / 2048.0,
+        step_transient_bytes: 0.0,
+    },
+    Recipe {
+        id: "amp-sgd-momentum",
+        label: "AMP, SGD with momentum (one fp32 buffer)",
+        precision: Precision::AmpFp32Master,
+        optimizer: Optimizer::SgdMomentum,
+        weight_bytes: 4.0,
+        grad_bytes: 4.0,
+        state_bytes: 4.0,
+        step_transient_bytes: 0.0,
+    },
+    Recipe {
+        id: "amp-adafactor",
+        label: "AMP, Adafactor (factored second moment, no first moment)",
+        precision: Precision::AmpFp32Master,
+        optimizer: Optimizer::Adafactor,
+        weight_bytes: 4.0,
+        grad_bytes: 4.0,
+        // Counted per tensor from the graph: rows + columns for a matrix, n for a vector.
+        state_bytes: 0.0,
+        step_transient_bytes: 0.0,
+    },
+];
+
+pub fn recipe(id: &str) -> Option<Recipe> {
+    RECIPES.iter().copied().find(|r| r.id == id)
+}
+
+/// CUDA context, cuBLAS workspaces and the caching allocator's reserve, counted in every phase.
+pub const RUNTIME_OVERHEAD_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
+/// A plan fits a card when its peak (overhead included) is at most this share of the card.
+pub const HEADROOM_FRACTION: f64 = 0.95;
+/// NF4 with double quantisation: 4 bits, an 8-bit absmax per 64 values, an fp32 scale per 256
+/// absmax blocks.
+pub const NF4_BITS_PER_PARAM: f64 = 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0);
+
+/// The inputs a training plan is made from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Options {
+    pub recipe: Recipe,
+    pub attention: AttentionImpl,
+    pub checkpointing: bool,
+    pub lora_rank: u64,
+    /// Module names (the last part of a node's name) LoRA adapts; empty: every linear of the
+    /// layers, the head left out.
+    pub lora_targets: Vec<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            recipe: RECIPES[0],
+            attention: AttentionImpl::Sdpa,
+            checkpointing: false,
+            lora_rank: 16,
+            lora_targets: vec![],
+        }
+    }
+}
+
+/// Families whose transformers classes have no SDPA path: they always run eager attention.
+pub fn eager_only(family: &str) -> bool {
+    matches!(family, "t5" | "mt5" | "umt5" | "deberta-v2" | "mpnet" | "electra" | "bloom")
+}
+
+/// One node's saved bytes per token for one sample (and per token squared), with its repeat.
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeActivation {
+    pub name: String,
+    pub repeat: u64,
+    pub per_token_bytes: f64,
+    pub per_token_sq_bytes: f64,
+    /// What the node saves, in words.
+    pub saves: String,
+}
+
+/// What autograd holds at the end of the forward pass, excluding the logits.
+#[derive(Debug, Clone, Serialize)]
+pub struct Activations {
+    pub attention: AttentionImpl,
+    /// bf16 casts of the linear weights (AMP only), saved once per forward whatever the batch.
+    pub fixed_bytes: f64,
+    pub per_token_bytes: f64,
+    pub per_token_sq_bytes: f64,
+    pub nodes: Vec<NodeActivation>,
+}
+
+impl Activations {
+    pub fn coefficients(&self) -> Coefficients {
+        Coefficients {
+            fixed_bytes: self.fixed_bytes,
+            per_token_bytes: self.per_token_bytes,
+            per_token_sq_bytes: self.per_token_sq_bytes,
+        }
+    }
+}
+
+fn weight_of(n: &Node) -> Option<(u64, u64)> {
+    n.params.iter().find(|t| t.shape.len() == 2).map(|t| (t.shape[0], t.shape[1]))
+}
+
+/// (in, out) widths of a linear; GPT-2's Conv1D stores its weight as [in, out].
+fn linear_widths(n: &Node) -> Option<(u64, u64)> {
+    let (a, b) = weight_of(n)?;
+    let out = n.output.last().copied().unwrap_or(a);
+    Some(if a == out { (b, a) } else { (a, b) })
+}
+
+/// The activation a linear's detail names after "then ".
+fn folded_activation(detail: &str) -> Option<&str> {
+    detail.split("then ").nth(1).map(|s| s.trim())
+}
+
+/// Bytes per element an activation saves on its bf16 input, and whether it saves its output
+/// (so that the next linear's input is already held).
+fn activation_cost(act: &str) -> (f64, bool) {
+    let a = act.to_ascii_lowercase();
+    if a.starts_with("relu") {
+        (2.0, true)
+    } else if a.starts_with("gelu_new") || a.starts_with("gelu_fast") {
+        // The tanh formula written out in Python: input, tanh, 0.5 x and 1 + tanh.
+        (8.0, false)
+    } else if a.starts_with("quick_gelu") {
+        (4.0, false)
+    } else {
+        (2.0, false)
+    }
+}
+
+/// Activations per node for the precision the residual stream runs in.
+pub fn activations(
+    g: &Graph,
+    dims: &Dims,
+    family: &str,
+    precision: Precision,
+    attention: AttentionImpl,
+    lora: Option<&[String]>,
+) -> Activations {
+    let t5_like = matches!(family, "t5" | "mt5" | "umt5");
+    // Gemma 2 passes an explicit mask (sliding and full layers) and soft-caps, so SDPA gets keys
+    // and values repeated to every head and saves the mask.
+    let gemma2 = family == "gemma2";
+    let mut sq_model = 0.0;
+    // Bytes of the residual stream: fp32 under autocast with fp32 weights, bf16 otherwise.
+    let r = match precision {
+        Precision::AmpFp32Master => 4.0,
+        Precision::PureBf16 => 2.0,
+    };
+    let amp = precision == Precision::AmpFp32Master;
+    let mut nodes = vec![];
+    let mut fixed = 0.0;
+    let mut rotary = false;
+    let vocab = dims.vocab_size;
+    for s in &g.sections {
+        let has_act_node = s.nodes.iter().any(|n| n.op == Op::Activation);
+        // Whether the previous node's output is a bf16 tensor already saved (SDPA's output,
+        // ReLU's output), and the previous linear's input width (siblings share one input).
+        let mut prev_saved = false;
+        let mut prev_linear_in: Option<u64> = None;
+        let mut prev_op = Op::Input;
+        for n in &s.nodes {
+            let w = n.output.last().copied().unwrap_or(0) as f64;
+            let slots = n.active_copies as f64;
+            let (mut pt, mut sq, mut saves) = (0.0, 0.0, String::new());
+            match n.op {
+                Op::Input => {
+                    pt = 8.0;
+                    saves = "int64 indices (once, for the embedding's backward)".into();
+                }
+                Op::Embedding => {
+                    if n.output.len() == 3 {
+                        // T5's relative position buckets: int64 indices, seq x seq, once per stack.
+                        pt = 0.0;
+                        sq = 8.0;
+                        saves = "int64 relative-position buckets (seq x seq)".into();
+                    }
+                }
+                Op::LayerNorm => {
+                    let bf16_in = matches!(prev_op, Op::Linear | Op::Activation)
+                        && !n.detail.contains("residual")
+                        && s.role == Role::Head;
+                    if n.detail.contains("RMSNorm") {
+                        if n.detail.contains("(1 + w)") {
+                            // Gemma's norm multiplies by (1 + w), an fp32 vector it saves.
+                            fixed += 4.0 * w * s.repeat as f64;
+                        }
+                        if amp || n.detail.contains("(1 + w)") {
+                            // Gemma's norm scales in fp32 before casting back: fp32 either way.
+                            pt = 8.0 * w + 4.0;
+                            saves = "fp32 input, fp32 normalised, fp32 1/rms".into();
+                        } else {
+                            pt = 6.0 * w + 4.0;
+                            saves = "fp32 copy of the input, bf16 normalised, fp32 1/rms".into();
+                        }
+                    } else {
+                        let ib = if bf16_in { 2.0 } else { r };
+                        pt = ib * w + 8.0;
+                        saves = "its input, fp32 mean and 1/std".into();
+                    }
+                    prev_saved = false;
+                    prev_linear_in = None;
+                }
+                Op::Linear | Op::Conv1d => {
+                    let Some((inp, out)) = linear_widths(n) else { continue };
+                    let is_logits = s.role == Role::Head && out == vocab;
+                    let shared = !amp && prev_op == Op::Linear && prev_linear_in == Some(inp) && !prev_saved;
+                    let mut words = vec![];
+                    // Under LoRA a frozen linear saves no input (its weight needs no gradient);
+                    // an adapted one's A saves it.
+                    let frozen_only = lora.is_some_and(|t| !lora_targeted(s.role, n, t));
+                    if !prev_saved && !shared && !frozen_only {
+                        pt += 2.0 * inp as f64;
+                        words.push(if amp { "bf16 cast of its input" } else { "its bf16 input" });
+                    }
+                    if amp && lora.is_none() {
+                        fixed += 2.0 * inp as f64 * out as f64 * n.copies as f64 * s.repeat as f64;
+                        words.push("bf16 cast of its weight (once per forward)");
+                    }
+                    if lora.is_some() {
+                        words.push("LoRA: frozen weight, the adapters' rank-wide outputs counted separately");
+                    }
+                    prev_saved = false;
+                    if let Some(act) = folded_activation(&n.detail).filter(|_| !is_logits) {
+                        let (bytes, keeps_output) = activation_cost(act);
+                        pt += bytes * out as f64;
+                        // T5 casts the activation to the output weight's dtype first: a new copy.
+                        prev_saved = keeps_output && !t5_like;
+                        words.push("its activation's saved tensors");
+                    }
+                    // Mixtral's experts have no activation node: SiLU(w1) * w3 saves the gate, the
+                    // SiLU output and the up projection.
+                    if !has_act_node && n.detail == "expert gate projection" {
+                        pt += 6.0 * out as f64;
+                        words.push("gate, SiLU output and up for the product");
+                    }
+                    if n.copies > 1 {
+                        // Routed tokens only: per slot the gathered fp32 hidden state, the bf16
+                        // expert output, its routing weight and token index.
+                        if n.detail == "expert down projection" || n.name.ends_with("down_proj") {
+                            pt += 4.0 * out as f64 + 2.0 * out as f64 + 12.0;
+                            words.push("routing: gathered input, weighted output, index");
+                        }
+                    }
+                    if n.detail.starts_with("router over") {
+                        let k = dims.experts_per_token.unwrap_or(1) as f64;
+                        pt += 4.0 * out as f64 + 8.0 * k + 4.0;
+                        words.push("router softmax and top-k");
+                    }
+                    pt *= slots;
+                    saves = words.join("; ");
+                    prev_linear_in = Some(inp);
+                }
+                Op::Activation => {
+                    if n.detail.contains("* up") {
+                        pt = 6.0 * w * slots;
+                        saves = "gate (the activation's input), activation output, up".into();
+                    } else {
+                        let (b, keeps) = activation_cost(&n.detail);
+                        pt = b * w * slots;
+                        prev_saved = keeps;
+                        saves = "its input".into();
+                    }
+                    prev_linear_in = None;
+                }
+                Op::Attention => {
+                    let q = w;
+                    let head_dim = if dims.head_dim > 0 { dims.head_dim } else { 1 };
+                    let heads = (n.output.last().copied().unwrap_or(0) / head_dim).max(1) as f64;
+                    let kv_heads = if n.detail.contains("key/value heads") {
+                        dims.num_kv_heads.max(1) as f64
+                    } else {
+                        heads
+                    };
+                    let kv = if gemma2 { q } else { kv_heads * head_dim as f64 };
+                    if n.detail.contains("rotary") {
+                        rotary = true;
+                    }
+                    let fused = s.nodes.iter().any(|m| {
+                        m.op == Op::Linear
+                            && (m.detail.contains("fused q") || m.detail.contains("fused query"))
+                    });
+                    match attention {
+                        AttentionImpl::Sdpa => {
+                            if fused {
+                                // The fused projection's output holds k and v; q and the output
+                                // are separate copies (measured on GPT-2).
+                                pt = 2.0 * (q + 2.0 * kv) + 6.0 * q + 4.0 * heads;
+                            } else {
+                                pt = 2.0 * q + 4.0 * kv + 2.0 * q + 4.0 * heads;
+                            }
+                            saves =
+                                "bf16 q, k, v (at the key/value heads' width), the output, fp32 log-sum-exp"
+                                    .into();
+                            prev_saved = true;
+                        }
+                        AttentionImpl::Eager => {
+                            // Keys and values repeated to the query heads, the fp32 softmax and
+                            // its bf16 cast (heads x seq per token).
+                            pt = if fused { 2.0 * (q + 2.0 * kv) + 4.0 * q } else { 2.0 * q + 4.0 * q };
+                            // The softmax is fp32 (4 bytes, plus its bf16 cast for the second
+                            // matmul: 6) where the family asks for fp32 or, under autocast, where
+                            // an fp32 mask is added to the scores; otherwise it stays bf16 and
+                            // the second matmul reuses it (2).
+                            let explicit_fp32 = t5_like
+                                || n.detail.contains("key/value heads")
+                                || matches!(family, "gpt-neox" | "gpt_neox" | "phi" | "opt" | "bloom");
+                            let unmasked =
+                                matches!(family, "bart" | "whisper") && !n.detail.contains("causal");
+                            let per_elem = if explicit_fp32 || (amp && !unmasked) { 6.0 } else { 2.0 };
+                            sq = per_elem * heads;
+                            if gemma2 {
+                                // tanh soft-capping of the scores keeps its bf16 output.
+                                sq += 2.0 * heads;
+                            }
+                            if family == "gpt2" {
+                                // Each layer's causal-mask buffer (positions x positions, bool).
+                                fixed += dims.context as f64 * dims.context as f64 * s.repeat as f64;
+                            }
+                            saves =
+                                "q, k, v repeated to every head, fp32 softmax and its bf16 cast (s^2)".into();
+                            prev_saved = false;
+                        }
+                    }
+                    prev_linear_in = None;
+                }
+                Op::Add => {
+                    saves = "nothing (an add saves no tensor)".into();
+                }
+            }
+            prev_op = n.op;
+            if pt > 0.0 || sq > 0.0 {
+                nodes.push(NodeActivation {
+                    name: n.name.clone(),
+                    repeat: s.repeat,
+                    per_token_bytes: pt,
+                    per_token_sq_bytes: sq,
+                    saves,
+                });
+            }
+        }
+    }
+    if gemma2 {
+        // The sliding and the full mask, bf16, shared by the layers of each kind.
+        sq_model += if attention == AttentionImpl::Sdpa { 4.0 } else { 0.0 };
+        nodes.push(NodeActivation {
+            name: "lm_head soft-capping".into(),
+            repeat: 1,
+            per_token_bytes: 2.0 * dims.vocab_size as f64,
+            per_token_sq_bytes: sq_model,
+            saves: "tanh output of the final logit soft-capping (bf16), and the attention masks (seq x seq)"
+                .into(),
+        });
+    }
+    if rotary {
+        nodes.push(NodeActivation {
+            name: "rotary cos and sin".into(),
+            repeat: 1,
+            per_token_bytes: 2.0 * r * dims.head_dim as f64,
+            per_token_sq_bytes: 0.0,
+            saves: "cos and sin, shared by every layer".into(),
+        });
+    }
+    let per_token_bytes = nodes.iter().map(|n| n.repeat as f64 * n.per_token_bytes).sum();
+    let per_token_sq_bytes = nodes.iter().map(|n| n.repeat as f64 * n.per_token_sq_bytes).sum();
+    Activations { attention, fixed_bytes: fixed, per_token_bytes, per_token_sq_bytes, nodes }
+}
+
+/// With gradient checkpointing each layer keeps only its input (the residual stream), and one
+/// layer's activations exist at a time during the recomputation.
+fn checkpointed(a: &Activations, g: &Graph, dims: &Dims, r: f64) -> Coefficients {
+    let layer_sections: Vec<&str> = g
+        .sections
+        .iter()
+        .filter(|s| s.role == Role::Layers && s.nodes.iter().any(|n| n.op == Op::Attention))
+        .map(|s| s.name.as_str())
+        .collect();
+    let in_layers = |n: &NodeActivation| layer_sections.iter().any(|s| n.name.starts_with(s));
+    let outside: f64 =
+        a.nodes.iter().filter(|n| !in_layers(n)).map(|n| n.repeat as f64 * n.per_token_bytes).sum();
+    let outside_sq: f64 =
+        a.nodes.iter().filter(|n| !in_layers(n)).map(|n| n.repeat as f64 * n.per_token_sq_bytes).sum();
+    let mut one_layer: f64 = 0.0;
+    let mut one_layer_sq: f64 = 0.0;
+    let mut layers = 0u64;
+    for s in g.sections.iter().filter(|s| layer_sections.contains(&s.name.as_str())) {
+        layers += s.repeat;
+        let pt: f64 = a.nodes.iter().filter(|n| n.name.starts_with(&s.name)).map(|n| n.per_token_bytes).sum();
+        let sq: f64 =
+            a.nodes.iter().filter(|n| n.name.starts_with(&s.name)).map(|n| n.per_token_sq_bytes).sum();
+        one_layer = one_layer.max(pt);
+        one_layer_sq = one_layer_sq.max(sq);
+    }
+    Coefficients {
+        fixed_bytes: a.fixed_bytes,
+        per_token_bytes: outside + one_layer + layers as f64 * r * dims.hidden_size as f64,
+        per_token_sq_bytes: outside_sq + one_layer_sq,
+    }
+}
+
+/// Whether LoRA adapts this linear: the layers' (and pooler's) linears named in `targets`, all of
+/// them when `targets` is empty.
+fn lora_targeted(role: Role, n: &Node, targets: &[String]) -> bool {
+    if !matches!(role, Role::Layers | Role::Pooler) || n.op != Op::Linear {
+        return false;
+    }
+    let short = n.name.rsplit('.').next().unwrap_or(&n.name);
+    targets.is_empty() || targets.iter().any(|t| t == short)
+}
+
+/// Parameters LoRA adds: r x (in + out) for every adapted linear, every copy and repeat.
+pub fn lora_params(g: &Graph, rank: u64, targets: &[String]) -> u64 {
+    let mut total: u64 = 0;
+    for s in g.sections.iter().filter(|s| matches!(s.role, Role::Layers | Role::Pooler)) {
+        for n in s.nodes.iter().filter(|n| matches!(n.op, Op::Linear)) {
+            let short = n.name.rsplit('.').next().unwrap_or(&n.name);
+            if !targets.is_empty() && !targets.iter().any(|t| t == short) {
+                continue;
+            }
+            if let Some((inp, out)) = linear_widths(n) {
+                total = total.saturating_add(
+                    s.repeat
+                        .saturating_mul(n.copies)
+                        .saturating_mul(rank)
+                        .saturating_mul(inp.saturating_add(out)),
+                );
+            }
+        }
+    }
+    total
+}
+
+/// Extra saved bytes per token of the adapters: A saves its input, B saves A's output.
+fn lora_activation_per_token(g: &Graph, rank: u64, targets: &[String]) -> f64 {
+    let mut total = 0.0;
+    for s in g.sections.iter().filter(|s| matches!(s.role, Role::Layers | Role::Pooler)) {
+        for n in s.nodes.iter().filter(|n| matches!(n.op, Op::Linear)) {
+            let short = n.name.rsplit('.').next().unwrap_or(&n.name);
+            if !targets.is_empty() && !targets.iter().any(|t| t == short) {
+                continue;
+            }
+            if linear_widths(n).is_some() {
+                total += s.repeat as f64 * n.active_copies as f64 * 2.0 * rank as f64;
+            }
+        }
+    }
+    total
+}
+
+/// Parameters of the linears in the layers (what QLoRA quantises).
+fn layer_linear_params(g: &Graph) -> u64 {
+    g.sections
+        .iter()
+        .filter(|s| matches!(s.role, Role::Layers | Role::Pooler))
+        .map(|s| {
+            s.repeat
+                * s.nodes
+                    .iter()
+                    .filter(|n| n.op == Op::Linear)
+                    .map(|n| n.copies * weight_of(n).map_or(0, |(a, b)| a * b))
+                    .sum::<u64>()
+        })
+        .sum()
+}
+
+fn largest_linear(g: &Graph) -> u64 {
+    g.sections
+        .iter()
+        .filter(|s| matches!(s.role, Role::Layers | Role::Pooler))
+        .flat_map(|s| s.nodes.iter())
+        .filter(|n| n.op == Op::Linear)
+        .filter_map(|n| weight_of(n).map(|(a, b)| a * b))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Adafactor's factored states: rows + columns for each matrix, the full size of a vector.
+pub fn factored_states(g: &Graph) -> f64 {
+    let mut n = 0u64;
+    for s in &g.sections {
+        for node in &s.nodes {
+            for t in node.params.iter().filter(|t| t.tied_to.is_none()) {
+                let each = if t.shape.len() >= 2 {
+                    t.shape[0] + t.shape[1..].iter().product::<u64>()
+                } else {
+                    t.numel()
+                };
+                n += s.repeat * node.copies * each;
+            }
+        }
+    }
+    4.0 * n as f64
+}
+
+/// The logits: bf16 out of the head and the fp32 log-softmax the cross-entropy keeps, per token.
+pub fn logits_per_token(vocab: u64) -> f64 {
+    (2 + 4) as f64 * vocab as f64
+}
+
+/// While the loss is computed, the fp32 copy of the logits the log-softmax reads from.
+pub fn loss_transient_per_token(vocab: u64) -> f64 {
+    4.0 * vocab as f64
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    Full,
+    Lora,
+    Qlora,
+}
+
+/// One mode's bytes at a batch and length, item by item.
+#[derive(Debug, Clone, Serialize)]
+pub struct Breakdown {
+    pub weights: f64,
+    pub gradients: f64,
+    pub optimizer_states: f64,
+    pub activations: f64,
+    pub logits: f64,
+    pub loss_transient: f64,
+    pub step_transient: f64,
+    pub overhead: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ModeTraining {
+    pub mode: Mode,
+    pub label: String,
+    pub trainable_params: u64,
+    /// (item, bytes per parameter, parameters it applies to).
+    pub bytes_per_param: Vec<(String, f64, u64)>,
+    pub batch: u64,
+    pub seq_len: u64,
+    pub breakdown: Breakdown,
+    pub peak_bytes: f64,
+    pub peak_phase: String,
+    pub memory: MemoryModel,
+}
+
+/// Builds a mode's phases and its batch-1 breakdown at `seq`.
+pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, seq: u64) -> ModeTraining {
+    let total = g.param_count();
+    let rec = opts.recipe;
+    let vocab = dims.vocab_size;
+    let (precision, lora) = match mode {
+        Mode::Full => (rec.precision, false),
+        Mode::Lora | Mode::Qlora => (Precision::PureBf16, true),
+    };
+    let acts =
+        activations(g, dims, family, precision, opts.attention, lora.then_some(opts.lora_targets.as_slice()));
+    let r = if precision == Precision::AmpFp32Master { 4.0 } else { 2.0 };
+    let mut act = if opts.checkpointing { checkpointed(&acts, g, dims, r) } else { acts.coefficients() };
+    let (trainable, weights, mut table) = match mode {
+        Mode::Full => (total, rec.weight_bytes * total as f64, vec![]),
+        Mode::Lora => {
+            let t = lora_params(g, opts.lora_rank, &opts.lora_targets);
+            (
+                t,
+                2.0 * total as f64 + rec.weight_bytes * t as f64,
+                vec![("frozen base, bf16".to_string(), 2.0, total)],
+            )
+        }
+        Mode::Qlora => {
+            let t = lora_params(g, opts.lora_rank, &opts.lora_targets);
+            let q = layer_linear_params(g);
+            let rest = total - q.min(total);
+            (
+                t,
+                NF4_BITS_PER_PARAM / 8.0 * q as f64 + 2.0 * rest as f64 + rec.weight_bytes * t as f64,
+                vec![
+                    (
+                        "frozen linears of the layers, NF4 with double quantisation".to_string(),
+                        NF4_BITS_PER_PARAM / 8.0,
+                        q,
+                    ),
+                    ("frozen rest (embeddings, norms, head), bf16".to_string(), 2.0, rest),
+                ],
+            )
+        }
+    };
+    if lora {
+        act.per_token_bytes += lora_activation_per_token(g, opts.lora_rank, &opts.lora_targets);
+    }
+    if mode == Mode::Qlora {
+        // One linear dequantised to bf16 at a time.
+        act.fixed_bytes += 2.0 * largest_linear(g) as f64;
+    }
+    let states = match rec.optimizer {
+        Optimizer::Adafactor => {
+            if mode == Mode::Full {
+                factored_states(g)
+            } else {
+                4.0 * trainable as f64
+            }
+        }
+        _ => rec.state_bytes * trainable as f64,
+    };
+    let adapter = if mode == Mode::Full { "trainable" } else { "adapters" };
+    table.push((format!("{adapter}: weights"), rec.weight_bytes, trainable));
+    table.push((format!("{adapter}: gradients"), rec.grad_bytes, trainable));
+    table.push((
+        format!("{adapter}: optimizer states"),
+        if trainable > 0 { states / trainable as f64 } else { 0.0 },
+        trainable,
+    ));
+    let grads = rec.grad_bytes * trainable as f64;
+    let persistent = weights + grads + states + RUNTIME_OVERHEAD_BYTES;
+    let step = rec.step_transient_bytes * trainable as f64;
+    let logits =
+        Coefficients { fixed_bytes: 0.0, per_token_bytes: logits_per_token(vocab), per_token_sq_bytes: 0.0 };
+    let loss = Coefficients {
+        fixed_bytes: 0.0,
+        per_token_bytes: loss_transient_per_token(vocab),
+        per_token_sq_bytes: 0.0,
+    };
+    let fixed = |b: f64| Coefficients { fixed_bytes: b, per_token_bytes: 0.0, per_token_sq_bytes: 0.0 };
+    let memory = MemoryModel {
+        phases: vec![
+            Phase { name: "forward end".into(), coefficients: fixed(persistent).plus(act) },
+            Phase {
+                name: "logits and loss".into(),
+                coefficients: fixed(persistent).plus(act).plus(logits).plus(loss),
+            },
+            Phase { name: "optimizer step".into(), coefficients: fixed(persistent + step) },
+        ],
+    };
+    let (peak_bytes, phase) = memory.peak(1, seq);
+    let peak_phase = phase.to_string();
+    let label = match mode {
+        Mode::Full => format!("Full fine-tune, {}", rec.label),
+        Mode::Lora => format!("LoRA r={} over a frozen bf16 base, adapters: {}", opts.lora_rank, rec.label),
+        Mode::Qlora => format!("QLoRA r={} over an NF4 base, adapters: {}", opts.lora_rank, rec.label),
+    };
+    ModeTraining {
+        mode,
+        label,
+        trainable_params: trainable,
+        bytes_per_param: table,
+        batch: 1,
+        seq_len: seq,
+        breakdown: Breakdown {
+            weights,
+            gradients: grads,
+            optimizer_states: states,
+            activations: act.bytes(1, seq),
+            logits: logits.bytes(1, seq),
+            loss_transient: loss.bytes(1, seq),
+            step_transient: step,
+            overhead: RUNTIME_OVERHEAD_BYTES,
+        },
+        peak_bytes,
+        peak_phase,
+        memory,
+    }
+}
+
+/// A recipe's line in the page's table: its bytes per parameter and the full fine-tune's peak.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecipeRow {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub weight_bytes: f64,
+    pub grad_bytes: f64,
+    pub state_bytes: f64,
+    pub step_transient_bytes: f64,
+    pub full_peak_bytes: f64,
+    pub full_peak_phase: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TrainingView {
+    pub method: &'static str,
+    pub options: Options,
+    pub seq_len: u64,
+    pub overhead_bytes: f64,
+    pub headroom_fraction: f64,
+    pub nf4_bits_per_param: f64,
+    pub full: ModeTraining,
+    pub lora: ModeTraining,
+    pub qlora: ModeTraining,
+    pub recipes: Vec<RecipeRow>,
+    /// Activations of the full fine-tune's precision with SDPA and with eager attention.
+    pub activations_sdpa: Option<Activations>,
+    pub activations_eager: Activations,
+    pub assumptions: Vec<String>,
+}
+
+pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -> TrainingView {
+    let eager_forced = eager_only(family);
+    if eager_forced {
+        opts.attention = AttentionImpl::Eager;
+    }
+    let recipes = RECIPES
+        .iter()
+        .map(|r| {
+            let o = Options { recipe: *r, ..opts.clone() };
+            let m = mode(g, dims, family, &o, Mode::Full, seq);
+            RecipeRow {
+                id: r.id,
+                label: r.label,
+                weight_bytes: r.weight_bytes,
+                grad_bytes: r.grad_bytes,
+                state_bytes: if r.optimizer == Optimizer::Adafactor {
+                    m.breakdown.optimizer_states / g.param_count().max(1) as f64
+                } else {
+                    r.state_bytes
+                },
+                step_transient_bytes: r.step_transient_bytes,
+                full_peak_bytes: m.peak_bytes,
+                full_peak_phase: m.peak_phase,
+            }
+        })
+        .collect();
+    let p = opts.recipe.precision;
+    let mut assumptions = vec![
+        format!("Recipe: {} ({} bytes per trainable parameter).", opts.recipe.label, opts.recipe.bytes_per_param()),
+        "Activations are what autograd saves for the backward pass, counted per node as transformers 4.57 saves them under bf16 autocast: the residual stream stays fp32 when the weights are fp32, every linear saves a bf16 cast of its input, and a bf16 cast of each linear weight is saved once per forward (2 bytes per weight, whatever the batch).".into(),
+        if eager_forced {
+            format!("transformers has no SDPA path for {family}: eager attention, whose fp32 softmax and its bf16 cast grow with the square of the sequence.")
+        } else {
+            "Attention is SDPA (flash or memory-efficient kernel): q, k and v at their own widths (grouped key/value heads are not repeated), the output and the fp32 log-sum-exp, no score matrix. On CUDA, transformers repeats grouped keys and values when it cannot pass enable_gqa; CPU validation keeps them grouped.".into()
+        },
+        "Dropout off (p = 0): with dropout each site adds a 1-byte mask per element.".into(),
+        "Logits: bf16 out of the head plus the fp32 log-softmax the cross-entropy keeps, (2 + 4) bytes x vocabulary per token; while the loss is computed an fp32 copy of the logits (4 bytes x vocabulary per token) exists too.".into(),
+        "Peak = persistent (weights, gradients, optimizer states, runtime overhead) + the largest transient: the activations at the end of the forward pass, plus the logits and the loss, or the optimizer step's temporary. Gradients are counted as persistent (they are when accumulated or zeroed without set_to_none).".into(),
+        format!("Runtime overhead: {:.1} GiB for the CUDA context, cuBLAS workspaces and the caching allocator's reserve, in every phase; a plan fits a card when its peak is at most {:.0}% of the card's memory.", RUNTIME_OVERHEAD_BYTES / (1u64 << 30) as f64, HEADROOM_FRACTION * 100.0),
+        format!("LoRA: rank {} on {}, a frozen bf16 base, adapters trained under the recipe; the base's activations run in bf16, A saves its input and B the rank-wide output.", opts.lora_rank, if opts.lora_targets.is_empty() { "every linear of the layers (the head left out)".to_string() } else { opts.lora_targets.join(", ") }),
+        format!("QLoRA: the layers' linears in NF4 with double quantisation ({NF4_BITS_PER_PARAM:.4} bits per parameter: 4 bits, an 8-bit absmax per 64 values, an fp32 scale per 256 blocks), the rest in bf16, one linear dequantised to bf16 at a time."),
+        if opts.checkpointing {
+            "Gradient checkpointing on: each layer keeps its input; one layer's activations are recomputed at a time.".into()
+        } else {
+            "Gradient checkpointing off.".into()
+        },
+        "Mixture of experts: an expert's activations are counted for the tokens routed to it (top-k slots per token); every expert's weight cast is counted.".into(),
+    ];
+    if p == Precision::PureBf16 {
+        assumptions.push("Pure bf16: no weight casts; the residual stream is bf16.".into());
+    }
+    TrainingView {
+        method: "training-v1",
+        seq_len: seq,
+        overhead_bytes: RUNTIME_OVERHEAD_BYTES,
+        headroom_fraction: HEADROOM_FRACTION,
+        nf4_bits_per_param: NF4_BITS_PER_PARAM,
+        full: mode(g, dims, family, &opts, Mode::Full, seq),
+        lora: mode(g, dims, family, &opts, Mode::Lora, seq),
+        qlora: mode(g, dims, family, &opts, Mode::Qlora, seq),
+        recipes,
+        activations_sdpa: (!eager_forced).then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None)),
+        activations_eager: activations(g, dims, family, p, AttentionImpl::Eager, None),
+        assumptions,
+        options: opts,
+    }
+}
