@@ -8,7 +8,6 @@ use crate::config::{Defaulted, Dims};
 use crate::estimate::cost::{ServingCost, TrainingCost};
 use crate::estimate::fit::FitView;
 use crate::estimate::lints::Lint;
-use crate::estimate::memory_baseline::ModeMemory;
 use crate::estimate::reconcile::{Reconciliation, Status};
 use crate::estimate::serving::ServingView;
 use crate::estimate::shape_check::ForwardPass;
@@ -119,41 +118,30 @@ pub struct Tied {
     pub tied_to: String,
 }
 
+/// What every page leads with: each mode's peak at batch 1 and the plan's length, from the training
+/// and serving methods (the phases behind each are in `training` and `fit.modes`).
 #[derive(Debug, Clone, Serialize)]
 pub struct MemoryView {
     pub method: &'static str,
     pub basis: Basis,
     pub seq_len: u64,
     pub seq_len_reason: String,
-    /// The parameters the method sizes (the bare encoder for the baseline).
-    pub sized_params: u64,
     pub full: ModeView,
     pub lora: ModeView,
+    pub qlora: ModeView,
     pub serve: ModeView,
     pub assumptions: Vec<String>,
 }
 
-/// One mode's memory: `fixed_bytes + per_sample_bytes x batch`, so a client can evaluate any batch.
+/// One mode's peak at batch 1.
 #[derive(Debug, Clone, Serialize)]
 pub struct ModeView {
     pub label: String,
     pub batch1_bytes: f64,
-    pub fixed_bytes: f64,
-    pub per_sample_bytes: f64,
+    /// The phase of a step that sets the peak (`forward`, `logits`, `optimizer step`...).
+    pub peak_phase: String,
     /// Parameters that receive gradients.
     pub trainable_params: Option<u64>,
-}
-
-impl ModeView {
-    pub fn new(label: String, m: &ModeMemory, trainable_params: Option<u64>) -> Self {
-        ModeView {
-            label,
-            batch1_bytes: m.at_batch(1),
-            fixed_bytes: m.fixed_bytes,
-            per_sample_bytes: m.per_sample_bytes,
-            trainable_params,
-        }
-    }
 }
 
 /// The largest batch per mode on one card; 0 when not even batch 1 fits.
@@ -165,6 +153,7 @@ pub struct CardFit {
     pub memory_gb: f64,
     pub full: u64,
     pub lora: u64,
+    pub qlora: u64,
     pub serve: u64,
 }
 
@@ -206,6 +195,7 @@ pub struct ModelSummary {
 pub struct SmallestCard {
     pub full: Option<String>,
     pub lora: Option<String>,
+    pub qlora: Option<String>,
     pub serve: Option<String>,
 }
 
@@ -236,6 +226,7 @@ impl ModelPage {
             smallest_card: SmallestCard {
                 full: first(|c| c.full),
                 lora: first(|c| c.lora),
+                qlora: first(|c| c.qlora),
                 serve: first(|c| c.serve),
             },
         }

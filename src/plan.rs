@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use crate::config::{self, Common, ConfigError};
-use crate::estimate::{cards, cost, lints, memory_baseline, reconcile, shape_check, training};
+use crate::estimate::{cards, cost, lints, reconcile, shape_check, training};
 use crate::family;
 use crate::graph::{Architecture, Role};
 use crate::page::{
@@ -180,41 +180,6 @@ fn fill(
         reconciliation,
     });
     page.forward_pass = Some(shape_check::check(&dims));
-    let mem = memory_baseline::estimate(&g, dims.num_layers, dims.hidden_size);
-    page.cards = cards::builtin()
-        .iter()
-        .map(|card| CardFit {
-            id: card.id.clone(),
-            card: card.name.clone(),
-            memory_gb: card.memory_gb,
-            full: mem.full.largest_batch(card.bytes()),
-            lora: mem.lora.largest_batch(card.bytes()),
-            serve: mem.serve.largest_batch(card.bytes()),
-        })
-        .collect();
-    page.memory = Some(MemoryView {
-        method: "baseline-v1",
-        basis: Basis::Estimated,
-        seq_len: seq,
-        seq_len_reason: if dims.context > MAX_PLAN_SEQ {
-            format!("{} ({} positions), capped at {MAX_PLAN_SEQ}", arch.context_source(), dims.context)
-        } else {
-            format!("{} ({} positions)", arch.context_source(), dims.context)
-        },
-        sized_params: mem.sized_params,
-        full: ModeView::new(
-            format!("Full fine-tune, batch 1 at {seq} tokens"),
-            &mem.full,
-            Some(mem.sized_params),
-        ),
-        lora: ModeView::new(
-            format!("LoRA r={}, batch 1 at {seq} tokens", memory_baseline::LORA_RANK),
-            &mem.lora,
-            Some(mem.lora_trainable_params),
-        ),
-        serve: ModeView::new(format!("Serve: bf16 weights, 1 sequence of {seq} tokens"), &mem.serve, None),
-        assumptions: memory_baseline::ASSUMPTIONS.iter().map(|s| s.to_string()).collect(),
-    });
     let lint_cards: Vec<lints::CardBf16> = cards::builtin()
         .iter()
         .map(|c| lints::CardBf16 { name: &c.name, bf16_native: c.bf16_native })
@@ -259,7 +224,17 @@ fn fill(
     page.supported = true;
 }
 
-/// Serving memory, fit per card and mode, cost and speed (the `serving`, `fit` and `cost` fields).
+/// Why the plan is sized at its length.
+fn seq_len_reason(arch: &dyn Architecture, context: u64) -> String {
+    if context > MAX_PLAN_SEQ {
+        format!("{} ({} positions), capped at {MAX_PLAN_SEQ}", arch.context_source(), context)
+    } else {
+        format!("{} ({} positions)", arch.context_source(), context)
+    }
+}
+
+/// Serving memory, fit per card and mode, cost and speed (the `serving`, `fit` and `cost` fields),
+/// and the summaries every page leads with (`memory`, `cards`).
 fn serve_fit_cost(
     page: &mut ModelPage,
     arch: &dyn Architecture,
@@ -269,13 +244,11 @@ fn serve_fit_cost(
     use crate::estimate::fit::{self, LayerSplit, Mode};
 
     use crate::estimate::serving;
-    let (Some(g), Some(params), Some(mem)) =
-        (page.structure.as_ref(), page.params.as_ref(), page.memory.as_ref())
-    else {
+    let (Some(g), Some(params)) = (page.structure.as_ref(), page.params.as_ref()) else {
         return;
     };
     let dims = arch.dims();
-    let seq = mem.seq_len;
+    let seq = g.seq_len;
     let serve = serving::view(kind, arch.kv_layout(), &dims, g, params.derived);
     // The training modes' memory: the per-node method (`training`), exported as phases. Its
     // activations are per token, so one model serves every sequence length of the sweep.
@@ -318,6 +291,45 @@ fn serve_fit_cost(
     let training = cost::training(flops, options.run, seq, &options.cards, &fit_view);
     let serving_cost = cost::serving(flops, seq, &options.cards, &serve);
     page.cost = Some(crate::page::CostView { training, serving: serving_cost });
+    let largest = |row: &crate::estimate::fit::CardRow, mode: &str| {
+        row.modes.iter().find(|m| m.mode == mode).map_or(0, |m| m.largest_batch)
+    };
+    page.cards = fit_view
+        .cards
+        .iter()
+        .map(|row| CardFit {
+            id: row.card.clone(),
+            card: row.name.clone(),
+            memory_gb: row.memory_gb,
+            full: largest(row, "full"),
+            lora: largest(row, "lora"),
+            qlora: largest(row, "qlora"),
+            serve: largest(row, "serve"),
+        })
+        .collect();
+    let summary = |id: &str, trainable: Option<u64>| {
+        let m = fit_view.modes.iter().find(|m| m.id == id);
+        ModeView {
+            label: m.map(|m| m.label.clone()).unwrap_or_default(),
+            batch1_bytes: m.map_or(0.0, |m| m.batch1_peak_bytes),
+            peak_phase: m.map(|m| m.peak_phase.clone()).unwrap_or_default(),
+            trainable_params: trainable,
+        }
+    };
+    let mut assumptions = tr.assumptions.clone();
+    assumptions.extend(serve.notes.iter().cloned());
+    assumptions.push(crate::estimate::fit::BANDS_RULE.to_string());
+    page.memory = Some(MemoryView {
+        method: "training-v1 and serving-v1",
+        basis: Basis::Estimated,
+        seq_len: seq,
+        seq_len_reason: seq_len_reason(arch, dims.context),
+        full: summary("full", Some(tr.full.trainable_params)),
+        lora: summary("lora", Some(tr.lora.trainable_params)),
+        qlora: summary("qlora", Some(tr.qlora.trainable_params)),
+        serve: summary("serve", None),
+        assumptions,
+    });
     page.fit = Some(fit_view);
     page.serving = Some(serve);
 }
