@@ -128,7 +128,8 @@ pub fn stacked(
         let x = LEFT + plot * cap / max;
         let _ = write!(
             out,
-            r#"<line class="cap" x1="{x}" y1="{y1}" x2="{x}" y2="{y2}"/><text class="chart-cap" x="{x}" y="{ty}" text-anchor="middle">{label}</text>"#,
+            r#"<line class="cap" x1="{x}" y1="{y1}" x2="{x}" y2="{y2}"/><text class="chart-cap" x="{x}" y="{ty}" text-anchor="{anchor}">{label}</text>"#,
+            anchor = if x > W - 80.0 { "end" } else { "middle" },
             x = n(x),
             y1 = n(TOP - 2.0),
             y2 = n(bottom + 2.0),

@@ -252,18 +252,63 @@ fn model_charts(page: &ModelPage) -> Value {
             out.insert(key.to_string(), Value::from_safe_string(charts::bars(key, &title, &rows, unit)));
         }
     }
+    // What makes up each mode's peak at batch 1 (the items of the phase that sets it), against
+    // the capacity of a few cards.
+    let caps: Vec<(String, f64)> = fit
+        .cards
+        .iter()
+        .filter(|c| ["t4-16gb", "a100-40gb", "a100-80gb", "h200-141gb"].contains(&c.card.as_str()))
+        .map(|c| (c.name.clone(), c.memory_gb * 1e9))
+        .collect();
+    if let Some(t) = page.training.as_ref() {
+        let mut rows: Vec<(String, Vec<(String, f64)>)> =
+            [("Full fine-tune", &t.full), ("LoRA", &t.lora), ("QLoRA", &t.qlora)]
+                .into_iter()
+                .map(|(name, m)| {
+                    let b = &m.breakdown;
+                    let mut segs = vec![
+                        ("weights".to_string(), b.weights),
+                        ("gradients".to_string(), b.gradients),
+                        ("optimizer states".to_string(), b.optimizer_states),
+                        ("overhead".to_string(), b.overhead),
+                    ];
+                    match m.peak_phase.as_str() {
+                        "optimizer step" => segs.push(("optimizer step".into(), b.step_transient)),
+                        phase => {
+                            segs.push(("activations".into(), b.activations));
+                            if phase == "logits and loss" {
+                                segs.push(("logits".into(), b.logits));
+                                segs.push(("loss (fp32 copy)".into(), b.loss_transient));
+                            }
+                        }
+                    }
+                    (name.to_string(), segs)
+                })
+                .collect();
+        if let (Some(sv), Some(serve)) = (page.serving.as_ref(), fit.modes.iter().find(|m| m.id == "serve")) {
+            let weights = sv.weights.iter().find(|w| w.precision == "bf16").map_or(0.0, |w| w.bytes);
+            let rest = if sv.kv.is_some() { "KV cache" } else { "forward pass" };
+            rows.push((
+                "Serve".into(),
+                vec![
+                    ("weights".into(), weights),
+                    (rest.into(), (serve.batch1_peak_bytes - weights).max(0.0)),
+                ],
+            ));
+        }
+        let title = format!("Memory at batch 1 and {} tokens, by what holds it", fit.seq_len);
+        out.insert(
+            "breakdown".into(),
+            Value::from_safe_string(charts::stacked("breakdown", &title, &rows, &caps)),
+        );
+    }
     // Peak at batch 1 against the sequence length, from each mode's exported formula.
     let series: Vec<(String, Vec<(u64, f64)>)> = fit
         .modes
         .iter()
-        .map(|m| (m.label.clone(), fit.sweep_seqs.iter().map(|s| (*s, m.model.peak(1, *s).0)).collect()))
+        .map(|m| (label(m.id), fit.sweep_seqs.iter().map(|s| (*s, m.model.peak(1, *s).0)).collect()))
         .collect();
-    let caps: Vec<(String, f64)> = fit
-        .cards
-        .iter()
-        .filter(|c| ["l4-24gb", "a100-80gb", "h200-141gb"].contains(&c.card.as_str()))
-        .map(|c| (c.name.clone(), c.memory_gb * 1e9))
-        .collect();
+
     if fit.sweep_seqs.len() > 1 {
         let title = "Peak memory at batch 1 against sequence length";
         out.insert(
