@@ -16,8 +16,12 @@
     return n.toFixed(0) + " B";
   }
 
-  function evaluate(modeId, cardId, batch, seq) {
+  function evaluate(modeId, cardId, batch, seq, recipeId) {
     var mode = data.modes.filter(function (m) { return m.id === modeId; })[0];
+    // The recipe changes the full fine-tune's phases; LoRA and QLoRA keep the page's default.
+    if (modeId === "full" && recipeId && recipeId !== data.default_recipe) {
+      mode = data.recipes.filter(function (r) { return r.id === recipeId; })[0] || mode;
+    }
     var card = data.cards.filter(function (c) { return c.id === cardId; })[0];
     var peak = 0, phase = "";
     mode.phases.forEach(function (p) {
@@ -36,14 +40,16 @@
   function update() {
     var batch = Math.max(1, Math.floor(Number(el("calc-batch").value) || 1));
     var seq = Math.max(1, Math.floor(Number(el("calc-seq").value) || 1));
-    var r = evaluate(el("calc-mode").value, el("calc-card").value, batch, seq);
+    var recipe = el("calc-recipe") ? el("calc-recipe").value : null;
+    var r = evaluate(el("calc-mode").value, el("calc-card").value, batch, seq, recipe);
     out.className = "calc-out " + r.verdict;
     out.setAttribute("data-verdict", r.verdict);
     out.textContent = "Peak " + bytes(r.peak_bytes) + " (set by " + r.peak_phase + "), " +
       (100 * r.share).toFixed(1) + "% of " + r.card + ": " + r.verdict.replace(/_/g, " ") + "." +
       (data.context && seq > data.context ? " Longer than the model's context (" + data.context + " tokens)." : "");
   }
-  ["calc-mode", "calc-batch", "calc-seq", "calc-card"].forEach(function (id) {
+  ["calc-mode", "calc-recipe", "calc-batch", "calc-seq", "calc-card"].forEach(function (id) {
+    if (!el(id)) return;
     el(id).addEventListener("input", update);
     el(id).addEventListener("change", update);
   });

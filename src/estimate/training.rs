@@ -773,6 +773,8 @@ pub struct RecipeRow {
     pub step_transient_bytes: f64,
     pub full_peak_bytes: f64,
     pub full_peak_phase: String,
+    /// The full fine-tune's phases under this recipe, for the page's calculator.
+    pub full_memory: MemoryModel,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -816,6 +818,7 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
                 step_transient_bytes: r.step_transient_bytes,
                 full_peak_bytes: m.peak_bytes,
                 full_peak_phase: m.peak_phase,
+                full_memory: m.memory,
             }
         })
         .collect();

@@ -227,6 +227,9 @@ fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
         "comfortable_share": crate::estimate::fit::COMFORTABLE_SHARE,
         "fit_share": crate::estimate::fit::FIT_SHARE,
         "modes": fit.modes.iter().map(|m| serde_json::json!({"id": m.id, "label": m.label, "phases": m.model.phases})).collect::<Vec<_>>(),
+        // The full fine-tune under each recipe (the default's phases are `modes[full]`).
+        "default_recipe": page.training.as_ref().map(|t| t.options.recipe.id),
+        "recipes": page.training.as_ref().map(|t| t.recipes.iter().map(|r| serde_json::json!({"id": r.id, "label": r.label, "phases": r.full_memory.phases})).collect::<Vec<_>>()).unwrap_or_default(),
         "cards": fit.cards.iter().map(|c| serde_json::json!({"id": c.card, "name": c.name, "memory_gb": c.memory_gb})).collect::<Vec<_>>(),
     });
     Ok(Value::from_safe_string(serde_json::to_string(&data)?.replace("</", "<\\/")))

@@ -122,7 +122,18 @@ function check(name, cond, detail) {
         }
       }
     }
-    check(`the calculator matches \`modelatlas what-if\` on ${compared} inputs`, compared === 48 && mismatches.length === 0, mismatches.join("; "));
+    // Each recipe of the full fine-tune, on one model.
+    for (const recipe of ["amp-adamw", "bf16-adamw-fp32-states", "bf16-adamw-bf16-states", "amp-adamw-8bit", "amp-sgd-momentum", "amp-adafactor"]) {
+      const model = "meta-llama/Llama-2-7b-hf", card = "h200-141gb", batch = 2, seq = 1024;
+      const web = await page.evaluate(([c, b, s, r]) => window.modelatlasWhatIf("full", c, b, s, r), [card, batch, seq, recipe]);
+      const cli = JSON.parse(execFileSync(binary, ["what-if", model, "--hub", "hub", "--mode", "full", "--card", card,
+        "--batch", String(batch), "--seq", String(seq), "--recipe", recipe]).toString());
+      compared += 1;
+      if (Math.abs(web.peak_bytes - cli.peak_bytes) > 1e-9 * cli.peak_bytes || web.verdict !== cli.verdict) {
+        mismatches.push(`${recipe}: page ${web.peak_bytes} ${web.verdict}, cli ${cli.peak_bytes} ${cli.verdict}`);
+      }
+    }
+    check(`the calculator matches \`modelatlas what-if\` on ${compared} inputs`, compared === 54 && mismatches.length === 0, mismatches.join("; "));
     await page.close();
   } finally {
     await browser.close();
