@@ -321,7 +321,7 @@ pub fn activations(
                         words.push(if amp { "bf16 cast of its input" } else { "its bf16 input" });
                     }
                     if amp && lora.is_none() {
-                        fixed += 2.0 * (inp * out) as f64 * n.copies as f64 * s.repeat as f64;
+                        fixed += 2.0 * inp as f64 * out as f64 * n.copies as f64 * s.repeat as f64;
                         words.push("bf16 cast of its weight (once per forward)");
                     }
                     if lora.is_some() {
@@ -422,7 +422,7 @@ pub fn activations(
                             }
                             if family == "gpt2" {
                                 // Each layer's causal-mask buffer (positions x positions, bool).
-                                fixed += (dims.context * dims.context) as f64 * s.repeat as f64;
+                                fixed += dims.context as f64 * dims.context as f64 * s.repeat as f64;
                             }
                             saves =
                                 "q, k, v repeated to every head, fp32 softmax and its bf16 cast (s^2)".into();
@@ -517,7 +517,7 @@ fn lora_targeted(role: Role, n: &Node, targets: &[String]) -> bool {
 
 /// Parameters LoRA adds: r x (in + out) for every adapted linear, every copy and repeat.
 pub fn lora_params(g: &Graph, rank: u64, targets: &[String]) -> u64 {
-    let mut total = 0;
+    let mut total: u64 = 0;
     for s in g.sections.iter().filter(|s| matches!(s.role, Role::Layers | Role::Pooler)) {
         for n in s.nodes.iter().filter(|n| matches!(n.op, Op::Linear)) {
             let short = n.name.rsplit('.').next().unwrap_or(&n.name);
@@ -525,7 +525,12 @@ pub fn lora_params(g: &Graph, rank: u64, targets: &[String]) -> u64 {
                 continue;
             }
             if let Some((inp, out)) = linear_widths(n) {
-                total += s.repeat * n.copies * rank * (inp + out);
+                total = total.saturating_add(
+                    s.repeat
+                        .saturating_mul(n.copies)
+                        .saturating_mul(rank)
+                        .saturating_mul(inp.saturating_add(out)),
+                );
             }
         }
     }
@@ -542,7 +547,7 @@ fn lora_activation_per_token(g: &Graph, rank: u64, targets: &[String]) -> f64 {
                 continue;
             }
             if linear_widths(n).is_some() {
-                total += (s.repeat * n.active_copies) as f64 * 2.0 * rank as f64;
+                total += s.repeat as f64 * n.active_copies as f64 * 2.0 * rank as f64;
             }
         }
     }
