@@ -175,3 +175,34 @@ fn every_supported_reference_page_states_its_assumptions_and_overhead() {
         assert!(t.qlora.peak_bytes < t.lora.peak_bytes, "{id}");
     }
 }
+
+#[test]
+fn lora_over_a_frozen_bf16_base_saves_bf16_activations_and_no_weight_casts() {
+    let p = plan_id("meta-llama/Llama-2-7b-hf");
+    let t = training(&p);
+    let (h, f, layers, heads, hd, r) = (4096.0, 11008.0, 32.0, 32.0, 128.0, 16.0);
+    let q = heads * hd; // no grouped heads in Llama-2-7B
+    // Per layer and token, in bf16: each RMSNorm keeps an fp32 copy of its input and the fp32
+    // 1/rms (4h + 4; its frozen scale needs nothing else); q, k and v's adapters share one saved input
+    // (2h); SDPA keeps q, k, v, the output (which o_proj's adapter reuses) and the log-sum-exp;
+    // gate and up's adapters share one input (2h); the MLP keeps gate, SiLU output and up (6f)
+    // and the product for down's adapter (2f); each of the 7 adapters' B keeps A's output (2r).
+    let layer = 2.0 * (4.0 * h + 4.0)
+        + 2.0 * h
+        + (2.0 * q + 4.0 * q + 2.0 * q + 4.0 * heads)
+        + 2.0 * h
+        + 6.0 * f
+        + 2.0 * f
+        + 7.0 * 2.0 * r;
+    // Once: input ids, bf16 rotary cos and sin, the final norm; the frozen head keeps nothing.
+    let model = 8.0 + 2.0 * 2.0 * hd + (4.0 * h + 4.0);
+    // Under autocast the fp32 adapters' weights are saved as bf16 casts, once per forward.
+    let adapter_casts = 2.0 * 39_976_960.0;
+    // The first layer's first norm saves nothing: no gradient flows back past the first adapter.
+    let first_norm = 4.0 * h + 4.0;
+    assert_eq!(t.lora.breakdown.activations, adapter_casts + 2048.0 * (layers * layer + model - first_norm));
+    // The frozen base is 2 bytes per parameter; the adapters 16 under the default recipe.
+    let base = 2.0 * 6_738_415_616.0;
+    assert_eq!(t.lora.breakdown.weights, base + 4.0 * 39_976_960.0);
+    assert_eq!(t.lora.breakdown.optimizer_states, 8.0 * 39_976_960.0);
+}

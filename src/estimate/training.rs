@@ -249,6 +249,8 @@ pub fn activations(
     // and values repeated to every head and saves the mask.
     let gemma2 = family == "gemma2";
     let mut sq_model = 0.0;
+    // Under LoRA nothing needs a gradient before the first adapter: the norms there save nothing.
+    let mut trainable_seen = lora.is_none();
     // Bytes of the residual stream: fp32 under autocast with fp32 weights, bf16 otherwise.
     let r = match precision {
         Precision::AmpFp32Master => 4.0,
@@ -276,12 +278,16 @@ pub fn activations(
                     saves = "int64 indices (once, for the embedding's backward)".into();
                 }
                 Op::Embedding => {
-                    if n.output.len() == 3 {
+                    // (a frozen table under LoRA saves no indices).
+                    if n.output.len() == 3 && lora.is_none() {
                         // T5's relative position buckets: int64 indices, seq x seq, once per stack.
                         pt = 0.0;
                         sq = 8.0;
                         saves = "int64 relative-position buckets (seq x seq)".into();
                     }
+                }
+                Op::LayerNorm if !trainable_seen && s.repeat == 1 => {
+                    saves = "nothing: no gradient flows this far back under LoRA".into();
                 }
                 Op::LayerNorm => {
                     let bf16_in = matches!(prev_op, Op::Linear | Op::Activation)
@@ -292,7 +298,12 @@ pub fn activations(
                             // Gemma's norm multiplies by (1 + w), an fp32 vector it saves.
                             fixed += 4.0 * w * s.repeat as f64;
                         }
-                        if amp || n.detail.contains("(1 + w)") {
+                        if lora.is_some() {
+                            // A frozen scale needs no normalised value for its gradient.
+                            pt = 4.0 * w + 4.0;
+                            saves =
+                                "fp32 copy of the input, fp32 1/rms (the frozen scale keeps nothing)".into();
+                        } else if amp || n.detail.contains("(1 + w)") {
                             // Gemma's norm scales in fp32 before casting back: fp32 either way.
                             pt = 8.0 * w + 4.0;
                             saves = "fp32 input, fp32 normalised, fp32 1/rms".into();
@@ -316,6 +327,9 @@ pub fn activations(
                     // Under LoRA a frozen linear saves no input (its weight needs no gradient);
                     // an adapted one's A saves it.
                     let frozen_only = lora.is_some_and(|t| !lora_targeted(s.role, n, t));
+                    if !frozen_only {
+                        trainable_seen = true;
+                    }
                     if !prev_saved && !shared && !frozen_only {
                         pt += 2.0 * inp as f64;
                         words.push(if amp { "bf16 cast of its input" } else { "its bf16 input" });
@@ -332,7 +346,8 @@ pub fn activations(
                         let (bytes, keeps_output) = activation_cost(act);
                         pt += bytes * out as f64;
                         // T5 casts the activation to the output weight's dtype first: a new copy.
-                        prev_saved = keeps_output && !t5_like;
+                        // (measured: not over LoRA's frozen bf16 base).
+                        prev_saved = keeps_output && !(t5_like && lora.is_none());
                         words.push("its activation's saved tensors");
                     }
                     // Mixtral's experts have no activation node: SiLU(w1) * w3 saves the gate, the
@@ -436,10 +451,12 @@ pub fn activations(
                 }
             }
             prev_op = n.op;
-            if pt > 0.0 || sq > 0.0 {
+            // The first instance of a repeated layer's leading norm saves nothing under LoRA.
+            let repeat = if n.op == Op::LayerNorm && !trainable_seen { s.repeat - 1 } else { s.repeat };
+            if (pt > 0.0 || sq > 0.0) && repeat > 0 {
                 nodes.push(NodeActivation {
                     name: n.name.clone(),
-                    repeat: s.repeat,
+                    repeat,
                     per_token_bytes: pt,
                     per_token_sq_bytes: sq,
                     saves,
@@ -689,6 +706,10 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
     if lora {
         act.per_token_bytes += lora_activation_per_token(g, opts.lora_rank, &opts.lora_targets);
     }
+    if lora && rec.precision == Precision::AmpFp32Master {
+        // Under autocast the fp32 adapters' weights are cast to bf16 and saved, like any linear's.
+        act.fixed_bytes += 2.0 * trainable as f64;
+    }
     if mode == Mode::Qlora {
         // One linear dequantised to bf16 at a time.
         act.fixed_bytes += 2.0 * largest_linear(g) as f64;
@@ -835,7 +856,7 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
         "Logits: bf16 out of the head plus the fp32 log-softmax the cross-entropy keeps, (2 + 4) bytes x vocabulary per token; while the loss is computed an fp32 copy of the logits (4 bytes x vocabulary per token) exists too.".into(),
         "Peak = persistent (weights, gradients, optimizer states, runtime overhead) + the largest transient: the activations at the end of the forward pass, plus the logits and the loss, or the optimizer step's temporary. Gradients are counted as persistent (they are when accumulated or zeroed without set_to_none).".into(),
         format!("Runtime overhead: {:.1} GiB for the CUDA context, cuBLAS workspaces and the caching allocator's reserve, in every phase; a plan fits a card when its peak is at most {:.0}% of the card's memory.", RUNTIME_OVERHEAD_BYTES / (1u64 << 30) as f64, HEADROOM_FRACTION * 100.0),
-        format!("LoRA: rank {} on {}, a frozen bf16 base, adapters trained under the recipe; the base's activations run in bf16, A saves its input and B the rank-wide output.", opts.lora_rank, if opts.lora_targets.is_empty() { "every linear of the layers (the head left out)".to_string() } else { opts.lora_targets.join(", ") }),
+        format!("LoRA: rank {} on {}, a frozen bf16 base, adapters trained under the recipe; the base's activations run in bf16, frozen linears and norm scales save nothing for their weights, nothing is saved before the first adapter, A saves its input, B the rank-wide output, and under autocast each adapter weight's bf16 cast.", opts.lora_rank, if opts.lora_targets.is_empty() { "every linear of the layers (the head left out)".to_string() } else { opts.lora_targets.join(", ") }),
         format!("QLoRA: the layers' linears in NF4 with double quantisation ({NF4_BITS_PER_PARAM:.4} bits per parameter: 4 bits, an 8-bit absmax per 64 values, an fp32 scale per 256 blocks), the rest in bf16, one linear dequantised to bf16 at a time."),
         if opts.checkpointing {
             "Gradient checkpointing on: each layer keeps its input; one layer's activations are recomputed at a time.".into()

@@ -82,11 +82,54 @@ def planned(cfg_dict, attn, recipe="amp-adamw"):
     a = t["activations_sdpa"] if attn == "sdpa" and t["activations_sdpa"] else t["activations_eager"]
     return a
 
+class LoRA(torch.nn.Module):
+    """A frozen linear (nn.Linear or GPT-2's Conv1D) plus fp32 adapters A (in -> r) and B (r -> out)."""
+    def __init__(self, base, r=16):
+        super().__init__()
+        self.base = base
+        w = base.weight
+        inp, out = (base.in_features, base.out_features) if isinstance(base, torch.nn.Linear) else (w.shape[0], w.shape[1])
+        self.A = torch.nn.Linear(inp, r, bias=False)
+        self.B = torch.nn.Linear(r, out, bias=False)
+        torch.nn.init.normal_(self.B.weight)
+    @property
+    def weight(self):  # T5 reads wo.weight.dtype
+        return self.base.weight
+    def forward(self, x):
+        return self.base(x) + self.B(self.A(x))
+
+def add_lora(model):
+    """Every linear inside the layer stacks, as modelatlas's default targets; the rest frozen in bf16."""
+    model.to(torch.bfloat16)
+    for p in model.parameters():
+        p.requires_grad_(False)
+    stacks = (".layers.", ".layer.", ".h.", ".block.")
+    targets = [(n, m) for n, m in model.named_modules()
+               if ("Linear" in type(m).__name__ or type(m).__name__ == "Conv1D") and any(s in "." + n + "." for s in stacks)]
+    for name, m in targets:
+        parent = model.get_submodule(name.rsplit(".", 1)[0])
+        setattr(parent, name.rsplit(".", 1)[1], LoRA(m))
+    return model
+
+def planned_lora(cfg_dict, attn):
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "config.json")
+        json.dump(cfg_dict, open(p, "w"))
+        out = subprocess.run([BIN, "plan", p, "--format", "json", "--attention", attn], capture_output=True, text=True, check=True).stdout
+    m = json.loads(out)["training"]["lora"]
+    b = m["breakdown"]
+    c = m["memory"]["phases"][0]["coefficients"]  # forward end = persistent + activations
+    persistent = b["weights"] + b["gradients"] + b["optimizer_states"] + b["overhead"]
+    return {"fixed_bytes": c["fixed_bytes"] - persistent, "per_token_bytes": c["per_token_bytes"],
+            "per_token_sq_bytes": c["per_token_sq_bytes"]}
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="small random configs only")
     ap.add_argument("--pure-bf16", action="store_true",
                     help="bf16 parameters without autocast, against the pure-bf16 recipe's activations")
+    ap.add_argument("--lora", action="store_true",
+                    help="LoRA r=16 on every linear of the layers over a frozen bf16 base, fp32 adapters, autocast")
     ap.add_argument("--only", help="run only the models whose label contains this")
     args = ap.parse_args()
     torch.manual_seed(0)
@@ -109,11 +152,14 @@ def main():
             d = cfg.to_dict()
             d["_attn_implementation"] = None
             recipe = "bf16-adamw-fp32-states" if args.pure_bf16 else "amp-adamw"
-            a = planned({k: v for k, v in d.items() if not k.startswith("_")}, attn, recipe)
+            clean = {k: v for k, v in d.items() if not k.startswith("_")}
+            a = planned_lora(clean, attn) if args.lora else planned(clean, attn, recipe)
             # fp32 parameters, as the AMP recipe has them (a config's torch_dtype would make them bf16).
             model = model_for(cfg).float()
             if args.pure_bf16:
                 model = model.to(torch.bfloat16)
+            if args.lora:
+                model = add_lora(model)
             model.config._attn_implementation = attn
             model.train()
             seqs = [64, 256] if real else [32, 128, 512]
@@ -128,6 +174,8 @@ def main():
             del model
     print(f"# Activations: modelatlas vs autograd's saved tensors\n")
     how = "bf16 random weights, no autocast (pure bf16)" if args.pure_bf16 else "bf16 autocast, fp32 random weights"
+    if args.lora:
+        how = "LoRA r=16 on every linear of the layers, frozen bf16 base, fp32 adapters under bf16 autocast"
     print(f"torch {torch.__version__}, transformers {transformers.__version__}, CPU, {how}, dropout 0, batch 1.\n")
     print("| Model | Attention | Tokens | Saved by autograd (bytes) | modelatlas (bytes) | Gap |")
     print("|---|---|---:|---:|---:|---:|")
