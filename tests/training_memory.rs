@@ -206,3 +206,27 @@ fn lora_over_a_frozen_bf16_base_saves_bf16_activations_and_no_weight_casts() {
     assert_eq!(t.lora.breakdown.weights, base + 4.0 * 39_976_960.0);
     assert_eq!(t.lora.breakdown.optimizer_states, 8.0 * 39_976_960.0);
 }
+
+#[test]
+fn eager_attention_keeps_the_fp32_softmax_and_its_bf16_cast_per_layer() {
+    let p = plan_text(&reference_config("meta-llama--Llama-3.1-8B")).unwrap();
+    let t = training(&p);
+    // SDPA keeps no score matrix; eager keeps (4 + 2) bytes x 32 heads x seq per token, per layer.
+    assert_eq!(t.activations_sdpa.as_ref().unwrap().per_token_sq_bytes, 0.0);
+    assert_eq!(t.activations_eager.per_token_sq_bytes, 32.0 * 6.0 * 32.0);
+}
+
+#[test]
+fn lora_targets_that_match_nothing_train_nothing_and_still_plan() {
+    let p = plan_id("meta-llama/Llama-2-7b-hf");
+    let g = p.structure.as_ref().unwrap();
+    let dims = p.config.as_ref().unwrap();
+    let none = training::Options { lora_targets: vec!["no_such_module".into()], ..Default::default() };
+    let m = training::mode(g, dims, "llama", &none, Mode::Lora, 2048);
+    assert_eq!(m.trainable_params, 0);
+    assert!(m.peak_bytes.is_finite() && m.peak_bytes > 0.0);
+    // Only q and v adapted: 32 x 2 x 16 x (4096 + 4096).
+    let qv = training::Options { lora_targets: vec!["q_proj".into(), "v_proj".into()], ..Default::default() };
+    let m = training::mode(g, dims, "llama", &qv, Mode::Lora, 2048);
+    assert_eq!(m.trainable_params, 32 * 2 * 16 * 8192);
+}
