@@ -259,7 +259,9 @@ impl BertConfig {
     /// `pad_token_id + 1` rows of the position table can never be reached.
     pub fn usable_positions(&self) -> u64 {
         match self.style {
-            Style::Roberta => self.max_position_embeddings.saturating_sub(self.pad_token_id + 1),
+            Style::Roberta => {
+                self.max_position_embeddings.saturating_sub(self.pad_token_id.saturating_add(1))
+            }
             Style::Bert => self.max_position_embeddings,
         }
     }
