@@ -2,13 +2,13 @@
 //! are those of transformers' `BartConfig`, with its `attribute_map` (`hidden_size` -> `d_model`,
 //! `num_attention_heads` -> `encoder_attention_heads`).
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::t5::aliased;
-use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
+use super::{
+    Common, ConfigError, Defaulted, alias_or, class_or, classifier_labels, deserialize_raw, num_labels_or,
+    size,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -41,8 +41,6 @@ struct Raw {
     activation_function: Option<String>,
     tie_word_embeddings: Option<bool>,
     pad_token_id: Option<u64>,
-    id2label: Option<BTreeMap<String, String>>,
-    num_labels: Option<u64>,
 }
 
 /// The rows BartLearnedPositionalEmbedding adds before position 0 (fairseq's legacy padding).
@@ -89,11 +87,11 @@ impl BartConfig {
         let max_position_embeddings =
             size("max_position_embeddings", raw.max_position_embeddings, 1024, 1 << 30, &mut d)?;
         // The alias is set after the class's own arguments, so it wins when both are written.
-        let (field, v) = aliased(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
+        let (field, v) = alias_or(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
         let d_model = size(field, v, 1024, 1 << 18, &mut d)?;
         let encoder_layers = size("encoder_layers", raw.encoder_layers, 12, 10_000, &mut d)?;
         let encoder_ffn_dim = size("encoder_ffn_dim", raw.encoder_ffn_dim, 4096, 1 << 22, &mut d)?;
-        let (field, v) = aliased(
+        let (field, v) = alias_or(
             ("num_attention_heads", raw.num_attention_heads),
             ("encoder_attention_heads", raw.encoder_attention_heads),
         );
@@ -114,32 +112,16 @@ impl BartConfig {
             }
             Some(_) => raw.pad_token_id,
         };
-        // BartConfig passes num_labels=3 to PretrainedConfig; id2label, when written, decides.
-        let (num_labels, labels_defaulted) = match (&raw.id2label, raw.num_labels) {
-            (Some(map), _) if !map.is_empty() => (map.len() as u64, false),
-            (_, Some(n)) => (n, false),
-            _ => (3, true),
-        };
-        let class = common.architecture.clone().unwrap_or_else(|| {
-            d.push(Defaulted { field: "architectures", value: "BartModel".into() });
-            "BartModel".to_string()
-        });
-        let head = classify(&class, num_labels).ok_or_else(|| {
+        let labels = num_labels_or(value, 3)?;
+        let class = class_or(common, "BartModel", &mut d);
+        let head = classify(&class, labels.0).ok_or_else(|| {
             ConfigError::field(
                 "architectures[0]",
                 format!("class {class} is not one the planner knows for this family"),
             )
         })?;
-        if let Head::SequenceClassification { .. } = head {
-            if labels_defaulted {
-                d.push(Defaulted { field: "num_labels", value: "3".into() });
-            }
-            if num_labels == 0 || num_labels > 1 << 20 {
-                return Err(ConfigError::field(
-                    "num_labels",
-                    format!("{num_labels} labels is not a usable classifier"),
-                ));
-            }
+        if matches!(head, Head::SequenceClassification { .. }) {
+            classifier_labels(labels, &mut d)?;
         }
         Ok(BartConfig {
             class,

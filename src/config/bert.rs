@@ -2,12 +2,12 @@
 //! e5, bge and reranker checkpoints built on them). Defaults are those of transformers'
 //! `BertConfig`, `RobertaConfig` and `XLMRobertaConfig`.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
+use super::{
+    Common, ConfigError, Defaulted, class_or, classifier_labels, deserialize_raw, flag, num_labels, size,
+};
 
 /// Which config class the file belongs to; they differ only in defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -101,8 +101,6 @@ struct Raw {
     type_vocab_size: Option<u64>,
     position_embedding_type: Option<String>,
     tie_word_embeddings: Option<bool>,
-    id2label: Option<BTreeMap<String, String>>,
-    num_labels: Option<u64>,
     pad_token_id: Option<u64>,
     layer_norm_eps: Option<f64>,
     hidden_act: Option<String>,
@@ -168,48 +166,23 @@ impl BertConfig {
                 ));
             }
         };
-        let tie_word_embeddings = raw.tie_word_embeddings.unwrap_or_else(|| {
-            d.push(Defaulted { field: "tie_word_embeddings", value: "true".into() });
-            true
-        });
-        // transformers sets num_labels from id2label when both are present.
-        let (num_labels, labels_defaulted) = match (&raw.id2label, raw.num_labels) {
-            (Some(map), _) if !map.is_empty() => (map.len() as u64, false),
-            (_, Some(n)) => (n, false),
-            _ => (2, true),
-        };
+        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
+        let labels = num_labels(value)?;
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
             d.push(Defaulted { field: "pad_token_id", value: variant.default_pad().to_string() });
             variant.default_pad()
         });
         let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-12);
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
-        let class = common.architecture.clone().unwrap_or_else(|| {
-            d.push(Defaulted { field: "architectures", value: variant.default_class().into() });
-            variant.default_class().to_string()
-        });
-        let (style, head) = classify(&class, num_labels)
+        let class = class_or(common, variant.default_class(), &mut d);
+        let (style, head) = classify(&class, labels.0)
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
-        if labels_defaulted
-            && matches!(
-                head,
-                Head::SequenceClassification { .. }
-                    | Head::TokenClassification { .. }
-                    | Head::QuestionAnswering
-            )
-        {
-            d.push(Defaulted { field: "num_labels", value: "2".into() });
-        }
-        let classifies = matches!(
-            head,
-            Head::SequenceClassification { .. } | Head::TokenClassification { .. } | Head::QuestionAnswering
-        );
-        if classifies && (num_labels == 0 || num_labels > 1 << 20) {
-            return Err(ConfigError::field(
-                "num_labels",
-                format!("{num_labels} labels is not a usable classifier"),
-            ));
-        }
+        let num_labels = match head {
+            Head::SequenceClassification { .. }
+            | Head::TokenClassification { .. }
+            | Head::QuestionAnswering => classifier_labels(labels, &mut d)?,
+            _ => labels.0,
+        };
         Ok(BertConfig {
             variant,
             class,

@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::decoder::{Classes, DecoderHead, aliased, classify, flag};
+use super::alias_or;
+use super::decoder::{Classes, DecoderHead, classify, flag};
 use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
 
 #[derive(Debug, Deserialize)]
@@ -54,11 +55,11 @@ impl BloomConfig {
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
         let vocab_size = size("vocab_size", raw.vocab_size, 250880, 100_000_000, &mut d)?;
-        let (f, v) = aliased(("hidden_size", raw.hidden_size), ("n_embed", raw.n_embed));
+        let (f, v) = alias_or(("n_embed", raw.n_embed), ("hidden_size", raw.hidden_size));
         let hidden_size = size(f, v, 64, 1 << 18, &mut d)?;
-        let (f, v) = aliased(("n_layer", raw.n_layer), ("num_hidden_layers", raw.num_hidden_layers));
+        let (f, v) = alias_or(("num_hidden_layers", raw.num_hidden_layers), ("n_layer", raw.n_layer));
         let n_layer = size(f, v, 2, 10_000, &mut d)?;
-        let (f, v) = aliased(("n_head", raw.n_head), ("num_attention_heads", raw.num_attention_heads));
+        let (f, v) = alias_or(("num_attention_heads", raw.num_attention_heads), ("n_head", raw.n_head));
         let n_head = size(f, v, 8, 1 << 16, &mut d)?;
         let trained_context = match raw.seq_length {
             Some(n) => size("seq_length", Some(n), 0, 1 << 30, &mut d)?,

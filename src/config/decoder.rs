@@ -4,7 +4,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{ConfigError, Defaulted};
+pub(crate) use super::flag;
+use super::{ConfigError, Defaulted, classifier_labels, num_labels};
 
 /// The head a decoder class puts on its base model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -56,64 +57,16 @@ pub(crate) fn classify(
     let head = match rest {
         "Model" => DecoderHead::Model,
         r if r == classes.causal_lm => DecoderHead::CausalLm,
-        "ForSequenceClassification" => {
-            DecoderHead::SequenceClassification { num_labels: num_labels(value, defaulted)? }
-        }
+        "ForSequenceClassification" => DecoderHead::SequenceClassification {
+            num_labels: classifier_labels(num_labels(value)?, defaulted)?,
+        },
         "ForTokenClassification" if classes.token_classification => {
-            DecoderHead::TokenClassification { num_labels: num_labels(value, defaulted)? }
+            DecoderHead::TokenClassification { num_labels: classifier_labels(num_labels(value)?, defaulted)? }
         }
         "ForQuestionAnswering" if classes.question_answering => DecoderHead::QuestionAnswering,
         _ => return Err(unknown()),
     };
     Ok((class, head))
-}
-
-/// transformers sets `num_labels` from `id2label` when the file has one, else from `num_labels`,
-/// else 2.
-fn num_labels(value: &Value, defaulted: &mut Vec<Defaulted>) -> Result<u64, ConfigError> {
-    let n = match (value.get("id2label"), value.get("num_labels")) {
-        (Some(Value::Object(m)), _) if !m.is_empty() => m.len() as u64,
-        (Some(v), _) if !v.is_null() && !v.is_object() => {
-            return Err(ConfigError::field("id2label", format!("expected a mapping, found {v}")));
-        }
-        (_, Some(v)) if !v.is_null() => v
-            .as_u64()
-            .ok_or_else(|| ConfigError::field("num_labels", format!("expected a count, found {v}")))?,
-        _ => {
-            defaulted.push(Defaulted { field: "num_labels", value: "2".into() });
-            2
-        }
-    };
-    if n == 0 || n > 1 << 20 {
-        return Err(ConfigError::field("num_labels", format!("{n} labels is not a usable classifier")));
-    }
-    Ok(n)
-}
-
-/// A boolean key: the file's value or the config class's default (recorded).
-pub(crate) fn flag(
-    field: &'static str,
-    value: Option<bool>,
-    default: bool,
-    defaulted: &mut Vec<Defaulted>,
-) -> bool {
-    value.unwrap_or_else(|| {
-        defaulted.push(Defaulted { field, value: default.to_string() });
-        default
-    })
-}
-
-/// A key transformers reads under two names (`attribute_map`, or a legacy keyword popped in
-/// `__init__`). The alias is applied after the class's own keyword, so it wins when both are
-/// written; the field reported is the one the value came from.
-pub(crate) fn aliased<T>(
-    own: (&'static str, Option<T>),
-    alias: (&'static str, Option<T>),
-) -> (&'static str, Option<T>) {
-    match alias {
-        (name, Some(v)) => (name, Some(v)),
-        (_, None) => own,
-    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::decoder::{Classes, DecoderHead, aliased, classify, flag};
+use super::alias_or;
+use super::decoder::{Classes, DecoderHead, classify, flag};
 use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
 
 #[derive(Debug, Deserialize)]
@@ -88,7 +89,7 @@ impl FalconConfig {
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
         let vocab_size = size("vocab_size", raw.vocab_size, 65024, 100_000_000, &mut d)?;
-        let (f, v) = aliased(("hidden_size", raw.hidden_size), ("n_embed", raw.n_embed));
+        let (f, v) = alias_or(("n_embed", raw.n_embed), ("hidden_size", raw.hidden_size));
         let hidden_size = size(f, v, 4544, 1 << 18, &mut d)?;
         let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 32, 10_000, &mut d)?;
         let num_heads = size("num_attention_heads", raw.num_attention_heads, 71, 1 << 16, &mut d)?;

@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::decoder::{Classes, DecoderHead, aliased, classify, flag};
+use super::alias_or;
+use super::decoder::{Classes, DecoderHead, classify, flag};
 use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
 
 #[derive(Debug, Deserialize)]
@@ -70,16 +71,16 @@ impl Gpt2Config {
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
         let vocab_size = size("vocab_size", raw.vocab_size, 50257, 100_000_000, &mut d)?;
-        let (f, v) = aliased(
-            ("n_positions", raw.n_positions),
+        let (f, v) = alias_or(
             ("max_position_embeddings", raw.max_position_embeddings),
+            ("n_positions", raw.n_positions),
         );
         let n_positions = size(f, v, 1024, 1 << 20, &mut d)?;
-        let (f, v) = aliased(("n_embd", raw.n_embd), ("hidden_size", raw.hidden_size));
+        let (f, v) = alias_or(("hidden_size", raw.hidden_size), ("n_embd", raw.n_embd));
         let n_embd = size(f, v, 768, 1 << 18, &mut d)?;
-        let (f, v) = aliased(("n_layer", raw.n_layer), ("num_hidden_layers", raw.num_hidden_layers));
+        let (f, v) = alias_or(("num_hidden_layers", raw.num_hidden_layers), ("n_layer", raw.n_layer));
         let n_layer = size(f, v, 12, 10_000, &mut d)?;
-        let (f, v) = aliased(("n_head", raw.n_head), ("num_attention_heads", raw.num_attention_heads));
+        let (f, v) = alias_or(("num_attention_heads", raw.num_attention_heads), ("n_head", raw.n_head));
         let n_head = size(f, v, 12, 1 << 16, &mut d)?;
         let inner = match raw.n_inner {
             Some(n) => size("n_inner", Some(n), 0, 1 << 22, &mut d)?,

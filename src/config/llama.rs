@@ -6,12 +6,12 @@
 //! config class defaults (transformers 4.57.1, `configuration_<family>.py`) into one shared
 //! [`DecoderConfig`] that a single graph builder plans (see `graph/decoder.rs`).
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
+use super::{
+    Common, ConfigError, Defaulted, class_or, classifier_labels, deserialize_raw, flag, num_labels, size,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -280,8 +280,6 @@ struct Raw {
     qk_nope_head_dim: Option<u64>,
     qk_rope_head_dim: Option<u64>,
     v_head_dim: Option<u64>,
-    id2label: Option<BTreeMap<String, String>>,
-    num_labels: Option<u64>,
 }
 
 /// Declares a family's raw mirror of config.json: the keys every family's class reads (the
@@ -304,8 +302,6 @@ macro_rules! raw_mirror {
             tie_word_embeddings: Option<bool>,
             pad_token_id: Option<u64>,
             rope_theta: Option<f64>,
-            id2label: Option<BTreeMap<String, String>>,
-            num_labels: Option<u64>,
             $($field: $ty,)*
         }
 
@@ -324,8 +320,6 @@ macro_rules! raw_mirror {
                     tie_word_embeddings: r.tie_word_embeddings,
                     pad_token_id: r.pad_token_id,
                     rope_theta: r.rope_theta,
-                    id2label: r.id2label,
-                    num_labels: r.num_labels,
                     $($field: r.$field,)*
                     ..Raw::default()
                 }
@@ -591,13 +585,6 @@ pub struct DecoderConfig {
 #[error("class {0} is not one the planner knows for this family")]
 pub struct UnknownClass(pub String);
 
-fn flag(field: &'static str, value: Option<bool>, default: bool, d: &mut Vec<Defaulted>) -> bool {
-    value.unwrap_or_else(|| {
-        d.push(Defaulted { field, value: default.to_string() });
-        default
-    })
-}
-
 impl DecoderConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let family = Family::from_model_type(&common.model_type)
@@ -760,28 +747,12 @@ impl DecoderConfig {
             _ => head_dim,
         };
 
-        // transformers sets num_labels from id2label when both are present.
-        let (num_labels, labels_defaulted) = match (&raw.id2label, raw.num_labels) {
-            (Some(map), _) if !map.is_empty() => (map.len() as u64, false),
-            (_, Some(n)) => (n, false),
-            _ => (2, true),
-        };
-        let class = common.architecture.clone().unwrap_or_else(|| {
-            d.push(Defaulted { field: "architectures", value: family.default_class() });
-            family.default_class()
-        });
-        let head = classify(family, &class, num_labels)
+        let labels = num_labels(value)?;
+        let class = class_or(common, &family.default_class(), &mut d);
+        let head = classify(family, &class, labels.0)
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
-        let classifies =
-            matches!(head, Head::SequenceClassification { .. } | Head::TokenClassification { .. });
-        if classifies && labels_defaulted {
-            d.push(Defaulted { field: "num_labels", value: "2".into() });
-        }
-        if classifies && (num_labels == 0 || num_labels > 1 << 20) {
-            return Err(ConfigError::field(
-                "num_labels",
-                format!("{num_labels} labels is not a usable classifier"),
-            ));
+        if matches!(head, Head::SequenceClassification { .. } | Head::TokenClassification { .. }) {
+            classifier_labels(labels, &mut d)?;
         }
         let c = DecoderConfig {
             family,

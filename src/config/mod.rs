@@ -202,6 +202,16 @@ pub(crate) fn aliased<T>(own: Option<T>, standard: Option<T>) -> Option<T> {
     standard.or(own)
 }
 
+/// A key transformers reads under two names (its `attribute_map`, or a legacy keyword popped in
+/// `__init__`): the alias is applied after the class's own argument, so it wins when the file
+/// writes both. Returns the key the value came from, so an error names the key the file wrote.
+pub(crate) fn alias_or<T>(
+    alias: (&'static str, Option<T>),
+    own: (&'static str, Option<T>),
+) -> (&'static str, Option<T>) {
+    if alias.1.is_some() { alias } else { own }
+}
+
 /// A boolean switch: the file's value or the config class's default (recorded).
 pub(crate) fn flag(
     field: &'static str,
@@ -232,11 +242,16 @@ struct RawLabels {
 /// `num_labels` as `PretrainedConfig` reads it: the length of `id2label` when the file has one,
 /// else `num_labels`, else 2. The flag says whether the default was taken.
 pub(crate) fn num_labels(value: &Value) -> Result<(u64, bool), ConfigError> {
+    num_labels_or(value, 2)
+}
+
+/// [`num_labels`] for a config class whose own default differs (`BartConfig`: 3).
+pub(crate) fn num_labels_or(value: &Value, default: u64) -> Result<(u64, bool), ConfigError> {
     let raw: RawLabels = deserialize_raw(value)?;
     Ok(match (&raw.id2label, raw.num_labels) {
         (Some(map), _) if !map.is_empty() => (map.len() as u64, false),
         (_, Some(n)) => (n, false),
-        _ => (2, true),
+        _ => (default, true),
     })
 }
 

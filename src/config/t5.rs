@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
+use super::{Common, ConfigError, Defaulted, alias_or, deserialize_raw, size};
 
 /// Which config class the file belongs to; they differ in defaults only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -152,16 +152,6 @@ fn classify(class: &str, num_labels: u64) -> Option<(BiasLayout, Head)> {
     Some((layout, head))
 }
 
-/// transformers' alias wins: PretrainedConfig sets the `attribute_map` keys after the class's own
-/// arguments, so `hidden_size` in the file overwrites `d_model`. Returns the key the value came
-/// from, so that an error names the key the file wrote.
-pub(crate) fn aliased(
-    alias: (&'static str, Option<u64>),
-    own: (&'static str, Option<u64>),
-) -> (&'static str, Option<u64>) {
-    if alias.1.is_some() { alias } else { own }
-}
-
 impl T5Config {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let variant = Variant::from_model_type(&common.model_type)
@@ -170,9 +160,9 @@ impl T5Config {
         let (vocab, d_model, d_kv, d_ff, layers, heads, ffp, tie) = variant.defaults();
         let mut d = Vec::new();
         let vocab_size = size("vocab_size", raw.vocab_size, vocab, 100_000_000, &mut d)?;
-        let (field, v) = aliased(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
+        let (field, v) = alias_or(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
         let d_model = size(field, v, d_model, 1 << 18, &mut d)?;
-        let (field, v) = aliased(("head_dim", raw.head_dim), ("d_kv", raw.d_kv));
+        let (field, v) = alias_or(("head_dim", raw.head_dim), ("d_kv", raw.d_kv));
         let d_kv = size(field, v, d_kv, 1 << 16, &mut d)?;
         let d_ff = size("d_ff", raw.d_ff, d_ff, 1 << 22, &mut d)?;
         // num_decoder_layers defaults to num_layers as the class's own argument, before the
@@ -193,7 +183,7 @@ impl T5Config {
             None => own_layers,
         };
         let (field, v) =
-            aliased(("num_attention_heads", raw.num_attention_heads), ("num_heads", raw.num_heads));
+            alias_or(("num_attention_heads", raw.num_attention_heads), ("num_heads", raw.num_heads));
         let num_heads = size(field, v, heads, 1 << 16, &mut d)?;
         let relative_attention_num_buckets =
             size("relative_attention_num_buckets", raw.relative_attention_num_buckets, 32, 1 << 20, &mut d)?;

@@ -2,13 +2,12 @@
 //! transformers' `WhisperConfig` (whisper-tiny's sizes), with its `attribute_map` (`hidden_size`
 //! -> `d_model`; `num_attention_heads` and `num_key_value_heads` -> `encoder_attention_heads`).
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::t5::aliased;
-use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
+use super::{
+    Common, ConfigError, Defaulted, alias_or, class_or, classifier_labels, deserialize_raw, num_labels, size,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -46,8 +45,6 @@ struct Raw {
     pad_token_id: Option<u64>,
     use_weighted_layer_sum: Option<bool>,
     classifier_proj_size: Option<u64>,
-    id2label: Option<BTreeMap<String, String>>,
-    num_labels: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -97,14 +94,14 @@ impl WhisperConfig {
         let vocab_size = size("vocab_size", raw.vocab_size, 51865, 100_000_000, &mut d)?;
         let num_mel_bins = size("num_mel_bins", raw.num_mel_bins, 80, 1 << 16, &mut d)?;
         // Aliases are set after the class's own arguments, so they win when both are written.
-        let (field, v) = aliased(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
+        let (field, v) = alias_or(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
         let d_model = size(field, v, 384, 1 << 18, &mut d)?;
         let encoder_layers = size("encoder_layers", raw.encoder_layers, 4, 10_000, &mut d)?;
-        let heads_alias = aliased(
+        let heads_alias = alias_or(
             ("num_key_value_heads", raw.num_key_value_heads),
             ("num_attention_heads", raw.num_attention_heads),
         );
-        let (field, v) = aliased(heads_alias, ("encoder_attention_heads", raw.encoder_attention_heads));
+        let (field, v) = alias_or(heads_alias, ("encoder_attention_heads", raw.encoder_attention_heads));
         let encoder_attention_heads = size(field, v, 6, 1 << 16, &mut d)?;
         let encoder_ffn_dim = size("encoder_ffn_dim", raw.encoder_ffn_dim, 1536, 1 << 22, &mut d)?;
         let decoder_layers = size("decoder_layers", raw.decoder_layers, 4, 10_000, &mut d)?;
@@ -135,31 +132,16 @@ impl WhisperConfig {
             Some(_) => raw.pad_token_id,
         };
         let use_weighted_layer_sum = raw.use_weighted_layer_sum.unwrap_or(false);
-        let (num_labels, labels_defaulted) = match (&raw.id2label, raw.num_labels) {
-            (Some(map), _) if !map.is_empty() => (map.len() as u64, false),
-            (_, Some(n)) => (n, false),
-            _ => (2, true),
-        };
-        let class = common.architecture.clone().unwrap_or_else(|| {
-            d.push(Defaulted { field: "architectures", value: "WhisperModel".into() });
-            "WhisperModel".to_string()
-        });
-        let head = classify(&class, num_labels).ok_or_else(|| {
+        let labels = num_labels(value)?;
+        let class = class_or(common, "WhisperModel", &mut d);
+        let head = classify(&class, labels.0).ok_or_else(|| {
             ConfigError::field(
                 "architectures[0]",
                 format!("class {class} is not one the planner knows for this family"),
             )
         })?;
-        if let Head::AudioClassification { .. } = head {
-            if labels_defaulted {
-                d.push(Defaulted { field: "num_labels", value: "2".into() });
-            }
-            if num_labels == 0 || num_labels > 1 << 20 {
-                return Err(ConfigError::field(
-                    "num_labels",
-                    format!("{num_labels} labels is not a usable classifier"),
-                ));
-            }
+        if matches!(head, Head::AudioClassification { .. }) {
+            classifier_labels(labels, &mut d)?;
         }
         Ok(WhisperConfig {
             class,
