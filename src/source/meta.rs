@@ -18,6 +18,46 @@ pub struct HubMeta {
     pub downloads: Option<Downloads>,
 }
 
+/// More scalars than any checkpoint holds (the largest published are ~2 × 10^12) by a factor of
+/// 500, and small enough that every sum and difference of counts stays inside an `i64`.
+pub const MAX_SCALARS: u64 = 1_000_000_000_000_000;
+
+impl HubMeta {
+    /// Checks what serde cannot: values the pages divide by, subtract or publish under a schema.
+    /// The error is the field's path (as serde_path_to_error writes it) and the reason.
+    pub fn validate(&self) -> Result<(), (String, String)> {
+        let Some(ckpt) = &self.checkpoint else { return Ok(()) };
+        let in_range = |field: String, n: u64| {
+            if n == 0 {
+                Err((field, "must be at least 1 (a checkpoint with no scalars is not a checkpoint)".into()))
+            } else if n > MAX_SCALARS {
+                Err((field, format!("{n} is more than {MAX_SCALARS}, beyond any checkpoint")))
+            } else {
+                Ok(())
+            }
+        };
+        in_range("checkpoint.total_scalars".into(), ckpt.total_scalars)?;
+        if let Some((dtype, n)) = ckpt.by_dtype.iter().find(|(_, n)| **n > MAX_SCALARS) {
+            return Err((format!("checkpoint.by_dtype.{dtype}"), format!("{n} is more than {MAX_SCALARS}")));
+        }
+        let mut sum: u64 = 0;
+        for (i, t) in ckpt.tensors.iter().flatten().enumerate() {
+            let field = format!("checkpoint.tensors[{i}].shape");
+            let n = t
+                .shape
+                .iter()
+                .try_fold(1u64, |acc, d| acc.checked_mul(*d))
+                .filter(|n| *n <= MAX_SCALARS)
+                .ok_or_else(|| (field.clone(), format!("{:?} holds more than {MAX_SCALARS} scalars", t.shape)))?;
+            sum = sum.saturating_add(n);
+            if sum > MAX_SCALARS {
+                return Err((field, format!("the tensors up to here hold more than {MAX_SCALARS} scalars")));
+            }
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigProvenance {
@@ -56,8 +96,9 @@ pub struct CheckpointTensor {
 }
 
 impl CheckpointTensor {
+    /// Scalars in the tensor; [`HubMeta::validate`] has checked that this fits.
     pub fn numel(&self) -> u64 {
-        self.shape.iter().product()
+        self.shape.iter().fold(1u64, |acc, d| acc.saturating_mul(*d))
     }
 }
 
