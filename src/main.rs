@@ -13,7 +13,7 @@ use modelatlas::model_id::ModelId;
 use modelatlas::plan::PlanOptions;
 use modelatlas::render::{PlanFormat, Renderer};
 use modelatlas::site::{Outcome, build_site_with};
-use modelatlas::source::ModelSource;
+use modelatlas::source::{ModelSource, SourceError};
 use modelatlas::source::hub_cache::HubCacheSource;
 use modelatlas::source::local::load_path;
 
@@ -174,7 +174,7 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", chain_once(&e));
             ExitCode::FAILURE
         }
     }
@@ -256,15 +256,42 @@ fn build(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The error and its causes, each printed once. A library error that already says its cause in
+/// its own message (as a `{source}` in the text and as the `source()`) would otherwise print it
+/// twice under anyhow's `{:#}`.
+fn chain_once(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(text.as_str()) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// A path when anything is at it (even a dangling link, a loop or a FIFO, which the reader then
+/// reports as what it is); a model ID only when nothing is there. A bad path is never silently
+/// looked up in the snapshot as an ID.
 fn load_target(target: &str, hub: &Path) -> Result<modelatlas::source::ModelFiles> {
     let path = Path::new(target);
-    Ok(if path.exists() {
-        load_path(path)?
-    } else {
-        let id =
-            ModelId::parse(target).with_context(|| format!("{target} is neither a file nor a model ID"))?;
-        HubCacheSource::new(hub).load(&id)?
-    })
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        _ => return Ok(load_path(path)?),
+    }
+    let id = match ModelId::parse(target) {
+        Ok(id) => id,
+        Err(e) => bail!("{target}: there is no file or folder at this path, and it is not a model ID ({e})"),
+    };
+    match HubCacheSource::new(hub).load(&id) {
+        Err(e @ SourceError::NotInSnapshot { .. }) => Err(anyhow::Error::new(e)
+            .context(format!("{target}: there is no file or folder at this path, so it was read as a model ID"))),
+        other => Ok(other?),
+    }
 }
 
 fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> Result<ExitCode> {
