@@ -13,9 +13,9 @@ use modelatlas::model_id::ModelId;
 use modelatlas::plan::PlanOptions;
 use modelatlas::render::{PlanFormat, Renderer};
 use modelatlas::site::{Outcome, build_site_with};
-use modelatlas::source::{ModelSource, SourceError};
 use modelatlas::source::hub_cache::HubCacheSource;
 use modelatlas::source::local::load_path;
+use modelatlas::source::{ModelSource, SourceError};
 
 #[derive(Parser)]
 #[command(
@@ -288,8 +288,9 @@ fn load_target(target: &str, hub: &Path) -> Result<modelatlas::source::ModelFile
         Err(e) => bail!("{target}: there is no file or folder at this path, and it is not a model ID ({e})"),
     };
     match HubCacheSource::new(hub).load(&id) {
-        Err(e @ SourceError::NotInSnapshot { .. }) => Err(anyhow::Error::new(e)
-            .context(format!("{target}: there is no file or folder at this path, so it was read as a model ID"))),
+        Err(e @ SourceError::NotInSnapshot { .. }) => Err(anyhow::Error::new(e).context(format!(
+            "{target}: there is no file or folder at this path, so it was read as a model ID"
+        ))),
         other => Ok(other?),
     }
 }

@@ -74,7 +74,8 @@ pub struct Manifest {
 
 impl Manifest {
     pub fn load(path: &Path) -> Result<Self, ManifestError> {
-        let text = input_file::read_text(path, MANIFEST_LIMIT).map_err(|error| ManifestError::Read { error })?;
+        let text =
+            input_file::read_text(path, MANIFEST_LIMIT).map_err(|error| ManifestError::Read { error })?;
         Self::parse(&text, path)
     }
 
@@ -88,7 +89,8 @@ impl Manifest {
         // Keys of the files an ID writes, case-folded: the site's `models/<org>/<name>.*` and the
         // cache folder it reads. Two IDs with one key would race to write one file (or read one
         // folder) on a case-insensitive file system, and which wins would change from run to run.
-        let line_of = |entry: &RawModelEntry| text[..entry.id.span().start.min(text.len())].lines().count().max(1);
+        let line_of =
+            |entry: &RawModelEntry| text[..entry.id.span().start.min(text.len())].lines().count().max(1);
         let mut seen: HashMap<String, (usize, &ModelId)> = HashMap::new();
         let mut models = Vec::with_capacity(raw.models.len());
         for (index, entry) in raw.models.iter().enumerate() {
@@ -174,8 +176,10 @@ mod tests {
 
     #[test]
     fn ids_that_differ_only_by_case_are_refused_naming_both_and_their_entries() {
-        let err = parse(&format!("{SITE}[[model]]\nid = \"Org/Model\"\n[[model]]\nid = \"x/y\"\n[[model]]\nid = \"org/model\"\n"))
-            .unwrap_err();
+        let err = parse(&format!(
+            "{SITE}[[model]]\nid = \"Org/Model\"\n[[model]]\nid = \"x/y\"\n[[model]]\nid = \"org/model\"\n"
+        ))
+        .unwrap_err();
         let msg = err.to_string();
         assert!(matches!(err, ManifestError::Collision { first_index: 1, index: 3, .. }), "{msg}");
         // Lines: [site] takes 3, then two per entry; the `id` of entry k is on line 3 + 2k.
@@ -185,7 +189,8 @@ mod tests {
     #[test]
     fn a_bare_legacy_id_and_the_same_name_under_underscore_are_not_both_accepted() {
         // Both would write models/_/gpt2.*; `_` is refused as an organisation.
-        let err = parse(&format!("{SITE}[[model]]\nid = \"gpt2\"\n[[model]]\nid = \"_/gpt2\"\n")).unwrap_err();
+        let err =
+            parse(&format!("{SITE}[[model]]\nid = \"gpt2\"\n[[model]]\nid = \"_/gpt2\"\n")).unwrap_err();
         assert!(matches!(err, ManifestError::BadId { index: 2, .. }), "{err}");
     }
 

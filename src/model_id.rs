@@ -39,7 +39,9 @@ pub enum ModelIdError {
     TooLong { id: String, part: String },
     #[error("model ID {id:?}: a part may not start or end with `.` or `-`")]
     BadEdge { id: String },
-    #[error("model ID {0:?} contains `--`, which the Hub forbids (it separates org and name in cache folders)")]
+    #[error(
+        "model ID {0:?} contains `--`, which the Hub forbids (it separates org and name in cache folders)"
+    )]
     DoubleDash(String),
     #[error("model ID {0:?} ends with `.git`, which the Hub forbids")]
     GitSuffix(String),

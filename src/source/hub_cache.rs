@@ -81,7 +81,9 @@ fn check_ref(text: &str) -> Result<&str, String> {
             text.len()
         ));
     }
-    if name.len() == 40 && name.bytes().all(|b| b.is_ascii_hexdigit()) && name.bytes().any(|b| b.is_ascii_uppercase())
+    if name.len() == 40
+        && name.bytes().all(|b| b.is_ascii_hexdigit())
+        && name.bytes().any(|b| b.is_ascii_uppercase())
     {
         return Err(format!(
             "holds {name}, a commit with upper-case hex digits; the Hub writes commits in lower case \
@@ -128,5 +130,36 @@ impl ModelSource for HubCacheSource {
             meta,
             index_tensor_names,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ref_that_is_not_a_plain_name_is_described_not_echoed() {
+        let passwd = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/:/bin/false\n";
+        let err = check_ref(passwd).unwrap_err();
+        assert!(!err.contains("root") && !err.contains("daemon"), "{err}");
+        assert!(err.contains(&format!("{} bytes on 2 line(s)", passwd.len())), "{err}");
+    }
+
+    #[test]
+    fn an_upper_case_commit_is_refused_naming_its_lower_case_spelling() {
+        let err = check_ref("ABCDEF0123456789abcdef0123456789abcdef01").unwrap_err();
+        assert!(
+            err.contains("upper-case") && err.contains("abcdef0123456789abcdef0123456789abcdef01"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_commit_with_a_trailing_newline_and_the_unknown_revision_name_are_accepted() {
+        let commit = "0123456789abcdef0123456789abcdef01234567";
+        assert_eq!(check_ref(&format!("{commit}\n")), Ok(commit));
+        assert_eq!(as_commit(commit).as_deref(), Some(commit));
+        assert_eq!(check_ref("unknown-revision"), Ok("unknown-revision"));
+        assert_eq!(as_commit("unknown-revision"), None);
     }
 }
