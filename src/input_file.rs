@@ -30,9 +30,9 @@ impl Limit {
 impl fmt::Display for Limit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const MIB: u64 = 1024 * 1024;
-        if self.bytes >= MIB && self.bytes % MIB == 0 {
+        if self.bytes >= MIB && self.bytes.is_multiple_of(MIB) {
             write!(f, "{} MiB", self.bytes / MIB)
-        } else if self.bytes >= 1024 && self.bytes % 1024 == 0 {
+        } else if self.bytes >= 1024 && self.bytes.is_multiple_of(1024) {
             write!(f, "{} KiB", self.bytes / 1024)
         } else {
             write!(f, "{} bytes", self.bytes)

@@ -24,22 +24,29 @@ pub enum ManifestError {
     #[error("{path}: model {id} is listed twice")]
     Duplicate { path: PathBuf, id: String },
     #[error(
-        "{path}: model entries {first_index} ({first}, line {first_line}) and {index} ({id}, line {line}) \
-         would both use {what} {key} on a case-insensitive file system; keep one"
+        "{path}: model entries {} and {} would both use {what} {key} on a case-insensitive file \
+         system; keep one",
+        entries.0,
+        entries.1
     )]
-    Collision {
-        path: PathBuf,
-        first_index: usize,
-        first_line: usize,
-        first: String,
-        index: usize,
-        line: usize,
-        id: String,
-        what: &'static str,
-        key: String,
-    },
+    Collision { path: PathBuf, entries: Box<(Entry, Entry)>, what: &'static str, key: String },
     #[error("{path}: [site] base_url {url:?} must start with http:// or https://")]
     BadBaseUrl { path: PathBuf, url: String },
+}
+
+/// One `[[model]]` of the file, as an error names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// 1-based, in file order.
+    pub index: usize,
+    pub line: usize,
+    pub id: String,
+}
+
+impl std::fmt::Display for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}, line {})", self.index, self.id, self.line)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -112,14 +119,14 @@ impl Manifest {
                 if first == id {
                     return Err(ManifestError::Duplicate { path: path.to_path_buf(), id: id.to_string() });
                 }
+                let entry = |i: usize, id: &ModelId| Entry {
+                    index: i + 1,
+                    line: line_of(&raw.models[i]),
+                    id: id.to_string(),
+                };
                 return Err(ManifestError::Collision {
                     path: path.to_path_buf(),
-                    first_index: first_index + 1,
-                    first_line: line_of(&raw.models[first_index]),
-                    first: first.to_string(),
-                    index: index + 1,
-                    line: line_of(&raw.models[index]),
-                    id: id.to_string(),
+                    entries: Box::new((entry(first_index, first), entry(index, id))),
                     what,
                     key: key.clone(),
                 });
@@ -181,7 +188,8 @@ mod tests {
         ))
         .unwrap_err();
         let msg = err.to_string();
-        assert!(matches!(err, ManifestError::Collision { first_index: 1, index: 3, .. }), "{msg}");
+        let ManifestError::Collision { entries, .. } = &err else { panic!("{msg}") };
+        assert_eq!((entries.0.index, entries.1.index), (1, 3), "{msg}");
         // Lines: [site] takes 3, then two per entry; the `id` of entry k is on line 3 + 2k.
         assert!(msg.contains("1 (Org/Model, line 5)") && msg.contains("3 (org/model, line 9)"), "{msg}");
     }
