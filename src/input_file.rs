@@ -53,28 +53,30 @@ pub const INDEX_LIMIT: Limit = Limit::mib(64);
 pub const REF_LIMIT: Limit = Limit::kib(1);
 /// models.toml: a line or three per model.
 pub const MANIFEST_LIMIT: Limit = Limit::mib(16);
+/// A `--cards` file: a dozen lines per card.
+pub const CARDS_LIMIT: Limit = Limit::mib(1);
 
 /// Why an input file could not be read. The cause is part of the message (never a separate
 /// `source`), so an error chain prints it once.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum InputError {
-    #[error("{} does not exist", path.display())]
     Missing { path: PathBuf },
-    #[error("{} is a symlink to {}, which does not exist", path.display(), target.display())]
     DanglingSymlink { path: PathBuf, target: PathBuf },
-    #[error("{} is a symlink loop (too many levels of symbolic links)", path.display())]
     SymlinkLoop { path: PathBuf },
-    #[error("{} is a directory, not a file", path.display())]
     Directory { path: PathBuf },
-    #[error("{} is a {kind}, not a regular file", path.display())]
     NotRegular { path: PathBuf, kind: &'static str },
-    #[error("{} is larger than the {limit} limit", path.display())]
     TooLarge { path: PathBuf, limit: Limit },
-    #[error("{} is not UTF-8 text (first bad byte at offset {offset})", path.display())]
     NotUtf8 { path: PathBuf, offset: usize },
-    #[error("cannot read {}: {reason}", path.display())]
     Io { path: PathBuf, reason: String },
 }
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.path().display(), self.reason())
+    }
+}
+
+impl std::error::Error for InputError {}
 
 impl InputError {
     pub fn path(&self) -> &Path {
@@ -87,6 +89,24 @@ impl InputError {
             | InputError::TooLarge { path, .. }
             | InputError::NotUtf8 { path, .. }
             | InputError::Io { path, .. } => path,
+        }
+    }
+
+    /// The message without the path, for a caller whose own message already names the file.
+    pub fn reason(&self) -> String {
+        match self {
+            InputError::Missing { .. } => "does not exist".into(),
+            InputError::DanglingSymlink { target, .. } => {
+                format!("is a symlink to {}, which does not exist", target.display())
+            }
+            InputError::SymlinkLoop { .. } => "is a symlink loop (too many levels of symbolic links)".into(),
+            InputError::Directory { .. } => "is a directory, not a file".into(),
+            InputError::NotRegular { kind, .. } => format!("is a {kind}, not a regular file"),
+            InputError::TooLarge { limit, .. } => format!("is larger than the {limit} limit"),
+            InputError::NotUtf8 { offset, .. } => {
+                format!("is not UTF-8 text (first bad byte at offset {offset})")
+            }
+            InputError::Io { reason, .. } => format!("cannot be read: {reason}"),
         }
     }
 

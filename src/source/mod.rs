@@ -90,14 +90,48 @@ pub(crate) fn read_beside_config(
     }
     let meta_path = dir.join(hub_cache::META_FILE);
     let meta: Option<HubMeta> = read_optional_json(model, &meta_path, META_LIMIT)?;
-    if let Some(meta) = &meta {
-        meta.validate().map_err(|(field, reason)| SourceError::BadMeta {
+    if let Some(reason) =
+        meta.as_ref().and_then(|m| m.checkpoint.as_ref()).and_then(|c| bad_total(c.total_scalars))
+    {
+        return Err(SourceError::BadMeta {
             model: model.to_string(),
-            path: meta_path.clone(),
-            field,
+            path: meta_path,
+            field: "checkpoint.total_scalars".into(),
             reason,
-        })?;
+        });
     }
     let index: Option<Index> = read_optional_json(model, &dir.join(hub_cache::INDEX_FILE), INDEX_LIMIT)?;
     Ok((meta, index.map(|i| i.weight_map.into_keys().collect())))
+}
+
+/// Checked here, at the edge, because the pages divide by the checkpoint's count (its share of
+/// the derived count): a zero used to fail the HTML and Markdown templates with no field named.
+fn bad_total(total_scalars: u64) -> Option<String> {
+    (total_scalars == 0)
+        .then(|| "must be at least 1 (a checkpoint with no scalars is not a checkpoint)".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checkpoint_of_zero_scalars_is_refused_naming_the_field() {
+        let dir = tempfile::tempdir().unwrap();
+        let meta = r#"{"model_id": "org/m", "config": {"verification": "B", "sha256": "x", "source": "s"},
+            "checkpoint": {"total_scalars": 0, "exact": true, "dtype": null, "source": "s", "notes": null},
+            "downloads": null}"#;
+        std::fs::write(dir.path().join(hub_cache::META_FILE), meta).unwrap();
+        let err = read_beside_config("org/m", dir.path()).unwrap_err();
+        assert!(
+            matches!(&err, SourceError::BadMeta { field, .. } if field == "checkpoint.total_scalars"),
+            "{err}"
+        );
+        std::fs::write(
+            dir.path().join(hub_cache::META_FILE),
+            meta.replace("\"total_scalars\": 0", "\"total_scalars\": 1"),
+        )
+        .unwrap();
+        assert!(read_beside_config("org/m", dir.path()).unwrap().0.is_some());
+    }
 }
