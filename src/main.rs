@@ -302,3 +302,30 @@ fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> 
     print!("{text}");
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A library error in the shape that printed its cause twice: the cause in its message and
+    /// as its `source()`.
+    #[derive(Debug, thiserror::Error)]
+    #[error("template model.html: {source}")]
+    struct Wrapped {
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_that_its_wrapper_already_prints_is_printed_once() {
+        let e =
+            anyhow::Error::new(Wrapped { source: std::io::Error::other("undefined value") }).context("org/m");
+        assert_eq!(format!("{e:#}"), "org/m: template model.html: undefined value: undefined value");
+        assert_eq!(chain_once(&e), "org/m: template model.html: undefined value");
+    }
+
+    #[test]
+    fn a_cause_not_in_the_message_is_still_printed() {
+        let e = anyhow::Error::new(std::io::Error::other("disk full")).context("writing site/index.html");
+        assert_eq!(chain_once(&e), "writing site/index.html: disk full");
+    }
+}
