@@ -21,8 +21,8 @@ pub enum ManifestError {
     Parse { path: PathBuf, error: Box<toml::de::Error> },
     #[error("{path}: model entry {index} (line {line}): {error}")]
     BadId { path: PathBuf, index: usize, line: usize, error: ModelIdError },
-    #[error("{path}: model {id} is listed twice")]
-    Duplicate { path: PathBuf, id: String },
+    #[error("{path}: model {} is listed twice: entries {} and {}", entries.0.id, entries.0, entries.1)]
+    Duplicate { path: PathBuf, entries: Box<(Entry, Entry)> },
     #[error(
         "{path}: model entries {} and {} would both use {what} {key} on a case-insensitive file \
          system; keep one",
@@ -116,14 +116,17 @@ impl Manifest {
             ];
             for (what, key) in &keys {
                 let Some(&(first_index, first)) = seen.get(key) else { continue };
-                if first == id {
-                    return Err(ManifestError::Duplicate { path: path.to_path_buf(), id: id.to_string() });
-                }
                 let entry = |i: usize, id: &ModelId| Entry {
                     index: i + 1,
                     line: line_of(&raw.models[i]),
                     id: id.to_string(),
                 };
+                if first == id {
+                    return Err(ManifestError::Duplicate {
+                        path: path.to_path_buf(),
+                        entries: Box::new((entry(first_index, first), entry(index, id))),
+                    });
+                }
                 return Err(ManifestError::Collision {
                     path: path.to_path_buf(),
                     entries: Box::new((entry(first_index, first), entry(index, id))),
@@ -177,6 +180,8 @@ mod tests {
     fn duplicates_and_relative_base_urls_are_refused() {
         let dup = parse(&format!("{SITE}[[model]]\nid = \"a/b\"\n[[model]]\nid = \"a/b\"\n"));
         assert!(matches!(dup, Err(ManifestError::Duplicate { .. })));
+        let msg = dup.unwrap_err().to_string();
+        assert!(msg.contains("a/b is listed twice: entries 1 (a/b, line 5) and 2 (a/b, line 7)"), "{msg}");
         let rel = parse("[site]\ntitle = \"t\"\nbase_url = \"/atlas/\"\n");
         assert!(matches!(rel, Err(ManifestError::BadBaseUrl { .. })));
     }
