@@ -14,6 +14,10 @@ pub fn register(env: &mut Environment<'static>) {
     env.add_filter("usd", |n: f64| usd(n));
     env.add_filter("fig", |n: f64| sig3(n));
     env.add_filter("xml", |s: String| xml(&s));
+    // Each returns finished Markdown, so the Markdown auto-escape must not escape it again.
+    env.add_filter("md_code", |s: String| Value::from_safe_string(md_code(&s)));
+    env.add_filter("md_code_cell", |s: String| Value::from_safe_string(md_code_cell(&s)));
+    env.add_filter("md_url", |s: String| Value::from_safe_string(md_url(&s)));
 }
 
 /// Escapes text for XML (the sitemap), leaving `/` alone as XML allows.
@@ -23,6 +27,153 @@ pub fn xml(s: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&apos;")
+}
+
+/// Line endings as CommonMark knows them (`\r\n`, `\r`, `\n`) folded to spaces: a value shown in
+/// Markdown or plain text must not start a line of its own, where `#`, `>` or `-` would become a
+/// heading, a quote or a list item.
+fn fold_lines(s: &str) -> String {
+    s.replace("\r\n", " ").replace(['\r', '\n'], " ")
+}
+
+/// Text from a config, the metadata or `models.toml` for a Markdown paragraph or table cell: every
+/// ASCII punctuation that can open or change inline markup is backslash-escaped (CommonMark shows
+/// the character itself), `|` included so a table keeps its columns, newlines are folded to
+/// spaces, and a value that begins with a block marker (`- `, `+ `, `1. `, `---`) has the marker
+/// escaped in case the template puts it at the start of a line.
+pub fn md_text(s: &str) -> String {
+    let s = fold_lines(s);
+    let mut out = String::with_capacity(s.len() + s.len() / 8);
+    let chars: Vec<char> = s.chars().collect();
+    // Where a leading block marker sits, if there is one: the index of the char to escape.
+    let marker = leading_marker(&chars);
+    for (i, &c) in chars.iter().enumerate() {
+        let alnum = |j: Option<usize>| j.and_then(|j| chars.get(j)).is_some_and(|c| c.is_alphanumeric());
+        let escape = match c {
+            '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '{' | '}' => true,
+            // An `_` between two letters or digits can neither open nor close emphasis
+            // (CommonMark's intraword rule), so `pad_token_id` stays as written.
+            '_' => !(alnum(i.checked_sub(1)) && alnum(Some(i + 1))),
+            // Only `&` followed by a name or `#` can start a character reference.
+            '&' => chars.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric() || *n == '#'),
+            _ => false,
+        };
+        if escape || Some(i) == marker {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The index of a block marker that opens `chars` (after up to three spaces, as CommonMark allows):
+/// a bullet or setext/thematic character followed by a space, the end or itself, or the `.`/`)`
+/// of an ordered-list number. `#` and `>` are escaped everywhere and need no special case.
+fn leading_marker(chars: &[char]) -> Option<usize> {
+    let start = chars.iter().take(3).take_while(|c| **c == ' ').count();
+    let first = *chars.get(start)?;
+    let next = chars.get(start + 1).copied();
+    match first {
+        '-' | '+' | '=' if next.is_none_or(|n| n == ' ' || n == '\t' || n == first) => Some(start),
+        '0'..='9' => {
+            let digits = chars[start..].iter().take_while(|c| c.is_ascii_digit()).count();
+            let after = start + digits;
+            match (chars.get(after), chars.get(after + 1)) {
+                (Some('.' | ')'), None | Some(' ' | '\t')) if digits <= 9 => Some(after),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// An identifier (a class, a tensor name, a config key) as a Markdown code span: the backtick fence
+/// is one longer than the longest run of backticks inside, and a space pads each side where the
+/// content starts or ends with a backtick or with a space CommonMark would strip. Inside a code
+/// span nothing else is markup, so the name shows exactly as written (newlines folded to spaces).
+pub fn md_code(s: &str) -> String {
+    code_span(&fold_lines(s))
+}
+
+/// [`md_code`] for a table cell: GFM splits a row on `|` before it reads code spans, and
+/// `\|` is the one escape it takes back out inside them.
+pub fn md_code_cell(s: &str) -> String {
+    code_span(&fold_lines(s).replace('|', "\\|"))
+}
+
+fn code_span(s: &str) -> String {
+    if s.is_empty() {
+        return String::new();
+    }
+    let mut longest = 0;
+    let mut run = 0;
+    for c in s.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let all_spaces = s.chars().all(|c| c == ' ');
+    let pad =
+        s.starts_with('`') || s.ends_with('`') || (!all_spaces && s.starts_with(' ') && s.ends_with(' '));
+    let pad = if pad { " " } else { "" };
+    format!("{fence}{pad}{s}{pad}{fence}")
+}
+
+/// A URL in a Markdown link destination. The URLs the site links to are built from a validated
+/// `base_url` and model IDs, so this only backslash-escapes what could end the destination early
+/// and percent-encodes whitespace and control characters, in case one ever gets through.
+pub fn md_url(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '(' | ')' | '<' | '>' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_whitespace() || c.is_control() => {
+                let mut buf = [0u8; 4];
+                for b in c.encode_utf8(&mut buf).bytes() {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text for a plain-text file (the terminal plan, `robots.txt`): control characters, newlines
+/// included, are shown as `\u{..}` escapes so a value cannot add a line, move the cursor or
+/// colour a terminal.
+pub fn plain_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// JSON for a `<script>` block: `<`, `>` and `&` as `\u003c`, `\u003e`, `\u0026` so no
+/// `</script>`, `<!--` or `<script` inside a string can end or re-open the element in an HTML
+/// parser, and U+2028/U+2029 escaped for older JavaScript parsers. Each replacement is the same
+/// JSON string to a JSON parser (these characters only occur inside strings).
+pub fn script_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn commas_value(v: &Value) -> String {
