@@ -55,9 +55,16 @@ pub fn md_text(s: &str) -> String {
             // (CommonMark's intraword rule), so `pad_token_id` stays as written.
             '_' => !(alnum(i.checked_sub(1)) && alnum(Some(i + 1))),
             // Only `&` followed by a name or `#` can start a character reference.
-            '&' => chars.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric() || *n == '#'),
+            // (or at the end, where the next value or the template could supply the name).
+            '&' => chars.get(i + 1).is_none_or(|n| n.is_ascii_alphanumeric() || *n == '#'),
             _ => false,
         };
+        if i == 0 && (c == ' ' || c == '\t') {
+            // Leading blanks at the start of a line would indent the value into a code block;
+            // as a character reference they are text.
+            out.push_str(if c == ' ' { "&#32;" } else { "&#9;" });
+            continue;
+        }
         if escape || Some(i) == marker {
             out.push('\\');
         }
@@ -285,5 +292,135 @@ mod tests {
         assert_eq!(bytes(18_948_096.0), "19 MB");
         assert_eq!(pct(-0.5211), "-0.52%");
         assert_eq!(shape(&[514, 768]), "514 × 768");
+    }
+
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+
+    /// Strings that each try one way out of a paragraph or a table cell.
+    const TRICKY: &[&str] = &[
+        "<script>alert(1)</script>",
+        "<!--<script>",
+        "[x](javascript:alert(1))",
+        "![i](javascript:alert(1))",
+        "<https://evil.example/>",
+        "a | b | c",
+        "# heading",
+        "## heading ##",
+        "> quote",
+        "- item",
+        "+ item",
+        "* item",
+        "1. one",
+        "12) twelve",
+        "---",
+        "===",
+        "    indented code",
+        "\tindented code",
+        "```fence",
+        "~~~fence",
+        "``tick` ` `",
+        "*em* **strong** _u_ __uu__ ~~del~~",
+        "snake_case_name and _leading and trailing_",
+        "&amp; &#60; &lt;",
+        "AT&T &",
+        "back\\slash\\",
+        "[^note]",
+        "{#id .class}",
+        "line one\nline two\r\n# three\r> four",
+    ];
+
+    fn options() -> Options {
+        Options::ENABLE_TABLES
+            | Options::ENABLE_STRIKETHROUGH
+            | Options::ENABLE_HEADING_ATTRIBUTES
+            | Options::ENABLE_FOOTNOTES
+            | Options::ENABLE_TASKLISTS
+    }
+
+    fn folded(s: &str) -> String {
+        s.replace("\r\n", " ").replace(['\r', '\n'], " ")
+    }
+
+    /// The text a CommonMark reader shows for `md`, with every structural event that is not a
+    /// paragraph or a table part reported as a failure.
+    fn shown(md: &str, allowed: &[&str]) -> String {
+        let mut text = String::new();
+        for event in Parser::new_ext(md, options()) {
+            match event {
+                Event::Text(t) | Event::Code(t) => text.push_str(&t),
+                Event::Start(Tag::Paragraph) | Event::End(_) => {}
+                Event::Start(tag) => {
+                    let name = format!("{tag:?}");
+                    assert!(allowed.iter().any(|a| name.starts_with(a)), "{md:?} opened {name}");
+                }
+                other => panic!("{md:?} produced {other:?}"),
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn markdown_text_shows_exactly_what_was_given_and_no_markup() {
+        for s in TRICKY {
+            let md = md_text(s);
+            assert_eq!(shown(&md, &[]), folded(s), "{s:?} escaped as {md:?}");
+            // After a list marker, as the twins show lints and assumptions.
+            assert_eq!(shown(&format!("- {md}"), &["List", "Item"]), folded(s), "{md:?}");
+        }
+    }
+
+    #[test]
+    fn markdown_text_keeps_a_table_row_at_its_column_count() {
+        for s in TRICKY {
+            let md = format!("| a | b |\n|---|---|\n| {} | {} |\n", md_text(s), md_code_cell(s));
+            let cells =
+                Parser::new_ext(&md, options()).filter(|e| matches!(e, Event::Start(Tag::TableCell))).count();
+            assert_eq!(cells, 4, "{s:?}: {md}");
+            let text = shown(&md, &["Table"]);
+            assert_eq!(text, format!("ab{}{}", folded(s), folded(s)), "{md}");
+        }
+    }
+
+    #[test]
+    fn a_code_span_fence_is_longer_than_any_backtick_run_inside() {
+        assert_eq!(md_code("lm_head.weight"), "`lm_head.weight`");
+        assert_eq!(md_code("a`b"), "``a`b``");
+        assert_eq!(md_code("``x"), "``` ``x ```");
+        assert_eq!(md_code(" padded "), "`  padded  `");
+        assert_eq!(md_code(""), "");
+        for s in TRICKY {
+            let md = md_code(s);
+            let events: Vec<Event> = Parser::new_ext(&md, options()).collect();
+            let code: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::Code(_))).collect();
+            assert_eq!(code.len(), 1, "{s:?} as {md:?}: {events:?}");
+            assert_eq!(code[0], &Event::Code(folded(s).into()), "{md:?}");
+        }
+    }
+
+    #[test]
+    fn plain_text_shows_control_characters_as_escapes() {
+        assert_eq!(plain_text("a\nDisallow: /"), "a\\u{a}Disallow: /");
+        assert_eq!(plain_text("\u{1b}[31mred"), "\\u{1b}[31mred");
+        assert_eq!(plain_text("ok · ü"), "ok · ü");
+    }
+
+    #[test]
+    fn script_json_has_no_angle_bracket_or_ampersand_and_parses_to_the_same_value() {
+        let value = serde_json::json!({"name": "<!--<script></script>&amp;\u{2028}\u{2029}"});
+        let json = script_json(&serde_json::to_string(&value).unwrap());
+        assert!(!json.contains(['<', '>', '&', '\u{2028}', '\u{2029}']), "{json}");
+        assert_eq!(serde_json::from_str::<serde_json::Value>(&json).unwrap(), value);
+    }
+
+    #[test]
+    fn a_link_destination_cannot_be_closed_early() {
+        let md = format!("[t]({})", md_url("https://x.org/a) [y](javascript:alert(1)"));
+        let links: Vec<String> = Parser::new(&md)
+            .filter_map(|e| match e {
+                Event::Start(Tag::Link { dest_url, .. }) => Some(dest_url.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(links, ["https://x.org/a)%20[y](javascript:alert(1)"]);
     }
 }
