@@ -95,49 +95,30 @@ fn parse(text: &str, file: &Path) -> Result<Vec<Card>, CardsError> {
         ] {
             check_text(value, max).map_err(|r| bad(field, r))?;
         }
-        let in_range =
-            |v: f64, zero_ok: bool, max: f64| v.is_finite() && (v > 0.0 || zero_ok && v == 0.0) && v <= max;
-        if !in_range(c.memory_gb, false, MAX_MEMORY_GB) {
-            return Err(bad(
-                "memory_gb",
-                format!("{} must be a positive number of decimal GB, at most {MAX_MEMORY_GB}", c.memory_gb),
-            ));
-        }
-        if !in_range(c.bandwidth_gbs, false, MAX_BANDWIDTH_GBS) {
-            return Err(bad(
-                "bandwidth_gbs",
-                format!("{} must be a positive number of GB/s, at most {MAX_BANDWIDTH_GBS}", c.bandwidth_gbs),
-            ));
-        }
-        if !in_range(c.fp16_tflops, false, MAX_TFLOPS) {
-            return Err(bad(
-                "fp16_tflops",
-                format!("{} must be a positive dense TFLOP/s figure, at most {MAX_TFLOPS}", c.fp16_tflops),
-            ));
-        }
-        if !in_range(c.bf16_tflops, true, MAX_TFLOPS) {
-            return Err(bad(
-                "bf16_tflops",
-                format!(
-                    "{} must be zero or a positive dense TFLOP/s figure, at most {MAX_TFLOPS}",
-                    c.bf16_tflops
-                ),
-            ));
+        let positive = "a positive";
+        let zero_or = "zero or a positive";
+        for (field, v, zero_ok, max, what) in [
+            ("memory_gb", c.memory_gb, false, MAX_MEMORY_GB, "number of decimal GB"),
+            ("bandwidth_gbs", c.bandwidth_gbs, false, MAX_BANDWIDTH_GBS, "number of GB/s"),
+            ("fp16_tflops", c.fp16_tflops, false, MAX_TFLOPS, "dense TFLOP/s figure"),
+            ("bf16_tflops", c.bf16_tflops, true, MAX_TFLOPS, "dense TFLOP/s figure"),
+            ("price_usd_per_hour", c.price_usd_per_hour, true, MAX_PRICE_USD_PER_HOUR, "USD figure"),
+        ] {
+            if !(v.is_finite() && (v > 0.0 || zero_ok && v == 0.0) && v <= max) {
+                let sign = if zero_ok { zero_or } else { positive };
+                return Err(bad(field, format!("{} must be {sign} {what}, at most {max}", shown(v))));
+            }
         }
         if c.bf16_native && c.bf16_tflops <= 0.0 {
             return Err(bad("bf16_tflops", "a card with bf16_native = true needs its bf16 TFLOP/s".into()));
         }
-        if !in_range(c.price_usd_per_hour, true, MAX_PRICE_USD_PER_HOUR) {
-            return Err(bad(
-                "price_usd_per_hour",
-                format!(
-                    "{} must be zero or a positive USD figure, at most {MAX_PRICE_USD_PER_HOUR}",
-                    c.price_usd_per_hour
-                ),
-            ));
-        }
     }
     Ok(cards)
+}
+
+/// A figure as the error quotes it: 1e300 as `1e300`, not three hundred digits.
+fn shown(v: f64) -> String {
+    if v.is_finite() && v.abs() < 1e9 { format!("{v}") } else { format!("{v:e}") }
 }
 
 fn check_id(id: &str) -> Result<(), String> {
