@@ -39,7 +39,8 @@ enum Command {
         /// A Hugging Face cache folder (the shipped snapshot, or ~/.cache/huggingface/hub).
         #[arg(long, default_value = "hub", env = "MODELATLAS_HUB")]
         hub: PathBuf,
-        /// Where to write the site; replaced whole when the build finishes.
+        /// Where to write the site; swapped in whole when the build finishes. Never `/`, the
+        /// working folder or one above it, the hub, a symbolic link or a project folder.
         #[arg(long, default_value = "site")]
         out: PathBuf,
         /// Exit with status 0 even when some models failed (their pages are left out).
