@@ -74,9 +74,9 @@ pub enum Refusal {
     Symlink(PathBuf),
     #[error("it is a file, not a folder")]
     NotAFolder,
-    #[error("it is {what} ({}) or a folder above it", path.display())]
+    #[error("it is {what}, {}, or a folder above it", path.display())]
     Holds { what: &'static str, path: PathBuf },
-    #[error("it is inside {what} ({})", path.display())]
+    #[error("it is inside {what}, {}", path.display())]
     Inside { what: &'static str, path: PathBuf },
     #[error("it holds {0} and was not made by modelatlas (no {MARKER} file): it looks like a project folder")]
     Project(&'static str),

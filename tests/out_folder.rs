@@ -121,18 +121,33 @@ fn a_build_killed_at_any_moment_leaves_the_old_site_or_the_new_one_whole_and_at_
     for i in 0..kills {
         let before = tree(&site).unwrap();
         let (manifest, next) = if before == f.site_a { (&f.b, &f.site_b) } else { (&f.a, &f.site_a) };
-        // Half over the whole build, half around its end, where the swap is.
-        let frac = if i % 2 == 0 { rng.unit() } else { 0.75 + 0.35 * rng.unit() };
-        let delay = took.mul_f64(frac);
+        // A third over the whole build, a third around its end; a third aimed at the swap itself,
+        // a few milliseconds wide: the binary has no test hook, so watch for the last files the
+        // staging folder gets, then kill 0-10 ms later.
+        let (frac, near_swap) = match i % 3 {
+            0 => (rng.unit(), false),
+            1 => (0.75 + 0.35 * rng.unit(), false),
+            _ => (rng.unit() * 0.010, true),
+        };
         let start = Instant::now();
         let mut child =
             build(root, manifest, &site).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let staging = root.join(format!(".site.modelatlas-staging-{}", child.id()));
         let mut finished = false;
+        let delay = if near_swap {
+            while !staging.join(".nojekyll").exists() && !finished && start.elapsed() < took * 10 {
+                finished = child.try_wait().unwrap().is_some();
+                std::thread::sleep(Duration::from_micros(100));
+            }
+            start.elapsed() + Duration::from_secs_f64(frac)
+        } else {
+            took.mul_f64(frac)
+        };
         while start.elapsed() < delay && !finished {
             finished = child.try_wait().unwrap().is_some();
-            std::thread::sleep(Duration::from_millis(2));
+            std::thread::sleep(Duration::from_micros(if near_swap { 100 } else { 2000 }));
         }
-        if finished {
+        if finished && !near_swap {
             // The machine is slower or faster than when measured: follow it.
             took = (took + start.elapsed()) / 2;
         }
