@@ -10,6 +10,7 @@ use modelatlas::estimate::cost::RunInputs;
 use modelatlas::estimate::training;
 use modelatlas::manifest::Manifest;
 use modelatlas::model_id::ModelId;
+use modelatlas::output::Protected;
 use modelatlas::plan::PlanOptions;
 use modelatlas::render::{PlanFormat, Renderer};
 use modelatlas::site::{Outcome, build_site_with};
@@ -38,7 +39,8 @@ enum Command {
         /// A Hugging Face cache folder (the shipped snapshot, or ~/.cache/huggingface/hub).
         #[arg(long, default_value = "hub", env = "MODELATLAS_HUB")]
         hub: PathBuf,
-        /// Where to write the site; replaced whole when the build finishes.
+        /// Where to write the site; swapped in whole when the build finishes. Never `/`, the
+        /// working folder or one above it, the hub, a symbolic link or a project folder.
         #[arg(long, default_value = "site")]
         out: PathBuf,
         /// Exit with status 0 even when some models failed (their pages are left out).
@@ -183,6 +185,22 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Build { manifest, hub, out, allow_failures, jobs, cards, run } => {
+            // Before any work: a refused --out leaves nothing behind.
+            let manifest_dir = match manifest.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            modelatlas::output::check_target(
+                &out,
+                &[
+                    Protected { path: &hub, what: "the snapshot folder (--hub)", inside_too: true },
+                    Protected {
+                        path: manifest_dir,
+                        what: "the manifest's folder (--manifest)",
+                        inside_too: false,
+                    },
+                ],
+            )?;
             let options = options(cards.as_deref(), &run)?;
             build(&manifest, &hub, &out, allow_failures, jobs, &options)
         }
@@ -222,6 +240,23 @@ fn build(
     let source = HubCacheSource::new(hub);
     let renderer = Renderer::new();
     let report = build_site_with(&manifest, &source, out, &renderer, options)?;
+    let left = &report.leftovers;
+    if let Some(old) = &left.restored {
+        eprintln!(
+            "  restored     {} from {} (an earlier build was killed mid-swap)",
+            out.display(),
+            old.display()
+        );
+    }
+    for dir in &left.removed {
+        eprintln!("  cleaned up   {} (left by an interrupted build)", dir.display());
+    }
+    for dir in &left.kept {
+        eprintln!(
+            "  kept         {} (named like a leftover, but not empty and not made by modelatlas)",
+            dir.display()
+        );
+    }
     for m in &report.models {
         match &m.outcome {
             Outcome::Built { supported: true } => eprintln!("  built        {}", m.id),
