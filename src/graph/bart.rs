@@ -2,10 +2,10 @@
 //! `model.encoder.layers.{i}.self_attn.q_proj`, `model.decoder.layernorm_embedding`, `lm_head`.
 //! The attention and feed-forward builders are shared with Whisper, which has the same layers.
 
+use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::{BartConfig, Head, POSITION_OFFSET};
 use crate::config::{Defaulted, Dims};
-use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for BartConfig {
     fn class(&self) -> &str {

@@ -3,10 +3,10 @@
 //! experts. Names are those of the class's `state_dict()`: `model.layers.{i}.self_attn.q_proj`,
 //! `model.layers.{i}.block_sparse_moe.experts.{e}.w1`, `lm_head`.
 
+use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::llama::{Attention, DecoderConfig, Head, Moe, MoeStyle};
 use crate::config::{Defaulted, Dims};
-use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for DecoderConfig {
     fn class(&self) -> &str {

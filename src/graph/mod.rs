@@ -16,6 +16,7 @@ pub mod electra;
 pub mod falcon;
 pub mod gpt2;
 pub mod gpt_neox;
+pub mod kv;
 pub mod llama;
 pub mod mpnet;
 pub mod opt;
@@ -47,7 +48,7 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     fn unscaled_residual_init(&self) -> bool;
     /// The KV cache's structure where it differs from a uniform full-attention stack over
     /// `dims()` (sliding windows, latent attention, cross-attention); None: uniform.
-    fn kv_layout(&self) -> Option<crate::estimate::serving::KvLayout> {
+    fn kv_layout(&self) -> Option<kv::KvLayout> {
         None
     }
     /// Where `Dims::context` comes from, in words, for the page's sequence-length note.

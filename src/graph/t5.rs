@@ -2,10 +2,10 @@
 //! `encoder.block.{i}.layer.0.SelfAttention.q`, `decoder.block.{i}.layer.1.EncDecAttention.o`,
 //! `lm_head`. Every linear in the stacks is bias-free and every norm is a scale-only RMSNorm.
 
+use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::t5::{BiasLayout, Head, T5Config};
 use crate::config::{Defaulted, Dims};
-use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for T5Config {
     fn class(&self) -> &str {
