@@ -89,6 +89,8 @@ pub fn build(c: &GptNeoxConfig, seq: u64) -> Graph {
     let names = HeadNames {
         lm: "embed_out",
         lm_bias: false,
+        lm_note: String::new(),
+        score_rows: None,
         token: "classifier",
         tied_to: c.tie_word_embeddings.then_some(&embed_in),
     };

@@ -8,6 +8,7 @@
 pub mod albert;
 pub mod bart;
 pub mod bert;
+pub mod blocks;
 pub mod bloom;
 pub mod deberta_v2;
 pub mod decoder;
@@ -277,11 +278,7 @@ impl Candidate {
     }
 }
 
-/// An embedding table `rows x width` as a node named `name` (its tensor is `name.weight`).
-pub(crate) fn embedding(name: &str, detail: impl Into<String>, seq: u64, rows: u64, width: u64) -> Node {
-    Node::new(name, Op::Embedding, detail, &[seq, width])
-        .with([Tensor::new(format!("{name}.weight"), &[rows, width])])
-}
+pub(crate) use blocks::embedding;
 
 /// A tensor that is the same storage as `to`: listed, counted once at `to`.
 pub(crate) fn tied(name: impl Into<String>, shape: &[u64], to: impl Into<String>) -> Tensor {

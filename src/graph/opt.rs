@@ -103,6 +103,8 @@ pub fn build(c: &OptConfig, seq: u64) -> Graph {
     let names = HeadNames {
         lm: "lm_head",
         lm_bias: false,
+        lm_note: String::new(),
+        score_rows: None,
         token: "classifier",
         tied_to: c.tie_word_embeddings.then_some(&embed_tokens),
     };

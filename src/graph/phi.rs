@@ -95,6 +95,8 @@ pub fn build(c: &PhiConfig, seq: u64) -> Graph {
     let names = HeadNames {
         lm: "lm_head",
         lm_bias: true,
+        lm_note: String::new(),
+        score_rows: None,
         token: "score",
         tied_to: c.tie_word_embeddings.then_some(&embed_tokens),
     };
