@@ -373,6 +373,38 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "DeepSeek-V2's latent attention and shared-expert MoE with 256 routed experts and a bias-corrected router after three dense layers (DeepSeek-AI, 2024).",
         resolve: Some(decoder),
     },
+    FamilyInfo {
+        key: "granite",
+        kind: ModelKind::Decoder,
+        name: "Granite",
+        derives_from: Some("llama"),
+        summary: "IBM's decoder (Granite 3): Llama's layers with multipliers on the embeddings, residuals, attention scores and logits, which change no shape.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "olmo2",
+        kind: ModelKind::Decoder,
+        name: "OLMo 2",
+        derives_from: Some("llama"),
+        summary: "AI2's open decoder (OLMo 2, 2024): RMSNorm after attention and after the MLP instead of before, and RMSNorm over all query and all key heads.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "seed_oss",
+        kind: ModelKind::Decoder,
+        name: "Seed-OSS",
+        derives_from: Some("llama"),
+        summary: "ByteDance Seed's open decoder (Seed-OSS-36B, 2025): Llama's layers with biases on the query, key and value projections and 80 query heads over 8 key/value heads.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
+        key: "smollm3",
+        kind: ModelKind::Decoder,
+        name: "SmolLM3",
+        derives_from: Some("llama"),
+        summary: "Hugging Face's small decoder (SmolLM3, 2025): Llama's layers with grouped-query attention, tied embeddings and no rotary positions on every fourth layer.",
+        resolve: Some(decoder),
+    },
 ];
 
 pub fn info(key: &str) -> Option<&'static FamilyInfo> {

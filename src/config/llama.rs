@@ -38,6 +38,7 @@ struct Raw {
     rope_theta: Option<f64>,
     rope_scaling: Option<Value>,
     attention_bias: Option<bool>,
+    attention_out_bias: Option<bool>,
     mlp_bias: Option<bool>,
     qkv_bias: Option<bool>,
     sliding_window: Option<u64>,
@@ -85,6 +86,7 @@ fn bias(b: Bias, raw: &Raw, d: &mut Vec<Defaulted>) -> bool {
             let v = match key {
                 "attention_bias" => raw.attention_bias,
                 "qkv_bias" => raw.qkv_bias,
+                "attention_out_bias" => raw.attention_out_bias,
                 _ => None,
             };
             flag(key, v, default, d)
