@@ -405,6 +405,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Hugging Face's small decoder (SmolLM3, 2025): Llama's layers with grouped-query attention, tied embeddings and no rotary positions on every fourth layer.",
         resolve: Some(decoder),
     },
+    FamilyInfo {
+        key: "ministral",
+        kind: ModelKind::Decoder,
+        name: "Ministral",
+        derives_from: Some("mistral"),
+        summary: "Mistral AI's small decoders (Ministral 8B, 2024): Mistral's layers with a sliding window per layer type.",
+        resolve: Some(decoder),
+    },
 ];
 
 pub fn info(key: &str) -> Option<&'static FamilyInfo> {

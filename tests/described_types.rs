@@ -106,3 +106,14 @@ fn smollm3_ties_its_head_by_default() {
     let expected = v * h + l * layer + h;
     assert_eq!(derived(json!({"model_type": "smollm3", "architectures": ["SmolLM3ForCausalLM"]})), expected);
 }
+
+#[test]
+fn ministral_added_by_following_the_readme_counts_as_mistral_under_its_own_classes() {
+    // MinistralConfig(): Mistral 7B's sizes (vocab 32000, hidden 4096, ffn 14336, 32 layers, 32
+    // heads of 128 over 8 KV heads, untied); MinistralModel has no LM head.
+    let (v, h, f, l) = (32000u64, 4096u64, 14336u64, 32u64);
+    let layer = attention(h, 32, 8, 128) + 3 * h * f + 2 * h;
+    assert_eq!(derived(json!({"model_type": "ministral"})), v * h + l * layer + h);
+    let c = resolve(r#"{"model_type": "ministral", "architectures": ["MinistralForQuestionAnswering"]}"#).unwrap();
+    assert_eq!(c.sliding_window, Some(4096));
+}

@@ -527,6 +527,18 @@ pub const TYPES: &[TypeDesc] = &[
         },
         ..LLAMA_TYPE
     },
+    TypeDesc {
+        model_type: "ministral",
+        classes: "Ministral",
+        base_class: "MinistralModel",
+        heads: ALL_HEADS,
+        rules: Family::Mistral,
+        keys: &["hidden_act", "sliding_window"],
+        defaults: MISTRAL,
+        qkv_bias: NO_BIAS,
+        o_bias: NO_BIAS,
+        ..LLAMA_TYPE
+    },
 ];
 
 /// The description of a `model_type`, if the lineage has one.

@@ -87,7 +87,7 @@ FAMILIES = [
     "deepseek_v2", "deepseek_v3", "t5", "mt5", "umt5", "bart", "whisper", "distilbert", "albert",
     "electra", "deberta-v2", "mpnet", "vit", "bert", "roberta", "xlm-roberta",
     # Types added as descriptions (src/config/types.rs).
-    "granite", "olmo2", "seed_oss", "smollm3",
+    "granite", "olmo2", "seed_oss", "smollm3", "ministral",
 ]
 
 # Classes beyond base / usual head / ForSequenceClassification, for the families modelatlas
@@ -107,6 +107,7 @@ EXTRA_CLASSES = {
     "vit": ["ViTForMaskedImageModeling"],
     "seed_oss": ["SeedOssForTokenClassification", "SeedOssForQuestionAnswering"],
     "smollm3": ["SmolLM3ForTokenClassification", "SmolLM3ForQuestionAnswering"],
+    "ministral": ["MinistralForTokenClassification", "MinistralForQuestionAnswering"],
 }
 
 # Small variations, applied as keyword arguments to the family's config class. Each is built for
@@ -203,6 +204,10 @@ VARIATIONS: dict[str, list[dict]] = {
              num_key_value_heads=1, vocab_size=640, attention_bias=True, mlp_bias=True),
     ],
     "mistral": _LLAMA_LIKE,
+    # MinistralConfig() leaves head_dim None, which transformers 5.24's rotary init cannot take
+    # (its default rows fail on transformers' side); the variations give it.
+    "ministral": [dict(v, head_dim=v.get("head_dim", v["hidden_size"] // v["num_attention_heads"]))
+                  for v in _LLAMA_LIKE],
     "granite": _LLAMA_LIKE + [
         dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
              num_key_value_heads=1, vocab_size=640, attention_bias=True, mlp_bias=True,
