@@ -406,6 +406,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         resolve: Some(decoder),
     },
     FamilyInfo {
+        key: "starcoder2",
+        kind: ModelKind::Decoder,
+        name: "StarCoder2",
+        derives_from: Some("llama"),
+        summary: "BigCode's code decoders (StarCoder2, 2024): grouped-query attention with rotary positions, LayerNorm with biases, a plain GELU MLP and biases throughout.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
         key: "ministral",
         kind: ModelKind::Decoder,
         name: "Ministral",

@@ -117,3 +117,15 @@ fn ministral_added_by_following_the_readme_counts_as_mistral_under_its_own_class
     let c = resolve(r#"{"model_type": "ministral", "architectures": ["MinistralForQuestionAnswering"]}"#).unwrap();
     assert_eq!(c.sliding_window, Some(4096));
 }
+
+#[test]
+fn starcoder2_stacks_layernorms_and_a_plain_mlp_with_biases_throughout() {
+    // Starcoder2Config(): vocab 49152, hidden 3072, ffn 12288, 30 layers, 24 heads of 128 over 2
+    // KV heads, use_bias true, tied. A layer: q, k, v, o with biases; two LayerNorms (weight and
+    // bias, 2 x 3072 each); c_fc (3072 x 12288 + 12288) and c_proj (12288 x 3072 + 3072).
+    let (v, h, f, l) = (49152u64, 3072u64, 12288u64, 30u64);
+    let attn = attention(h, 24, 2, 128) + (24 + 2 * 2) * 128 + h;
+    let layer = attn + 2 * (2 * h) + (h * f + f) + (f * h + h);
+    let expected = v * h + l * layer + 2 * h;
+    assert_eq!(derived(json!({"model_type": "starcoder2", "architectures": ["Starcoder2ForCausalLM"]})), expected);
+}

@@ -15,7 +15,7 @@ use super::{
 };
 
 use super::types::{Bias, SHARED_KEYS};
-pub use super::types::{Family, Norms, QkNorm, TypeDesc};
+pub use super::types::{Family, MlpKind, NormKind, Norms, QkNorm, TypeDesc};
 
 /// Every key any type of the lineage reads, each optional. Only the keys a type's description
 /// lists are read into it (see [`read_raw`]); the others stay unset.
@@ -39,6 +39,8 @@ struct Raw {
     rope_scaling: Option<Value>,
     attention_bias: Option<bool>,
     attention_out_bias: Option<bool>,
+    use_bias: Option<bool>,
+    norm_epsilon: Option<f64>,
     mlp_bias: Option<bool>,
     qkv_bias: Option<bool>,
     sliding_window: Option<u64>,
@@ -87,6 +89,8 @@ fn bias(b: Bias, raw: &Raw, d: &mut Vec<Defaulted>) -> bool {
                 "attention_bias" => raw.attention_bias,
                 "qkv_bias" => raw.qkv_bias,
                 "attention_out_bias" => raw.attention_out_bias,
+                "use_bias" => raw.use_bias,
+                "mlp_bias" => raw.mlp_bias,
                 _ => None,
             };
             flag(key, v, default, d)
@@ -240,7 +244,8 @@ impl DecoderConfig {
             1 << 30,
             &mut d,
         )?;
-        let rms_norm_eps = raw.rms_norm_eps.unwrap_or(def.rms_norm_eps);
+        // StarCoder2 names it `norm_epsilon`.
+        let rms_norm_eps = raw.rms_norm_eps.or(raw.norm_epsilon).unwrap_or(def.rms_norm_eps);
         let tie_word_embeddings =
             flag("tie_word_embeddings", raw.tie_word_embeddings, def.tie_word_embeddings, &mut d);
         let pad_token_id = match raw.pad_token_id {
@@ -319,7 +324,16 @@ impl DecoderConfig {
                 }
             }
         };
-        let mlp_bias = desc.keys.contains(&"mlp_bias") && flag("mlp_bias", raw.mlp_bias, false, &mut d);
+        let mlp_bias = match desc.mlp_bias {
+            // A key the type's class does not read leaves the MLP without bias.
+            Bias::Key(key, _) if !desc.keys.contains(&key) => false,
+            // One key for the attention and the MLP (StarCoder2's `use_bias`) is read once.
+            b if b == desc.qkv_bias => match &attention {
+                Attention::Grouped { qkv_bias, .. } => *qkv_bias,
+                Attention::Latent { .. } => bias(b, &raw, &mut d),
+            },
+            b => bias(b, &raw, &mut d),
+        };
 
         let moe = resolve_moe(family, &raw, value, &mut d)?;
         let sparse_layers = sparse_layers(family, &raw, moe.is_some(), num_layers, &mut d)?;

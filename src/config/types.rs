@@ -97,6 +97,25 @@ pub enum QkNorm {
     Full,
 }
 
+/// The norm a layer normalises with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NormKind {
+    Rms,
+    /// `nn.LayerNorm` with weight and bias (StarCoder2).
+    LayerNorm,
+}
+
+/// The MLP a layer uses where it has no experts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MlpKind {
+    /// `gate_proj`, `up_proj`, `down_proj` (or Phi-3's fused `gate_up_proj`).
+    Gated,
+    /// Up, activation, down, no gate (StarCoder2's `c_fc`, `c_proj`).
+    Plain { up: &'static str, down: &'static str },
+}
+
 /// The head classes a type's modeling file defines besides `Model` and `ForCausalLM`.
 #[derive(Debug, Clone, Copy)]
 pub struct Heads {
@@ -132,6 +151,10 @@ pub struct TypeDesc {
     pub norms: Norms,
     /// Gemma's RMSNorm scales by (1 + weight) and its embeddings by sqrt(hidden).
     pub gemma_norm: bool,
+    pub norm: NormKind,
+    pub mlp: MlpKind,
+    /// The MLP's bias; a key the type does not list leaves it off.
+    pub mlp_bias: Bias,
 }
 
 /// Keys every type's class reads (the attention reads `head_dim` with `getattr`).
@@ -167,6 +190,9 @@ const LLAMA_TYPE: TypeDesc = TypeDesc {
     fused: false,
     norms: Norms::Pre,
     gemma_norm: false,
+    norm: NormKind::Rms,
+    mlp: MlpKind::Gated,
+    mlp_bias: Bias::Key("mlp_bias", false),
 };
 
 const MISTRAL: Defaults = Defaults {
@@ -525,6 +551,34 @@ pub const TYPES: &[TypeDesc] = &[
             pad_token_id: Some(128004),
             ..LLAMA
         },
+        ..LLAMA_TYPE
+    },
+    TypeDesc {
+        model_type: "starcoder2",
+        classes: "Starcoder2",
+        base_class: "Starcoder2Model",
+        heads: Heads { qa: false, ..ALL_HEADS },
+        // Its window covers every layer when set, as Phi-3's does.
+        rules: Family::Phi3,
+        keys: &["hidden_act", "norm_epsilon", "sliding_window", "use_bias"],
+        defaults: Defaults {
+            vocab_size: 49152,
+            hidden_size: 3072,
+            intermediate_size: 12288,
+            num_hidden_layers: 30,
+            num_attention_heads: 24,
+            num_key_value_heads: Some(2),
+            max_position_embeddings: 4096,
+            rms_norm_eps: 1e-5,
+            tie_word_embeddings: true,
+            hidden_act: "gelu_pytorch_tanh",
+            ..LLAMA
+        },
+        qkv_bias: Bias::Key("use_bias", true),
+        o_bias: Bias::Key("use_bias", true),
+        norm: NormKind::LayerNorm,
+        mlp: MlpKind::Plain { up: "c_fc", down: "c_proj" },
+        mlp_bias: Bias::Key("use_bias", true),
         ..LLAMA_TYPE
     },
     TypeDesc {

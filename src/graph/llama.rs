@@ -3,10 +3,10 @@
 //! experts. Names are those of the class's `state_dict()`: `model.layers.{i}.self_attn.q_proj`,
 //! `model.layers.{i}.block_sparse_moe.experts.{e}.w1`, `lm_head`.
 
-use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, linear, rms_norm};
+use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm};
 use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
-use crate::config::llama::{Attention, DecoderConfig, Head, Moe, MoeStyle, Norms};
+use crate::config::llama::{Attention, DecoderConfig, Head, MlpKind, Moe, MoeStyle, NormKind, Norms};
 use crate::config::{Common, ConfigError, Defaulted, Dims};
 
 impl DecoderConfig {
@@ -147,7 +147,20 @@ fn decoder_prefix(c: &DecoderConfig) -> &'static str {
 
 /// Gemma's RMSNorm scales by (1 + weight); the others by weight. Only the wording differs.
 fn norm_word(c: &DecoderConfig) -> &'static str {
-    if c.desc.gemma_norm { "RMSNorm (1 + w)" } else { "RMSNorm" }
+    match (c.desc.norm, c.desc.gemma_norm) {
+        (NormKind::LayerNorm, _) => "LayerNorm",
+        (NormKind::Rms, true) => "RMSNorm (1 + w)",
+        (NormKind::Rms, false) => "RMSNorm",
+    }
+}
+
+/// A layer's or the final norm over the hidden state, of the type's kind.
+fn hidden_norm(c: &DecoderConfig, name: &str, what: &str, seq: u64) -> Node {
+    let (detail, h) = (norm_detail(c, what), c.hidden_size);
+    match c.desc.norm {
+        NormKind::Rms => rms_norm(name, &detail, &[seq, h], h),
+        NormKind::LayerNorm => layer_norm(name, &detail, &[seq, h], h, true),
+    }
 }
 
 fn norm_detail(c: &DecoderConfig, what: &str) -> String {
@@ -241,7 +254,14 @@ fn attention_nodes(c: &DecoderConfig, l: &str, seq: u64) -> Vec<Node> {
 }
 
 fn mlp(c: &DecoderConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
-    gated_mlp(prefix, seq, c.hidden_size, ffn, &c.hidden_act, bias, c.fused_gate_up)
+    let h = c.hidden_size;
+    match c.desc.mlp {
+        MlpKind::Gated => gated_mlp(prefix, seq, h, ffn, &c.hidden_act, bias, c.fused_gate_up),
+        MlpKind::Plain { up, down } => vec![
+            linear(&format!("{prefix}.{up}"), &format!("up projection, then {}", c.hidden_act), seq, h, ffn, bias),
+            linear(&format!("{prefix}.{down}"), "down projection", seq, ffn, h, bias),
+        ],
+    }
 }
 
 fn moe_nodes(c: &DecoderConfig, m: &Moe, l: &str, seq: u64) -> Vec<Node> {
@@ -295,8 +315,7 @@ fn moe_nodes(c: &DecoderConfig, m: &Moe, l: &str, seq: u64) -> Vec<Node> {
 }
 
 fn layer_nodes(c: &DecoderConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
-    let h = c.hidden_size;
-    let norm = |name: &str, what: &str| rms_norm(&format!("{l}.{name}"), &norm_detail(c, what), &[seq, h], h);
+    let norm = |name: &str, what: &str| hidden_norm(c, &format!("{l}.{name}"), what, seq);
     let mut nodes = vec![];
     if c.norms != Norms::Post {
         nodes.push(norm("input_layernorm", "before attention"));
@@ -380,7 +399,7 @@ pub fn build(c: &DecoderConfig, seq: u64) -> Graph {
         name: norm.clone(),
         role: Role::Layers,
         repeat: 1,
-        nodes: vec![rms_norm(&norm, &norm_detail(c, "final"), &[seq, h], h)],
+        nodes: vec![hidden_norm(c, &norm, "final", seq)],
     });
     let names = HeadNames {
         lm: "lm_head",

@@ -87,7 +87,7 @@ FAMILIES = [
     "deepseek_v2", "deepseek_v3", "t5", "mt5", "umt5", "bart", "whisper", "distilbert", "albert",
     "electra", "deberta-v2", "mpnet", "vit", "bert", "roberta", "xlm-roberta",
     # Types added as descriptions (src/config/types.rs).
-    "granite", "olmo2", "seed_oss", "smollm3", "ministral",
+    "granite", "olmo2", "seed_oss", "smollm3", "ministral", "starcoder2",
 ]
 
 # Classes beyond base / usual head / ForSequenceClassification, for the families modelatlas
@@ -108,6 +108,7 @@ EXTRA_CLASSES = {
     "seed_oss": ["SeedOssForTokenClassification", "SeedOssForQuestionAnswering"],
     "smollm3": ["SmolLM3ForTokenClassification", "SmolLM3ForQuestionAnswering"],
     "ministral": ["MinistralForTokenClassification", "MinistralForQuestionAnswering"],
+    "starcoder2": ["Starcoder2ForTokenClassification"],
 }
 
 # Small variations, applied as keyword arguments to the family's config class. Each is built for
@@ -208,6 +209,10 @@ VARIATIONS: dict[str, list[dict]] = {
     # (its default rows fail on transformers' side); the variations give it.
     "ministral": [dict(v, head_dim=v.get("head_dim", v["hidden_size"] // v["num_attention_heads"]))
                   for v in _LLAMA_LIKE],
+    "starcoder2": _LLAMA_LIKE + [
+        dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
+             num_key_value_heads=1, vocab_size=640, use_bias=False, sliding_window=64),
+    ],
     "granite": _LLAMA_LIKE + [
         dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
              num_key_value_heads=1, vocab_size=640, attention_bias=True, mlp_bias=True,
