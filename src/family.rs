@@ -390,6 +390,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         resolve: Some(decoder),
     },
     FamilyInfo {
+        key: "olmo3",
+        kind: ModelKind::Decoder,
+        name: "OLMo 3",
+        derives_from: Some("olmo2"),
+        summary: "AI2's OLMo 3 (2025): OLMo 2's layers with a sliding attention window on three layers of every four.",
+        resolve: Some(decoder),
+    },
+    FamilyInfo {
         key: "seed_oss",
         kind: ModelKind::Decoder,
         name: "Seed-OSS",

@@ -129,3 +129,18 @@ fn starcoder2_stacks_layernorms_and_a_plain_mlp_with_biases_throughout() {
     let expected = v * h + l * layer + 2 * h;
     assert_eq!(derived(json!({"model_type": "starcoder2", "architectures": ["Starcoder2ForCausalLM"]})), expected);
 }
+
+#[test]
+fn olmo3_slides_on_three_layers_of_four_and_counts_as_olmo2() {
+    // Olmo3Config() with 8 layers: layer_types default to sliding unless (i + 1) % 4 == 0, so
+    // layers 3 and 7 attend fully; the window is 4096. Its layers are OLMo 2's (see above).
+    let c = resolve(r#"{"model_type": "olmo3", "num_hidden_layers": 8}"#).unwrap();
+    let full: Vec<usize> =
+        c.layer_types.iter().enumerate().filter(|(_, t)| *t == "full_attention").map(|(i, _)| i).collect();
+    assert_eq!(full, vec![3, 7]);
+    assert_eq!(c.sliding_window, Some(4096));
+    let (v, h, f) = (50304u64, 4096u64, 11008u64);
+    let layer = attention(h, 32, 32, 128) + 2 * h + 3 * h * f + 2 * h;
+    let config = json!({"model_type": "olmo3", "architectures": ["Olmo3ForCausalLM"], "num_hidden_layers": 8});
+    assert_eq!(derived(config), v * h + 8 * layer + h + v * h);
+}

@@ -339,6 +339,9 @@ impl DecoderConfig {
         let sparse_layers = sparse_layers(family, &raw, moe.is_some(), num_layers, &mut d)?;
 
         let sliding_window = match family {
+            _ if desc.window_period.is_some() => {
+                Some(size("sliding_window", raw.sliding_window, 4096, 1 << 30, &mut d)?)
+            }
             Family::Mistral => Some(size("sliding_window", raw.sliding_window, 4096, 1 << 30, &mut d)?),
             Family::Mixtral | Family::Phi3 => raw.sliding_window,
             // Qwen keeps the window only when `use_sliding_window` is set.
@@ -354,7 +357,7 @@ impl DecoderConfig {
             }
             _ => None,
         };
-        let layer_types = layer_types(family, &raw, num_layers, &mut d)?;
+        let layer_types = layer_types(desc, &raw, num_layers, &mut d)?;
         let (attn_logit_softcapping, final_logit_softcapping) = match family {
             Family::Gemma2 => (
                 Some(raw.attn_logit_softcapping.unwrap_or(50.0)),
@@ -612,12 +615,14 @@ fn sparse_layers(
 }
 
 fn layer_types(
-    family: Family,
+    desc: &TypeDesc,
     raw: &Raw,
     num_layers: u64,
     d: &mut Vec<Defaulted>,
 ) -> Result<Vec<String>, ConfigError> {
+    let family = desc.rules;
     let given = match family {
+        _ if desc.window_period.is_some() => raw.layer_types.clone(),
         Family::Qwen2 | Family::Qwen3 | Family::Gemma2 | Family::Gemma3Text => raw.layer_types.clone(),
         _ => return Ok(vec![]),
     };
@@ -637,11 +642,13 @@ fn layer_types(
         return Ok(types);
     }
     let kind = |sliding: bool| if sliding { "sliding_attention" } else { "full_attention" }.to_string();
-    let types: Vec<String> = match family {
+    let types: Vec<String> = match (family, desc.window_period) {
+        // Sliding layers, then a full one every `period` layers (OLMo 3: three, then one).
+        (_, Some(period)) => (0..num_layers).map(|i| kind((i + 1) % period.max(1) != 0)).collect(),
         // Gemma-2 alternates, starting with a sliding layer.
-        Family::Gemma2 => (0..num_layers).map(|i| kind((i + 1) % 2 != 0)).collect(),
+        (Family::Gemma2, None) => (0..num_layers).map(|i| kind((i + 1) % 2 != 0)).collect(),
         // Gemma-3: five sliding layers, then a full one.
-        Family::Gemma3Text => {
+        (Family::Gemma3Text, None) => {
             let pattern = raw.sliding_window_pattern.unwrap_or(6).max(1);
             (0..num_layers).map(|i| kind((i + 1) % pattern != 0)).collect()
         }

@@ -155,6 +155,10 @@ pub struct TypeDesc {
     pub mlp: MlpKind,
     /// The MLP's bias; a key the type does not list leaves it off.
     pub mlp_bias: Bias,
+    /// Sliding-window layers with a full-attention one every `period` layers, unless the file's
+    /// `layer_types` says otherwise; the window is `sliding_window` (default 4096). None: the
+    /// rule set decides.
+    pub window_period: Option<u64>,
 }
 
 /// Keys every type's class reads (the attention reads `head_dim` with `getattr`).
@@ -193,6 +197,7 @@ const LLAMA_TYPE: TypeDesc = TypeDesc {
     norm: NormKind::Rms,
     mlp: MlpKind::Gated,
     mlp_bias: Bias::Key("mlp_bias", false),
+    window_period: None,
 };
 
 const MISTRAL: Defaults = Defaults {
@@ -510,6 +515,18 @@ pub const TYPES: &[TypeDesc] = &[
         defaults: Defaults { vocab_size: 50304, rms_norm_eps: 1e-5, pad_token_id: Some(1), ..LLAMA },
         qk_norm: QkNorm::Full,
         norms: Norms::Post,
+        ..LLAMA_TYPE
+    },
+    TypeDesc {
+        model_type: "olmo3",
+        classes: "Olmo3",
+        base_class: "Olmo3Model",
+        heads: Heads { sequence: true, ..LM_ONLY },
+        keys: &["hidden_act", "attention_bias", "sliding_window", "layer_types"],
+        defaults: Defaults { vocab_size: 50304, rms_norm_eps: 1e-5, pad_token_id: Some(1), ..LLAMA },
+        qk_norm: QkNorm::Full,
+        norms: Norms::Post,
+        window_period: Some(4),
         ..LLAMA_TYPE
     },
     TypeDesc {

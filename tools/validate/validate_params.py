@@ -87,7 +87,7 @@ FAMILIES = [
     "deepseek_v2", "deepseek_v3", "t5", "mt5", "umt5", "bart", "whisper", "distilbert", "albert",
     "electra", "deberta-v2", "mpnet", "vit", "bert", "roberta", "xlm-roberta",
     # Types added as descriptions (src/config/types.rs).
-    "granite", "olmo2", "seed_oss", "smollm3", "ministral", "starcoder2",
+    "granite", "olmo2", "olmo3", "seed_oss", "smollm3", "ministral", "starcoder2",
 ]
 
 # Classes beyond base / usual head / ForSequenceClassification, for the families modelatlas
@@ -221,6 +221,11 @@ VARIATIONS: dict[str, list[dict]] = {
     "olmo2": _LLAMA_LIKE + [
         dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
              num_key_value_heads=1, vocab_size=640, attention_bias=True),
+    ],
+    "olmo3": _LLAMA_LIKE + [
+        dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
+             num_key_value_heads=1, vocab_size=640, attention_bias=True, sliding_window=64,
+             layer_types=["full_attention", "sliding_attention"]),
     ],
     "seed_oss": _LLAMA_LIKE + [
         dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
