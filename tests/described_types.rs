@@ -114,7 +114,8 @@ fn ministral_added_by_following_the_readme_counts_as_mistral_under_its_own_class
     let (v, h, f, l) = (32000u64, 4096u64, 14336u64, 32u64);
     let layer = attention(h, 32, 8, 128) + 3 * h * f + 2 * h;
     assert_eq!(derived(json!({"model_type": "ministral"})), v * h + l * layer + h);
-    let c = resolve(r#"{"model_type": "ministral", "architectures": ["MinistralForQuestionAnswering"]}"#).unwrap();
+    let c = resolve(r#"{"model_type": "ministral", "architectures": ["MinistralForQuestionAnswering"]}"#)
+        .unwrap();
     assert_eq!(c.sliding_window, Some(4096));
 }
 
@@ -127,7 +128,10 @@ fn starcoder2_stacks_layernorms_and_a_plain_mlp_with_biases_throughout() {
     let attn = attention(h, 24, 2, 128) + (24 + 2 * 2) * 128 + h;
     let layer = attn + 2 * (2 * h) + (h * f + f) + (f * h + h);
     let expected = v * h + l * layer + 2 * h;
-    assert_eq!(derived(json!({"model_type": "starcoder2", "architectures": ["Starcoder2ForCausalLM"]})), expected);
+    assert_eq!(
+        derived(json!({"model_type": "starcoder2", "architectures": ["Starcoder2ForCausalLM"]})),
+        expected
+    );
 }
 
 #[test]
@@ -141,6 +145,7 @@ fn olmo3_slides_on_three_layers_of_four_and_counts_as_olmo2() {
     assert_eq!(c.sliding_window, Some(4096));
     let (v, h, f) = (50304u64, 4096u64, 11008u64);
     let layer = attention(h, 32, 32, 128) + 2 * h + 3 * h * f + 2 * h;
-    let config = json!({"model_type": "olmo3", "architectures": ["Olmo3ForCausalLM"], "num_hidden_layers": 8});
+    let config =
+        json!({"model_type": "olmo3", "architectures": ["Olmo3ForCausalLM"], "num_hidden_layers": 8});
     assert_eq!(derived(config), v * h + 8 * layer + h + v * h);
 }

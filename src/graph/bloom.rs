@@ -44,7 +44,7 @@ pub fn build(c: &BloomConfig, seq: u64) -> Graph {
             Node::new("input_ids", Op::Input, "token ids", &[seq]),
             embedding(
                 &format!("{p}word_embeddings"),
-                &format!("{} tokens", c.vocab_size),
+                format!("{} tokens", c.vocab_size),
                 seq,
                 c.vocab_size,
                 h,

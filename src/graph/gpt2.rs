@@ -44,10 +44,10 @@ pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
         repeat: 1,
         nodes: vec![
             Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{p}wte"), &format!("{} tokens", c.vocab_size), seq, c.vocab_size, e),
+            embedding(&format!("{p}wte"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, e),
             embedding(
                 &format!("{p}wpe"),
-                &format!("{} positions, learned", c.n_positions),
+                format!("{} positions, learned", c.n_positions),
                 seq,
                 c.n_positions,
                 e,

@@ -42,7 +42,7 @@ pub fn build(c: &GptNeoxConfig, seq: u64) -> Graph {
         repeat: 1,
         nodes: vec![
             Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{p}embed_in"), &format!("{} tokens", c.vocab_size), seq, c.vocab_size, h),
+            embedding(&format!("{p}embed_in"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, h),
         ],
     }];
     let l = format!("{p}layers.{{i}}");

@@ -258,7 +258,14 @@ fn mlp(c: &DecoderConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<N
     match c.desc.mlp {
         MlpKind::Gated => gated_mlp(prefix, seq, h, ffn, &c.hidden_act, bias, c.fused_gate_up),
         MlpKind::Plain { up, down } => vec![
-            linear(&format!("{prefix}.{up}"), &format!("up projection, then {}", c.hidden_act), seq, h, ffn, bias),
+            linear(
+                &format!("{prefix}.{up}"),
+                &format!("up projection, then {}", c.hidden_act),
+                seq,
+                h,
+                ffn,
+                bias,
+            ),
             linear(&format!("{prefix}.{down}"), "down projection", seq, ffn, h, bias),
         ],
     }
