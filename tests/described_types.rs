@@ -149,3 +149,13 @@ fn olmo3_slides_on_three_layers_of_four_and_counts_as_olmo2() {
         json!({"model_type": "olmo3", "architectures": ["Olmo3ForCausalLM"], "num_hidden_layers": 8});
     assert_eq!(derived(config), v * h + 8 * layer + h + v * h);
 }
+
+#[test]
+fn granite_3_3_8b_instruct_from_the_snapshot_is_8_170_864_640() {
+    // Its config.json (hub/, source in its modelatlas.json): vocab 49159, hidden 4096, 40 layers,
+    // 32 heads of 128 over 8 KV heads, ffn 12800, tied. Per layer: q and o 4096 x 4096 each, k
+    // and v 4096 x 1024 each (41,943,040), MLP 3 x 4096 x 12800 (157,286,400), two norms (8,192):
+    // 199,237,632; x 40 = 7,969,505,280; + embeddings 201,355,264 + final norm 4,096.
+    let page = common::plan_id("ibm-granite/granite-3.3-8b-instruct");
+    assert_eq!(page.params.unwrap().derived, 8_170_864_640);
+}
