@@ -5,6 +5,7 @@
 //! Data flows one way: [`manifest`] and [`source`] -> [`config`] -> [`graph`] -> [`estimate`] ->
 //! [`page`] -> [`render`] -> [`output`], with [`plan`] doing one model and [`site`] all of them.
 
+pub mod changes;
 pub mod config;
 pub mod estimate;
 pub mod family;
@@ -17,3 +18,4 @@ pub mod plan;
 pub mod render;
 pub mod site;
 pub mod source;
+pub mod sync;

@@ -69,6 +69,24 @@ enum Command {
         #[command(flatten)]
         training: TrainingArgs,
     },
+    /// Fill the snapshot from the Hub (HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE): config files, model
+    /// info, safetensors headers and the revision history, for every model of the list.
+    Sync {
+        #[arg(long, default_value = "models.toml")]
+        manifest: PathBuf,
+        /// The Hugging Face cache folder to fill (the snapshot `build` reads).
+        #[arg(long, default_value = "hub", env = "MODELATLAS_HUB")]
+        hub: PathBuf,
+        /// Commits of history read for each model that changed (0: none).
+        #[arg(long, default_value_t = 20)]
+        history: usize,
+        /// Models synced at once.
+        #[arg(long, default_value_t = 4)]
+        jobs: usize,
+        /// Sync only shard K of N (`--shard 2/8`): a deterministic 1/N of the list.
+        #[arg(long)]
+        shard: Option<String>,
+    },
     /// Evaluate one mode's memory formula at a batch, a sequence length and a card, as the model
     /// page's calculator does (JSON on stdout).
     WhatIf {
@@ -190,6 +208,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let options = PlanOptions { training: training.options()?, ..options(cards.as_deref(), &run)? };
             plan(&target, &hub, format, &options)
         }
+        Command::Sync { manifest, hub, history, jobs, shard } => sync(&manifest, &hub, history, jobs, shard.as_deref()),
         Command::WhatIf { target, hub, mode, card, batch, seq, cards, training } => {
             let run = RunArgs { epochs: 10, samples: 50_000, batch: 32 };
             let options = PlanOptions { training: training.options()?, ..options(cards.as_deref(), &run)? };
@@ -273,4 +292,66 @@ fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> 
     let text = Renderer::new().plan(&page, format)?;
     print!("{text}");
     Ok(ExitCode::SUCCESS)
+}
+
+fn sync(manifest: &Path, hub: &Path, history: usize, jobs: usize, shard: Option<&str>) -> Result<ExitCode> {
+    use modelatlas::sync::{Outcome, SyncOptions};
+    use std::io::IsTerminal;
+    let settings = modelatlas::source::hub_api::HubSettings::from_env();
+    if settings.offline {
+        bail!("HF_HUB_OFFLINE=1 is set: sync needs the Hub and makes no request (unset it, or build from the snapshot as it is)");
+    }
+    let shard = shard.map(modelatlas::sync::parse_shard).transpose().map_err(anyhow::Error::msg)?;
+    let manifest = Manifest::load(manifest)?;
+    std::fs::create_dir_all(hub).with_context(|| format!("creating {}", hub.display()))?;
+    let client = modelatlas::source::hub_api::HubClient::new(settings);
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(manifest.models.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let line = |id: &ModelId, o: &Outcome| match o {
+        Outcome::Unchanged => format!("  unchanged    {id}"),
+        Outcome::Refreshed => format!("  refreshed    {id} (downloads, likes or gating)"),
+        Outcome::Updated { from, to, changes } => format!(
+            "  updated      {id} {} -> {} ({changes} change(s) in history)",
+            from.as_deref().map_or("(none)", |f| f.get(..7).unwrap_or(f)),
+            to.get(..7).unwrap_or(to)
+        ),
+        Outcome::Failed(e) => format!("  FAILED       {e}"),
+    };
+    let done = |id: &ModelId, o: &Outcome| match &bar {
+        Some(bar) => {
+            bar.inc(1);
+            if !matches!(o, Outcome::Unchanged) {
+                bar.println(line(id, o));
+            }
+        }
+        None => eprintln!("{}", line(id, o)),
+    };
+    let options = SyncOptions { history, jobs, shard };
+    let report = modelatlas::sync::sync_all(&client, hub, &manifest.models, &options, &done);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let count = |f: fn(&Outcome) -> bool| report.models.iter().filter(|(_, o)| f(o)).count();
+    let failed: Vec<_> = report.failed().collect();
+    eprintln!(
+        "{} models: {} updated, {} refreshed, {} unchanged, {} failed; {} requests",
+        report.models.len(),
+        count(|o| matches!(o, Outcome::Updated { .. })),
+        count(|o| matches!(o, Outcome::Refreshed)),
+        count(|o| matches!(o, Outcome::Unchanged)),
+        failed.len(),
+        report.requests
+    );
+    for (id, e) in &failed {
+        eprintln!("  failed ({}): {id}: {e}", e.kind());
+    }
+    Ok(if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
