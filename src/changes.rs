@@ -73,7 +73,10 @@ pub fn config_diff(old: &Value, new: &Value) -> Vec<KeyChange> {
 }
 
 /// Tensors added, removed and reshaped between two checkpoints, each sorted by name.
-pub fn tensor_diff(old: &[CheckpointTensor], new: &[CheckpointTensor]) -> (Vec<String>, Vec<String>, Vec<Reshaped>) {
+pub fn tensor_diff(
+    old: &[CheckpointTensor],
+    new: &[CheckpointTensor],
+) -> (Vec<String>, Vec<String>, Vec<Reshaped>) {
     let a: BTreeMap<&str, &CheckpointTensor> = old.iter().map(|t| (t.name.as_str(), t)).collect();
     let b: BTreeMap<&str, &CheckpointTensor> = new.iter().map(|t| (t.name.as_str(), t)).collect();
     let added = b.keys().filter(|k| !a.contains_key(*k)).map(|k| k.to_string()).collect();
@@ -82,7 +85,11 @@ pub fn tensor_diff(old: &[CheckpointTensor], new: &[CheckpointTensor]) -> (Vec<S
         .iter()
         .filter_map(|(k, t)| {
             let o = a.get(k)?;
-            (o.shape != t.shape).then(|| Reshaped { name: k.to_string(), old: o.shape.clone(), new: t.shape.clone() })
+            (o.shape != t.shape).then(|| Reshaped {
+                name: k.to_string(),
+                old: o.shape.clone(),
+                new: t.shape.clone(),
+            })
         })
         .collect();
     (added, removed, reshaped)
@@ -132,7 +139,11 @@ impl Change {
             out.push("tokenizer changed".into());
         }
         for t in &self.tensors_added {
-            out.push(if is_head(t) { format!("{t} added: the head is no longer tied") } else { format!("{t} added") });
+            out.push(if is_head(t) {
+                format!("{t} added: the head is no longer tied")
+            } else {
+                format!("{t} added")
+            });
         }
         for t in &self.tensors_removed {
             out.push(if is_head(t) {
@@ -144,7 +155,10 @@ impl Change {
         for r in &self.tensors_reshaped {
             out.push(format!("{} reshaped {:?} -> {:?}", r.name, r.old, r.new));
         }
-        if self.weights_changed && self.tensors_added.is_empty() && self.tensors_removed.is_empty() && self.tensors_reshaped.is_empty()
+        if self.weights_changed
+            && self.tensors_added.is_empty()
+            && self.tensors_removed.is_empty()
+            && self.tensors_reshaped.is_empty()
         {
             out.push("weights changed (same tensors and shapes)".into());
         }
@@ -221,9 +235,12 @@ mod tests {
 
     #[test]
     fn an_added_lm_head_reads_as_an_untied_head() {
-        let t = |n: &str, s: &[u64]| CheckpointTensor { name: n.into(), dtype: "F32".into(), shape: s.to_vec() };
-        let (added, removed, reshaped) =
-            tensor_diff(&[t("wte", &[10, 4]), t("x", &[2])], &[t("wte", &[12, 4]), t("lm_head.weight", &[10, 4])]);
+        let t =
+            |n: &str, s: &[u64]| CheckpointTensor { name: n.into(), dtype: "F32".into(), shape: s.to_vec() };
+        let (added, removed, reshaped) = tensor_diff(
+            &[t("wte", &[10, 4]), t("x", &[2])],
+            &[t("wte", &[12, 4]), t("lm_head.weight", &[10, 4])],
+        );
         assert_eq!(added, ["lm_head.weight"]);
         assert_eq!(removed, ["x"]);
         assert_eq!(reshaped, [Reshaped { name: "wte".into(), old: vec![10, 4], new: vec![12, 4] }]);

@@ -208,7 +208,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let options = PlanOptions { training: training.options()?, ..options(cards.as_deref(), &run)? };
             plan(&target, &hub, format, &options)
         }
-        Command::Sync { manifest, hub, history, jobs, shard } => sync(&manifest, &hub, history, jobs, shard.as_deref()),
+        Command::Sync { manifest, hub, history, jobs, shard } => {
+            sync(&manifest, &hub, history, jobs, shard.as_deref())
+        }
         Command::WhatIf { target, hub, mode, card, batch, seq, cards, training } => {
             let run = RunArgs { epochs: 10, samples: 50_000, batch: 32 };
             let options = PlanOptions { training: training.options()?, ..options(cards.as_deref(), &run)? };
@@ -299,7 +301,9 @@ fn sync(manifest: &Path, hub: &Path, history: usize, jobs: usize, shard: Option<
     use std::io::IsTerminal;
     let settings = modelatlas::source::hub_api::HubSettings::from_env();
     if settings.offline {
-        bail!("HF_HUB_OFFLINE=1 is set: sync needs the Hub and makes no request (unset it, or build from the snapshot as it is)");
+        bail!(
+            "HF_HUB_OFFLINE=1 is set: sync needs the Hub and makes no request (unset it, or build from the snapshot as it is)"
+        );
     }
     let shard = shard.map(modelatlas::sync::parse_shard).transpose().map_err(anyhow::Error::msg)?;
     let manifest = Manifest::load(manifest)?;

@@ -52,9 +52,9 @@ impl HubError {
         match self {
             HubError::Offline => "offline",
             HubError::Gated { .. } => "gated",
-            HubError::RepoNotFound { .. } | HubError::RevisionNotFound { .. } | HubError::EntryNotFound { .. } => {
-                "not found"
-            }
+            HubError::RepoNotFound { .. }
+            | HubError::RevisionNotFound { .. }
+            | HubError::EntryNotFound { .. } => "not found",
             HubError::Status { .. } => "HTTP error",
             HubError::Transport { .. } => "network",
             HubError::BadJson { .. } => "bad answer",
@@ -84,8 +84,10 @@ impl HubSettings {
     /// `HF_HOME`), `HF_HUB_OFFLINE`.
     pub fn from_env() -> Self {
         let var = |k: &str| std::env::var(k).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
-        let endpoint =
-            var("HF_ENDPOINT").unwrap_or_else(|| DEFAULT_ENDPOINT.to_string()).trim_end_matches('/').to_string();
+        let endpoint = var("HF_ENDPOINT")
+            .unwrap_or_else(|| DEFAULT_ENDPOINT.to_string())
+            .trim_end_matches('/')
+            .to_string();
         let token = var("HF_TOKEN").or_else(|| {
             let path = var("HF_TOKEN_PATH").map(std::path::PathBuf::from).or_else(|| {
                 var("HF_HOME")
@@ -95,7 +97,8 @@ impl HubSettings {
             })?;
             std::fs::read_to_string(path).ok().map(|t| t.trim().to_string()).filter(|t| !t.is_empty())
         });
-        let offline = var("HF_HUB_OFFLINE").is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"));
+        let offline = var("HF_HUB_OFFLINE")
+            .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"));
         HubSettings {
             endpoint,
             token,
@@ -285,7 +288,12 @@ impl HubClient {
     /// One GET with retries on 429, 5xx and network errors, following redirects; a 4xx becomes
     /// the typed error its `X-Error-Code` names. Returns the final response and the
     /// `X-Linked-Size` a redirect carried.
-    fn get(&self, model: &str, url: &str, range: Option<&str>) -> Result<(Response<ureq::Body>, Option<u64>), HubError> {
+    fn get(
+        &self,
+        model: &str,
+        url: &str,
+        range: Option<&str>,
+    ) -> Result<(Response<ureq::Body>, Option<u64>), HubError> {
         if self.settings.offline {
             return Err(HubError::Offline);
         }
@@ -368,7 +376,9 @@ impl HubClient {
                                 model: model.to_string(),
                                 url: url.to_string(),
                                 status,
-                                code: header(&resp, "X-Error-Code").map(|c| format!(" {c}")).unwrap_or_default(),
+                                code: header(&resp, "X-Error-Code")
+                                    .map(|c| format!(" {c}"))
+                                    .unwrap_or_default(),
                                 after: format!(" (after {attempt} attempts)"),
                             });
                         }
@@ -415,7 +425,12 @@ impl HubClient {
         }
     }
 
-    fn read_body(&self, model: &str, url: &str, resp: &mut Response<ureq::Body>) -> Result<Vec<u8>, HubError> {
+    fn read_body(
+        &self,
+        model: &str,
+        url: &str,
+        resp: &mut Response<ureq::Body>,
+    ) -> Result<Vec<u8>, HubError> {
         resp.body_mut().with_config().limit(MAX_TEXT_BYTES).read_to_vec().map_err(|e| HubError::Transport {
             model: model.to_string(),
             url: url.to_string(),
@@ -518,16 +533,26 @@ impl HubClient {
             Err(e) => return Err(e),
         };
         let commit = header(&resp, "X-Repo-Commit");
-        let etag = header(&resp, "X-Linked-Etag").or_else(|| header(&resp, "ETag")).map(|e| normalise_etag(&e));
+        let etag =
+            header(&resp, "X-Linked-Etag").or_else(|| header(&resp, "ETag")).map(|e| normalise_etag(&e));
         let body = self.read_body(id, &url, &mut resp)?;
         Ok(Some(Fetched { body, commit, etag }))
     }
 
     /// Reads `n` bytes at `start` of a file with one Range request; returns them and the file's
     /// total size (from `Content-Range`, else the redirect's `X-Linked-Size`).
-    fn range(&self, id: &str, file: &str, url: &str, start: u64, n: u64) -> Result<(Vec<u8>, Option<u64>), HubError> {
-        let bad = |reason: String| HubError::BadHeader { model: id.to_string(), file: file.to_string(), reason };
-        let end = start.checked_add(n).and_then(|e| e.checked_sub(1)).ok_or_else(|| bad("empty range".into()))?;
+    fn range(
+        &self,
+        id: &str,
+        file: &str,
+        url: &str,
+        start: u64,
+        n: u64,
+    ) -> Result<(Vec<u8>, Option<u64>), HubError> {
+        let bad =
+            |reason: String| HubError::BadHeader { model: id.to_string(), file: file.to_string(), reason };
+        let end =
+            start.checked_add(n).and_then(|e| e.checked_sub(1)).ok_or_else(|| bad("empty range".into()))?;
         let (mut resp, linked) = self.get(id, url, Some(&format!("bytes={start}-{end}")))?;
         let total = header(&resp, "Content-Range")
             .and_then(|c| c.rsplit_once('/').and_then(|(_, t)| t.parse::<u64>().ok()))
@@ -549,19 +574,27 @@ impl HubClient {
     /// The tensor table of a safetensors file from its header: 8 bytes, then the header, never a
     /// byte of the weights. The header must fit the file: every tensor's bytes inside the data,
     /// sized by its dtype and shape, and the data exactly covered.
-    pub fn safetensors_header(&self, id: &str, revision: &str, file: &str) -> Result<Vec<CheckpointTensor>, HubError> {
-        let bad = |reason: String| HubError::BadHeader { model: id.to_string(), file: file.to_string(), reason };
+    pub fn safetensors_header(
+        &self,
+        id: &str,
+        revision: &str,
+        file: &str,
+    ) -> Result<Vec<CheckpointTensor>, HubError> {
+        let bad =
+            |reason: String| HubError::BadHeader { model: id.to_string(), file: file.to_string(), reason };
         let url = self.resolve_url(id, revision, file);
         let (first, total) = self.range(id, file, &url, 0, 8)?;
-        let len_bytes: [u8; 8] = first
-            .as_slice()
-            .try_into()
-            .map_err(|_| bad(format!("truncated: the file has {} bytes, fewer than the 8 of the length", first.len())))?;
+        let len_bytes: [u8; 8] = first.as_slice().try_into().map_err(|_| {
+            bad(format!("truncated: the file has {} bytes, fewer than the 8 of the length", first.len()))
+        })?;
         let n = u64::from_le_bytes(len_bytes);
         if n == 0 || n > MAX_HEADER_BYTES {
-            return Err(bad(format!("the length prefix says {n} bytes (0 or above {MAX_HEADER_BYTES}): not a safetensors header")));
+            return Err(bad(format!(
+                "the length prefix says {n} bytes (0 or above {MAX_HEADER_BYTES}): not a safetensors header"
+            )));
         }
-        let total = total.ok_or_else(|| bad("the server gave no file size (Content-Range or X-Linked-Size)".into()))?;
+        let total = total
+            .ok_or_else(|| bad("the server gave no file size (Content-Range or X-Linked-Size)".into()))?;
         let data_start = n.checked_add(8).ok_or_else(|| bad("header length overflows".into()))?;
         if data_start > total {
             return Err(bad(format!("the header claims {n} bytes but the file has only {total}")));
@@ -604,7 +637,8 @@ pub fn parse_header(head: &[u8], data_len: u64) -> Result<Vec<CheckpointTensor>,
         }
         let e: Entry = serde_json::from_value(value).map_err(|err| format!("tensor `{name}`: {err}"))?;
         let (begin, end) = e.data_offsets;
-        let width = dtype_bytes(&e.dtype).ok_or_else(|| format!("tensor `{name}`: unknown dtype {:?}", e.dtype))?;
+        let width =
+            dtype_bytes(&e.dtype).ok_or_else(|| format!("tensor `{name}`: unknown dtype {:?}", e.dtype))?;
         let bytes = e
             .shape
             .iter()

@@ -17,11 +17,17 @@ use crate::changes::{self, Change};
 use crate::model_id::ModelId;
 use crate::source::hub_api::{HubClient, HubError, TreeEntry};
 use crate::source::hub_cache::META_FILE;
-use crate::source::meta::{CheckpointInfo, CheckpointTensor, ConfigProvenance, Downloads, HubMeta, HubRecord};
+use crate::source::meta::{
+    CheckpointInfo, CheckpointTensor, ConfigProvenance, Downloads, HubMeta, HubRecord,
+};
 
 /// The files fetched beside config.json where the repository has them.
-pub const COMPANIONS: [&str; 4] =
-    ["generation_config.json", "tokenizer_config.json", "model.safetensors.index.json", "chat_template.jinja"];
+pub const COMPANIONS: [&str; 4] = [
+    "generation_config.json",
+    "tokenizer_config.json",
+    "model.safetensors.index.json",
+    "chat_template.jinja",
+];
 const INDEX_FILE: &str = "model.safetensors.index.json";
 
 #[derive(Debug, thiserror::Error)]
@@ -64,7 +70,11 @@ pub enum Outcome {
     Unchanged,
     /// The head is the one held; downloads, likes or gating moved: only modelatlas.json rewritten.
     Refreshed,
-    Updated { from: Option<String>, to: String, changes: usize },
+    Updated {
+        from: Option<String>,
+        to: String,
+        changes: usize,
+    },
     Failed(SyncError),
 }
 
@@ -221,7 +231,11 @@ impl Ctx<'_> {
 
     /// The checkpoint's tensors at a commit: every safetensors file the index names (or the
     /// single `model.safetensors`), merged and sorted by name. `None` without safetensors.
-    fn tensors(&self, commit: &str, tree: &BTreeMap<String, TreeEntry>) -> Result<Option<Vec<CheckpointTensor>>, SyncError> {
+    fn tensors(
+        &self,
+        commit: &str,
+        tree: &BTreeMap<String, TreeEntry>,
+    ) -> Result<Option<Vec<CheckpointTensor>>, SyncError> {
         let shards: Vec<String> = if let Some(index) = tree.get(INDEX_FILE) {
             #[derive(serde::Deserialize)]
             struct Index {
@@ -303,7 +317,12 @@ fn write_atomic(path: &Path, text: &[u8]) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
-pub fn sync_model(client: &HubClient, hub: &Path, id: &ModelId, options: &SyncOptions) -> Result<Outcome, SyncError> {
+pub fn sync_model(
+    client: &HubClient,
+    hub: &Path,
+    id: &ModelId,
+    options: &SyncOptions,
+) -> Result<Outcome, SyncError> {
     let model = id.to_string();
     let info = client.model_info(&model)?;
     let sha = info.sha.clone().ok_or_else(|| SyncError::NoSha { model: model.clone() })?;
@@ -331,7 +350,8 @@ pub fn sync_model(client: &HubClient, hub: &Path, id: &ModelId, options: &SyncOp
     });
 
     // The head already held: at most modelatlas.json changes, and only when a number moved.
-    if let (Some(old_sha), Some(mut meta), Some(old)) = (old_sha.as_deref(), old_meta.clone(), old_record.clone())
+    if let (Some(old_sha), Some(mut meta), Some(old)) =
+        (old_sha.as_deref(), old_meta.clone(), old_record.clone())
         && old_sha == sha
         && old.sha == sha
     {
@@ -345,12 +365,20 @@ pub fn sync_model(client: &HubClient, hub: &Path, id: &ModelId, options: &SyncOp
         meta.hub = Some(HubRecord { files: old.files, ..record(BTreeMap::new()) });
         meta.downloads = downloads;
         let path = repo_dir.join("snapshots").join(&sha).join(META_FILE);
-        write_atomic(&path, meta_text(&meta).as_bytes())
-            .map_err(|source| SyncError::Io { model: model.clone(), path, source })?;
+        write_atomic(&path, meta_text(&meta).as_bytes()).map_err(|source| SyncError::Io {
+            model: model.clone(),
+            path,
+            source,
+        })?;
         return Ok(Outcome::Refreshed);
     }
 
-    let ctx = Ctx { client, id: model.clone(), files: Mutex::new(HashMap::new()), headers: Mutex::new(HashMap::new()) };
+    let ctx = Ctx {
+        client,
+        id: model.clone(),
+        files: Mutex::new(HashMap::new()),
+        headers: Mutex::new(HashMap::new()),
+    };
     let tree = tree_map(client.tree(&model, &sha)?);
     if !tree.contains_key("config.json") {
         return Err(SyncError::NoConfig { model: model.clone(), commit: sha.clone() });
@@ -376,9 +404,13 @@ pub fn sync_model(client: &HubClient, hub: &Path, id: &ModelId, options: &SyncOp
             let Some(entry) = tree.get(name) else { continue };
             ids.insert(name.to_string(), entry.content_id().to_string());
             // The ETag the previous sync recorded still matches: copy, do not fetch.
-            let reuse = old_record.as_ref().filter(|r| r.files.get(name).map(String::as_str) == Some(entry.content_id()));
+            let reuse = old_record
+                .as_ref()
+                .filter(|r| r.files.get(name).map(String::as_str) == Some(entry.content_id()));
             let bytes = match (reuse, &old_dir) {
-                (Some(_), Some(dir)) if dir.join(name).is_file() => std::fs::read(dir.join(name)).map_err(ctx.io(&dir.join(name)))?,
+                (Some(_), Some(dir)) if dir.join(name).is_file() => {
+                    std::fs::read(dir.join(name)).map_err(ctx.io(&dir.join(name)))?
+                }
                 _ => match ctx.file(&sha, entry)? {
                     Some(b) => b,
                     None => continue,
@@ -402,7 +434,8 @@ pub fn sync_model(client: &HubClient, hub: &Path, id: &ModelId, options: &SyncOp
             weights.iter().all(|e| r.files.get(&e.path).map(String::as_str) == Some(e.content_id()))
                 && r.files.keys().filter(|k| is_weights_file(k)).count() == weights.len()
         });
-        let old_tensors = old_meta.as_ref().and_then(|m| m.checkpoint.as_ref()).and_then(|c| c.tensors.clone());
+        let old_tensors =
+            old_meta.as_ref().and_then(|m| m.checkpoint.as_ref()).and_then(|c| c.tensors.clone());
         let tensors = match (weights_same, old_tensors) {
             (true, Some(t)) => Some(t),
             _ => ctx.tensors(&sha, &tree)?,
@@ -461,16 +494,26 @@ pub fn sync_model(client: &HubClient, hub: &Path, id: &ModelId, options: &SyncOp
     Ok(Outcome::Updated { from: old_sha, to: sha, changes: n_changes })
 }
 
-fn checkpoint_info(info: &crate::source::hub_api::ModelInfo, tensors: Option<Vec<CheckpointTensor>>, today: &str) -> Option<CheckpointInfo> {
+fn checkpoint_info(
+    info: &crate::source::hub_api::ModelInfo,
+    tensors: Option<Vec<CheckpointTensor>>,
+    today: &str,
+) -> Option<CheckpointInfo> {
     let (total, by_dtype, source) = match (&info.safetensors, &tensors) {
-        (Some(st), _) => (st.total, st.parameters.clone(), format!("Hub API `safetensors.total`, read {today}")),
+        (Some(st), _) => {
+            (st.total, st.parameters.clone(), format!("Hub API `safetensors.total`, read {today}"))
+        }
         (None, Some(t)) => {
             let mut by: BTreeMap<String, u64> = BTreeMap::new();
             for x in t {
                 let e = by.entry(x.dtype.clone()).or_default();
                 *e = e.saturating_add(x.numel());
             }
-            (by.values().fold(0u64, |a, b| a.saturating_add(*b)), by, format!("safetensors headers, read {today}"))
+            (
+                by.values().fold(0u64, |a, b| a.saturating_add(*b)),
+                by,
+                format!("safetensors headers, read {today}"),
+            )
         }
         (None, None) => return None,
     };
@@ -480,7 +523,12 @@ fn checkpoint_info(info: &crate::source::hub_api::ModelInfo, tensors: Option<Vec
 
 /// The last `n` commits of `main` and, for each that touched the config, the tokenizer, the chat
 /// template or the weights, what changed against its parent. Newest first.
-fn history(ctx: &Ctx, head: &str, head_tree: &BTreeMap<String, TreeEntry>, n: usize) -> Result<Vec<Change>, SyncError> {
+fn history(
+    ctx: &Ctx,
+    head: &str,
+    head_tree: &BTreeMap<String, TreeEntry>,
+    n: usize,
+) -> Result<Vec<Change>, SyncError> {
     let commits = ctx.client.commits(&ctx.id, "main", n.saturating_add(1))?;
     let mut trees: Vec<BTreeMap<String, TreeEntry>> = Vec::with_capacity(commits.len());
     for c in &commits {
@@ -490,26 +538,47 @@ fn history(ctx: &Ctx, head: &str, head_tree: &BTreeMap<String, TreeEntry>, n: us
     for i in 0..commits.len().saturating_sub(1) {
         let (c, new, old) = (&commits[i], &trees[i], &trees[i + 1]);
         let parent = &commits[i + 1].id;
-        let differs = |p: &str| new.get(p).map(TreeEntry::content_id) != old.get(p).map(TreeEntry::content_id);
+        let differs =
+            |p: &str| new.get(p).map(TreeEntry::content_id) != old.get(p).map(TreeEntry::content_id);
         let touched: Vec<&String> = new.keys().chain(old.keys()).filter(|p| differs(p)).collect();
         let config_touched = touched.iter().any(|p| *p == "config.json");
         let weights_changed = touched.iter().any(|p| is_weights_file(p));
-        let mut tokenizer_changed = touched.iter().any(|p| is_tokenizer_file(p) && *p != "tokenizer_config.json");
+        let mut tokenizer_changed =
+            touched.iter().any(|p| is_tokenizer_file(p) && *p != "tokenizer_config.json");
         let mut chat_template_changed = touched.iter().any(|p| is_template_file(p));
-        if !(config_touched || weights_changed || tokenizer_changed || chat_template_changed || differs("tokenizer_config.json")) {
+        if !(config_touched
+            || weights_changed
+            || tokenizer_changed
+            || chat_template_changed
+            || differs("tokenizer_config.json"))
+        {
             continue;
         }
         if differs("tokenizer_config.json") {
-            let a = match old.get("tokenizer_config.json") { Some(e) => ctx.json(parent, e)?, None => None };
-            let b = match new.get("tokenizer_config.json") { Some(e) => ctx.json(&c.id, e)?, None => None };
+            let a = match old.get("tokenizer_config.json") {
+                Some(e) => ctx.json(parent, e)?,
+                None => None,
+            };
+            let b = match new.get("tokenizer_config.json") {
+                Some(e) => ctx.json(&c.id, e)?,
+                None => None,
+            };
             let (a, b) = (a.unwrap_or_default(), b.unwrap_or_default());
             chat_template_changed |= changes::chat_template(&a) != changes::chat_template(&b);
             tokenizer_changed |= changes::without_chat_template(&a) != changes::without_chat_template(&b);
         }
         let (mut config_changes, mut effect) = (vec![], None);
         if config_touched {
-            let a = match old.get("config.json") { Some(e) => ctx.file(parent, e)?, None => None }.unwrap_or_default();
-            let b = match new.get("config.json") { Some(e) => ctx.file(&c.id, e)?, None => None }.unwrap_or_default();
+            let a = match old.get("config.json") {
+                Some(e) => ctx.file(parent, e)?,
+                None => None,
+            }
+            .unwrap_or_default();
+            let b = match new.get("config.json") {
+                Some(e) => ctx.file(&c.id, e)?,
+                None => None,
+            }
+            .unwrap_or_default();
             let parse = |bytes: &[u8], at: &str| {
                 serde_json::from_slice::<serde_json::Value>(bytes).map_err(|e| SyncError::BadFile {
                     model: ctx.id.clone(),
@@ -517,13 +586,13 @@ fn history(ctx: &Ctx, head: &str, head_tree: &BTreeMap<String, TreeEntry>, n: us
                     reason: format!("not JSON: {e}"),
                 })
             };
-            let (va, vb) = (if a.is_empty() { serde_json::json!({}) } else { parse(&a, parent)? }, parse(&b, &c.id)?);
+            let (va, vb) =
+                (if a.is_empty() { serde_json::json!({}) } else { parse(&a, parent)? }, parse(&b, &c.id)?);
             config_changes = changes::config_diff(&va, &vb);
             effect = changes::effect(&ctx.id, &String::from_utf8_lossy(&a), &String::from_utf8_lossy(&b));
         }
         let (mut added, mut removed, mut reshaped) = (vec![], vec![], vec![]);
-        if weights_changed
-            && let (Some(ta), Some(tb)) = (ctx.tensors(parent, old)?, ctx.tensors(&c.id, new)?)
+        if weights_changed && let (Some(ta), Some(tb)) = (ctx.tensors(parent, old)?, ctx.tensors(&c.id, new)?)
         {
             (added, removed, reshaped) = changes::tensor_diff(&ta, &tb);
             let scalars = |ts: &[CheckpointTensor]| ts.iter().fold(0u64, |s, t| s.saturating_add(t.numel()));

@@ -17,7 +17,6 @@
 //! Faults can be injected per path (a status a number of times, with `Retry-After`; a stall).
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -137,7 +136,8 @@ fn hdr(k: &str, v: &str) -> Header {
 type Reply = Response<std::io::Cursor<Vec<u8>>>;
 
 fn json_reply(value: &serde_json::Value) -> Reply {
-    Response::from_data(serde_json::to_vec(value).unwrap()).with_header(hdr("Content-Type", "application/json"))
+    Response::from_data(serde_json::to_vec(value).unwrap())
+        .with_header(hdr("Content-Type", "application/json"))
 }
 
 fn error_reply(status: u16, code: &str, message: &str) -> Reply {
@@ -159,7 +159,8 @@ impl TestHub {
         let server = Arc::new(Server::http("127.0.0.1:0").unwrap());
         let port = server.server_addr().to_ip().unwrap().port();
         let url = format!("http://127.0.0.1:{port}");
-        let state = Arc::new(Mutex::new(State { commits_page_size: state.commits_page_size.max(1), ..state }));
+        let state =
+            Arc::new(Mutex::new(State { commits_page_size: state.commits_page_size.max(1), ..state }));
         let (srv, st, base) = (server.clone(), state.clone(), url.clone());
         let thread = std::thread::spawn(move || {
             for request in srv.incoming_requests() {
@@ -237,7 +238,9 @@ impl Repo {
             }
             let n = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
             let Some(head) = bytes.get(8..8 + n) else { continue };
-            let Ok(map) = serde_json::from_slice::<BTreeMap<String, serde_json::Value>>(head) else { continue };
+            let Ok(map) = serde_json::from_slice::<BTreeMap<String, serde_json::Value>>(head) else {
+                continue;
+            };
             for (name, t) in map {
                 if name == "__metadata__" {
                     continue;
@@ -307,14 +310,18 @@ fn handle(mut request: Request, state: &Arc<Mutex<State>>, base: &str) {
     let stall = {
         let mut st = state.lock().unwrap();
         st.log.push(match range {
-            Some((a, b)) => format!("{method} {raw} bytes={a}-{}", b.map(|b| b.to_string()).unwrap_or_default()),
+            Some((a, b)) => {
+                format!("{method} {raw} bytes={a}-{}", b.map(|b| b.to_string()).unwrap_or_default())
+            }
             None => format!("{method} {raw}"),
         });
         let mut reply = None;
         let mut stall = false;
         for f in st.faults.iter_mut() {
             match f {
-                Fault::Status { path: p, status, retry_after, times } if *times > 0 && path.contains(p.as_str()) => {
+                Fault::Status { path: p, status, retry_after, times }
+                    if *times > 0 && path.contains(p.as_str()) =>
+                {
                     *times -= 1;
                     let mut r = error_reply(*status, "", "injected fault");
                     if let Some(s) = retry_after {
@@ -345,6 +352,11 @@ fn handle(mut request: Request, state: &Arc<Mutex<State>>, base: &str) {
 fn info_json(id: &str, repo: &Repo, commit: &Commit) -> serde_json::Value {
     let siblings: Vec<serde_json::Value> =
         commit.files.keys().map(|f| serde_json::json!({ "rfilename": f })).collect();
+    let tags: Vec<String> = ["transformers", "safetensors"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(repo.license.iter().map(|l| format!("license:{l}")))
+        .collect();
     let mut v = serde_json::json!({
         "_id": format!("{:0>24}", &commit.sha[..8]),
         "id": id,
@@ -359,8 +371,7 @@ fn info_json(id: &str, repo: &Repo, commit: &Commit) -> serde_json::Value {
         "downloads": repo.downloads,
         "likes": repo.likes,
         "library_name": "transformers",
-        "tags": ["transformers", "safetensors"].iter().map(|s| s.to_string())
-            .chain(repo.license.iter().map(|l| format!("license:{l}"))).collect::<Vec<_>>(),
+        "tags": tags,
         "pipeline_tag": repo.pipeline_tag,
         "cardData": { "license": repo.license },
         "siblings": siblings,
@@ -505,7 +516,9 @@ fn route(
             return error_reply(
                 status,
                 "GatedRepo",
-                &format!("Access to model {id} is restricted. You must have access to it and be authenticated to access it. Please log in."),
+                &format!(
+                    "Access to model {id} is restricted. You must have access to it and be authenticated to access it. Please log in."
+                ),
             );
         }
         let Some(c) = repo.at(rev) else {

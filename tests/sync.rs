@@ -1,0 +1,535 @@
+//! `modelatlas sync` against a test Hub on 127.0.0.1 (tests/hub): nothing else is contacted.
+
+mod hub;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use hub::{Fault, Repo, State, TestHub, safetensors};
+use modelatlas::model_id::ModelId;
+use modelatlas::source::ModelSource;
+use modelatlas::source::hub_api::{HubClient, HubSettings};
+use modelatlas::source::hub_cache::HubCacheSource;
+use modelatlas::source::meta::HubMeta;
+use modelatlas::sync::{Outcome, SyncOptions, sync_all};
+
+const TINY: &str = "org/tiny";
+
+/// A GPT-2 small enough to write out: n_embd 8, 2 layers, 16 positions, vocabulary 32.
+fn config(n_positions: u64) -> Vec<u8> {
+    serde_json::to_vec_pretty(&serde_json::json!({
+        "architectures": ["GPT2LMHeadModel"], "model_type": "gpt2", "n_embd": 8, "n_head": 2,
+        "n_layer": 2, "n_positions": n_positions, "n_ctx": n_positions, "vocab_size": 32,
+        "layer_norm_epsilon": 1e-5, "activation_function": "gelu_new"
+    }))
+    .unwrap()
+}
+
+/// The checkpoint GPT2LMHeadModel saves (head tied to wte, so not saved), F32.
+fn gpt2_tensors(n_positions: u64, untied_head: bool) -> Vec<u8> {
+    let mut t: Vec<(String, &str, Vec<u64>)> = vec![
+        ("wte.weight".into(), "F32", vec![32, 8]),
+        ("wpe.weight".into(), "F32", vec![n_positions, 8]),
+        ("ln_f.weight".into(), "F32", vec![8]),
+        ("ln_f.bias".into(), "F32", vec![8]),
+    ];
+    for i in 0..2 {
+        for (n, s) in [
+            ("ln_1.weight", vec![8]),
+            ("ln_1.bias", vec![8]),
+            ("attn.c_attn.weight", vec![8, 24]),
+            ("attn.c_attn.bias", vec![24]),
+            ("attn.c_proj.weight", vec![8, 8]),
+            ("attn.c_proj.bias", vec![8]),
+            ("ln_2.weight", vec![8]),
+            ("ln_2.bias", vec![8]),
+            ("mlp.c_fc.weight", vec![8, 32]),
+            ("mlp.c_fc.bias", vec![32]),
+            ("mlp.c_proj.weight", vec![32, 8]),
+            ("mlp.c_proj.bias", vec![8]),
+        ] {
+            t.push((format!("h.{i}.{n}"), "F32", s));
+        }
+    }
+    if untied_head {
+        t.push(("lm_head.weight".into(), "F32", vec![32, 8]));
+    }
+    let refs: Vec<(&str, &str, Vec<u64>)> = t.iter().map(|(n, d, s)| (n.as_str(), *d, s.clone())).collect();
+    safetensors(&refs)
+}
+
+/// Written out: per layer ln_1 16 + c_attn 8*24+24 = 216 + c_proj 64+8 = 72 + ln_2 16
+/// + c_fc 8*32+32 = 288 + mlp.c_proj 32*8+8 = 264 = 872; two layers 1744; wte 32*8 = 256,
+/// wpe 16*8 = 128, ln_f 16: 2144.
+const TINY_SCALARS: u64 = 2144;
+
+fn tokenizer_config(template: &str) -> Vec<u8> {
+    serde_json::to_vec(
+        &serde_json::json!({"model_max_length": 16, "eos_token": "<|endoftext|>", "chat_template": template}),
+    )
+    .unwrap()
+}
+
+fn tiny_repo() -> Repo {
+    let files: BTreeMap<String, Vec<u8>> = [
+        ("config.json", config(16)),
+        ("generation_config.json", br#"{"bos_token_id": 0, "eos_token_id": 0}"#.to_vec()),
+        ("tokenizer_config.json", tokenizer_config("{{ messages }}")),
+        ("model.safetensors", gpt2_tensors(16, false)),
+        ("README.md", b"# tiny".to_vec()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    Repo::new("org", files)
+}
+
+fn start(repos: Vec<(&str, Repo)>) -> TestHub {
+    TestHub::start(State {
+        repos: repos.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        commits_page_size: 2,
+        ..State::default()
+    })
+}
+
+fn client(hub: &TestHub, token: Option<&str>) -> HubClient {
+    HubClient::new(HubSettings {
+        endpoint: hub.url.clone(),
+        token: token.map(str::to_string),
+        offline: false,
+        user_agent: "modelatlas-test".into(),
+        attempts: 3,
+        backoff: Duration::from_millis(20),
+        max_wait: Duration::from_secs(5),
+        timeout: Duration::from_secs(10),
+    })
+}
+
+fn ids(list: &[&str]) -> Vec<ModelId> {
+    list.iter().map(|s| ModelId::parse(s).unwrap()).collect()
+}
+
+fn sync(
+    hub: &TestHub,
+    dir: &Path,
+    list: &[&str],
+    history: usize,
+    token: Option<&str>,
+) -> Vec<(ModelId, Outcome)> {
+    let opts = SyncOptions { history, jobs: 2, shard: None };
+    sync_all(&client(hub, token), dir, &ids(list), &opts, &|_, _| {}).models
+}
+
+fn meta(dir: &Path, id: &str) -> HubMeta {
+    let folder = dir.join(format!("models--{}", id.replace('/', "--")));
+    let sha = std::fs::read_to_string(folder.join("refs/main")).unwrap();
+    serde_json::from_str(
+        &std::fs::read_to_string(folder.join("snapshots").join(sha.trim()).join("modelatlas.json")).unwrap(),
+    )
+    .unwrap()
+}
+
+/// Every file under a folder with its bytes and modification time.
+fn tree_state(dir: &Path) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            (
+                e.path().to_path_buf(),
+                (std::fs::read(e.path()).unwrap(), e.metadata().unwrap().modified().unwrap()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_sync_fills_the_cache_layout_with_files_info_and_the_tensor_table_read_by_range_only() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let head = hub.with_repo(TINY, |r| r.head().sha.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    assert!(matches!(out[0].1, Outcome::Updated { .. }), "{:?}", out[0].1);
+
+    let folder = dir.path().join("models--org--tiny");
+    assert_eq!(std::fs::read_to_string(folder.join("refs/main")).unwrap(), head);
+    let snap = folder.join("snapshots").join(&head);
+    for f in ["config.json", "generation_config.json", "tokenizer_config.json", "modelatlas.json"] {
+        assert!(snap.join(f).is_file(), "{f}");
+    }
+    assert!(!snap.join("model.safetensors").exists(), "weights are never downloaded");
+    assert!(!snap.join("README.md").exists());
+
+    let m = meta(dir.path(), TINY);
+    let rec = m.hub.as_ref().unwrap();
+    assert_eq!(rec.sha, head);
+    assert_eq!(rec.likes, Some(10));
+    assert_eq!(rec.license.as_deref(), Some("apache-2.0"));
+    assert_eq!(rec.pipeline_tag.as_deref(), Some("text-generation"));
+    assert_eq!(m.downloads.as_ref().unwrap().count, 1000);
+    let ck = m.checkpoint.as_ref().unwrap();
+    assert_eq!(ck.total_scalars, TINY_SCALARS);
+    assert_eq!(ck.tensors.as_ref().unwrap().len(), 4 + 2 * 12);
+
+    // Every byte range asked of the weights lies inside the 8-byte prefix and the header.
+    let bytes = gpt2_tensors(16, false);
+    let header_end = 8 + u64::from_le_bytes(bytes[..8].try_into().unwrap());
+    let cdn: Vec<String> = hub.log().into_iter().filter(|l| l.contains("/cdn/")).collect();
+    assert_eq!(cdn.len(), 2, "{cdn:?}");
+    for l in &cdn {
+        let end: u64 = l.rsplit('-').next().unwrap().parse().unwrap();
+        assert!(end < header_end, "{l} reads past the header (ends at {header_end})");
+    }
+
+    // The snapshot plans with the real tensor list: matched by name, equal to the scalar.
+    let files = HubCacheSource::new(dir.path()).load(&ModelId::parse(TINY).unwrap()).unwrap();
+    let page = modelatlas::plan::plan(&files, None).unwrap();
+    let params = page.params.unwrap();
+    assert_eq!(params.derived, TINY_SCALARS);
+    let recon = serde_json::to_value(&params.reconciliation).unwrap();
+    assert_eq!(recon["method"], "tensor_list", "{recon}");
+    assert_eq!(recon["status"], "equal", "{recon}");
+}
+
+#[test]
+fn a_resync_with_nothing_changed_upstream_makes_one_request_and_writes_nothing() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let dir = tempfile::tempdir().unwrap();
+    sync(&hub, dir.path(), &[TINY], 3, None);
+    let before = tree_state(dir.path());
+    hub.clear_log();
+    std::thread::sleep(Duration::from_millis(20));
+    let out = sync(&hub, dir.path(), &[TINY], 3, None);
+    assert!(matches!(out[0].1, Outcome::Unchanged), "{:?}", out[0].1);
+    assert_eq!(hub.log(), ["GET /api/models/org/tiny"]);
+    assert_eq!(tree_state(dir.path()), before);
+}
+
+#[test]
+fn a_gated_model_fails_without_a_token_and_syncs_with_a_granted_one() {
+    let mut repo = tiny_repo();
+    repo.gated = true;
+    let hub = start(vec![(TINY, repo)]);
+    hub.state.lock().unwrap().granted_tokens.push("hf_granted".into());
+    let dir = tempfile::tempdir().unwrap();
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    let Outcome::Failed(e) = &out[0].1 else { panic!("{:?}", out[0].1) };
+    assert_eq!(e.kind(), "gated");
+    assert!(e.to_string().contains("HF_TOKEN"), "{e}");
+    assert!(!dir.path().join("models--org--tiny/refs/main").exists());
+
+    let out = sync(&hub, dir.path(), &[TINY], 0, Some("hf_not_granted"));
+    let Outcome::Failed(e) = &out[0].1 else { panic!("{:?}", out[0].1) };
+    assert!(e.to_string().contains("accept"), "{e}");
+
+    let out = sync(&hub, dir.path(), &[TINY], 0, Some("hf_granted"));
+    assert!(matches!(out[0].1, Outcome::Updated { .. }), "{:?}", out[0].1);
+    assert_eq!(meta(dir.path(), TINY).hub.unwrap().gated.as_deref(), Some("auto"));
+}
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_modelatlas"));
+    for k in ["HF_TOKEN", "HF_HUB_OFFLINE", "HF_ENDPOINT", "HF_TOKEN_PATH", "MODELATLAS_HUB"] {
+        c.env_remove(k);
+    }
+    c
+}
+
+fn manifest(dir: &Path, list: &[&str]) -> PathBuf {
+    let mut s = String::from("[site]\ntitle = \"t\"\nbase_url = \"https://example.org/\"\n");
+    for id in list {
+        s.push_str(&format!("[[model]]\nid = \"{id}\"\n"));
+    }
+    let p = dir.join("models.toml");
+    std::fs::write(&p, s).unwrap();
+    p
+}
+
+#[test]
+fn a_missing_repository_fails_with_exit_1_and_the_others_are_still_synced() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let dir = tempfile::tempdir().unwrap();
+    let m = manifest(dir.path(), &["org/missing", TINY]);
+    let out = bin()
+        .args(["sync", "--manifest"])
+        .arg(&m)
+        .arg("--hub")
+        .arg(dir.path().join("hub"))
+        .env("HF_ENDPOINT", &hub.url)
+        .env("HF_HOME", dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("org/missing") && stderr.contains("RepoNotFound"), "{stderr}");
+    assert!(stderr.contains("1 failed"), "{stderr}");
+    assert!(dir.path().join("hub/models--org--tiny/refs/main").is_file());
+}
+
+#[test]
+fn offline_mode_refuses_at_once_without_a_request() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let dir = tempfile::tempdir().unwrap();
+    let m = manifest(dir.path(), &[TINY]);
+    let out = bin()
+        .args(["sync", "--manifest"])
+        .arg(&m)
+        .arg("--hub")
+        .arg(dir.path().join("hub"))
+        .env("HF_ENDPOINT", &hub.url)
+        .env("HF_HOME", dir.path())
+        .env("HF_HUB_OFFLINE", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("HF_HUB_OFFLINE"), "{stderr}");
+    assert!(hub.log().is_empty(), "{:?}", hub.log());
+}
+
+#[test]
+fn a_429_with_retry_after_is_waited_out_then_the_sync_succeeds() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    hub.add_fault(Fault::Status {
+        path: "/api/models/org/tiny".into(),
+        status: 429,
+        retry_after: Some(1),
+        times: 1,
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let t = Instant::now();
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    assert!(matches!(out[0].1, Outcome::Updated { .. }), "{:?}", out[0].1);
+    assert!(t.elapsed() >= Duration::from_secs(1), "Retry-After: 1 was not honoured ({:?})", t.elapsed());
+    let info_requests = hub.log().iter().filter(|l| *l == "GET /api/models/org/tiny").count();
+    assert_eq!(info_requests, 2);
+}
+
+#[test]
+fn a_500_then_success_is_retried_and_a_500_every_time_fails_naming_the_status() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    hub.add_fault(Fault::Status { path: "/resolve/".into(), status: 500, retry_after: None, times: 1 });
+    let dir = tempfile::tempdir().unwrap();
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    assert!(matches!(out[0].1, Outcome::Updated { .. }), "{:?}", out[0].1);
+
+    let hub = start(vec![(TINY, tiny_repo())]);
+    hub.add_fault(Fault::Status { path: "/tree/".into(), status: 503, retry_after: None, times: 100 });
+    let dir = tempfile::tempdir().unwrap();
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    let Outcome::Failed(e) = &out[0].1 else { panic!("{:?}", out[0].1) };
+    assert!(e.to_string().contains("HTTP 503") && e.to_string().contains("3 attempts"), "{e}");
+    assert!(!dir.path().join("models--org--tiny/refs/main").exists());
+}
+
+#[test]
+fn a_truncated_or_lying_safetensors_header_is_refused_by_name_and_the_model_stays_old() {
+    // The header claims more data than the file holds: a lying header.
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let dir = tempfile::tempdir().unwrap();
+    sync(&hub, dir.path(), &[TINY], 0, None);
+    let old = tree_state(dir.path());
+    let mut lying = gpt2_tensors(32, false);
+    lying.truncate(lying.len() - 64);
+    hub.with_repo(TINY, |r| {
+        r.push("Update weights", "2026-02-01T00:00:00.000Z", vec![("model.safetensors", Some(lying))])
+    });
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    let Outcome::Failed(e) = &out[0].1 else { panic!("{:?}", out[0].1) };
+    assert_eq!(e.kind(), "bad safetensors header");
+    assert!(e.to_string().contains("model.safetensors") && e.to_string().contains("lying"), "{e}");
+    assert_eq!(tree_state(dir.path()), old, "a failed model is left as it was");
+
+    // The CDN cuts the object inside the header: truncated.
+    let hub = start(vec![(TINY, tiny_repo())]);
+    hub.add_fault(Fault::Truncate { path: "model.safetensors".into(), keep: 40 });
+    let dir = tempfile::tempdir().unwrap();
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    let Outcome::Failed(e) = &out[0].1 else { panic!("{:?}", out[0].1) };
+    assert!(e.to_string().contains("truncated"), "{e}");
+    assert!(
+        std::fs::read_dir(dir.path().join("models--org--tiny"))
+            .unwrap()
+            .all(|e| { !e.unwrap().file_name().to_string_lossy().starts_with(".sync-") })
+    );
+}
+
+#[test]
+fn a_config_change_between_two_syncs_is_recorded_old_to_new_with_its_effect_on_parameters() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let dir = tempfile::tempdir().unwrap();
+    sync(&hub, dir.path(), &[TINY], 5, None);
+    assert_eq!(meta(dir.path(), TINY).changes.unwrap(), vec![], "one commit: nothing to compare");
+    let sha = hub.with_repo(TINY, |r| {
+        r.push(
+            "Longer context",
+            "2026-03-01T00:00:00.000Z",
+            vec![("config.json", Some(config(32))), ("model.safetensors", Some(gpt2_tensors(32, false)))],
+        )
+    });
+    hub.with_repo(TINY, |r| {
+        r.push("Fix README", "2026-03-02T00:00:00.000Z", vec![("README.md", Some(b"#".to_vec()))])
+    });
+    let out = sync(&hub, dir.path(), &[TINY], 5, None);
+    assert!(matches!(out[0].1, Outcome::Updated { changes: 1, .. }), "{:?}", out[0].1);
+    let changes = meta(dir.path(), TINY).changes.unwrap();
+    assert_eq!(changes.len(), 1, "the README commit touches nothing tracked");
+    let c = &changes[0];
+    assert_eq!(c.commit, sha);
+    assert_eq!(c.title, "Longer context");
+    let keys: Vec<(&str, String, String)> = c
+        .config_changes
+        .iter()
+        .map(|k| (k.key.as_str(), k.old.as_ref().unwrap().to_string(), k.new.as_ref().unwrap().to_string()))
+        .collect();
+    assert_eq!(keys, [("n_ctx", "16".into(), "32".into()), ("n_positions", "16".into(), "32".into())]);
+    assert!(c.weights_changed);
+    assert_eq!(c.tensors_reshaped.len(), 1);
+    assert_eq!(c.tensors_reshaped[0].name, "wpe.weight");
+    // 16 more positions of 8: 2144 + 128 = 2272, in the plan and in the checkpoint.
+    let effect = c.effect.as_deref().unwrap();
+    assert!(effect.contains("parameters 2,144 -> 2,272"), "{effect}");
+    assert!(effect.contains("checkpoint scalars 2,144 -> 2,272"), "{effect}");
+    assert!(c.lines().contains(&"n_positions 16 -> 32".to_string()), "{:?}", c.lines());
+}
+
+#[test]
+fn a_chat_template_change_is_flagged_and_is_not_a_tokenizer_change() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    hub.with_repo(TINY, |r| {
+        r.push(
+            "New chat template",
+            "2026-04-01T00:00:00.000Z",
+            vec![(
+                "tokenizer_config.json",
+                Some(tokenizer_config("{% for m in messages %}{{ m }}{% endfor %}")),
+            )],
+        )
+    });
+    let dir = tempfile::tempdir().unwrap();
+    sync(&hub, dir.path(), &[TINY], 5, None);
+    let changes = meta(dir.path(), TINY).changes.unwrap();
+    assert_eq!(changes.len(), 1);
+    assert!(changes[0].chat_template_changed);
+    assert!(!changes[0].tokenizer_changed && !changes[0].weights_changed);
+    assert!(changes[0].config_changes.is_empty());
+    assert_eq!(changes[0].effect, None);
+    assert_eq!(changes[0].lines(), ["chat template changed"]);
+}
+
+#[test]
+fn a_weights_change_that_unties_the_head_lists_the_added_tensor() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    hub.with_repo(TINY, |r| {
+        r.push(
+            "Untie head",
+            "2026-05-01T00:00:00.000Z",
+            vec![("model.safetensors", Some(gpt2_tensors(16, true)))],
+        )
+    });
+    let dir = tempfile::tempdir().unwrap();
+    sync(&hub, dir.path(), &[TINY], 5, None);
+    let changes = meta(dir.path(), TINY).changes.unwrap();
+    assert_eq!(changes.len(), 1);
+    let c = &changes[0];
+    assert!(c.weights_changed);
+    assert_eq!(c.tensors_added, ["lm_head.weight"]);
+    assert!(c.tensors_removed.is_empty());
+    assert_eq!(c.lines(), ["lm_head.weight added: the head is no longer tied"]);
+    // The head adds 32 x 8 = 256 scalars: 2144 -> 2400.
+    assert_eq!(c.effect.as_deref(), Some("checkpoint scalars 2,144 -> 2,400"));
+}
+
+#[test]
+fn commits_are_read_across_link_pages_up_to_the_history_limit() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    for i in 0..4u64 {
+        hub.with_repo(TINY, |r| {
+            r.push(&format!("c{i}"), "2026-06-01T00:00:00.000Z", vec![("config.json", Some(config(17 + i)))])
+        });
+    }
+    let dir = tempfile::tempdir().unwrap();
+    sync(&hub, dir.path(), &[TINY], 3, None);
+    let titles: Vec<String> = meta(dir.path(), TINY).changes.unwrap().into_iter().map(|c| c.title).collect();
+    assert_eq!(titles, ["c3", "c2", "c1"]);
+    // Pages of 2: history 3 needs 4 commits, so pages 0 and 1.
+    let pages = hub.log().iter().filter(|l| l.contains("/commits/main")).count();
+    assert_eq!(pages, 2, "{:?}", hub.log());
+}
+
+#[test]
+fn an_interrupted_sync_leaves_the_model_old_and_the_next_sync_completes_it() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let dir = tempfile::tempdir().unwrap();
+    let m = manifest(dir.path(), &[TINY]);
+    let hubdir = dir.path().join("hub");
+    let run = || {
+        let mut c = bin();
+        c.args(["sync", "--history", "0", "--manifest"])
+            .arg(&m)
+            .arg("--hub")
+            .arg(&hubdir)
+            .env("HF_ENDPOINT", &hub.url)
+            .env("HF_HOME", dir.path());
+        c
+    };
+    assert!(run().output().unwrap().status.success());
+    let old = tree_state(&hubdir);
+    let new_sha = hub.with_repo(TINY, |r| {
+        r.push(
+            "bigger",
+            "2026-07-01T00:00:00.000Z",
+            vec![("config.json", Some(config(32))), ("model.safetensors", Some(gpt2_tensors(32, false)))],
+        )
+    });
+    hub.add_fault(Fault::Stall { path: "/cdn/".into() });
+    let mut child =
+        run().stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let t = Instant::now();
+    while !hub.log().iter().any(|l| l.contains("/cdn/")) {
+        assert!(t.elapsed() < Duration::from_secs(30), "the sync never reached the weights");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // By now config.json of the new head is staged; kill the sync mid-model.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let after: BTreeMap<_, _> =
+        tree_state(&hubdir).into_iter().filter(|(p, _)| !p.to_string_lossy().contains("/.sync-")).collect();
+    assert_eq!(after, old, "the model is the old one, whole");
+
+    hub.state.lock().unwrap().faults.clear();
+    assert!(run().output().unwrap().status.success());
+    assert_eq!(std::fs::read_to_string(hubdir.join("models--org--tiny/refs/main")).unwrap(), new_sha);
+    assert!(
+        std::fs::read_dir(hubdir.join("models--org--tiny"))
+            .unwrap()
+            .all(|e| { !e.unwrap().file_name().to_string_lossy().starts_with(".sync-") })
+    );
+}
+
+#[test]
+fn shards_split_a_list_without_overlap_and_sync_only_their_part() {
+    let list: Vec<String> = (0..200).map(|i| format!("org{}/m{i}", i % 7)).collect();
+    let all: Vec<ModelId> = list.iter().map(|s| ModelId::parse(s).unwrap()).collect();
+    let mut counts = [0usize; 4];
+    for id in &all {
+        let s = modelatlas::sync::shard_of(id, 4);
+        counts[s as usize] += 1;
+        assert_eq!(s, modelatlas::sync::shard_of(id, 4), "stable");
+    }
+    assert_eq!(counts.iter().sum::<usize>(), 200);
+    assert!(counts.iter().all(|c| *c > 20), "{counts:?}");
+
+    let hub = start(vec![(TINY, tiny_repo()), ("org/other", tiny_repo())]);
+    let dir = tempfile::tempdir().unwrap();
+    let both = ids(&[TINY, "org/other"]);
+    let mut synced = 0;
+    for k in 1..=2 {
+        let opts = SyncOptions { history: 0, jobs: 1, shard: Some((k, 2)) };
+        synced += sync_all(&client(&hub, None), dir.path(), &both, &opts, &|_, _| {}).models.len();
+    }
+    assert_eq!(synced, 2, "each model in exactly one of the two shards");
+}
