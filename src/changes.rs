@@ -28,6 +28,21 @@ pub struct Change {
     pub effect: Option<String>,
 }
 
+/// A change as the page and the model JSON show it: the change, and its lines in words.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChangeView {
+    #[serde(flatten)]
+    pub change: Change,
+    /// One line per thing changed ("n_positions 16 -> 32", "chat template changed").
+    pub lines: Vec<String>,
+}
+
+impl From<&Change> for ChangeView {
+    fn from(c: &Change) -> Self {
+        ChangeView { change: c.clone(), lines: c.lines() }
+    }
+}
+
 /// A config key (dotted for nested objects: `rope_scaling.factor`); `old` or `new` is null when
 /// the key was absent on that side.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -9,6 +9,7 @@ pub mod changes;
 pub mod config;
 pub mod estimate;
 pub mod family;
+pub mod feeds;
 pub mod graph;
 pub mod manifest;
 pub mod model_id;
