@@ -23,7 +23,10 @@ pub struct FeedEntry {
 
 pub fn entries(page: &ModelPage) -> Vec<FeedEntry> {
     let Some(url) = page.url.clone() else { return vec![] };
-    page.changes.iter().map(|c| FeedEntry { model: page.id.clone(), url: url.clone(), change: c.clone() }).collect()
+    page.changes
+        .iter()
+        .map(|c| FeedEntry { model: page.id.clone(), url: url.clone(), change: c.clone() })
+        .collect()
 }
 
 /// Newest first; ties by model and commit, so the order never depends on thread timing.

@@ -533,3 +533,73 @@ fn shards_split_a_list_without_overlap_and_sync_only_their_part() {
     }
     assert_eq!(synced, 2, "each model in exactly one of the two shards");
 }
+
+#[test]
+fn a_synced_snapshot_builds_pages_with_change_sections_feeds_and_schema_valid_json() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    hub.with_repo(TINY, |r| {
+        r.push(
+            "Longer <context>",
+            "2026-03-01T00:00:00.000Z",
+            vec![("config.json", Some(config(32))), ("model.safetensors", Some(gpt2_tensors(32, false)))],
+        )
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let hubdir = dir.path().join("hub");
+    sync(&hub, &hubdir, &[TINY], 5, None);
+    let m = manifest(dir.path(), &[TINY]);
+    let site = dir.path().join("site");
+    let out = bin()
+        .args(["build", "--manifest"])
+        .arg(&m)
+        .arg("--hub")
+        .arg(&hubdir)
+        .arg("--out")
+        .arg(&site)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+    let html = std::fs::read_to_string(site.join("models/org/tiny.html")).unwrap();
+    assert!(html.contains("What changed upstream"), "no section");
+    assert!(html.contains("n_positions 16 -&gt; 32"), "the key change, escaped");
+    assert!(html.contains("Longer &lt;context&gt;"), "the title, escaped");
+    assert!(html.contains("parameters 2,144 -&gt; 2,272"), "the effect");
+    assert!(html.contains("tiny.atom"));
+    let md = std::fs::read_to_string(site.join("models/org/tiny.md")).unwrap();
+    assert!(md.contains("## What changed upstream") && md.contains("  - n_positions 16 -> 32"), "{md}");
+
+    let atom = std::fs::read_to_string(site.join("models/org/tiny.atom")).unwrap();
+    assert_eq!(atom.matches("<entry>").count(), 1);
+    assert!(atom.contains("<updated>2026-03-01T00:00:00.000Z</updated>"));
+    assert!(atom.contains("Longer &lt;context&gt;"));
+    let all = std::fs::read_to_string(site.join("changes.atom")).unwrap();
+    assert_eq!(all.matches("<entry>").count(), 1);
+    let recent = std::fs::read_to_string(site.join("changes.html")).unwrap();
+    assert!(recent.contains("tiny.html#change-") && recent.contains("Longer &lt;context&gt;"), "{recent}");
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(site.join("models/org/tiny.json")).unwrap()).unwrap();
+    assert_eq!(json["source"]["downloads"]["count"], 1000);
+    assert_eq!(json["source"]["likes"], 10);
+    assert_eq!(json["source"]["gated"], serde_json::Value::Null);
+    assert_eq!(json["source"]["last_modified"], "2026-03-01T00:00:00.000Z");
+    // 2144 + 16 more positions of 8.
+    assert_eq!(json["params"]["checkpoint"], 2272);
+    assert_eq!(json["params"]["reconciliation"]["method"], "tensor_list");
+    assert_eq!(json["changes"][0]["config_changes"][1]["key"], "n_positions");
+    assert_eq!(json["changes"][0]["config_changes"][1]["old"], 16);
+    assert_eq!(json["changes"][0]["config_changes"][1]["new"], 32);
+
+    let mut schemas = boon::Schemas::new();
+    let mut compiler = boon::Compiler::new();
+    for (name, text) in modelatlas::render::SCHEMAS {
+        compiler
+            .add_resource(&format!("file:///schema/{name}"), serde_json::from_str(text).unwrap())
+            .unwrap();
+    }
+    let model = compiler.compile("file:///schema/model.schema.json", &mut schemas).unwrap();
+    if let Err(e) = schemas.validate(&json, model) {
+        panic!("the synced model's JSON breaks the schema:\n{e:#}");
+    }
+}

@@ -188,7 +188,11 @@ impl Renderer {
     }
 
     /// The "Recent changes" page: every model's changes upstream, newest first.
-    pub fn changes(&self, entries: &[crate::feeds::FeedEntry], site: &SiteSettings) -> Result<String, RenderError> {
+    pub fn changes(
+        &self,
+        entries: &[crate::feeds::FeedEntry],
+        site: &SiteSettings,
+    ) -> Result<String, RenderError> {
         self.render("changes.html", context! { entries => Serde(entries), site => Serde(site), root => "" })
     }
 
