@@ -306,9 +306,19 @@ fn sync(manifest: &Path, hub: &Path, history: usize, jobs: usize, shard: Option<
         );
     }
     let shard = shard.map(modelatlas::sync::parse_shard).transpose().map_err(anyhow::Error::msg)?;
-    let manifest = Manifest::load(manifest)?;
+    let manifest_path = manifest;
+    let mut manifest = Manifest::load_unlocked(manifest)?;
     std::fs::create_dir_all(hub).with_context(|| format!("creating {}", hub.display()))?;
     let client = modelatlas::source::hub_api::HubClient::new(settings);
+    if let Some(d) = manifest.discover.clone() {
+        let found = modelatlas::sync::discover::expand(&client, manifest_path, &d)?;
+        eprintln!(
+            "[discover]: {} models, listed in {}",
+            found.len(),
+            modelatlas::sync::discover::lock_path(manifest_path).display()
+        );
+        manifest.add_discovered(found);
+    }
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(manifest.models.len() as u64);
         bar.set_style(

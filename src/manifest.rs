@@ -22,6 +22,8 @@ pub enum ManifestError {
     Duplicate { path: PathBuf, id: String },
     #[error("{path}: [site] base_url {url:?} must start with http:// or https://")]
     BadBaseUrl { path: PathBuf, url: String },
+    #[error("{path}: {reason}")]
+    Lock { path: PathBuf, reason: String },
 }
 
 #[derive(Debug, Deserialize)]
@@ -30,6 +32,17 @@ struct RawManifest {
     site: SiteSettings,
     #[serde(default, rename = "model")]
     models: Vec<RawModelEntry>,
+    discover: Option<Discover>,
+}
+
+/// `[discover]`: the most downloaded models matching a filter, expanded by `modelatlas sync`
+/// through `/api/models?sort=downloads` into the exact list, recorded in the lock file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Discover {
+    pub top: usize,
+    pub pipeline_tag: Option<String>,
+    pub author: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -51,14 +64,34 @@ pub struct SiteSettings {
 #[derive(Debug, Clone)]
 pub struct Manifest {
     pub site: SiteSettings,
+    /// The `[[model]]` entries, then (with `[discover]`) the lock file's models not listed.
     pub models: Vec<ModelId>,
+    pub discover: Option<Discover>,
 }
 
 impl Manifest {
+    /// Reads models.toml and, when it has `[discover]`, the lock file beside it
+    /// ([`crate::sync::discover`]), which must match the `[discover]` table.
     pub fn load(path: &Path) -> Result<Self, ManifestError> {
+        let mut m = Self::load_unlocked(path)?;
+        if let Some(d) = m.discover.clone() {
+            let listed = crate::sync::discover::read_lock(path, &d)?;
+            m.add_discovered(listed);
+        }
+        Ok(m)
+    }
+
+    /// models.toml alone, `[discover]` not expanded (what `sync` starts from).
+    pub fn load_unlocked(path: &Path) -> Result<Self, ManifestError> {
         let text = std::fs::read_to_string(path)
             .map_err(|source| ManifestError::Read { path: path.to_path_buf(), source })?;
         Self::parse(&text, path)
+    }
+
+    /// Appends discovered models not already listed, in the order given.
+    pub fn add_discovered(&mut self, ids: Vec<ModelId>) {
+        let seen: HashSet<ModelId> = self.models.iter().cloned().collect();
+        self.models.extend(ids.into_iter().filter(|id| !seen.contains(id)));
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
@@ -81,7 +114,7 @@ impl Manifest {
             }
             models.push(id);
         }
-        Ok(Manifest { site: raw.site, models })
+        Ok(Manifest { site: raw.site, models, discover: raw.discover })
     }
 }
 

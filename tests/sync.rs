@@ -603,3 +603,64 @@ fn a_synced_snapshot_builds_pages_with_change_sections_feeds_and_schema_valid_js
         panic!("the synced model's JSON breaks the schema:\n{e:#}");
     }
 }
+
+#[test]
+fn discovery_expands_to_the_most_downloaded_matches_into_a_lock_that_build_reads() {
+    let mut repos = vec![];
+    for (id, author, downloads, tag) in [
+        ("org/a", "org", 10, "text-generation"),
+        ("org/b", "org", 30, "text-generation"),
+        ("org/c", "org", 20, "text-generation"),
+        ("org/d", "org", 99, "fill-mask"),
+        ("other/e", "other", 500, "text-generation"),
+    ] {
+        let mut r = tiny_repo();
+        r.author = author.into();
+        r.downloads = downloads;
+        r.pipeline_tag = Some(tag.into());
+        repos.push((id, r));
+    }
+    let hub = start(repos);
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("models.toml");
+    std::fs::write(
+        &m,
+        "[site]\ntitle = \"t\"\nbase_url = \"https://example.org/\"\n[discover]\ntop = 2\nauthor = \"org\"\npipeline_tag = \"text-generation\"\n",
+    )
+    .unwrap();
+    // Before any sync, build refuses and says why.
+    let out = bin().args(["build", "--manifest"]).arg(&m).arg("--hub").arg(dir.path()).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("models.lock") && stderr.contains("modelatlas sync"), "{stderr}");
+
+    let hubdir = dir.path().join("hub");
+    let sync = || {
+        bin()
+            .args(["sync", "--history", "0", "--manifest"])
+            .arg(&m)
+            .arg("--hub")
+            .arg(&hubdir)
+            .env("HF_ENDPOINT", &hub.url)
+            .env("HF_HOME", dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = sync();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // org's text-generation models by downloads: b (30), c (20); a (10) is third.
+    let manifest = modelatlas::manifest::Manifest::load(&m).unwrap();
+    let listed: Vec<String> = manifest.models.iter().map(ToString::to_string).collect();
+    assert_eq!(listed, ["org/b", "org/c"]);
+    assert!(hubdir.join("models--org--b/refs/main").is_file() && !hubdir.join("models--org--a").exists());
+
+    let lock = dir.path().join("models.lock");
+    let before = std::fs::metadata(&lock).unwrap().modified().unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    assert!(sync().status.success());
+    assert_eq!(
+        std::fs::metadata(&lock).unwrap().modified().unwrap(),
+        before,
+        "same list: the lock is not rewritten"
+    );
+}

@@ -7,6 +7,8 @@
 //! `modelatlas.json` with all of it. Each model is written into a staging folder and swapped in by
 //! renames, the ref last: an interrupted sync leaves a model either old or new.
 
+pub mod discover;
+
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
