@@ -299,13 +299,13 @@ fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> 
 fn sync(manifest: &Path, hub: &Path, history: usize, jobs: usize, shard: Option<&str>) -> Result<ExitCode> {
     use modelatlas::sync::{Outcome, SyncOptions};
     use std::io::IsTerminal;
+    let shard = shard.map(modelatlas::sync::parse_shard).transpose().map_err(anyhow::Error::msg)?;
     let settings = modelatlas::source::hub_api::HubSettings::from_env();
     if settings.offline {
         bail!(
             "HF_HUB_OFFLINE=1 is set: sync needs the Hub and makes no request (unset it, or build from the snapshot as it is)"
         );
     }
-    let shard = shard.map(modelatlas::sync::parse_shard).transpose().map_err(anyhow::Error::msg)?;
     let manifest_path = manifest;
     let mut manifest = Manifest::load_unlocked(manifest)?;
     std::fs::create_dir_all(hub).with_context(|| format!("creating {}", hub.display()))?;
