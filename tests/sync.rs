@@ -227,6 +227,13 @@ fn a_gated_model_fails_without_a_token_and_syncs_with_a_granted_one() {
 
     let out = sync(&hub, dir.path(), &[TINY], 0, Some("hf_granted"));
     assert!(matches!(out[0].1, Outcome::Updated { .. }), "{:?}", out[0].1);
+    let log = hub.log();
+    assert!(log.iter().any(|l| l.contains("/resolve/") && l.ends_with("[token]")), "{log:?}");
+    assert!(log.iter().any(|l| l.contains("/cdn/")), "{log:?}");
+    assert!(
+        !log.iter().any(|l| l.contains("/cdn/") && l.ends_with("[token]")),
+        "the token went to the CDN: {log:?}"
+    );
     assert_eq!(meta(dir.path(), TINY).hub.unwrap().gated.as_deref(), Some("auto"));
 }
 
@@ -663,4 +670,66 @@ fn discovery_expands_to_the_most_downloaded_matches_into_a_lock_that_build_reads
         before,
         "same list: the lock is not rewritten"
     );
+}
+
+/// The test Hub against the real `huggingface_hub` (outside CI: it needs Python and the package).
+/// `MODELATLAS_PYTHON=/path/to/venv/bin/python cargo test --test sync -- --ignored real_python_client`
+#[test]
+#[ignore = "needs Python with huggingface_hub; run by hand (tools/validate_test_hub.py)"]
+fn real_python_client_agrees_with_the_test_hub() {
+    let python = std::env::var("MODELATLAS_PYTHON").unwrap_or_else(|_| "python3".into());
+    let mut gated = tiny_repo();
+    gated.gated = true;
+    let mut other = tiny_repo();
+    other.downloads = 5000;
+    let hub = start(vec![(TINY, tiny_repo()), ("org/gated", gated), ("org/other", other)]);
+    hub.with_repo(TINY, |r| {
+        r.push("Longer context", "2026-03-01T00:00:00.000Z", vec![("config.json", Some(config(32)))]);
+        r.push(
+            "Template",
+            "2026-04-01T12:30:00.000Z",
+            vec![("tokenizer_config.json", Some(tokenizer_config("x")))],
+        );
+    });
+    let (head, commits, titles, files, config_text, st) = hub.with_repo(TINY, |r| {
+        (
+            r.head().sha.clone(),
+            r.commits.iter().map(|c| c.sha.clone()).collect::<Vec<_>>(),
+            r.commits.iter().map(|c| c.title.clone()).collect::<Vec<_>>(),
+            r.head().files.keys().cloned().collect::<Vec<_>>(),
+            String::from_utf8(r.head().files["config.json"].clone()).unwrap(),
+            r.head().files["model.safetensors"].clone(),
+        )
+    });
+    // The tensors as written by gpt2_tensors(16, false), shapes by name.
+    let n = u64::from_le_bytes(st[..8].try_into().unwrap()) as usize;
+    let header: serde_json::Map<String, serde_json::Value> = serde_json::from_slice(&st[8..8 + n]).unwrap();
+    let tensors: serde_json::Map<String, serde_json::Value> = header
+        .into_iter()
+        .filter(|(k, _)| k != "__metadata__")
+        .map(|(k, v)| (k, v["shape"].clone()))
+        .collect();
+    let expected = serde_json::json!({
+        "model": TINY, "head": head, "downloads": 1000, "likes": 10, "pipeline_tag": "text-generation",
+        "last_modified": "2026-04-01T12:30:00", "total": TINY_SCALARS, "files": files, "commits": commits,
+        "titles": titles, "config": config_text, "safetensors_sha256": hub::sha256_hex(&st),
+        "safetensors_size": st.len(), "tensors": tensors, "list_limit": 2,
+        "listed": ["org/other", "org/gated"], "gated": "org/gated",
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("expected.json");
+    std::fs::write(&path, serde_json::to_vec_pretty(&expected).unwrap()).unwrap();
+    let out = Command::new(python)
+        .arg(common_repo().join("tools/validate_test_hub.py"))
+        .arg(&hub.url)
+        .arg(&path)
+        .output()
+        .unwrap();
+    let report = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    println!("{report}");
+    assert!(out.status.success(), "{report}");
+}
+
+fn common_repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

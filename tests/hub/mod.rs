@@ -67,15 +67,20 @@ pub struct State {
 
 pub struct TestHub {
     pub url: String,
+    /// The CDN LFS files redirect to: another origin (another port), as the Hub's CDN is another
+    /// host, so that clients neither follow the 302 on HEAD nor send the token there.
+    pub cdn_url: String,
     pub state: Arc<Mutex<State>>,
-    server: Arc<Server>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    servers: Vec<Arc<Server>>,
+    threads: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl Drop for TestHub {
     fn drop(&mut self) {
-        self.server.unblock();
-        if let Some(t) = self.thread.take() {
+        for s in &self.servers {
+            s.unblock();
+        }
+        for t in self.threads.drain(..) {
             let _ = t.join();
         }
     }
@@ -156,19 +161,25 @@ fn query_param(query: &str, key: &str) -> Option<String> {
 
 impl TestHub {
     pub fn start(state: State) -> TestHub {
-        let server = Arc::new(Server::http("127.0.0.1:0").unwrap());
-        let port = server.server_addr().to_ip().unwrap().port();
-        let url = format!("http://127.0.0.1:{port}");
+        let bind = || {
+            let server = Arc::new(Server::http("127.0.0.1:0").unwrap());
+            let url = format!("http://127.0.0.1:{}", server.server_addr().to_ip().unwrap().port());
+            (server, url)
+        };
+        let ((hub, url), (cdn, cdn_url)) = (bind(), bind());
         let state =
             Arc::new(Mutex::new(State { commits_page_size: state.commits_page_size.max(1), ..state }));
-        let (srv, st, base) = (server.clone(), state.clone(), url.clone());
-        let thread = std::thread::spawn(move || {
-            for request in srv.incoming_requests() {
-                let (st, base) = (st.clone(), base.clone());
-                std::thread::spawn(move || handle(request, &st, &base));
-            }
-        });
-        TestHub { url, state, server, thread: Some(thread) }
+        let mut threads = vec![];
+        for srv in [hub.clone(), cdn.clone()] {
+            let (st, base, cdn_base) = (state.clone(), url.clone(), cdn_url.clone());
+            threads.push(std::thread::spawn(move || {
+                for request in srv.incoming_requests() {
+                    let (st, base, cdn_base) = (st.clone(), base.clone(), cdn_base.clone());
+                    std::thread::spawn(move || handle(request, &st, &base, &cdn_base));
+                }
+            }));
+        }
+        TestHub { url, cdn_url, state, servers: vec![hub, cdn], threads }
     }
 
     pub fn log(&self) -> Vec<String> {
@@ -298,7 +309,7 @@ fn serve_bytes(bytes: &[u8], advertised: u64, range: Option<(u64, Option<u64>)>)
     }
 }
 
-fn handle(mut request: Request, state: &Arc<Mutex<State>>, base: &str) {
+fn handle(mut request: Request, state: &Arc<Mutex<State>>, base: &str, cdn: &str) {
     let mut ignored = Vec::new();
     let _ = request.as_reader().read_to_end(&mut ignored);
     let method = request.method().clone();
@@ -309,12 +320,16 @@ fn handle(mut request: Request, state: &Arc<Mutex<State>>, base: &str) {
     let token = bearer(&request);
     let stall = {
         let mut st = state.lock().unwrap();
-        st.log.push(match range {
+        let mut line = match range {
             Some((a, b)) => {
                 format!("{method} {raw} bytes={a}-{}", b.map(|b| b.to_string()).unwrap_or_default())
             }
             None => format!("{method} {raw}"),
-        });
+        };
+        if token.is_some() {
+            line.push_str(" [token]");
+        }
+        st.log.push(line);
         let mut reply = None;
         let mut stall = false;
         for f in st.faults.iter_mut() {
@@ -345,7 +360,7 @@ fn handle(mut request: Request, state: &Arc<Mutex<State>>, base: &str) {
         std::thread::sleep(Duration::from_secs(120));
         return;
     }
-    let reply = route(&method, &path, &query, range, token.as_deref(), state, base);
+    let reply = route(&method, &path, &query, range, token.as_deref(), state, base, cdn);
     let _ = request.respond(reply);
 }
 
@@ -392,6 +407,7 @@ fn route(
     token: Option<&str>,
     state: &Arc<Mutex<State>>,
     base: &str,
+    cdn: &str,
 ) -> Reply {
     let st = state.lock().unwrap();
     if path == "/api/models" {
@@ -531,7 +547,7 @@ fn route(
             let sha = sha256_hex(bytes);
             return Response::from_data(Vec::new())
                 .with_status_code(302)
-                .with_header(hdr("Location", &format!("{base}/cdn/{sha}?X-Amz-Signature=test")))
+                .with_header(hdr("Location", &format!("{cdn}/cdn/{sha}?X-Amz-Signature=test")))
                 .with_header(hdr("X-Repo-Commit", &c.sha))
                 .with_header(hdr("X-Linked-Size", &bytes.len().to_string()))
                 .with_header(hdr("X-Linked-Etag", &format!("\"{sha}\"")))
