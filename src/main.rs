@@ -83,9 +83,14 @@ enum Command {
         /// Models synced at once.
         #[arg(long, default_value_t = 4)]
         jobs: usize,
-        /// Sync only shard K of N (`--shard 2/8`): a deterministic 1/N of the list.
+        /// Sync only shard K of N (`--shard 2/8`): a deterministic 1/N of the list. With
+        /// `[discover]`, a sharded sync reads the lock file as it is, so every shard splits the
+        /// same list.
         #[arg(long)]
         shard: Option<String>,
+        /// Only expand `[discover]` into the lock file, then stop (the first job of a CI matrix).
+        #[arg(long)]
+        discover_only: bool,
     },
     /// Evaluate one mode's memory formula at a batch, a sequence length and a card, as the model
     /// page's calculator does (JSON on stdout).
@@ -208,8 +213,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let options = PlanOptions { training: training.options()?, ..options(cards.as_deref(), &run)? };
             plan(&target, &hub, format, &options)
         }
-        Command::Sync { manifest, hub, history, jobs, shard } => {
-            sync(&manifest, &hub, history, jobs, shard.as_deref())
+        Command::Sync { manifest, hub, history, jobs, shard, discover_only } => {
+            sync(&manifest, &hub, history, jobs, shard.as_deref(), discover_only)
         }
         Command::WhatIf { target, hub, mode, card, batch, seq, cards, training } => {
             let run = RunArgs { epochs: 10, samples: 50_000, batch: 32 };
@@ -296,7 +301,14 @@ fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> 
     Ok(ExitCode::SUCCESS)
 }
 
-fn sync(manifest: &Path, hub: &Path, history: usize, jobs: usize, shard: Option<&str>) -> Result<ExitCode> {
+fn sync(
+    manifest: &Path,
+    hub: &Path,
+    history: usize,
+    jobs: usize,
+    shard: Option<&str>,
+    discover_only: bool,
+) -> Result<ExitCode> {
     use modelatlas::sync::{Outcome, SyncOptions};
     use std::io::IsTerminal;
     let shard = shard.map(modelatlas::sync::parse_shard).transpose().map_err(anyhow::Error::msg)?;
@@ -311,13 +323,20 @@ fn sync(manifest: &Path, hub: &Path, history: usize, jobs: usize, shard: Option<
     std::fs::create_dir_all(hub).with_context(|| format!("creating {}", hub.display()))?;
     let client = modelatlas::source::hub_api::HubClient::new(settings);
     if let Some(d) = manifest.discover.clone() {
-        let found = modelatlas::sync::discover::expand(&client, manifest_path, &d)?;
+        let found = if shard.is_some() && !discover_only {
+            modelatlas::sync::discover::read_lock(manifest_path, &d)?
+        } else {
+            modelatlas::sync::discover::expand(&client, manifest_path, &d)?
+        };
         eprintln!(
             "[discover]: {} models, listed in {}",
             found.len(),
             modelatlas::sync::discover::lock_path(manifest_path).display()
         );
         manifest.add_discovered(found);
+    }
+    if discover_only {
+        return Ok(ExitCode::SUCCESS);
     }
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(manifest.models.len() as u64);
