@@ -289,8 +289,48 @@ fn load_target(target: &str, hub: &Path) -> Result<modelatlas::source::ModelFile
     } else {
         let id =
             ModelId::parse(target).with_context(|| format!("{target} is neither a file nor a model ID"))?;
-        HubCacheSource::new(hub).load(&id)?
+        match HubCacheSource::new(hub).load(&id) {
+            Err(modelatlas::source::SourceError::NotInSnapshot { path, .. }) => on_demand(&id, hub, &path)?,
+            other => other?,
+        }
     })
+}
+
+/// A model in neither the snapshot nor the user's cache is fetched from the Hub into the user's
+/// Hugging Face cache (config files, info, safetensors headers: no weights), as `huggingface_hub`
+/// would; with `HF_HUB_OFFLINE=1`, the error says what is missing and where it was looked for.
+fn on_demand(id: &ModelId, hub: &Path, missing: &Path) -> Result<modelatlas::source::ModelFiles> {
+    use modelatlas::source::hub_api::{HubClient, HubSettings, user_cache_dir};
+    let cache = user_cache_dir();
+    if let Some(cache) = &cache
+        && let Ok(files) = HubCacheSource::new(cache).load(id)
+    {
+        return Ok(files);
+    }
+    let settings = HubSettings::from_env();
+    let cache_text =
+        cache.as_ref().map_or("(no cache folder: set HF_HOME)".to_string(), |c| c.display().to_string());
+    if settings.offline {
+        bail!(
+            "{id}: not in the snapshot ({} does not exist) nor in the Hugging Face cache {cache_text}; HF_HUB_OFFLINE=1 is set, so it was not fetched: missing config.json (and the model info modelatlas.json holds)",
+            missing.display()
+        );
+    }
+    let Some(cache) = cache else {
+        bail!(
+            "{id}: not in the snapshot {} and no Hugging Face cache folder to fetch it into (set HF_HOME)",
+            hub.display()
+        );
+    };
+    eprintln!(
+        "{id}: not in the snapshot; fetching its config and info from the Hub into {}",
+        cache.display()
+    );
+    let client = HubClient::new(settings);
+    let options = modelatlas::sync::SyncOptions { history: 0, jobs: 1, shard: None };
+    modelatlas::sync::sync_model(&client, &cache, id, &options)
+        .with_context(|| format!("{id}: not in the snapshot {}, and fetching it failed", hub.display()))?;
+    Ok(HubCacheSource::new(&cache).load(id)?)
 }
 
 fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> Result<ExitCode> {

@@ -733,3 +733,47 @@ fn real_python_client_agrees_with_the_test_hub() {
 fn common_repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
+
+#[test]
+fn plan_fetches_a_model_missing_from_the_snapshot_into_the_user_cache_and_offline_says_what_is_missing() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("snapshot");
+    std::fs::create_dir(&empty).unwrap();
+    let cache = dir.path().join("cache");
+    let plan = |offline: bool| {
+        let mut c = bin();
+        c.args(["plan", TINY, "--format", "json", "--hub"])
+            .arg(&empty)
+            .env("HF_ENDPOINT", &hub.url)
+            .env("HF_HUB_CACHE", &cache)
+            .env("HF_HOME", dir.path());
+        if offline {
+            c.env("HF_HUB_OFFLINE", "1");
+        }
+        c.output().unwrap()
+    };
+    let out = plan(true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("HF_HUB_OFFLINE")
+            && stderr.contains("config.json")
+            && stderr.contains("not in the snapshot"),
+        "{stderr}"
+    );
+    assert!(hub.log().is_empty());
+
+    let out = plan(false);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["params"]["derived"], TINY_SCALARS);
+    assert_eq!(v["params"]["checkpoint"], TINY_SCALARS);
+    assert!(cache.join("models--org--tiny/refs/main").is_file());
+    assert!(!empty.join("models--org--tiny").exists(), "the shipped snapshot is left alone");
+
+    // Now in the user's cache: offline works, with no request.
+    hub.clear_log();
+    assert!(plan(true).status.success());
+    assert!(hub.log().is_empty());
+}

@@ -112,6 +112,18 @@ impl HubSettings {
     }
 }
 
+/// The user's Hugging Face cache, where `huggingface_hub` keeps it: `HF_HUB_CACHE`, else
+/// `$HF_HOME/hub`, else `$XDG_CACHE_HOME/huggingface/hub`, else `~/.cache/huggingface/hub`.
+pub fn user_cache_dir() -> Option<std::path::PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
+    var("HF_HUB_CACHE").or_else(|| {
+        var("HF_HOME")
+            .or_else(|| var("XDG_CACHE_HOME").map(|x| x.join("huggingface")))
+            .or_else(|| std::env::home_dir().map(|h| h.join(".cache").join("huggingface")))
+            .map(|h| h.join("hub"))
+    })
+}
+
 /// `GET /api/models/{id}`: the fields sync keeps.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ModelInfo {
