@@ -50,6 +50,10 @@ enum Command {
         /// A cards file to add to the built-in catalogue (same format as src/estimate/cards.toml).
         #[arg(long)]
         cards: Option<PathBuf>,
+        /// Build the models found in this folder tree (a Hugging Face cache, or folders each
+        /// holding a config.json) instead of the manifest's list; [site] still comes from it.
+        #[arg(long)]
+        from: Option<PathBuf>,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -205,9 +209,9 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Build { manifest, hub, out, allow_failures, jobs, cards, run } => {
+        Command::Build { manifest, hub, out, allow_failures, jobs, cards, from, run } => {
             let options = options(cards.as_deref(), &run)?;
-            build(&manifest, &hub, &out, allow_failures, jobs, &options)
+            build(&manifest, &hub, &out, allow_failures, jobs, &options, from.as_deref())
         }
         Command::Plan { target, hub, format, cards, run, training } => {
             let options = PlanOptions { training: training.options()?, ..options(cards.as_deref(), &run)? };
@@ -237,17 +241,24 @@ fn build(
     allow_failures: bool,
     jobs: Option<usize>,
     options: &PlanOptions,
+    from: Option<&Path>,
 ) -> Result<ExitCode> {
     if let Some(n) = jobs {
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global().context("setting up worker threads")?;
     }
-    let manifest = Manifest::load(manifest)?;
-    if !hub.is_dir() {
-        bail!("the snapshot folder {} does not exist (pass --hub)", hub.display());
-    }
-    let source = HubCacheSource::new(hub);
     let renderer = Renderer::new();
-    let report = build_site_with(&manifest, &source, out, &renderer, options)?;
+    let report = if let Some(from) = from {
+        let mut manifest = Manifest::load_unlocked(manifest)?;
+        let source = scan_tree(from)?;
+        manifest.models = source.ids().to_vec();
+        build_site_with(&manifest, &source, out, &renderer, options)?
+    } else {
+        let manifest = Manifest::load(manifest)?;
+        if !hub.is_dir() {
+            bail!("the snapshot folder {} does not exist (pass --hub)", hub.display());
+        }
+        build_site_with(&manifest, &HubCacheSource::new(hub), out, &renderer, options)?
+    };
     for m in &report.models {
         match &m.outcome {
             Outcome::Built { supported: true } => eprintln!("  built        {}", m.id),
@@ -333,7 +344,56 @@ fn on_demand(id: &ModelId, hub: &Path, missing: &Path) -> Result<modelatlas::sou
     Ok(HubCacheSource::new(&cache).load(id)?)
 }
 
+/// The models of a folder tree, each skipped folder reported; an error when it holds none.
+fn scan_tree(root: &Path) -> Result<modelatlas::source::tree::TreeSource> {
+    if !root.is_dir() {
+        bail!("{} is not a folder", root.display());
+    }
+    let source = modelatlas::source::tree::TreeSource::scan(root);
+    for s in &source.skipped {
+        eprintln!("  {s}");
+    }
+    if source.ids().is_empty() {
+        bail!(
+            "{}: no model found (no config.json in any folder, no models--org--name cache folder)",
+            root.display()
+        );
+    }
+    eprintln!("{}: {} model(s) found", root.display(), source.ids().len());
+    Ok(source)
+}
+
 fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> Result<ExitCode> {
+    let path = Path::new(target);
+    // A folder tree of models (not a model folder itself): plan each one found.
+    if path.is_dir() && !path.join("config.json").exists() {
+        let source = scan_tree(path)?;
+        let renderer = Renderer::new();
+        let mut failed = false;
+        let mut json = vec![];
+        for id in source.ids() {
+            let page = match source
+                .load(id)
+                .map_err(anyhow::Error::from)
+                .and_then(|f| modelatlas::plan::plan_with(&f, None, options).map_err(anyhow::Error::from))
+            {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("  FAILED       {e}");
+                    failed = true;
+                    continue;
+                }
+            };
+            match format {
+                PlanFormat::Json => json.push(serde_json::to_value(&page)?),
+                _ => println!("{}", renderer.plan(&page, format)?),
+            }
+        }
+        if format == PlanFormat::Json {
+            println!("{}", serde_json::to_string_pretty(&json)?);
+        }
+        return Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS });
+    }
     let files = load_target(target, hub)?;
     let page = modelatlas::plan::plan_with(&files, None, options)?;
     let text = Renderer::new().plan(&page, format)?;

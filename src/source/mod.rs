@@ -6,6 +6,7 @@ pub mod hub_api;
 pub mod hub_cache;
 pub mod local;
 pub mod meta;
+pub mod tree;
 
 use std::path::PathBuf;
 
