@@ -60,8 +60,8 @@ fn gpt2_tensors(n_positions: u64, untied_head: bool) -> Vec<u8> {
     safetensors(&refs)
 }
 
-/// Written out: per layer ln_1 16 + c_attn 8*24+24 = 216 + c_proj 64+8 = 72 + ln_2 16
-/// + c_fc 8*32+32 = 288 + mlp.c_proj 32*8+8 = 264 = 872; two layers 1744; wte 32*8 = 256,
+/// Written out: per layer ln_1 16, c_attn 8*24+24 = 216, c_proj 64+8 = 72, ln_2 16,
+/// c_fc 8*32+32 = 288, mlp.c_proj 32*8+8 = 264: 872; two layers 1744; wte 32*8 = 256,
 /// wpe 16*8 = 128, ln_f 16: 2144.
 const TINY_SCALARS: u64 = 2144;
 

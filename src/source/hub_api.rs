@@ -689,7 +689,10 @@ pub fn parse_header(head: &[u8], data_len: u64) -> Result<Vec<CheckpointTensor>,
 mod tests {
     use super::*;
 
-    fn header_json(entries: &[(&str, &str, &[u64], (u64, u64))]) -> Vec<u8> {
+    /// (name, dtype, shape, data offsets)
+    type Entry<'a> = (&'a str, &'a str, &'a [u64], (u64, u64));
+
+    fn header_json(entries: &[Entry]) -> Vec<u8> {
         let mut map = serde_json::Map::new();
         for (name, dtype, shape, (b, e)) in entries {
             map.insert(
