@@ -777,3 +777,84 @@ fn plan_fetches_a_model_missing_from_the_snapshot_into_the_user_cache_and_offlin
     assert!(plan(true).status.success());
     assert!(hub.log().is_empty());
 }
+
+#[test]
+fn a_new_head_that_changed_no_tracked_file_reuses_the_files_by_content_id_instead_of_fetching() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let dir = tempfile::tempdir().unwrap();
+    sync(&hub, dir.path(), &[TINY], 0, None);
+    let new = hub.with_repo(TINY, |r| {
+        r.push("Docs", "2026-08-01T00:00:00.000Z", vec![("README.md", Some(b"#".to_vec()))])
+    });
+    hub.clear_log();
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    assert!(matches!(out[0].1, Outcome::Updated { .. }), "{:?}", out[0].1);
+    let log = hub.log();
+    // The info and the tree; no file, no header: their content ids did not change.
+    assert_eq!(log.len(), 2, "{log:?}");
+    let snap = dir.path().join("models--org--tiny/snapshots").join(&new);
+    assert_eq!(std::fs::read(snap.join("config.json")).unwrap(), config(16));
+    assert_eq!(meta(dir.path(), TINY).checkpoint.unwrap().tensors.unwrap().len(), 28);
+}
+
+#[test]
+fn moved_downloads_on_an_unchanged_head_rewrite_only_the_metadata() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let dir = tempfile::tempdir().unwrap();
+    sync(&hub, dir.path(), &[TINY], 0, None);
+    let before = tree_state(dir.path());
+    hub.with_repo(TINY, |r| r.downloads = 2500);
+    hub.clear_log();
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    assert!(matches!(out[0].1, Outcome::Refreshed), "{:?}", out[0].1);
+    assert_eq!(hub.log(), ["GET /api/models/org/tiny"]);
+    let after = tree_state(dir.path());
+    let changed: Vec<String> = after
+        .iter()
+        .filter(|(p, v)| before.get(*p).map(|b| &b.0) != Some(&v.0))
+        .map(|(p, _)| p.file_name().unwrap().to_string_lossy().to_string())
+        .collect();
+    assert_eq!(changed, ["modelatlas.json"]);
+    assert_eq!(meta(dir.path(), TINY).downloads.unwrap().count, 2500);
+}
+
+#[test]
+fn discover_only_writes_the_lock_and_a_sharded_sync_splits_that_list_without_asking_again() {
+    let mut repos = vec![];
+    for (id, downloads) in [("org/a", 10), ("org/b", 30)] {
+        let mut r = tiny_repo();
+        r.downloads = downloads;
+        repos.push((id, r));
+    }
+    let hub = start(repos);
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("models.toml");
+    std::fs::write(&m, "[site]\ntitle = \"t\"\nbase_url = \"https://example.org/\"\n[discover]\ntop = 5\n")
+        .unwrap();
+    let hubdir = dir.path().join("hub");
+    let run = |extra: &[&str]| {
+        bin()
+            .args(["sync", "--history", "0", "--manifest"])
+            .arg(&m)
+            .arg("--hub")
+            .arg(&hubdir)
+            .args(extra)
+            .env("HF_ENDPOINT", &hub.url)
+            .env("HF_HOME", dir.path())
+            .output()
+            .unwrap()
+    };
+    assert!(run(&["--discover-only"]).status.success());
+    assert!(dir.path().join("models.lock").is_file());
+    assert!(!hubdir.join("models--org--a").exists(), "discover-only syncs nothing");
+    hub.clear_log();
+    for k in ["1/2", "2/2"] {
+        let out = run(&["--shard", k]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert!(!hub.log().iter().any(|l| l.starts_with("GET /api/models?")), "{:?}", hub.log());
+    assert!(
+        hubdir.join("models--org--a/refs/main").is_file()
+            && hubdir.join("models--org--b/refs/main").is_file()
+    );
+}
