@@ -219,12 +219,11 @@ pub fn effect(label: &str, old_config: &str, new_config: &str) -> Option<String>
             ("QLoRA", &ma.qlora, &mb.qlora),
             ("serving", &ma.serve, &mb.serve),
         ] {
-            if x.batch1_bytes != y.batch1_bytes {
-                parts.push(format!(
-                    "{name} peak {} -> {}",
-                    crate::render::format::bytes(x.batch1_bytes),
-                    crate::render::format::bytes(y.batch1_bytes)
-                ));
+            // Compared as shown: a change below the page's precision is not an effect on it.
+            let (bx, by) =
+                (crate::render::format::bytes(x.batch1_bytes), crate::render::format::bytes(y.batch1_bytes));
+            if bx != by {
+                parts.push(format!("{name} peak {bx} -> {by}"));
             }
         }
     }

@@ -574,7 +574,8 @@ fn a_synced_snapshot_builds_pages_with_change_sections_feeds_and_schema_valid_js
     assert!(html.contains("parameters 2,144 -&gt; 2,272"), "the effect");
     assert!(html.contains("tiny.atom"));
     let md = std::fs::read_to_string(site.join("models/org/tiny.md")).unwrap();
-    assert!(md.contains("## What changed upstream") && md.contains("  - n_positions 16 -> 32"), "{md}");
+    // Markdown-escaped: `\>` renders as `>`.
+    assert!(md.contains("## What changed upstream") && md.contains("  - n_positions 16 -\\> 32"), "{md}");
 
     let atom = std::fs::read_to_string(site.join("models/org/tiny.atom")).unwrap();
     assert_eq!(atom.matches("<entry>").count(), 1);
