@@ -103,11 +103,7 @@ pub fn plan_with(
                 } else {
                     files.config_path.clone()
                 };
-                PlanError {
-                    model: files.label.clone(),
-                    file,
-                    error: ConfigError::field(e.field, e.reason),
-                }
+                PlanError { model: files.label.clone(), file, error: ConfigError::field(e.field, e.reason) }
             })?;
             if let (Some(g), Some(dims)) = (page.structure.as_ref(), page.config.as_ref()) {
                 page.training =

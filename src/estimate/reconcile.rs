@@ -138,7 +138,9 @@ impl<'a> CandidateIndex<'a> {
             for (t, shape) in &c.tensors {
                 let n = checked_numel(shape).ok_or_else(|| ReconcileError {
                     field: t.clone(),
-                    reason: format!("the shape {shape:?} the config gives this tensor has more than 2^64 − 1 scalars"),
+                    reason: format!(
+                        "the shape {shape:?} the config gives this tensor has more than 2^64 − 1 scalars"
+                    ),
                 })?;
                 by_name.entry(bare(t, prefixes)).or_insert((c, n));
             }
@@ -225,7 +227,10 @@ fn by_names(
     for (name, t) in graph.tensors() {
         let n = checked_numel(&t.shape).ok_or_else(|| ReconcileError {
             field: name.clone(),
-            reason: format!("the shape {:?} the config gives this tensor has more than 2^64 − 1 scalars", t.shape),
+            reason: format!(
+                "the shape {:?} the config gives this tensor has more than 2^64 − 1 scalars",
+                t.shape
+            ),
         })?;
         class.insert(name, (n, t.tied_to.clone(), false));
     }
@@ -314,7 +319,9 @@ fn candidate_scalars(c: &Candidate) -> Result<i128, ReconcileError> {
     for (t, shape) in &c.tensors {
         let k = checked_numel(shape).ok_or_else(|| ReconcileError {
             field: t.clone(),
-            reason: format!("the shape {shape:?} the config gives this tensor has more than 2^64 − 1 scalars"),
+            reason: format!(
+                "the shape {shape:?} the config gives this tensor has more than 2^64 − 1 scalars"
+            ),
         })?;
         n += i128::from(k);
     }
@@ -385,7 +392,8 @@ enum Seg {
 fn parse_seg(s: &str) -> Seg {
     // Only canonical numbers (no sign, no leading zero) merge, so a pattern prints back every
     // name it stands for exactly.
-    let canonical = !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
+    let canonical =
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
     match s.parse::<u64>() {
         Ok(n) if canonical => Seg::Num(n),
         _ => Seg::Lit(s.to_string()),
@@ -434,8 +442,11 @@ pub fn compact(names: &[String]) -> Vec<String> {
         segs: Vec<Seg>,
         first: usize,
     }
-    let mut entries: Vec<Entry> =
-        names.iter().enumerate().map(|(i, n)| Entry { segs: n.split('.').map(parse_seg).collect(), first: i }).collect();
+    let mut entries: Vec<Entry> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| Entry { segs: n.split('.').map(parse_seg).collect(), first: i })
+        .collect();
     let longest = entries.iter().map(|e| e.segs.len()).max().unwrap_or(0);
     for p in (0..longest).rev() {
         let mut groups: HashMap<Vec<Seg>, Vec<usize>> = HashMap::new();

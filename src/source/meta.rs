@@ -85,9 +85,10 @@ fn scalar_counts<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<Stri
     let m = BTreeMap::<String, u64>::deserialize(d)?;
     let mut sum: u64 = 0;
     for (dtype, &n) in &m {
-        sum = sum.checked_add(n).filter(|s| *s <= MAX_SCALARS).ok_or_else(|| {
-            serde::de::Error::custom(too_many(format_args!("the sum up to `{dtype}`")))
-        })?;
+        sum = sum
+            .checked_add(n)
+            .filter(|s| *s <= MAX_SCALARS)
+            .ok_or_else(|| serde::de::Error::custom(too_many(format_args!("the sum up to `{dtype}`"))))?;
     }
     Ok(m)
 }
@@ -96,7 +97,9 @@ fn tensor_shape<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::E
     let shape = Vec::<u64>::deserialize(d)?;
     match shape.iter().try_fold(1u64, |a, &x| a.checked_mul(x)) {
         Some(n) if n <= MAX_SCALARS => Ok(shape),
-        _ => Err(serde::de::Error::custom(too_many(format_args!("{shape:?} multiplies out to a count that")))),
+        _ => {
+            Err(serde::de::Error::custom(too_many(format_args!("{shape:?} multiplies out to a count that"))))
+        }
     }
 }
 
