@@ -199,7 +199,7 @@ fn fill(
         tied,
         reconciliation,
     });
-    page.forward_pass = Some(shape_check::check(&dims));
+    page.forward_pass = Some(shape_check::check(&dims, &arch.activations()));
     let lint_cards: Vec<lints::CardBf16> = cards::builtin()
         .iter()
         .map(|c| lints::CardBf16 { name: &c.name, bf16_native: c.bf16_native })

@@ -545,6 +545,8 @@ pub struct Moe {
 #[derive(Debug, Clone, Serialize)]
 pub struct DecoderConfig {
     pub family: Family,
+    /// The key the activation was read from (`hidden_activation` for Gemma-2 and -3).
+    pub hidden_act_field: &'static str,
     pub class: String,
     pub head: Head,
     pub vocab_size: u64,
@@ -629,6 +631,8 @@ impl DecoderConfig {
         };
         // Gemma-2 and Gemma-3 take their activation from `hidden_activation` (their mirrors have
         // no `hidden_act`); the others from `hidden_act`.
+        let hidden_act_field =
+            if raw.hidden_activation.is_some() { "hidden_activation" } else { "hidden_act" };
         let hidden_act = raw
             .hidden_activation
             .clone()
@@ -773,6 +777,7 @@ impl DecoderConfig {
             tie_word_embeddings,
             pad_token_id,
             hidden_act,
+            hidden_act_field,
             rope_theta,
             rope_scaling,
             sliding_window,

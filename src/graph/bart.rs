@@ -8,6 +8,9 @@ use crate::config::{Defaulted, Dims};
 use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for BartConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("activation_function", self.activation_function.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

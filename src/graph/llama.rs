@@ -9,6 +9,9 @@ use crate::config::{Defaulted, Dims};
 use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for DecoderConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![(self.hidden_act_field, self.hidden_act.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

@@ -9,6 +9,9 @@ use crate::config::{Defaulted, Dims};
 use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for WhisperConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("activation_function", self.activation_function.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }
