@@ -60,7 +60,7 @@ pub fn plan_with(
         schema_version: SCHEMA_VERSION,
         id: files.label.clone(),
         url,
-        family: family::slug(&common.model_type),
+        family: family::key(&common.model_type),
         family_name: fam.map(|f| f.name.to_string()).unwrap_or_else(|| common.model_type.clone()),
         derives_from: fam.and_then(|f| f.derives_from).map(str::to_string),
         architecture: common.architecture.clone(),

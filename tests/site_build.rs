@@ -291,6 +291,25 @@ fn a_broken_config_is_reported_by_model_file_and_field_and_the_rest_is_built() {
 }
 
 #[test]
+fn a_model_type_that_differs_only_by_case_is_not_listed_on_the_supported_family_page() {
+    // transformers looks model_type up exactly: "Roberta" is not RoBERTa's "roberta".
+    let (dir, hub) = hub_with(&[("case/upper", r#"{"model_type": "Roberta", "hidden_size": 768}"#)]);
+    let manifest = Manifest::load(&dir.path().join("models.toml")).unwrap();
+    let out = dir.path().join("site");
+    let report = build_site(&manifest, &HubCacheSource::new(&hub), &out, &Renderer::new()).unwrap();
+    assert_eq!(report.failed().count(), 0);
+    let roberta = std::fs::read_to_string(out.join("families/roberta.json")).unwrap();
+    assert!(roberta.contains("FacebookAI/roberta-base"));
+    assert!(!roberta.contains("case/upper"), "{roberta}");
+    let page: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("models/case/upper.json")).unwrap()).unwrap();
+    assert_eq!(page["supported"], false);
+    assert_ne!(page["family"], "roberta");
+    let own = out.join(format!("families/{}.json", page["family"].as_str().unwrap()));
+    assert!(std::fs::read_to_string(own).unwrap().contains("case/upper"));
+}
+
+#[test]
 fn the_cli_exits_non_zero_when_a_model_fails_unless_failures_are_allowed() {
     let (dir, hub) = hub_with(&[("bad/wrong-type", r#"{"model_type": "bert", "vocab_size": [1]}"#)]);
     let run = |extra: &[&str]| {
