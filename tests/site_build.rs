@@ -384,3 +384,44 @@ fn crawlers_and_agents_get_a_sitemap_robots_llms_txt_and_badges() {
     assert!(robots.contains(&format!("Sitemap: {base}sitemap.xml")));
     assert!(out.join("404.html").is_file() && out.join("static/favicon.svg").is_file());
 }
+
+#[test]
+fn a_model_page_built_in_two_passes_is_byte_identical_to_the_page_rendered_whole() {
+    let manifest = Manifest::load(&repo().join("models.toml")).unwrap();
+    let source = HubCacheSource::new(repo().join("hub"));
+    let renderer = Renderer::new();
+    let pages: Vec<modelatlas::page::ModelPage> = manifest
+        .models
+        .iter()
+        .map(|id| {
+            let files = modelatlas::source::ModelSource::load(&source, id).unwrap();
+            modelatlas::plan::plan(&files, Some(format!("{}.html", id.site_stem()))).unwrap()
+        })
+        .collect();
+    let summaries: Vec<_> = pages.iter().map(|p| p.summary()).collect();
+    for (k, page) in pages.iter().enumerate() {
+        // Any siblings will do (none for the first page, the three before it otherwise): the two
+        // ways must agree on whatever they are given.
+        let siblings: Vec<_> = summaries[k.saturating_sub(3)..k].to_vec();
+        let mut whole = page.clone();
+        whole.siblings = siblings.clone();
+        whole.family_size = 7;
+        let whole = renderer.model(&whole, &manifest.site, "../../").unwrap();
+        let parts = renderer.model_parts(page, &manifest.site, "../../").unwrap();
+        let view = modelatlas::page::SiblingsView::new(&summaries[k], page.family_name.clone(), siblings, 7);
+        let part = renderer.model_siblings(&view, &manifest.site, "../../").unwrap();
+        assert_eq!(
+            whole.html,
+            [parts.html_head.as_str(), &part.html, &parts.html_tail].concat(),
+            "{}",
+            page.id
+        );
+        assert_eq!(
+            whole.markdown,
+            [parts.md_head.as_str(), &part.markdown, &parts.md_tail].concat(),
+            "{}",
+            page.id
+        );
+        assert_eq!(whole.json, [parts.json_head.as_str(), &part.json].concat(), "{}", page.id);
+    }
+}
