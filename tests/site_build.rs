@@ -425,3 +425,31 @@ fn a_model_page_built_in_two_passes_is_byte_identical_to_the_page_rendered_whole
         assert_eq!(whole.json, [parts.json_head.as_str(), &part.json].concat(), "{}", page.id);
     }
 }
+
+/// A source that counts how often each model's files are read.
+struct Counting {
+    inner: HubCacheSource,
+    loads: std::sync::Mutex<std::collections::BTreeMap<String, usize>>,
+}
+
+impl modelatlas::source::ModelSource for Counting {
+    fn load(
+        &self,
+        id: &modelatlas::model_id::ModelId,
+    ) -> Result<modelatlas::source::ModelFiles, modelatlas::source::SourceError> {
+        *self.loads.lock().unwrap().entry(id.to_string()).or_default() += 1;
+        self.inner.load(id)
+    }
+}
+
+#[test]
+fn a_build_reads_and_plans_each_model_once() {
+    let manifest = Manifest::load(&repo().join("models.toml")).unwrap();
+    let source = Counting { inner: HubCacheSource::new(repo().join("hub")), loads: Default::default() };
+    let dir = tempfile::tempdir().unwrap();
+    let report = build_site(&manifest, &source, &dir.path().join("site"), &Renderer::new()).unwrap();
+    assert_eq!(report.failed().count(), 0);
+    let loads = source.loads.into_inner().unwrap();
+    assert_eq!(loads.len(), manifest.models.len());
+    assert!(loads.values().all(|&n| n == 1), "{loads:?}");
+}
