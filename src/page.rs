@@ -212,7 +212,7 @@ impl SiblingsView {
             family_name,
             architecture: me.architecture.clone(),
             supported: me.supported,
-            config: me.layers.is_some().then(|| SiblingDims {
+            config: me.layers.is_some().then_some(SiblingDims {
                 num_layers: me.layers,
                 hidden_size: me.hidden,
                 num_heads: me.heads,
