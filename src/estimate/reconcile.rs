@@ -378,26 +378,20 @@ fn inferred(diff: i128, candidates: &[Candidate]) -> Result<Reconciliation, Reco
     })
 }
 
-/// One dot-separated part of a tensor name while names are being merged.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Seg {
-    Lit(String),
+/// A number of a name while names are being merged: as written, or a merged set (an index into
+/// the table of sets).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Coord {
     Num(u64),
-    /// Merged numbers as sorted, disjoint, inclusive ranges.
-    Set(Vec<(u64, u64)>),
-    /// The part being merged on, in a grouping key.
-    Hole,
+    Set(u32),
 }
 
-fn parse_seg(s: &str) -> Seg {
-    // Only canonical numbers (no sign, no leading zero) merge, so a pattern prints back every
-    // name it stands for exactly.
+/// A canonical number (no sign, no leading zero): only those merge, so a pattern prints back
+/// every name it stands for exactly.
+fn number(s: &str) -> Option<u64> {
     let canonical =
         !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) && (s == "0" || !s.starts_with('0'));
-    match s.parse::<u64>() {
-        Ok(n) if canonical => Seg::Num(n),
-        _ => Seg::Lit(s.to_string()),
-    }
+    if canonical { s.parse().ok() } else { None }
 }
 
 fn ranges(mut nums: Vec<u64>) -> Vec<(u64, u64)> {
@@ -413,78 +407,134 @@ fn ranges(mut nums: Vec<u64>) -> Vec<(u64, u64)> {
     out
 }
 
-fn render(segs: &[Seg]) -> String {
-    let parts: Vec<String> = segs
-        .iter()
-        .map(|s| match s {
-            Seg::Lit(l) => l.clone(),
-            Seg::Num(n) => n.to_string(),
-            Seg::Hole => String::new(),
-            Seg::Set(r) => {
-                let inner: Vec<String> = r
-                    .iter()
-                    .map(|&(a, b)| if a == b { a.to_string() } else { format!("{a}..{b}") })
-                    .collect();
-                format!("{{{}}}", inner.join(","))
-            }
-        })
-        .collect();
-    parts.join(".")
-}
-
 /// Collapses numbered runs of tensor names into patterns: `h.0.attn.bias` … `h.11.attn.bias`
 /// become `h.{0..11}.attn.bias`, and expert indices inside layer indices nest
-/// (`layers.{0..31}.experts.{0..7}.w1`). Parts are merged right to left, and an outer index only
-/// when the inner sets agree, so every pattern stands for exactly the names it covers. Order is
-/// that of each pattern's first name.
+/// (`layers.{0..31}.experts.{0..7}.w1`). Each name splits into a template (its dot-separated
+/// parts, numbers left as slots) and the numbers; slots merge right to left, and an outer one
+/// only when the inner sets agree, so every pattern stands for exactly the names it covers.
+/// Order is that of each pattern's first name. Names are grouped by sorting, so the work is
+/// n log n and the memory a few words per name, even for a million expert tensors.
 pub fn compact(names: &[String]) -> Vec<String> {
     struct Entry {
-        segs: Vec<Seg>,
+        template: u32,
+        coords: Vec<Coord>,
         first: usize,
     }
-    let mut entries: Vec<Entry> = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| Entry { segs: n.split('.').map(parse_seg).collect(), first: i })
-        .collect();
-    let longest = entries.iter().map(|e| e.segs.len()).max().unwrap_or(0);
-    for p in (0..longest).rev() {
-        let mut groups: HashMap<Vec<Seg>, Vec<usize>> = HashMap::new();
-        for (k, e) in entries.iter().enumerate() {
-            if let Some(Seg::Num(_)) = e.segs.get(p) {
-                let mut key = e.segs.clone();
-                key[p] = Seg::Hole;
-                groups.entry(key).or_default().push(k);
+    // Template parts: Some(literal) or None for a number's slot.
+    let mut templates: Vec<Vec<Option<&str>>> = vec![];
+    let mut template_ids: HashMap<Vec<Option<&str>>, u32> = HashMap::new();
+    let mut entries: Vec<Entry> = Vec::with_capacity(names.len());
+    for (first, name) in names.iter().enumerate() {
+        let mut parts = vec![];
+        let mut coords = vec![];
+        for seg in name.split('.') {
+            match number(seg) {
+                Some(n) => {
+                    parts.push(None);
+                    coords.push(Coord::Num(n));
+                }
+                None => parts.push(Some(seg)),
             }
         }
-        let mut merged: Vec<Entry> = vec![];
+        let template = match template_ids.get(&parts) {
+            Some(&id) => id,
+            None => {
+                let id = templates.len() as u32;
+                templates.push(parts.clone());
+                template_ids.insert(parts, id);
+                id
+            }
+        };
+        entries.push(Entry { template, coords, first });
+    }
+    let mut sets: Vec<Vec<(u64, u64)>> = vec![];
+    let mut set_ids: HashMap<Vec<(u64, u64)>, u32> = HashMap::new();
+    let slots = entries.iter().map(|e| e.coords.len()).max().unwrap_or(0);
+    for p in (0..slots).rev() {
+        // The entries with a plain number at slot p, sorted so that those equal everywhere else
+        // sit together.
+        let mut at: Vec<usize> =
+            (0..entries.len()).filter(|&k| matches!(entries[k].coords.get(p), Some(Coord::Num(_)))).collect();
+        let same = |a: &Entry, b: &Entry| {
+            a.template == b.template
+                && a.coords.len() == b.coords.len()
+                && a.coords[..p] == b.coords[..p]
+                && a.coords[p + 1..] == b.coords[p + 1..]
+        };
+        at.sort_by(|&a, &b| {
+            let (ea, eb) = (&entries[a], &entries[b]);
+            (ea.template, &ea.coords[..p], &ea.coords[p + 1..]).cmp(&(
+                eb.template,
+                &eb.coords[..p],
+                &eb.coords[p + 1..],
+            ))
+        });
         let mut gone = vec![false; entries.len()];
-        for (key, members) in groups {
-            if members.len() < 2 {
-                continue;
+        let mut merged: Vec<Entry> = vec![];
+        let mut start = 0;
+        while start < at.len() {
+            let mut end = start + 1;
+            while end < at.len() && same(&entries[at[start]], &entries[at[end]]) {
+                end += 1;
             }
-            let nums: Vec<u64> = members
-                .iter()
-                .filter_map(|&k| match entries[k].segs.get(p) {
-                    Some(Seg::Num(n)) => Some(*n),
-                    _ => None,
-                })
-                .collect();
-            let first = members.iter().map(|&k| entries[k].first).min().unwrap_or(0);
-            for &k in &members {
-                gone[k] = true;
+            if end - start >= 2 {
+                let run = &at[start..end];
+                let nums: Vec<u64> = run
+                    .iter()
+                    .filter_map(|&k| match entries[k].coords[p] {
+                        Coord::Num(n) => Some(n),
+                        Coord::Set(_) => None,
+                    })
+                    .collect();
+                let set = ranges(nums);
+                let id = match set_ids.get(&set) {
+                    Some(&id) => id,
+                    None => {
+                        let id = sets.len() as u32;
+                        sets.push(set.clone());
+                        set_ids.insert(set, id);
+                        id
+                    }
+                };
+                let proto = &entries[run[0]];
+                let mut coords = proto.coords.clone();
+                coords[p] = Coord::Set(id);
+                let first = run.iter().map(|&k| entries[k].first).min().unwrap_or(proto.first);
+                merged.push(Entry { template: proto.template, coords, first });
+                for &k in run {
+                    gone[k] = true;
+                }
             }
-            let mut segs = key;
-            segs[p] = Seg::Set(ranges(nums));
-            merged.push(Entry { segs, first });
+            start = end;
         }
-        if merged.is_empty() {
-            continue;
+        if !merged.is_empty() {
+            entries =
+                entries.into_iter().zip(gone).filter(|(_, g)| !g).map(|(e, _)| e).chain(merged).collect();
         }
-        entries = entries.into_iter().zip(gone).filter(|(_, g)| !g).map(|(e, _)| e).chain(merged).collect();
     }
     entries.sort_by_key(|e| e.first);
-    entries.iter().map(|e| render(&e.segs)).collect()
+    entries
+        .iter()
+        .map(|e| {
+            let mut coords = e.coords.iter();
+            let parts: Vec<String> = templates[e.template as usize]
+                .iter()
+                .map(|part| match (part, part.is_none().then(|| coords.next()).flatten()) {
+                    (Some(lit), _) => lit.to_string(),
+                    (None, Some(Coord::Num(n))) => n.to_string(),
+                    (None, Some(Coord::Set(id))) => {
+                        let inner: Vec<String> = sets[*id as usize]
+                            .iter()
+                            .map(|&(a, b)| if a == b { a.to_string() } else { format!("{a}..{b}") })
+                            .collect();
+                        format!("{{{}}}", inner.join(","))
+                    }
+                    (None, None) => String::new(),
+                })
+                .collect();
+            parts.join(".")
+        })
+        .collect()
 }
 
 #[cfg(test)]
