@@ -435,6 +435,18 @@ pub fn info(key: &str) -> Option<&'static FamilyInfo> {
     FAMILIES.iter().find(|f| f.key == key)
 }
 
+/// The family a model is filed under. A supported `model_type` is its own key. Any other gets its
+/// [`slug`], kept apart from every supported key: transformers matches `model_type` exactly
+/// (`CONFIG_MAPPING["Qwen2"]` is a KeyError), so a `"Qwen2"` config, planned as unsupported, must
+/// not be listed on the Qwen2 page, whose file name its slug would otherwise share.
+pub fn key(model_type: &str) -> String {
+    if info(model_type).is_some() {
+        return model_type.to_string();
+    }
+    let s = slug(model_type);
+    if info(&s).is_some() { format!("{s}-unsupported") } else { s }
+}
+
 /// A family key is used as a file name; `model_type` values are plain identifiers, but a config
 /// can hold anything, so anything else maps to a safe slug.
 pub fn slug(model_type: &str) -> String {
@@ -457,5 +469,23 @@ mod tests {
         assert_eq!(super::slug("gpt_neox"), "gpt_neox");
         assert_eq!(super::slug("../<x>"), "x");
         assert_eq!(super::slug("..."), "unknown");
+    }
+
+    #[test]
+    fn a_model_type_that_differs_from_a_supported_one_only_by_case_is_filed_apart_from_it() {
+        assert_eq!(super::key("qwen2"), "qwen2");
+        assert_eq!(super::key("Qwen2"), "qwen2-unsupported");
+        assert_eq!(super::key("QWEN2"), "qwen2-unsupported");
+        // Punctuation that slugs away cannot reach a supported page either.
+        assert_eq!(super::key("qwen2!"), "qwen2-unsupported");
+        assert_eq!(super::key("Mamba"), "mamba");
+    }
+
+    #[test]
+    fn every_supported_key_is_its_own_slug() {
+        for f in super::FAMILIES {
+            assert_eq!(super::slug(f.key), f.key);
+            assert_eq!(super::key(f.key), f.key);
+        }
     }
 }

@@ -372,6 +372,35 @@ impl SiteWriter {
         std::fs::write(&path, contents).map_err(io(&path))
     }
 
+    /// Adds to the end of a file written earlier in this build (a model page's second pass).
+    pub fn append(&self, rel: &str, contents: &[u8]) -> Result<(), OutputError> {
+        use std::io::Write;
+        let path = self.staged(rel)?;
+        let mut f = std::fs::OpenOptions::new().append(true).open(&path).map_err(io(&path))?;
+        f.write_all(contents).map_err(io(&path))
+    }
+
+    /// Removes a file written earlier in this build, so that a model whose second pass fails
+    /// leaves no partial page; a file that is not there is no error.
+    pub fn remove(&self, rel: &str) -> Result<(), OutputError> {
+        let path = self.staged(rel)?;
+        match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(&path)(e)),
+            _ => Ok(()),
+        }
+    }
+
+    fn staged(&self, rel: &str) -> Result<PathBuf, OutputError> {
+        let rel_path = Path::new(rel);
+        if rel.is_empty()
+            || rel == MARKER
+            || !rel_path.components().all(|c| matches!(c, Component::Normal(_)))
+        {
+            return Err(OutputError::BadPath(rel.to_string()));
+        }
+        Ok(self.staging.join(rel_path))
+    }
+
     /// Swaps the staged site in for the target, then removes the previous one.
     pub fn finish(mut self) -> Result<(), OutputError> {
         self.swap_in(true)

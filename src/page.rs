@@ -170,6 +170,69 @@ pub struct CostView {
     pub serving: Option<ServingCost>,
 }
 
+/// What a model page's sibling part reads, under the page's own field names so one template
+/// serves the full page and the build's second pass: made from the model's summary, so a build
+/// keeps no more than that per model between its passes.
+#[derive(Debug, Clone, Serialize)]
+pub struct SiblingsView {
+    pub id: String,
+    pub url: Option<String>,
+    pub family: String,
+    pub family_name: String,
+    pub architecture: Option<String>,
+    pub supported: bool,
+    pub config: Option<SiblingDims>,
+    pub params: Option<SiblingParams>,
+    pub siblings: Vec<ModelSummary>,
+    pub family_size: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SiblingDims {
+    pub num_layers: Option<u64>,
+    pub hidden_size: Option<u64>,
+    pub num_heads: Option<u64>,
+    pub num_kv_heads: Option<u64>,
+    pub vocab_size: Option<u64>,
+    pub context: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SiblingParams {
+    pub derived: Option<u64>,
+    pub active: Option<u64>,
+}
+
+impl SiblingsView {
+    /// `me` is the model's summary, as pass one left it (`url` empty for a plan of a file).
+    pub fn new(
+        me: &ModelSummary,
+        family_name: String,
+        siblings: Vec<ModelSummary>,
+        family_size: usize,
+    ) -> Self {
+        SiblingsView {
+            id: me.id.clone(),
+            url: (!me.url.is_empty()).then(|| me.url.clone()),
+            family: me.family.clone(),
+            family_name,
+            architecture: me.architecture.clone(),
+            supported: me.supported,
+            config: me.layers.is_some().then_some(SiblingDims {
+                num_layers: me.layers,
+                hidden_size: me.hidden,
+                num_heads: me.heads,
+                num_kv_heads: me.kv_heads,
+                vocab_size: me.vocab,
+                context: me.context,
+            }),
+            params: me.derived.is_some().then_some(SiblingParams { derived: me.derived, active: me.active }),
+            siblings,
+            family_size,
+        }
+    }
+}
+
 /// What the index and family pages keep of a model: small, so that a build of many thousands of
 /// models holds only these in memory.
 #[derive(Debug, Clone, Serialize)]

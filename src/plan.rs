@@ -60,7 +60,7 @@ pub fn plan_with(
         schema_version: SCHEMA_VERSION,
         id: files.label.clone(),
         url,
-        family: family::slug(&common.model_type),
+        family: family::key(&common.model_type),
         family_name: fam.map(|f| f.name.to_string()).unwrap_or_else(|| common.model_type.clone()),
         derives_from: fam.and_then(|f| f.derives_from).map(str::to_string),
         architecture: common.architecture.clone(),
@@ -101,7 +101,16 @@ pub fn plan_with(
             let arch = resolve(&value, &common).map_err(fail)?;
             page.architecture = Some(arch.class().to_string());
             page.defaulted = arch.defaulted().to_vec();
-            fill(&mut page, files, &common, &value, arch.as_ref());
+            fill(&mut page, files, &common, &value, arch.as_ref()).map_err(|e| {
+                // A count out of range comes from the metadata file when it names a checkpoint
+                // field, else from a tensor the config sizes.
+                let file = if e.field.starts_with("checkpoint") {
+                    files.config_path.with_file_name(crate::source::hub_cache::META_FILE)
+                } else {
+                    files.config_path.clone()
+                };
+                PlanError { model: files.label.clone(), file, error: ConfigError::field(e.field, e.reason) }
+            })?;
             if let (Some(g), Some(dims)) = (page.structure.as_ref(), page.config.as_ref()) {
                 page.training =
                     Some(training::view(g, dims, &page.family, g.seq_len, options.training.clone()));
@@ -137,7 +146,7 @@ fn fill(
     common: &Common,
     raw: &serde_json::Value,
     arch: &dyn Architecture,
-) {
+) -> Result<(), reconcile::ReconcileError> {
     let dims = arch.dims();
     let seq = dims.context.min(MAX_PLAN_SEQ);
     let g = arch.graph(seq);
@@ -154,8 +163,19 @@ fn fill(
         files.index_tensor_names.as_deref(),
         &candidates,
         &prefixes,
-    );
-    let delta = ckpt.map(|c| derived as i64 - c.total_scalars as i64);
+    )?;
+    let delta = match ckpt {
+        Some(c) => Some(i64::try_from(i128::from(derived) - i128::from(c.total_scalars)).map_err(|_| {
+            reconcile::ReconcileError {
+                field: "checkpoint.total_scalars".into(),
+                reason: format!(
+                    "{} is so far from the derived count ({derived}) that the difference is beyond ±(2^63 − 1)",
+                    c.total_scalars
+                ),
+            }
+        })?),
+        None => None,
+    };
     let breakdown = g
         .sections
         .iter()
@@ -188,7 +208,7 @@ fn fill(
         tied,
         reconciliation,
     });
-    page.forward_pass = Some(shape_check::check(&dims));
+    page.forward_pass = Some(shape_check::check(&dims, &arch.activations()));
     let lint_cards: Vec<lints::CardBf16> = cards::builtin()
         .iter()
         .map(|c| lints::CardBf16 { name: &c.name, bf16_native: c.bf16_native })
@@ -231,6 +251,7 @@ fn fill(
     debug_assert!(g.sections.iter().any(|s| s.role == Role::Layers));
     page.structure = Some(g);
     page.supported = true;
+    Ok(())
 }
 
 /// Why the plan is sized at its length.

@@ -1,9 +1,11 @@
 //! The batch builder: plans every model of models.toml in parallel, renders its three files, and
 //! writes the index, family and method pages.
 //!
-//! It streams. Pass one plans each model and keeps only a small [`ModelSummary`]; pass two plans
-//! it again, now knowing its siblings, renders it and writes it, and drops the page. Memory is
-//! bounded by the summaries, not the pages, so the same builder scales to very many models.
+//! It streams, and plans each model once. Pass one plans a model, renders and writes its three
+//! files less the part that lists its siblings (which needs every other model), and drops the
+//! page, keeping a small [`ModelSummary`] and the few hundred bytes that close each file. Pass two
+//! renders each model's sibling part from the summaries alone and appends it. Memory is bounded by
+//! the summaries, not the pages, so the same builder scales to very many models.
 //! Results come out in models.toml order whatever the thread count, so builds are byte-identical.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,7 +18,7 @@ use crate::family;
 use crate::manifest::Manifest;
 use crate::model_id::ModelId;
 use crate::output::{Leftovers, OutputError, SiteWriter};
-use crate::page::{ModelPage, ModelSummary, SCHEMA_VERSION};
+use crate::page::{ModelPage, ModelSummary, SCHEMA_VERSION, SiblingsView};
 use crate::plan::{PlanOptions, plan_with};
 use crate::render::{Badge, FamilyLink, FamilyView, IndexView, Renderer};
 use crate::source::ModelSource;
@@ -70,6 +72,23 @@ pub enum BuildError {
     Render(String),
 }
 
+/// What pass two needs of a model beyond its summary: the family's display name and the ends of
+/// the HTML and Markdown files that follow the sibling part.
+struct Pending {
+    family_name: String,
+    html_tail: String,
+    md_tail: String,
+    /// The model's upstream changes, for the site-wide feed and the Recent changes page.
+    changes: Vec<crate::feeds::FeedEntry>,
+}
+
+/// Best effort: the model is reported failed whatever is left, and a later error names the file.
+fn remove_model_files(writer: &SiteWriter, stem: &str) {
+    for ext in ["html", "md", "json", "badge.json", "atom"] {
+        let _ = writer.remove(&format!("{stem}.{ext}"));
+    }
+}
+
 fn plan_one(source: &dyn ModelSource, id: &ModelId, options: &PlanOptions) -> Result<ModelPage, String> {
     let files = source.load(id).map_err(|e| e.to_string())?;
     plan_with(&files, Some(format!("{}.html", id.site_stem())), options).map_err(|e| e.to_string())
@@ -108,52 +127,88 @@ pub fn build_site_with(
     let writer = SiteWriter::create(out)?;
     report.leftovers = writer.leftovers().clone();
 
+    let root = "../../";
     let t = Instant::now();
-    let planned: Vec<Result<ModelSummary, String>> =
-        manifest.models.par_iter().map(|id| plan_one(source, id, options).map(|p| p.summary())).collect();
-    report.phases.push(("plan", t.elapsed()));
+    let planned: Vec<Result<(ModelSummary, Pending), String>> = manifest
+        .models
+        .par_iter()
+        .map(|id| {
+            let page = plan_one(source, id, options)?;
+            let summary = page.summary();
+            let parts =
+                renderer.model_parts(&page, &manifest.site, root).map_err(|e| format!("{id}: {e}"))?;
+            let family_name = page.family_name.clone();
+            let feed = crate::feeds::model_feed(&page, &manifest.site);
+            let changes = crate::feeds::entries(&page);
+            drop(page);
+            let stem = id.site_stem();
+            let written = (|| {
+                writer.write(&format!("{stem}.html"), parts.html_head.as_bytes())?;
+                writer.write(&format!("{stem}.md"), parts.md_head.as_bytes())?;
+                writer.write(&format!("{stem}.json"), parts.json_head.as_bytes())?;
+                match &feed {
+                    Some((path, atom)) => writer.write(path, atom.as_bytes()),
+                    None => Ok(()),
+                }
+            })();
+            if let Err(e) = written {
+                remove_model_files(&writer, &stem);
+                return Err(e.to_string());
+            }
+            Ok((
+                summary,
+                Pending { family_name, html_tail: parts.html_tail, md_tail: parts.md_tail, changes },
+            ))
+        })
+        .collect();
+    report.phases.push(("plan and render", t.elapsed()));
 
-    let ok: Vec<&ModelSummary> = planned.iter().filter_map(|r| r.as_ref().ok()).collect();
+    let ok: Vec<&ModelSummary> = planned.iter().filter_map(|r| r.as_ref().ok().map(|(s, _)| s)).collect();
     let mut by_family: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
     for s in &ok {
         by_family.entry(s.family.as_str()).or_default().push(s);
     }
 
     let t = Instant::now();
-    let written: Vec<Result<Vec<crate::feeds::FeedEntry>, String>> = manifest
+    let written: Vec<Result<(), String>> = manifest
         .models
         .par_iter()
         .zip(planned.par_iter())
         .map(|(id, first)| {
-            let summary = first.as_ref().map_err(Clone::clone)?;
-            let family = &by_family[summary.family.as_str()];
-            let mut page = plan_one(source, id, options)?;
-            page.siblings = siblings(summary, family);
-            page.family_size = family.len();
-            let root = "../../";
-            let files = renderer.model(&page, &manifest.site, root).map_err(|e| format!("{id}: {e}"))?;
+            let (summary, pending) = first.as_ref().map_err(Clone::clone)?;
             let stem = id.site_stem();
-            // Rendered in full before the first byte is written: a failure leaves no partial files.
-            writer.write(&format!("{stem}.html"), files.html.as_bytes()).map_err(|e| e.to_string())?;
-            writer.write(&format!("{stem}.md"), files.markdown.as_bytes()).map_err(|e| e.to_string())?;
-            writer.write(&format!("{stem}.json"), files.json.as_bytes()).map_err(|e| e.to_string())?;
-            let badge = Badge::for_model(summary).to_json().map_err(|e| format!("{id}: {e}"))?;
-            writer.write(&format!("{stem}.badge.json"), badge.as_bytes()).map_err(|e| e.to_string())?;
-            if let Some((path, atom)) = crate::feeds::model_feed(&page, &manifest.site) {
-                writer.write(&path, atom.as_bytes()).map_err(|e| e.to_string())?;
-            }
-            Ok(crate::feeds::entries(&page))
+            let finish = || -> Result<(), String> {
+                let family = &by_family[summary.family.as_str()];
+                let view = SiblingsView::new(
+                    summary,
+                    pending.family_name.clone(),
+                    siblings(summary, family),
+                    family.len(),
+                );
+                // Rendered in full before the first byte is appended.
+                let part =
+                    renderer.model_siblings(&view, &manifest.site, root).map_err(|e| format!("{id}: {e}"))?;
+                let html = [part.html.as_str(), pending.html_tail.as_str()].concat();
+                let md = [part.markdown.as_str(), pending.md_tail.as_str()].concat();
+                writer.append(&format!("{stem}.html"), html.as_bytes()).map_err(|e| e.to_string())?;
+                writer.append(&format!("{stem}.md"), md.as_bytes()).map_err(|e| e.to_string())?;
+                writer.append(&format!("{stem}.json"), part.json.as_bytes()).map_err(|e| e.to_string())?;
+                let badge = Badge::for_model(summary).to_json().map_err(|e| format!("{id}: {e}"))?;
+                writer.write(&format!("{stem}.badge.json"), badge.as_bytes()).map_err(|e| e.to_string())
+            };
+            // A failure leaves no partial files of the model.
+            finish().inspect_err(|_| remove_model_files(&writer, &stem))
         })
         .collect();
-    report.phases.push(("render models", t.elapsed()));
+    report.phases.push(("render siblings", t.elapsed()));
 
     let mut built: Vec<ModelSummary> = vec![];
     let mut changes = vec![];
     for ((id, first), second) in manifest.models.iter().zip(&planned).zip(&written) {
         let outcome = match (first, second) {
-            (Ok(s), Ok(entries)) => {
+            (Ok((s, pending)), Ok(())) => {
                 built.push(s.clone());
-                changes.extend(entries.iter().cloned());
+                changes.extend(pending.changes.iter().cloned());
                 Outcome::Built { supported: s.supported }
             }
             (Err(e), _) | (_, Err(e)) => Outcome::Failed { error: e.clone() },

@@ -76,7 +76,9 @@ fn gpt2_is_124_439_808_parameters_and_its_checkpoint_adds_the_causal_masks() {
     assert_eq!(r.items.len(), 1);
     assert_eq!(r.items[0].label, "causal-mask buffers");
     assert_eq!(r.items[0].scalars, 12_582_912);
-    assert_eq!(r.items[0].tensors[0], "h.0.attn.bias");
+    // The twelve buffers, h.0 to h.11, listed as one pattern with their count.
+    assert_eq!(r.items[0].tensors, ["h.{0..11}.attn.bias"]);
+    assert_eq!(r.items[0].count, 12);
 
     // Conv1D stores [in, out]; lm_head is an nn.Linear [out, in] tied to wte (listed, counted once).
     assert_eq!(shape(&page, "transformer.h.0.attn.c_attn.weight"), [768, 2304]);

@@ -78,7 +78,9 @@ fn llama_2_7b_is_6_738_415_616_and_its_checkpoint_adds_the_rotary_buffers() {
     assert_eq!(r.items.len(), 1);
     assert_eq!(r.items[0].label, "rotary inv_freq buffers");
     assert_eq!(r.items[0].scalars, 2048);
-    assert_eq!(r.items[0].tensors[0], "model.layers.0.self_attn.rotary_emb.inv_freq");
+    // One buffer per layer, 0 to 31, listed as one pattern.
+    assert_eq!(r.items[0].tensors, ["model.layers.{0..31}.self_attn.rotary_emb.inv_freq"]);
+    assert_eq!(r.items[0].count, 32);
 }
 
 #[test]
@@ -94,7 +96,8 @@ fn the_nousresearch_mirror_index_names_the_32_inv_freq_buffers() {
     assert_eq!(r.status, Status::Explained);
     assert_eq!(r.unexplained, Some(0));
     assert_eq!(r.items.len(), 1, "{:?}", r.items);
-    assert_eq!(r.items[0].tensors.len(), 32);
+    assert_eq!(r.items[0].count, 32);
+    assert_eq!(r.items[0].tensors, ["model.layers.{0..31}.self_attn.rotary_emb.inv_freq"]);
     assert_eq!(r.items[0].scalars, 32 * 64);
     // Every other tensor of the index is a tensor of the class, by name.
     let names = tensor_names(&page);

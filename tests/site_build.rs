@@ -291,6 +291,25 @@ fn a_broken_config_is_reported_by_model_file_and_field_and_the_rest_is_built() {
 }
 
 #[test]
+fn a_model_type_that_differs_only_by_case_is_not_listed_on_the_supported_family_page() {
+    // transformers looks model_type up exactly: "Roberta" is not RoBERTa's "roberta".
+    let (dir, hub) = hub_with(&[("case/upper", r#"{"model_type": "Roberta", "hidden_size": 768}"#)]);
+    let manifest = Manifest::load(&dir.path().join("models.toml")).unwrap();
+    let out = dir.path().join("site");
+    let report = build_site(&manifest, &HubCacheSource::new(&hub), &out, &Renderer::new()).unwrap();
+    assert_eq!(report.failed().count(), 0);
+    let roberta = std::fs::read_to_string(out.join("families/roberta.json")).unwrap();
+    assert!(roberta.contains("FacebookAI/roberta-base"));
+    assert!(!roberta.contains("case/upper"), "{roberta}");
+    let page: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("models/case/upper.json")).unwrap()).unwrap();
+    assert_eq!(page["supported"], false);
+    assert_ne!(page["family"], "roberta");
+    let own = out.join(format!("families/{}.json", page["family"].as_str().unwrap()));
+    assert!(std::fs::read_to_string(own).unwrap().contains("case/upper"));
+}
+
+#[test]
 fn the_cli_exits_non_zero_when_a_model_fails_unless_failures_are_allowed() {
     let (dir, hub) = hub_with(&[("bad/wrong-type", r#"{"model_type": "bert", "vocab_size": [1]}"#)]);
     let run = |extra: &[&str]| {
@@ -364,4 +383,73 @@ fn crawlers_and_agents_get_a_sitemap_robots_llms_txt_and_badges() {
     let robots = std::fs::read_to_string(out.join("robots.txt")).unwrap();
     assert!(robots.contains(&format!("Sitemap: {base}sitemap.xml")));
     assert!(out.join("404.html").is_file() && out.join("static/favicon.svg").is_file());
+}
+
+#[test]
+fn a_model_page_built_in_two_passes_is_byte_identical_to_the_page_rendered_whole() {
+    let manifest = Manifest::load(&repo().join("models.toml")).unwrap();
+    let source = HubCacheSource::new(repo().join("hub"));
+    let renderer = Renderer::new();
+    let pages: Vec<modelatlas::page::ModelPage> = manifest
+        .models
+        .iter()
+        .map(|id| {
+            let files = modelatlas::source::ModelSource::load(&source, id).unwrap();
+            modelatlas::plan::plan(&files, Some(format!("{}.html", id.site_stem()))).unwrap()
+        })
+        .collect();
+    let summaries: Vec<_> = pages.iter().map(|p| p.summary()).collect();
+    for (k, page) in pages.iter().enumerate() {
+        // Any siblings will do (none for the first page, the three before it otherwise): the two
+        // ways must agree on whatever they are given.
+        let siblings: Vec<_> = summaries[k.saturating_sub(3)..k].to_vec();
+        let mut whole = page.clone();
+        whole.siblings = siblings.clone();
+        whole.family_size = 7;
+        let whole = renderer.model(&whole, &manifest.site, "../../").unwrap();
+        let parts = renderer.model_parts(page, &manifest.site, "../../").unwrap();
+        let view = modelatlas::page::SiblingsView::new(&summaries[k], page.family_name.clone(), siblings, 7);
+        let part = renderer.model_siblings(&view, &manifest.site, "../../").unwrap();
+        assert_eq!(
+            whole.html,
+            [parts.html_head.as_str(), &part.html, &parts.html_tail].concat(),
+            "{}",
+            page.id
+        );
+        assert_eq!(
+            whole.markdown,
+            [parts.md_head.as_str(), &part.markdown, &parts.md_tail].concat(),
+            "{}",
+            page.id
+        );
+        assert_eq!(whole.json, [parts.json_head.as_str(), &part.json].concat(), "{}", page.id);
+    }
+}
+
+/// A source that counts how often each model's files are read.
+struct Counting {
+    inner: HubCacheSource,
+    loads: std::sync::Mutex<std::collections::BTreeMap<String, usize>>,
+}
+
+impl modelatlas::source::ModelSource for Counting {
+    fn load(
+        &self,
+        id: &modelatlas::model_id::ModelId,
+    ) -> Result<modelatlas::source::ModelFiles, modelatlas::source::SourceError> {
+        *self.loads.lock().unwrap().entry(id.to_string()).or_default() += 1;
+        self.inner.load(id)
+    }
+}
+
+#[test]
+fn a_build_reads_and_plans_each_model_once() {
+    let manifest = Manifest::load(&repo().join("models.toml")).unwrap();
+    let source = Counting { inner: HubCacheSource::new(repo().join("hub")), loads: Default::default() };
+    let dir = tempfile::tempdir().unwrap();
+    let report = build_site(&manifest, &source, &dir.path().join("site"), &Renderer::new()).unwrap();
+    assert_eq!(report.failed().count(), 0);
+    let loads = source.loads.into_inner().unwrap();
+    assert_eq!(loads.len(), manifest.models.len());
+    assert!(loads.values().all(|&n| n == 1), "{loads:?}");
 }

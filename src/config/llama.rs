@@ -171,6 +171,8 @@ pub struct DecoderConfig {
     /// The type's description, which the graph reads its switches from.
     #[serde(skip)]
     pub desc: &'static TypeDesc,
+    /// The key the activation was read from (`hidden_activation` for Gemma-2 and -3).
+    pub hidden_act_field: &'static str,
     pub class: String,
     pub head: Head,
     pub vocab_size: u64,
@@ -259,6 +261,8 @@ impl DecoderConfig {
         };
         // Gemma-2 and Gemma-3 take their activation from `hidden_activation` (their mirrors have
         // no `hidden_act`); the others from `hidden_act`.
+        let hidden_act_field =
+            if raw.hidden_activation.is_some() { "hidden_activation" } else { "hidden_act" };
         let hidden_act = raw
             .hidden_activation
             .clone()
@@ -408,6 +412,7 @@ impl DecoderConfig {
             tie_word_embeddings,
             pad_token_id,
             hidden_act,
+            hidden_act_field,
             rope_theta,
             rope_scaling,
             sliding_window,

@@ -11,8 +11,50 @@ pub struct ForwardPass {
     pub problems: Vec<String>,
 }
 
-pub fn check(d: &Dims) -> ForwardPass {
+/// The keys of transformers' `ACT2FN` (`transformers/activations.py`, `ACT2CLS`, transformers
+/// 5.25.0): gelu, gelu_10, gelu_fast, gelu_new, gelu_python, gelu_pytorch_tanh,
+/// gelu_python_tanh, gelu_accurate, hardswish, laplace, leaky_relu, linear, mish, quick_gelu,
+/// relu, relu2, relu6, sigmoid, silu, sqrtsoftplus, swish, tanh, prelu, xielu. Lookups are exact:
+/// `ACT2FN["GELU"]` is a KeyError.
+pub const ACT2FN: [&str; 24] = [
+    "gelu",
+    "gelu_10",
+    "gelu_fast",
+    "gelu_new",
+    "gelu_python",
+    "gelu_pytorch_tanh",
+    "gelu_python_tanh",
+    "gelu_accurate",
+    "hardswish",
+    "laplace",
+    "leaky_relu",
+    "linear",
+    "mish",
+    "quick_gelu",
+    "relu",
+    "relu2",
+    "relu6",
+    "sigmoid",
+    "silu",
+    "sqrtsoftplus",
+    "swish",
+    "tanh",
+    "prelu",
+    "xielu",
+];
+
+/// The shape rules, and that every activation the class looks up is one transformers has
+/// (`activations`: config field, name looked up).
+pub fn check(d: &Dims, activations: &[(&str, String)]) -> ForwardPass {
     let mut problems = vec![];
+    for (field, name) in activations {
+        if !ACT2FN.contains(&name.as_str()) {
+            problems.push(format!(
+                "{field} ({name:?}) is not an activation transformers knows: building the layers looks it up in ACT2FN and raises KeyError (\"function {name} not found in ACT2FN mapping\"); known: {}",
+                ACT2FN.join(", ")
+            ));
+        }
+    }
     if !d.hidden_size.is_multiple_of(d.num_heads) {
         problems.push(format!(
             "num_attention_heads ({}) does not divide hidden_size ({}): the query, key and value projections cannot be split into equal heads (transformers refuses to build the attention layer)",
@@ -67,18 +109,34 @@ mod tests {
 
     #[test]
     fn a_well_formed_config_passes() {
-        assert!(check(&dims()).ok);
+        assert!(check(&dims(), &[]).ok);
     }
 
     #[test]
     fn heads_that_do_not_divide_the_hidden_size_block_the_forward_pass() {
-        let fp = check(&Dims { hidden_size: 770, ..dims() });
+        let fp = check(&Dims { hidden_size: 770, ..dims() }, &[]);
         assert!(!fp.ok);
         assert!(fp.problems[0].contains("(12) does not divide hidden_size (770)"), "{:?}", fp.problems);
     }
 
     #[test]
     fn a_padding_index_outside_the_vocabulary_blocks_the_forward_pass() {
-        assert!(!check(&Dims { pad_token_id: Some(30522), ..dims() }).ok);
+        assert!(!check(&Dims { pad_token_id: Some(30522), ..dims() }, &[]).ok);
+    }
+
+    #[test]
+    fn every_activation_transformers_has_passes() {
+        for name in ACT2FN {
+            assert!(check(&dims(), &[("hidden_act", name.to_string())]).ok, "{name}");
+        }
+    }
+
+    #[test]
+    fn an_activation_transformers_lacks_blocks_the_forward_pass_naming_the_field() {
+        let fp = check(&dims(), &[("hidden_act", "not_an_activation".into())]);
+        assert!(!fp.ok);
+        assert!(fp.problems[0].starts_with("hidden_act (\"not_an_activation\")"), "{:?}", fp.problems);
+        // ACT2FN is a dict: the lookup is case-sensitive.
+        assert!(!check(&dims(), &[("activation_function", "GELU".into())]).ok);
     }
 }

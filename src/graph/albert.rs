@@ -14,6 +14,9 @@ use crate::config::bert::{Head, PositionEmbedding};
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for AlbertConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("hidden_act", self.hidden_act.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

@@ -8,6 +8,9 @@ use crate::config::bart::{BartConfig, Head, POSITION_OFFSET};
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for BartConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("activation_function", self.activation_function.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

@@ -6,6 +6,9 @@ use crate::config::bert::{BertConfig, Head, PositionEmbedding, Style};
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for BertConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("hidden_act", self.hidden_act.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

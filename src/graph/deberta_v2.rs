@@ -11,6 +11,9 @@ use crate::config::deberta_v2::DebertaV2Config;
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for DebertaV2Config {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("hidden_act", self.hidden_act.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

@@ -8,6 +8,9 @@ use crate::config::distilbert::DistilBertConfig;
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for DistilBertConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("activation", self.activation.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

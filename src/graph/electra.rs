@@ -8,6 +8,9 @@ use crate::config::electra::ElectraConfig;
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for ElectraConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("hidden_act", self.hidden_act.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

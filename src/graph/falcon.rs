@@ -8,6 +8,9 @@ use crate::config::falcon::{BlockNorms, FalconConfig, QkvLayout};
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for FalconConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("activation", self.activation.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

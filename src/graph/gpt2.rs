@@ -10,6 +10,9 @@ use crate::config::gpt2::Gpt2Config;
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for Gpt2Config {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("activation_function", self.activation.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

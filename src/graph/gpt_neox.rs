@@ -9,6 +9,9 @@ use crate::config::gpt_neox::GptNeoxConfig;
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for GptNeoxConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("hidden_act", self.hidden_act.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

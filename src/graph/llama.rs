@@ -76,6 +76,9 @@ impl DecoderConfig {
 }
 
 impl Architecture for DecoderConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![(self.hidden_act_field, self.hidden_act.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

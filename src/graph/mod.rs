@@ -56,6 +56,11 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     fn context_source(&self) -> String {
         "the model's context".into()
     }
+    /// Each config field the class looks up in transformers' `ACT2FN` when it builds its layers,
+    /// with the name it looks up; empty for a class with a fixed activation (BLOOM).
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![]
+    }
 }
 
 /// What a section is for; estimates use it (the baseline memory method sizes embeddings and

@@ -10,6 +10,9 @@ use crate::config::mpnet::MpnetConfig;
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for MpnetConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("hidden_act", self.hidden_act.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

@@ -8,6 +8,9 @@ use crate::config::opt::{OptConfig, POSITION_OFFSET};
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for OptConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("activation_function", self.activation.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

@@ -8,6 +8,16 @@ use crate::config::t5::{BiasLayout, Head, T5Config};
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for T5Config {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        // T5Config: `dense_act_fn` is the part after `gated-`, except that `gated-gelu` means
+        // `gelu_new` for backward compatibility.
+        let act = if self.feed_forward_proj == "gated-gelu" {
+            "gelu_new".to_string()
+        } else {
+            self.feed_forward_proj.rsplit('-').next().unwrap_or_default().to_string()
+        };
+        vec![("feed_forward_proj", act)]
+    }
     fn class(&self) -> &str {
         &self.class
     }

@@ -7,6 +7,9 @@ use crate::config::vit::{VitConfig, VitHead};
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for VitConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("hidden_act", self.hidden_act.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

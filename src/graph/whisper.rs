@@ -9,6 +9,9 @@ use crate::config::whisper::{Head, WhisperConfig};
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for WhisperConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("activation_function", self.activation_function.clone())]
+    }
     fn class(&self) -> &str {
         &self.class
     }

@@ -13,7 +13,7 @@ use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value, context};
 use serde::Serialize;
 
 use crate::manifest::SiteSettings;
-use crate::page::{ModelPage, ModelSummary};
+use crate::page::{ModelPage, ModelSummary, SiblingsView};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
@@ -21,6 +21,22 @@ pub enum RenderError {
     Template { template: &'static str, source: minijinja::Error },
     #[error("JSON: {0}")]
     Json(#[from] serde_json::Error),
+    #[error("{template}: the sibling part could not be set apart")]
+    Split { template: &'static str },
+}
+
+/// Stands in the model templates for the sibling part while a build plans (see
+/// [`Renderer::model_parts`]).
+const SIBLING_MARKER: &str = "\u{0}modelatlas:siblings\u{0}";
+
+/// A model's files less their sibling part: heads and tails to put it between.
+#[derive(Debug, Clone)]
+pub struct ModelParts {
+    pub html_head: String,
+    pub html_tail: String,
+    pub md_head: String,
+    pub md_tail: String,
+    pub json_head: String,
 }
 
 /// The three files of one model, rendered in memory before anything is written.
@@ -70,6 +86,8 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("base.html", include_str!("../../templates/base.html")),
     ("model.html", include_str!("../../templates/model.html")),
     ("model.md.j2", include_str!("../../templates/model.md.j2")),
+    ("model_siblings.html", include_str!("../../templates/model_siblings.html")),
+    ("model_siblings.md.j2", include_str!("../../templates/model_siblings.md.j2")),
     ("plan.txt.j2", include_str!("../../templates/plan.txt.j2")),
     ("family.html", include_str!("../../templates/family.html")),
     ("family.md.j2", include_str!("../../templates/family.md.j2")),
@@ -163,6 +181,56 @@ impl Renderer {
             html: self.render("model.html", html_ctx)?,
             markdown: self.render("model.md.j2", ctx)?,
             json: to_json(page)?,
+        })
+    }
+
+    /// A model's three files less their sibling part, for a build that plans each model once:
+    /// the part depends on every other model, so it is rendered by [`Renderer::model_siblings`]
+    /// once all are planned, and goes between each head and tail. `page.siblings` must be empty.
+    pub fn model_parts(
+        &self,
+        page: &ModelPage,
+        site: &SiteSettings,
+        root: &str,
+    ) -> Result<ModelParts, RenderError> {
+        let ctx = context! { page => Serde(page), site => Serde(site), root => root, sibling_marker => SIBLING_MARKER };
+        let html_ctx =
+            context! { charts => model_charts(page), calc_data => calc_data(page)?, ..ctx.clone() };
+        // Only fixed template text follows the sibling part, so the last marker is the one put
+        // there, whatever a config string holds.
+        let split = |text: String, template: &'static str| -> Result<(String, String), RenderError> {
+            let at = text.rfind(SIBLING_MARKER).ok_or(RenderError::Split { template })?;
+            let tail = text[at + SIBLING_MARKER.len()..].to_string();
+            let mut head = text;
+            head.truncate(at);
+            Ok((head, tail))
+        };
+        let (html_head, html_tail) = split(self.render("model.html", html_ctx)?, "model.html")?;
+        let (md_head, md_tail) = split(self.render("model.md.j2", ctx)?, "model.md.j2")?;
+        // The JSON ends with the two fields that depend on the site; they are appended later.
+        let json = to_json(page)?;
+        let suffix = format!(",\n  \"siblings\": [],\n  \"family_size\": {}\n}}\n", page.family_size);
+        let json_head =
+            json.strip_suffix(&suffix).ok_or(RenderError::Split { template: "model JSON" })?.to_string();
+        Ok(ModelParts { html_head, html_tail, md_head, md_tail, json_head })
+    }
+
+    /// The sibling part of a model's three files: what goes between [`ModelParts`]' heads and
+    /// tails (for the JSON, what ends it).
+    pub fn model_siblings(
+        &self,
+        view: &SiblingsView,
+        site: &SiteSettings,
+        root: &str,
+    ) -> Result<ModelFilesOut, RenderError> {
+        let ctx = context! { page => Serde(view), site => Serde(site), root => root };
+        // Pretty JSON one level down: every line after the first indented by two more spaces
+        // (a JSON string holds no raw newline, so only structure lines move).
+        let siblings = serde_json::to_string_pretty(&view.siblings)?.replace('\n', "\n  ");
+        Ok(ModelFilesOut {
+            html: self.render("model_siblings.html", ctx.clone())?,
+            markdown: self.render("model_siblings.md.j2", ctx)?,
+            json: format!(",\n  \"siblings\": {siblings},\n  \"family_size\": {}\n}}\n", view.family_size),
         })
     }
 

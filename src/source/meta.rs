@@ -59,17 +59,18 @@ pub struct ConfigProvenance {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CheckpointInfo {
+    #[serde(deserialize_with = "scalar_count")]
     pub total_scalars: u64,
     /// False where the source rounds the figure.
     pub exact: bool,
     pub dtype: Option<String>,
     /// Scalars per dtype when the source splits them (`{"F32": 124697433, "I64": 514}`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "scalar_counts")]
     pub by_dtype: BTreeMap<String, u64>,
     pub source: String,
     pub notes: Option<String>,
     /// Every tensor of the checkpoint, when its safetensors header has been read.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "tensor_list")]
     pub tensors: Option<Vec<CheckpointTensor>>,
 }
 
@@ -78,13 +79,65 @@ pub struct CheckpointInfo {
 pub struct CheckpointTensor {
     pub name: String,
     pub dtype: String,
+    #[serde(deserialize_with = "tensor_shape")]
     pub shape: Vec<u64>,
 }
 
 impl CheckpointTensor {
+    /// The scalars of the tensor; saturates where a shape built in code (not read, which is
+    /// bounded on reading) would overflow.
     pub fn numel(&self) -> u64 {
-        self.shape.iter().product()
+        self.shape.iter().try_fold(1u64, |a, &d| a.checked_mul(d)).unwrap_or(u64::MAX)
     }
+}
+
+/// The largest scalar count read: the page subtracts counts and prints signed differences, so
+/// every count must fit an `i64`. No checkpoint comes near (the largest published are ~10^12).
+pub const MAX_SCALARS: u64 = i64::MAX as u64;
+
+fn too_many(what: impl std::fmt::Display) -> String {
+    format!("{what} is more than 2^63 − 1 ({MAX_SCALARS}) scalars, beyond any checkpoint")
+}
+
+fn scalar_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    let n = u64::deserialize(d)?;
+    if n > MAX_SCALARS {
+        return Err(serde::de::Error::custom(too_many(n)));
+    }
+    Ok(n)
+}
+
+fn scalar_counts<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<String, u64>, D::Error> {
+    let m = BTreeMap::<String, u64>::deserialize(d)?;
+    let mut sum: u64 = 0;
+    for (dtype, &n) in &m {
+        sum = sum
+            .checked_add(n)
+            .filter(|s| *s <= MAX_SCALARS)
+            .ok_or_else(|| serde::de::Error::custom(too_many(format_args!("the sum up to `{dtype}`"))))?;
+    }
+    Ok(m)
+}
+
+fn tensor_shape<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {
+    let shape = Vec::<u64>::deserialize(d)?;
+    match shape.iter().try_fold(1u64, |a, &x| a.checked_mul(x)) {
+        Some(n) if n <= MAX_SCALARS => Ok(shape),
+        _ => {
+            Err(serde::de::Error::custom(too_many(format_args!("{shape:?} multiplies out to a count that"))))
+        }
+    }
+}
+
+fn tensor_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Vec<CheckpointTensor>>, D::Error> {
+    let list = Option::<Vec<CheckpointTensor>>::deserialize(d)?;
+    let mut sum: u64 = 0;
+    for t in list.iter().flatten() {
+        sum = sum.checked_add(t.numel()).filter(|s| *s <= MAX_SCALARS).ok_or_else(|| {
+            serde::de::Error::custom(too_many(format_args!("the sum of the tensors up to `{}`", t.name)))
+        })?;
+    }
+    Ok(list)
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
