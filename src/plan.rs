@@ -263,11 +263,20 @@ fn seq_len_reason(arch: &dyn Architecture, family: &str, dims: &config::Dims) ->
     let context = dims.context;
     let seq = plan_seq(family, dims);
     if family == "vit" {
-        format!("{} ({} tokens: every patch and the class token, always processed whole)", arch.context_source(), context)
+        format!(
+            "{} ({} tokens: every patch and the class token, always processed whole)",
+            arch.context_source(),
+            context
+        )
     } else if seq < dims.usable_context.min(context) {
         format!("{} ({} positions), capped at {MAX_PLAN_SEQ}", arch.context_source(), context)
     } else if seq < context {
-        format!("{} ({} positions, {} usable: the position numbering starts after the padding index)", arch.context_source(), context, seq)
+        format!(
+            "{} ({} positions, {} usable: the position numbering starts after the padding index)",
+            arch.context_source(),
+            context,
+            seq
+        )
     } else {
         format!("{} ({} positions)", arch.context_source(), context)
     }
@@ -300,9 +309,27 @@ fn serve_fit_cost(
         (tr.full.label.clone(), tr.lora.label.clone(), tr.qlora.label.clone());
     let serve_ref = &serve;
     let modes = vec![
-        Mode { id: "full", label: full_label, model_at: Box::new(move |_| full.clone()), shardable: true, training: true },
-        Mode { id: "lora", label: lora_label, model_at: Box::new(move |_| lora.clone()), shardable: true, training: true },
-        Mode { id: "qlora", label: qlora_label, model_at: Box::new(move |_| qlora.clone()), shardable: true, training: true },
+        Mode {
+            id: "full",
+            label: full_label,
+            model_at: Box::new(move |_| full.clone()),
+            shardable: true,
+            training: true,
+        },
+        Mode {
+            id: "lora",
+            label: lora_label,
+            model_at: Box::new(move |_| lora.clone()),
+            shardable: true,
+            training: true,
+        },
+        Mode {
+            id: "qlora",
+            label: qlora_label,
+            model_at: Box::new(move |_| qlora.clone()),
+            shardable: true,
+            training: true,
+        },
         Mode {
             id: "serve",
             label: if serve.kv.is_some() {

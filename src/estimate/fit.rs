@@ -142,13 +142,7 @@ pub fn sweep_seqs(context: u64) -> Vec<u64> {
     v
 }
 
-fn pipeline(
-    model: &MemoryModel,
-    seq: u64,
-    split: LayerSplit,
-    card: &Card,
-    training: bool,
-) -> Option<Split> {
+fn pipeline(model: &MemoryModel, seq: u64, split: LayerSplit, card: &Card, training: bool) -> Option<Split> {
     let total = (split.layer_params + split.other_params) as f64;
     if split.layers < 2 || total <= 0.0 {
         return None;
@@ -261,12 +255,18 @@ pub fn fit(
                     CardMode {
                         mode: m.id,
                         batch1_nvidia_smi_bytes: peak,
-                        largest_batch: if v == Verdict::DoesNotFit { 0 } else { on_card.largest_batch(budget, seq) },
+                        largest_batch: if v == Verdict::DoesNotFit {
+                            0
+                        } else {
+                            on_card.largest_batch(budget, seq)
+                        },
                         verdict: v,
                         sweep: seqs
                             .iter()
                             .zip(&swept[i])
-                            .map(|(s, model)| runtime::on_card(model, &rt, m.training).largest_batch(budget, *s))
+                            .map(|(s, model)| {
+                                runtime::on_card(model, &rt, m.training).largest_batch(budget, *s)
+                            })
                             .collect(),
                     }
                 })

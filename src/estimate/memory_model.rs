@@ -38,9 +38,13 @@ pub struct Coefficients {
 impl Coefficients {
     pub fn bytes(&self, batch: u64, seq: u64) -> f64 {
         let (b, s) = (batch as f64, seq as f64);
-        let windowed = if self.window > 0 { seq.min(self.window) as f64 * self.windowed_per_token_bytes } else { 0.0 };
+        let windowed =
+            if self.window > 0 { seq.min(self.window) as f64 * self.windowed_per_token_bytes } else { 0.0 };
         self.fixed_bytes
-            + b * (self.per_sample_bytes + s * self.per_token_bytes + s * s * self.per_token_sq_bytes + windowed)
+            + b * (self.per_sample_bytes
+                + s * self.per_token_bytes
+                + s * s * self.per_token_sq_bytes
+                + windowed)
     }
 
     /// The sum of two; a windowed term is kept when only one side has one or both share the window

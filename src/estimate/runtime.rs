@@ -80,7 +80,11 @@ pub struct Figures {
 
 pub fn figures(allocated: f64, card: &CardRuntime, training: bool) -> Figures {
     let reserved = reserved(allocated, card, training);
-    Figures { allocated_bytes: allocated, reserved_bytes: reserved, nvidia_smi_bytes: reserved + card.context_bytes }
+    Figures {
+        allocated_bytes: allocated,
+        reserved_bytes: reserved,
+        nvidia_smi_bytes: reserved + card.context_bytes,
+    }
 }
 
 pub fn reserved(allocated: f64, card: &CardRuntime, training: bool) -> f64 {
@@ -141,7 +145,11 @@ mod tests {
         let m = MemoryModel {
             phases: vec![Phase {
                 name: "p".into(),
-                coefficients: Coefficients { fixed_bytes: 1e9, per_token_bytes: 1e5, ..Coefficients::default() },
+                coefficients: Coefficients {
+                    fixed_bytes: 1e9,
+                    per_token_bytes: 1e5,
+                    ..Coefficients::default()
+                },
             }],
         };
         let t4 = card_runtime(&card("t4-16gb"));

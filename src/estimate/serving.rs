@@ -286,9 +286,11 @@ impl ServingView {
                 for g in &kv.layout.groups {
                     let per_token = (g.layers * g.values_per_token) as f64 * b;
                     let term = match g.window {
-                        Some(w) if w > 0 => {
-                            Coefficients { windowed_per_token_bytes: per_token, window: w, ..Coefficients::default() }
-                        }
+                        Some(w) if w > 0 => Coefficients {
+                            windowed_per_token_bytes: per_token,
+                            window: w,
+                            ..Coefficients::default()
+                        },
                         _ => Coefficients { per_token_bytes: per_token, ..Coefficients::default() },
                     };
                     c = c.plus(term);
@@ -296,7 +298,9 @@ impl ServingView {
                 if let Some(x) = &kv.layout.cross {
                     let per_token = (x.layers * x.values_per_token) as f64 * b;
                     c = c.plus(match kv.layout.cross_fixed_len {
-                        Some(n) => Coefficients { per_sample_bytes: per_token * n as f64, ..Coefficients::default() },
+                        Some(n) => {
+                            Coefficients { per_sample_bytes: per_token * n as f64, ..Coefficients::default() }
+                        }
                         None => Coefficients { per_token_bytes: per_token, ..Coefficients::default() },
                     });
                 }

@@ -271,6 +271,12 @@ fn linear_widths(n: &Node) -> Option<(u64, u64)> {
     Some(if a == out { (b, a) } else { (a, b) })
 }
 
+/// Whether a node's output is one vector per sample (a pooler on the first token: `[hidden]`, or
+/// `[1, labels]` in a graph sized at more than one token).
+fn per_sample_output(g: &Graph, n: &Node) -> bool {
+    n.output.len() == 1 || (g.seq_len > 1 && n.output.len() == 2 && n.output.first() == Some(&1))
+}
+
 /// The activation a linear's detail names after "then ".
 fn folded_activation(detail: &str) -> Option<&str> {
     detail.split("then ").nth(1).map(|s| s.trim())
@@ -332,7 +338,8 @@ pub fn activations(
             let w = n.output.last().copied().unwrap_or(0) as f64;
             // A pooler or sequence classifier reads the first token only: its output has one row
             // whatever the sequence, so it costs bytes per sample, not per token.
-            let per_sequence = g.seq_len > 1 && n.output.len() == 2 && n.output.first() == Some(&1);
+            let per_sequence =
+                matches!(n.op, Op::Linear | Op::Conv1d | Op::Activation) && per_sample_output(g, n);
             let slots = n.active_copies as f64;
             let (mut pt, mut sq, mut saves) = (0.0, 0.0, String::new());
             match n.op {
@@ -574,7 +581,9 @@ pub fn activations(
             per_token_bytes: 0.0,
             per_token_sq_bytes: sq_model,
             per_sample_bytes: 0.0,
-            saves: "each stack's relative-position bias plus the mask (heads x seq x seq), SDPA's attention bias".into(),
+            saves:
+                "each stack's relative-position bias plus the mask (heads x seq x seq), SDPA's attention bias"
+                    .into(),
         });
     }
     if gemma2 {
@@ -603,7 +612,14 @@ pub fn activations(
     let per_token_bytes = nodes.iter().map(|n| n.repeat as f64 * n.per_token_bytes).sum();
     let per_token_sq_bytes = nodes.iter().map(|n| n.repeat as f64 * n.per_token_sq_bytes).sum();
     let per_sample_bytes = nodes.iter().map(|n| n.repeat as f64 * n.per_sample_bytes).sum();
-    Activations { attention, fixed_bytes: fixed, per_token_bytes, per_token_sq_bytes, per_sample_bytes, nodes }
+    Activations {
+        attention,
+        fixed_bytes: fixed,
+        per_token_bytes,
+        per_token_sq_bytes,
+        per_sample_bytes,
+        nodes,
+    }
 }
 
 /// With gradient checkpointing each layer keeps only its input (the residual stream), and one
@@ -772,7 +788,7 @@ pub fn loss_cost(g: &Graph, family: &str, precision: Precision, version: Transfo
             rule: "No head: the class returns hidden states and computes no loss.".into(),
         };
     };
-    let per_token = !(g.seq_len > 1 && head.is_some_and(|n| n.output.first() == Some(&1)));
+    let per_token = !head.is_some_and(|n| per_sample_output(g, n));
     let v = width as f64;
     let causal = crate::family::info(family).is_some_and(|f| f.kind == crate::family::ModelKind::Decoder);
     let (kept, transient, rule) = if causal {
