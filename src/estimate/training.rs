@@ -961,7 +961,9 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
     // reserve) is added per card by `runtime`.
     let persistent = weights + grads + states;
     let step = step_transient_bytes(&rec, opts.transformers) * trainable as f64;
-    let head = loss_cost(g, family, precision, opts.transformers);
+    // The loss runs under autocast whenever the recipe does (LoRA's adapters included), whatever
+    // the frozen base's dtype.
+    let head = loss_cost(g, family, rec.precision, opts.transformers);
     let (logits, loss) = (head.kept, head.transient);
     let fixed = |b: f64| Coefficients { fixed_bytes: b, ..Coefficients::default() };
     let memory = MemoryModel {
