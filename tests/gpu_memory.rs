@@ -270,3 +270,20 @@ fn roberta_is_planned_at_its_512_usable_positions_not_514() {
     assert_eq!(p.memory.as_ref().unwrap().seq_len, 512);
     assert!(p.memory.as_ref().unwrap().seq_len_reason.contains("512 usable"));
 }
+
+// --- The published validation table ----------------------------------------------------------
+
+#[test]
+fn the_method_page_carries_the_validation_table_as_tools_validate_has_it() {
+    let table = std::fs::read_to_string(repo().join("tools/validate/validation_table.md")).unwrap();
+    let method = std::fs::read_to_string(repo().join("templates/method.md.j2")).unwrap();
+    assert!(method.contains(table.trim()), "regenerate both with tools/validate/validation_table.py");
+    // Every row names its source, its measured figure and which figure it is, and either the
+    // plan's figure with the error or why it cannot be matched.
+    let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| #")).collect();
+    assert_eq!(rows.len(), 15);
+    for r in &rows {
+        assert!(r.contains(" at ") && (r.contains('%') || r.contains("cannot be matched")), "{r}");
+    }
+    assert!(table.contains("median error"));
+}
