@@ -1,7 +1,7 @@
 //! Parameter counts of the classic decoders (GPT-2, GPT-NeoX, OPT, BLOOM, Falcon, Phi), each
 //! written out from the config by hand, and the difference from the published checkpoint
 //! explained where one is published. Published figures come from
-//! ../shared/reference/checkpoints.tsv, not from this code.
+//! tests/fixtures/reference/checkpoints.tsv, not from this code.
 
 mod common;
 

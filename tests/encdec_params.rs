@@ -1,5 +1,5 @@
 //! Parameter counts of the encoder-decoder families (T5, mT5, UMT5, BART, Whisper), each written
-//! out from the config by hand. Published figures come from ../shared/reference/checkpoints.tsv,
+//! out from the config by hand. Published figures come from tests/fixtures/reference/checkpoints.tsv,
 //! not from this code. Dims.num_layers of an encoder-decoder is the decoder's depth.
 
 mod common;

@@ -1,6 +1,6 @@
 //! Parameter counts of the encoder family, each written out from the config by hand, and the
 //! difference from the published checkpoint explained tensor by tensor. Published figures come
-//! from ../shared/reference/checkpoints.tsv, not from this code.
+//! from tests/fixtures/reference/checkpoints.tsv, not from this code.
 
 mod common;
 

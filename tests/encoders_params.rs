@@ -1,6 +1,6 @@
 //! Parameter counts of the DistilBERT, ALBERT, ELECTRA, DeBERTa-v2, MPNet and ViT families,
 //! each written out from the config by hand (from transformers 4.57.1's module definitions), and
-//! compared with the published checkpoint where ../shared/reference/checkpoints.tsv has a count.
+//! compared with the published checkpoint where tests/fixtures/reference/checkpoints.tsv has a count.
 
 mod common;
 

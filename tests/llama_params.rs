@@ -1,6 +1,6 @@
 //! Parameter counts of the Llama lineage and its mixtures of experts, each written out by hand
 //! from the config's numbers (or the config class's defaults, transformers 4.57.1), and checked
-//! against the published checkpoint where ../shared/reference/checkpoints.tsv has one.
+//! against the published checkpoint where tests/fixtures/reference/checkpoints.tsv has one.
 
 mod common;
 
@@ -110,7 +110,7 @@ fn the_nousresearch_mirror_index_names_the_32_inv_freq_buffers() {
 
 #[test]
 fn llama_3_1_8b_uses_eight_key_value_heads_and_equals_its_checkpoint() {
-    // Read from ../shared only: this config is not carried in the snapshot.
+    // Not carried in the snapshot: rebuilt from its published dimensions (tests/common).
     let config = reference_config_with("meta-llama--Llama-3.1-8B", json!({}));
     // vocab 128256, hidden 4096, 32 layers, 32 query heads over 8 KV heads of 128, ffn 14336.
     let layer = llama_layer(4096, 32, 8, 128, 14336);

@@ -1,6 +1,6 @@
 //! Every model of the reference data that the project carries: planned, supported, and its
 //! derived count equal to the published checkpoint's or the difference explained to the scalar.
-//! The published totals are read from ../shared/reference/checkpoints.tsv, not from the snapshot.
+//! The published totals are read from tests/fixtures/reference/checkpoints.tsv, not from the snapshot.
 
 mod common;
 

@@ -9,10 +9,7 @@ use common::{plan_id, plan_text};
 use modelatlas::page::ModelPage;
 
 fn llama31_8b() -> ModelPage {
-    let text =
-        std::fs::read_to_string(common::reference().join("models/meta-llama--Llama-3.1-8B/config.json"))
-            .unwrap();
-    plan_text(&text).unwrap()
+    plan_text(&common::reference_config("meta-llama--Llama-3.1-8B")).unwrap()
 }
 
 fn card<'a>(page: &'a ModelPage, id: &str) -> &'a modelatlas::estimate::fit::CardRow {

@@ -4,13 +4,9 @@
 
 mod common;
 
-use common::{plan_id, plan_text, reference};
+use common::{plan_id, plan_text, reference_config};
 use modelatlas::estimate::training::{self, Mode, NF4_BITS_PER_PARAM, RECIPES, Transformers};
 use modelatlas::page::ModelPage;
-
-fn reference_config(folder: &str) -> String {
-    std::fs::read_to_string(reference().join("models").join(folder).join("config.json")).unwrap()
-}
 
 fn training(p: &ModelPage) -> &training::TrainingView {
     p.training.as_ref().expect("a supported model has a training plan")

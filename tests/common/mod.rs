@@ -18,12 +18,14 @@ pub fn snapshot() -> HubCacheSource {
     HubCacheSource::new(repo().join("hub"))
 }
 
-/// `../shared/reference`: published configs and checkpoint counts, independent of this code.
+/// `tests/fixtures/reference`: published checkpoint counts and config hashes, with their sources,
+/// independent of this code.
 pub fn reference() -> PathBuf {
-    let p = repo().join("../shared/reference");
-    assert!(p.is_dir(), "the reference data is expected at {}", p.display());
-    p
+    repo().join("tests/fixtures/reference")
 }
+
+/// The two reference configs that may not be committed; see `tests/fixtures/reference/README.md`.
+pub const NOT_CARRIED: [&str; 2] = ["meta-llama--Llama-2-70b-hf", "meta-llama--Llama-3.1-8B"];
 
 /// Published checkpoint scalar counts from the reference's checkpoints.tsv, by model ID.
 pub fn published_counts() -> BTreeMap<String, u64> {
@@ -38,6 +40,64 @@ pub fn published_counts() -> BTreeMap<String, u64> {
         }
     }
     out
+}
+
+/// Published config.json hashes from `config_sha256.tsv`: folder -> (sha256 hex, bytes).
+pub fn published_config_hashes() -> BTreeMap<String, (String, usize)> {
+    let text = std::fs::read_to_string(reference().join("config_sha256.tsv")).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c[0].to_string(), (c[2].to_string(), c[3].parse().unwrap()))
+        })
+        .collect()
+}
+
+/// The published config.json of a reference folder (`org--name`). Carried models are read from the
+/// snapshot, whose files `snapshot_source.rs` checks against the published SHA-256; the two that
+/// may not be committed are rebuilt from their published dimensions.
+pub fn reference_config(folder: &str) -> String {
+    match folder {
+        // Meta's Llama 3.1 8B: the dimensions of its model card and config (8,030,261,248
+        // parameters); the rope scaling of the Llama 3.1 release.
+        "meta-llama--Llama-3.1-8B" => serde_json::json!({
+            "architectures": ["LlamaForCausalLM"], "model_type": "llama",
+            "attention_bias": false, "attention_dropout": 0.0, "mlp_bias": false,
+            "bos_token_id": 128000, "eos_token_id": 128001, "hidden_act": "silu",
+            "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+            "max_position_embeddings": 131072, "rms_norm_eps": 1e-5, "rope_theta": 500000.0,
+            "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0,
+                "high_freq_factor": 4.0, "original_max_position_embeddings": 8192},
+            "tie_word_embeddings": false, "torch_dtype": "bfloat16"
+        })
+        .to_string(),
+        // Meta's Llama 2 70B: the dimensions of its model card and config (GQA with 8 KV heads).
+        "meta-llama--Llama-2-70b-hf" => serde_json::json!({
+            "architectures": ["LlamaForCausalLM"], "model_type": "llama",
+            "bos_token_id": 1, "eos_token_id": 2, "hidden_act": "silu",
+            "hidden_size": 8192, "intermediate_size": 28672, "num_hidden_layers": 80,
+            "num_attention_heads": 64, "num_key_value_heads": 8, "vocab_size": 32000,
+            "max_position_embeddings": 4096, "rms_norm_eps": 1e-5, "rope_scaling": null,
+            "tie_word_embeddings": false, "torch_dtype": "float16"
+        })
+        .to_string(),
+        _ => std::fs::read_to_string(snapshot_config_path(folder)).unwrap(),
+    }
+}
+
+/// The one config.json of a carried model in `hub/`.
+pub fn snapshot_config_path(folder: &str) -> PathBuf {
+    let snaps = repo().join("hub").join(format!("models--{folder}")).join("snapshots");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&snaps)
+        .unwrap_or_else(|e| panic!("{}: {e}", snaps.display()))
+        .map(|e| e.unwrap().path().join("config.json"))
+        .filter(|p| p.is_file())
+        .collect();
+    assert_eq!(found.len(), 1, "{folder}: one snapshot expected");
+    found.remove(0)
 }
 
 pub fn plan_id(id: &str) -> ModelPage {
@@ -61,7 +121,7 @@ pub fn plan_text(config: &str) -> Result<ModelPage, modelatlas::plan::PlanError>
 
 /// A reference config with some keys replaced.
 pub fn reference_config_with(folder: &str, patch: serde_json::Value) -> String {
-    let text = std::fs::read_to_string(reference().join("models").join(folder).join("config.json")).unwrap();
+    let text = reference_config(folder);
     let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
     for (k, val) in patch.as_object().unwrap() {
         v[k] = val.clone();
