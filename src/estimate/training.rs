@@ -778,7 +778,7 @@ pub fn loss_cost(g: &Graph, family: &str, precision: Precision, version: Transfo
         .filter(|s| s.role == Role::Head)
         .flat_map(|s| s.nodes.iter())
         .filter(|n| matches!(n.op, Op::Linear | Op::Conv1d))
-        .last();
+        .next_back();
     let Some((_, width)) = head.and_then(linear_widths) else {
         return LossCost {
             width: 0,

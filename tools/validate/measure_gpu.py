@@ -223,13 +223,13 @@ def build_model(spec, device, dry):
                 auto.from_config(config).save_pretrained(d)
             q = T.BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True,
                                      bnb_4bit_compute_dtype=torch.bfloat16)
-            model = auto.from_pretrained(d, quantization_config=q, torch_dtype=torch.bfloat16, device_map={"": 0})
+            model = auto.from_pretrained(d, quantization_config=q, dtype=torch.bfloat16, device_map={"": 0})
         return model, config
     try:
-        model = auto.from_config(config, torch_dtype=dtype, **attn)
+        model = auto.from_config(config, dtype=dtype, **attn)
     except (ValueError, TypeError):
         # A family without SDPA runs eager, as the plan says.
-        model = auto.from_config(config, torch_dtype=dtype)
+        model = auto.from_config(config, dtype=dtype)
     return model.to(device), config
 
 
