@@ -777,8 +777,7 @@ pub fn loss_cost(g: &Graph, family: &str, precision: Precision, version: Transfo
         .iter()
         .filter(|s| s.role == Role::Head)
         .flat_map(|s| s.nodes.iter())
-        .filter(|n| matches!(n.op, Op::Linear | Op::Conv1d))
-        .next_back();
+        .rfind(|n| matches!(n.op, Op::Linear | Op::Conv1d));
     let Some((_, width)) = head.and_then(linear_widths) else {
         return LossCost {
             width: 0,
