@@ -141,6 +141,9 @@ struct TrainingArgs {
     /// Comma-separated module names LoRA adapts (q_proj,v_proj); empty: every linear of the layers.
     #[arg(long, default_value = "")]
     lora_targets: String,
+    /// The transformers release whose saved tensors are counted: 4.46, 4.57 or 5.x (default).
+    #[arg(long, default_value = "5.x")]
+    transformers: String,
 }
 
 impl TrainingArgs {
@@ -154,7 +157,12 @@ impl TrainingArgs {
             "eager" => training::AttentionImpl::Eager,
             other => anyhow::bail!("unknown attention {other:?}; sdpa or eager"),
         };
+        let transformers = training::Transformers::parse(&self.transformers).with_context(|| {
+            format!("unknown transformers release {:?}; one of 4.46, 4.57, 5.x", self.transformers)
+        })?;
         Ok(training::Options {
+            transformers,
+            dropout: training::Dropout::default(),
             recipe,
             attention,
             checkpointing: self.checkpointing,

@@ -14,7 +14,7 @@ use crate::estimate::shape_check::ForwardPass;
 use crate::graph::Graph;
 use crate::source::meta::Downloads;
 
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ModelPage {
@@ -143,7 +143,11 @@ pub struct MemoryView {
 #[derive(Debug, Clone, Serialize)]
 pub struct ModeView {
     pub label: String,
+    /// Allocated bytes at the peak (`torch.cuda.max_memory_allocated`).
     pub batch1_bytes: f64,
+    /// `torch.cuda.max_memory_reserved` at that peak (the allocator's reserve and the cuBLAS
+    /// workspaces added); `nvidia-smi` adds the card's CUDA context (`fit.cards[].modes[]`).
+    pub batch1_reserved_bytes: f64,
     /// The phase of a step that sets the peak (`forward`, `logits`, `optimizer step`...).
     pub peak_phase: String,
     /// Parameters that receive gradients.

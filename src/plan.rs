@@ -112,8 +112,9 @@ pub fn plan_with(
                 PlanError { model: files.label.clone(), file, error: ConfigError::field(e.field, e.reason) }
             })?;
             if let (Some(g), Some(dims)) = (page.structure.as_ref(), page.config.as_ref()) {
-                page.training =
-                    Some(training::view(g, dims, &page.family, g.seq_len, options.training.clone()));
+                let mut opts = options.training.clone();
+                opts.dropout = dropout(&value);
+                page.training = Some(training::view(g, dims, &page.family, g.seq_len, opts));
             }
             serve_fit_cost(
                 &mut page,
@@ -124,6 +125,32 @@ pub fn plan_with(
         }
     }
     Ok(page)
+}
+
+/// The config's dropout probabilities, by the keys transformers' classes read (BERT-style
+/// `hidden_dropout_prob`, GPT-2's `resid_pdrop`, OPT/BART's `dropout`, T5's `dropout_rate`...).
+/// Read here, from the raw config, so the family resolvers stay as they are; a value that is not a
+/// number in [0, 1) counts as 0 (transformers would reject it before training).
+pub fn dropout(raw: &serde_json::Value) -> training::Dropout {
+    let read = |keys: &[&str], source: &mut Vec<String>| {
+        keys.iter().find_map(|k| {
+            let p = raw.get(*k)?.as_f64().filter(|p| p.is_finite() && (0.0..1.0).contains(p))?;
+            source.push(format!("{k} = {p}"));
+            Some(p)
+        })
+    };
+    let mut source = vec![];
+    let hidden = read(
+        &["hidden_dropout_prob", "resid_pdrop", "hidden_dropout", "dropout", "dropout_rate"],
+        &mut source,
+    )
+    .unwrap_or(0.0);
+    let attention = read(
+        &["attention_probs_dropout_prob", "attn_pdrop", "attention_dropout", "dropout_rate"],
+        &mut source,
+    )
+    .unwrap_or(0.0);
+    training::Dropout { hidden, attention, source }
 }
 
 fn source_view(files: &ModelFiles) -> SourceView {
@@ -148,7 +175,7 @@ fn fill(
     arch: &dyn Architecture,
 ) -> Result<(), reconcile::ReconcileError> {
     let dims = arch.dims();
-    let seq = dims.context.min(MAX_PLAN_SEQ);
+    let seq = plan_seq(&page.family, &dims);
     let g = arch.graph(seq);
     let candidates = arch.checkpoint_candidates();
     let prefixes = arch.checkpoint_prefixes();
@@ -254,10 +281,32 @@ fn fill(
     Ok(())
 }
 
+/// The length a plan is sized at: the longest input the position scheme can index (512 for
+/// RoBERTa's 514 positions), capped at [`MAX_PLAN_SEQ`]; a ViT always processes every patch.
+pub fn plan_seq(family: &str, dims: &config::Dims) -> u64 {
+    let usable = if dims.usable_context > 0 { dims.usable_context.min(dims.context) } else { dims.context };
+    if family == "vit" { dims.context } else { usable.min(MAX_PLAN_SEQ) }
+}
+
 /// Why the plan is sized at its length.
-fn seq_len_reason(arch: &dyn Architecture, context: u64) -> String {
-    if context > MAX_PLAN_SEQ {
+fn seq_len_reason(arch: &dyn Architecture, family: &str, dims: &config::Dims) -> String {
+    let context = dims.context;
+    let seq = plan_seq(family, dims);
+    if family == "vit" {
+        format!(
+            "{} ({} tokens: every patch and the class token, always processed whole)",
+            arch.context_source(),
+            context
+        )
+    } else if seq < dims.usable_context.min(context) {
         format!("{} ({} positions), capped at {MAX_PLAN_SEQ}", arch.context_source(), context)
+    } else if seq < context {
+        format!(
+            "{} ({} positions, {} usable: the position numbering starts after the padding index)",
+            arch.context_source(),
+            context,
+            seq
+        )
     } else {
         format!("{} ({} positions)", arch.context_source(), context)
     }
@@ -290,9 +339,27 @@ fn serve_fit_cost(
         (tr.full.label.clone(), tr.lora.label.clone(), tr.qlora.label.clone());
     let serve_ref = &serve;
     let modes = vec![
-        Mode { id: "full", label: full_label, model_at: Box::new(move |_| full.clone()), shardable: true },
-        Mode { id: "lora", label: lora_label, model_at: Box::new(move |_| lora.clone()), shardable: true },
-        Mode { id: "qlora", label: qlora_label, model_at: Box::new(move |_| qlora.clone()), shardable: true },
+        Mode {
+            id: "full",
+            label: full_label,
+            model_at: Box::new(move |_| full.clone()),
+            shardable: true,
+            training: true,
+        },
+        Mode {
+            id: "lora",
+            label: lora_label,
+            model_at: Box::new(move |_| lora.clone()),
+            shardable: true,
+            training: true,
+        },
+        Mode {
+            id: "qlora",
+            label: qlora_label,
+            model_at: Box::new(move |_| qlora.clone()),
+            shardable: true,
+            training: true,
+        },
         Mode {
             id: "serve",
             label: if serve.kv.is_some() {
@@ -300,8 +367,9 @@ fn serve_fit_cost(
             } else {
                 "Serve: bf16 weights, one forward pass".into()
             },
-            model_at: Box::new(move |s| serve_ref.memory_model(s, "bf16", 2)),
+            model_at: Box::new(move |_| serve_ref.memory_model("bf16", 2)),
             shardable: false,
+            training: false,
         },
     ];
     let layer_params = g.param_count_where(|r| r == Role::Layers);
@@ -342,6 +410,7 @@ fn serve_fit_cost(
         ModeView {
             label: m.map(|m| m.label.clone()).unwrap_or_default(),
             batch1_bytes: m.map_or(0.0, |m| m.batch1_peak_bytes),
+            batch1_reserved_bytes: m.map_or(0.0, |m| m.batch1_reserved_bytes),
             peak_phase: m.map(|m| m.peak_phase.clone()).unwrap_or_default(),
             trainable_params: trainable,
         }
@@ -353,7 +422,7 @@ fn serve_fit_cost(
         method: "training-v1 and serving-v1",
         basis: Basis::Estimated,
         seq_len: seq,
-        seq_len_reason: seq_len_reason(arch, dims.context),
+        seq_len_reason: seq_len_reason(arch, &page.family, &dims),
         full: summary("full", Some(tr.full.trainable_params)),
         lora: summary("lora", Some(tr.lora.trainable_params)),
         qlora: summary("qlora", Some(tr.qlora.trainable_params)),

@@ -1,6 +1,9 @@
 // The model page's what-if calculator. It evaluates the memory formula the page's JSON exports
-// (no second planner): each phase is fixed + batch * (seq * per_token + seq^2 * per_token_sq), the
-// peak is the largest phase, and the verdict uses the same bands as the fit table.
+// (no second planner): each phase is fixed + batch * (per_sample + seq * per_token + seq^2 *
+// per_token_sq + min(seq, window) * windowed_per_token), the peak is the largest phase (the bytes
+// torch allocates); on a card, nvidia-smi shows that x (1 + the allocator's reserve) + the cuBLAS
+// workspaces (two in training) + the card's CUDA context, and the verdict uses the same bands as
+// the fit table on that figure.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("calc-data").textContent);
@@ -23,16 +26,22 @@
       mode = data.recipes.filter(function (r) { return r.id === recipeId; })[0] || mode;
     }
     var card = data.cards.filter(function (c) { return c.id === cardId; })[0];
-    var peak = 0, phase = "";
+    var allocated = 0, phase = "";
     mode.phases.forEach(function (p) {
       var c = p.coefficients;
-      var b = c.fixed_bytes + batch * (seq * c.per_token_bytes + seq * seq * c.per_token_sq_bytes);
-      if (b > peak) { peak = b; phase = p.name; }
+      var windowed = c.window > 0 ? Math.min(seq, c.window) * c.windowed_per_token_bytes : 0;
+      var b = c.fixed_bytes + batch * (c.per_sample_bytes + seq * c.per_token_bytes +
+        seq * seq * c.per_token_sq_bytes + windowed);
+      if (b > allocated) { allocated = b; phase = p.name; }
     });
+    var workspaces = data.modes_training[modeId] ? 2 : 1;
+    var reserved = allocated * (1 + data.allocator_reserve_fraction) + workspaces * card.workspace_bytes;
+    var peak = reserved + card.context_bytes;
     var cardBytes = card.memory_gb * 1e9;
     var verdict = peak <= data.comfortable_share * cardBytes ? "comfortable"
       : peak <= data.fit_share * cardBytes ? "tight" : "does_not_fit";
-    return { peak_bytes: peak, peak_phase: phase, share: peak / cardBytes, verdict: verdict, card: card.name };
+    return { peak_bytes: peak, allocated_bytes: allocated, reserved_bytes: reserved, peak_phase: phase,
+      share: peak / cardBytes, verdict: verdict, card: card.name };
   }
   // Exposed for the browser test, which checks a grid of inputs against `modelatlas what-if`.
   window.modelatlasWhatIf = evaluate;
@@ -44,7 +53,8 @@
     var r = evaluate(el("calc-mode").value, el("calc-card").value, batch, seq, recipe);
     out.className = "calc-out " + r.verdict;
     out.setAttribute("data-verdict", r.verdict);
-    out.textContent = "Peak " + bytes(r.peak_bytes) + " (set by " + r.peak_phase + "), " +
+    out.textContent = "Peak " + bytes(r.peak_bytes) + " in nvidia-smi (" + bytes(r.allocated_bytes) +
+      " allocated, " + bytes(r.reserved_bytes) + " reserved; set by " + r.peak_phase + "), " +
       (100 * r.share).toFixed(1) + "% of " + r.card + ": " + r.verdict.replace(/_/g, " ") + "." +
       (data.context && seq > data.context ? " Longer than the model's context (" + data.context + " tokens)." : "");
   }

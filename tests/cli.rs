@@ -20,13 +20,13 @@ fn plan_prints_json_that_matches_the_site_file() {
     let out = plan(&["FacebookAI/xlm-roberta-base", "--format", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
     assert_eq!(v["params"]["derived"], 278_295_186);
     let h200 = v["cards"].as_array().unwrap().iter().find(|c| c["id"] == "h200-141gb").unwrap();
-    // The seed's 746 ignores the logits. Each sample's logits hold 514 x 250,002 x (2 bf16 + 4
-    // fp32 for the cross-entropy) = 771 MB, so 141 GB cannot hold more than 182 samples.
-    let logits_per_sample = 514.0 * 250_002.0 * 6.0;
-    assert!((logits_per_sample / 1e6_f64 - 771.0).abs() < 1.0);
+    // The seed's 746 ignores the logits. Each sample's logits hold 512 usable tokens x 250,002 x
+    // (2 bf16 + 4 fp32 for the cross-entropy) = 768 MB, so 141 GB cannot hold more than 183.
+    let logits_per_sample = 512.0 * 250_002.0 * 6.0;
+    assert!((logits_per_sample / 1e6_f64 - 768.0).abs() < 1.0);
     let lora = h200["lora"].as_u64().unwrap();
     assert!(lora > 0 && (lora as f64) < 141e9 / logits_per_sample, "{lora}");
     // The summary agrees with the fit table it is read from.

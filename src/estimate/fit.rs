@@ -8,12 +8,13 @@ use serde::Serialize;
 
 use super::cards::Card;
 use super::memory_model::{Coefficients, MemoryModel, Phase};
+use super::runtime::{self, CardRuntime};
 use super::serving::{ServingView, VllmFit};
 
 /// Verdict bands on the batch-1 peak as a share of the card's memory.
 pub const COMFORTABLE_SHARE: f64 = 0.80;
 pub const FIT_SHARE: f64 = 0.95;
-pub const BANDS_RULE: &str = "comfortable: the batch-1 peak is at most 80% of the card's memory; tight: above 80% and at most 95%; does not fit: above 95% (the last 5% is left to the CUDA context, the framework's reserve and fragmentation). The largest batch is the largest whose peak stays within 95% of the card.";
+pub const BANDS_RULE: &str = "On the figure nvidia-smi shows (allocated, plus the allocator's reserve, the cuBLAS workspaces and the card's CUDA context): comfortable: the batch-1 peak is at most 80% of the card's memory; tight: above 80% and at most 95%; does not fit: above 95% (the last 5% is a margin for what varies run to run: driver, library versions, fragmentation beyond the modelled reserve). The largest batch is the largest whose peak stays within 95% of the card.";
 /// Sequence lengths swept, then the model's context.
 pub const SWEEP: [u64; 4] = [512, 2048, 8192, 32768];
 /// The most cards a multi-card fallback considers.
@@ -44,6 +45,8 @@ pub struct Mode<'a> {
     pub model_at: Box<dyn Fn(u64) -> MemoryModel + 'a>,
     /// FSDP/ZeRO-3 shards training state; serving is split by pipeline only here.
     pub shardable: bool,
+    /// A training step (two cuBLAS workspaces: forward and backward threads) or serving (one).
+    pub training: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -52,13 +55,20 @@ pub struct ModeSummary {
     pub label: String,
     /// The mode's phases as coefficients at the plan's length.
     pub model: MemoryModel,
+    /// Allocated bytes (`torch.cuda.max_memory_allocated`).
     pub batch1_peak_bytes: f64,
+    /// `torch.cuda.max_memory_reserved`: the card-independent part of the runtime added (the
+    /// workspaces at Hopper's size).
+    pub batch1_reserved_bytes: f64,
     pub peak_phase: String,
+    pub training: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct CardMode {
     pub mode: &'static str,
+    /// The batch-1 peak as nvidia-smi shows it on this card.
+    pub batch1_nvidia_smi_bytes: f64,
     pub largest_batch: u64,
     pub verdict: Verdict,
     /// Largest batch at each of `FitView::sweep_seqs`.
@@ -72,6 +82,8 @@ pub struct CardRow {
     pub memory_gb: f64,
     pub price_usd_per_hour: f64,
     pub bf16_native: bool,
+    /// The card family's CUDA context and cuBLAS workspace (`runtime_rule`).
+    pub runtime: CardRuntime,
     pub modes: Vec<CardMode>,
     /// Serving as vLLM reports it (null for an encoder).
     pub vllm: Option<VllmFit>,
@@ -102,6 +114,9 @@ pub struct FitView {
     pub bands_rule: &'static str,
     pub vllm_rule: String,
     pub multi_card_rule: &'static str,
+    /// Which memory figure is which, and how the runtime's share is counted.
+    pub runtime_rule: &'static str,
+    pub allocator_reserve_fraction: f64,
     pub modes: Vec<ModeSummary>,
     pub cards: Vec<CardRow>,
     /// For each mode and card where batch 1 does not fit one card.
@@ -127,17 +142,18 @@ pub fn sweep_seqs(context: u64) -> Vec<u64> {
     v
 }
 
-fn pipeline(model: &MemoryModel, seq: u64, split: LayerSplit, card: &Card) -> Option<Split> {
+fn pipeline(model: &MemoryModel, seq: u64, split: LayerSplit, card: &Card, training: bool) -> Option<Split> {
     let total = (split.layer_params + split.other_params) as f64;
     if split.layers < 2 || total <= 0.0 {
         return None;
     }
+    let rt = runtime::card_runtime(card);
     let peak = model.peak(1, seq).0;
     let per_layer = split.layer_params as f64 / split.layers as f64;
     (2..=split.layers.min(MAX_CARDS)).find_map(|n| {
         let per_stage = split.layers.div_ceil(n);
         let share = (per_stage as f64 * per_layer + split.other_params as f64) / total;
-        let bytes = peak * share.min(1.0);
+        let bytes = runtime::figures(peak * share.min(1.0), &rt, training).nvidia_smi_bytes;
         (bytes <= FIT_SHARE * card.bytes()).then(|| {
             let mut cut = vec![];
             let mut first = 0;
@@ -157,6 +173,7 @@ fn pipeline(model: &MemoryModel, seq: u64, split: LayerSplit, card: &Card) -> Op
 }
 
 fn fsdp(model: &MemoryModel, seq: u64, card: &Card) -> Option<Split> {
+    let rt = runtime::card_runtime(card);
     (2..=MAX_CARDS).find_map(|n| {
         let sharded = MemoryModel {
             phases: model
@@ -171,7 +188,7 @@ fn fsdp(model: &MemoryModel, seq: u64, card: &Card) -> Option<Split> {
                 })
                 .collect(),
         };
-        let bytes = sharded.peak(1, seq).0;
+        let bytes = runtime::figures(sharded.peak(1, seq).0, &rt, true).nvidia_smi_bytes;
         (bytes <= FIT_SHARE * card.bytes()).then(|| Split {
             cards: n,
             per_card_bytes: bytes,
@@ -198,12 +215,19 @@ pub fn fit(
         .zip(&at_seq)
         .map(|(m, model)| {
             let (peak, phase) = model.peak(1, seq);
+            let hopper = runtime::CardRuntime {
+                family: "hopper",
+                context_bytes: 0.0,
+                workspace_bytes: runtime::CUBLAS_WORKSPACE_HOPPER,
+            };
             ModeSummary {
                 id: m.id,
                 label: m.label.clone(),
                 model: model.clone(),
                 batch1_peak_bytes: peak,
+                batch1_reserved_bytes: runtime::reserved(peak, &hopper, m.training),
                 peak_phase: phase.to_string(),
+                training: m.training,
             }
         })
         .collect::<Vec<_>>();
@@ -212,32 +236,37 @@ pub fn fit(
         .iter()
         .map(|card| {
             let budget = FIT_SHARE * card.bytes();
+            let rt = runtime::card_runtime(card);
             let modes_fit = modes
                 .iter()
                 .enumerate()
                 .map(|(i, m)| {
-                    let peak = summaries[i].batch1_peak_bytes;
+                    let on_card = runtime::on_card(&at_seq[i], &rt, m.training);
+                    let peak = on_card.peak(1, seq).0;
                     let v = verdict(peak, card.bytes());
                     if v == Verdict::DoesNotFit {
                         multi.push(MultiCard {
                             mode: m.id,
                             card: card.id.clone(),
-                            pipeline: pipeline(&at_seq[i], seq, split, card),
+                            pipeline: pipeline(&at_seq[i], seq, split, card, m.training),
                             fsdp: if m.shardable { fsdp(&at_seq[i], seq, card) } else { None },
                         });
                     }
                     CardMode {
                         mode: m.id,
+                        batch1_nvidia_smi_bytes: peak,
                         largest_batch: if v == Verdict::DoesNotFit {
                             0
                         } else {
-                            at_seq[i].largest_batch(budget, seq)
+                            on_card.largest_batch(budget, seq)
                         },
                         verdict: v,
                         sweep: seqs
                             .iter()
                             .zip(&swept[i])
-                            .map(|(s, model)| model.largest_batch(budget, *s))
+                            .map(|(s, model)| {
+                                runtime::on_card(model, &rt, m.training).largest_batch(budget, *s)
+                            })
                             .collect(),
                     }
                 })
@@ -248,6 +277,7 @@ pub fn fit(
                 memory_gb: card.memory_gb,
                 price_usd_per_hour: card.price_usd_per_hour,
                 bf16_native: card.bf16_native,
+                runtime: rt,
                 modes: modes_fit,
                 vllm: serving.vllm(card.bytes(), context),
             }
@@ -263,6 +293,8 @@ pub fn fit(
             context
         ),
         multi_card_rule: MULTI_CARD_RULE,
+        runtime_rule: runtime::RULE,
+        allocator_reserve_fraction: runtime::ALLOCATOR_RESERVE_FRACTION,
         modes: summaries,
         cards: rows,
         multi_card: multi,
@@ -280,7 +312,7 @@ mod tests {
                 coefficients: Coefficients {
                     fixed_bytes: fixed,
                     per_token_bytes: per_token,
-                    per_token_sq_bytes: 0.0,
+                    ..Coefficients::default()
                 },
             }],
         }
@@ -319,23 +351,26 @@ mod tests {
 
     #[test]
     fn fsdp_shards_the_persistent_bytes_and_not_the_activations() {
-        // 300 GB of state + 10 GB of activations on 80 GB cards (76 GB within 95%):
-        // n = 4: 75 + 10 = 85 > 76; n = 5: 60 + 10 = 70 <= 76.
+        // 300 GB of state + 10 GB of activations on 80 GB cards (76 GB within 95%), as
+        // nvidia-smi sees it: x 1.05 + two 32 MiB workspaces + a 560 MiB context (a card the
+        // runtime table does not know).
+        // n = 4: (75 + 10) x 1.05 = 89.25 > 76; n = 5: (60 + 10) x 1.05 = 73.5 (+ 0.65) <= 76.
         let m = one_phase(300e9, 10e9 / 1000.0);
         let s = fsdp(&m, 1000, &card(80.0, 2.0)).unwrap();
         assert_eq!(s.cards, 5);
-        assert_eq!(s.per_card_bytes, 70e9);
+        assert_eq!(s.per_card_bytes, 73.5e9 + 2.0 * 33_554_432.0 + 560.0 * 1_048_576.0);
         assert_eq!(s.usd_per_hour, 10.0);
     }
 
     #[test]
     fn a_pipeline_cuts_the_layers_into_equal_stages() {
         // 32 layers of 1 GB each + 2 GB elsewhere = 34 GB of parameters; a 100 GB peak.
-        // n stages: peak x (ceil(32/n) + 2) / 34 <= 0.95 x 40 = 38 GB
-        // n = 2: 100 x 18/34 = 52.9; n = 3: 100 x 13/34 = 38.2; n = 4: 100 x 10/34 = 29.4.
+        // n stages: peak x (ceil(32/n) + 2) / 34, x 1.05 plus under 1 GB of runtime, <= 0.95 x 40
+        // = 38 GB. n = 2: 100 x 18/34 = 52.9; n = 3: 100 x 13/34 = 38.2 (40.1 with the reserve);
+        // n = 4: 100 x 10/34 = 29.4 (30.9).
         let m = one_phase(100e9, 0.0);
         let split = LayerSplit { layers: 32, layer_params: 32, other_params: 2 };
-        let s = pipeline(&m, 1, split, &card(40.0, 1.0)).unwrap();
+        let s = pipeline(&m, 1, split, &card(40.0, 1.0), true).unwrap();
         assert_eq!(s.cards, 4);
         assert_eq!(s.layer_cut, vec!["0-7", "8-15", "16-23", "24-31"]);
     }
@@ -348,7 +383,11 @@ pub struct WhatIf {
     pub card: String,
     pub batch: u64,
     pub seq: u64,
+    /// The peak as nvidia-smi shows it on the card (what the share and the verdict use).
     pub peak_bytes: f64,
+    /// `torch.cuda.max_memory_allocated` and `max_memory_reserved` at that peak.
+    pub allocated_bytes: f64,
+    pub reserved_bytes: f64,
     pub peak_phase: String,
     /// The peak over the card's memory.
     pub share: f64,
@@ -366,7 +405,9 @@ pub fn what_if(fit: &FitView, mode: &str, card: &str, batch: u64, seq: u64) -> R
         let ids: Vec<&str> = fit.cards.iter().map(|c| c.card.as_str()).collect();
         format!("no card {card:?}; the catalogue has {}", ids.join(", "))
     })?;
-    let (peak, phase) = m.model.peak(batch, seq);
+    let (allocated, phase) = m.model.peak(batch, seq);
+    let figures = runtime::figures(allocated, &c.runtime, m.training);
+    let peak = figures.nvidia_smi_bytes;
     let card_bytes = c.memory_gb * 1e9;
     Ok(WhatIf {
         mode: mode.to_string(),
@@ -374,6 +415,8 @@ pub fn what_if(fit: &FitView, mode: &str, card: &str, batch: u64, seq: u64) -> R
         batch,
         seq,
         peak_bytes: peak,
+        allocated_bytes: allocated,
+        reserved_bytes: figures.reserved_bytes,
         peak_phase: phase.to_string(),
         share: peak / card_bytes,
         verdict: verdict(peak, card_bytes),

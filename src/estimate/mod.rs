@@ -10,6 +10,7 @@ pub mod lints;
 pub mod memory_baseline;
 pub mod memory_model;
 pub mod reconcile;
+pub mod runtime;
 pub mod serving;
 pub mod shape_check;
 pub mod training;

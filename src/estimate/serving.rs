@@ -194,22 +194,55 @@ impl ServingView {
         }
     }
 
-    /// Serving at `seq` tokens as a memory model: bf16 weights plus, per sequence, the KV cache
-    /// (or the encoder's working set). Exact at `seq`; the per-token coefficient is the sequence's
-    /// bytes over its length (windows and a fixed encoder length make it vary with `seq`).
-    pub fn memory_model(&self, seq: u64, precision: &str, kv_bytes_per_value: u64) -> MemoryModel {
-        let per_seq = self.per_sequence_bytes(seq, kv_bytes_per_value);
+    /// Serving as a memory model exact at every length: the weights, and per sequence the KV
+    /// cache of full-attention layers per token, of sliding-window layers per token up to their
+    /// window, and a fixed-length cross-attention cache per sample (or an encoder's working set
+    /// per token).
+    pub fn memory_model(&self, precision: &str, kv_bytes_per_value: u64) -> MemoryModel {
         let name = if self.kv.is_some() { "weights + KV cache" } else { "weights + forward pass" };
         MemoryModel {
             phases: vec![Phase {
                 name: name.into(),
-                coefficients: Coefficients {
+                coefficients: self.per_sequence(kv_bytes_per_value).plus(Coefficients {
                     fixed_bytes: self.weights_at(precision),
-                    per_token_bytes: if seq > 0 { per_seq / seq as f64 } else { 0.0 },
-                    per_token_sq_bytes: 0.0,
-                },
+                    ..Coefficients::default()
+                }),
             }],
         }
+    }
+
+    /// One sequence's bytes as coefficients (no fixed part).
+    pub fn per_sequence(&self, kv_bytes_per_value: u64) -> Coefficients {
+        let b = kv_bytes_per_value as f64;
+        let mut c = Coefficients::default();
+        match (&self.kv, self.encoder_working_bytes_per_token) {
+            (Some(kv), _) => {
+                for g in &kv.layout.groups {
+                    let per_token = (g.layers * g.values_per_token) as f64 * b;
+                    let term = match g.window {
+                        Some(w) if w > 0 => Coefficients {
+                            windowed_per_token_bytes: per_token,
+                            window: w,
+                            ..Coefficients::default()
+                        },
+                        _ => Coefficients { per_token_bytes: per_token, ..Coefficients::default() },
+                    };
+                    c = c.plus(term);
+                }
+                if let Some(x) = &kv.layout.cross {
+                    let per_token = (x.layers * x.values_per_token) as f64 * b;
+                    c = c.plus(match kv.layout.cross_fixed_len {
+                        Some(n) => {
+                            Coefficients { per_sample_bytes: per_token * n as f64, ..Coefficients::default() }
+                        }
+                        None => Coefficients { per_token_bytes: per_token, ..Coefficients::default() },
+                    });
+                }
+            }
+            (None, Some(w)) => c.per_token_bytes = w as f64,
+            (None, None) => {}
+        }
+        c
     }
 
     /// vLLM's view of one card: after `gpu_memory_utilization` x the card and the weights, how
@@ -308,6 +341,38 @@ mod tests {
         // 2 layers x 10 x min(500, 100) + 1 x 10 x 500.
         assert_eq!(l.values(500), 2 * 10 * 100 + 10 * 500);
         assert_eq!(l.values(50), 3 * 10 * 50);
+    }
+
+    #[test]
+    fn the_serving_model_applies_the_window_at_every_length() {
+        let l = KvLayout {
+            groups: vec![
+                KvGroup { layers: 2, values_per_token: 10, window: Some(100), what: String::new() },
+                KvGroup { layers: 1, values_per_token: 10, window: None, what: String::new() },
+            ],
+            cross: None,
+            cross_fixed_len: None,
+        };
+        let v = ServingView {
+            kind: ModelKind::Decoder,
+            quantised_params: 0,
+            total_params: 0,
+            weights: vec![],
+            kv: Some(KvView {
+                layout: l.clone(),
+                bytes_per_token_bf16: 0,
+                bytes_per_token_fp8: 0,
+                bytes_at_context_bf16: 0,
+                context: 1000,
+            }),
+            encoder_working_bytes_per_token: None,
+            notes: vec![],
+        };
+        let m = v.memory_model("bf16", 2);
+        for s in [1, 50, 100, 101, 500, 100_000] {
+            // The formula any client evaluates equals the layout's own count, bf16.
+            assert_eq!(m.peak(1, s).0, (2 * l.values(s)) as f64, "at {s} tokens");
+        }
     }
 
     #[test]

@@ -134,13 +134,55 @@ pub fn recipe(id: &str) -> Option<Recipe> {
     RECIPES.iter().copied().find(|r| r.id == id)
 }
 
-/// CUDA context, cuBLAS workspaces and the caching allocator's reserve, counted in every phase.
-pub const RUNTIME_OVERHEAD_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 /// A plan fits a card when its peak (overhead included) is at most this share of the card.
 pub const HEADROOM_FRACTION: f64 = 0.95;
 /// NF4 with double quantisation: 4 bits, an 8-bit absmax per 64 values, an fp32 scale per 256
 /// absmax blocks.
 pub const NF4_BITS_PER_PARAM: f64 = 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0);
+
+/// The transformers release a plan assumes, where releases save different tensors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Transformers {
+    /// The causal-LM loss upcasts the logits and copies the shifted logits; the Trainer's default
+    /// AdamW is the foreach implementation (a temporary per parameter in the step).
+    #[serde(rename = "4.46")]
+    V4_46,
+    /// The loss shifts the labels, not the logits; the Trainer's default AdamW is fused (torch
+    /// 2.8 and later), with no temporary; T5 still runs eager attention only.
+    #[serde(rename = "4.57")]
+    V4_57,
+    /// As 4.57, and T5 runs through SDPA.
+    #[serde(rename = "5.x")]
+    V5,
+}
+
+impl Transformers {
+    pub const ALL: [Transformers; 3] = [Transformers::V4_46, Transformers::V4_57, Transformers::V5];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Transformers::V4_46 => "4.46",
+            Transformers::V4_57 => "4.57",
+            Transformers::V5 => "5.x",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Transformers> {
+        Transformers::ALL.into_iter().find(|t| t.id() == s || (s.starts_with("5.") && *t == Transformers::V5))
+    }
+}
+
+/// Dropout probabilities the config sets: with p > 0 every site keeps a 1-byte mask per element
+/// for the backward pass.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Dropout {
+    /// After the embeddings and on each sub-layer's output (`hidden_dropout_prob`, `resid_pdrop`...).
+    pub hidden: f64,
+    /// On the attention probabilities (`attention_probs_dropout_prob`, `attn_pdrop`...).
+    pub attention: f64,
+    /// The config key each was read from.
+    pub source: Vec<String>,
+}
 
 /// The inputs a training plan is made from.
 #[derive(Debug, Clone, Serialize)]
@@ -152,6 +194,10 @@ pub struct Options {
     /// Module names (the last part of a node's name) LoRA adapts; empty: every linear of the
     /// layers, the head left out.
     pub lora_targets: Vec<String>,
+    /// The transformers release whose saved tensors are counted.
+    pub transformers: Transformers,
+    /// Read from the config (zero when it sets none).
+    pub dropout: Dropout,
 }
 
 impl Default for Options {
@@ -162,13 +208,19 @@ impl Default for Options {
             checkpointing: false,
             lora_rank: 16,
             lora_targets: vec![],
+            transformers: Transformers::V5,
+            dropout: Dropout::default(),
         }
     }
 }
 
-/// Families whose transformers classes have no SDPA path: they always run eager attention.
-pub fn eager_only(family: &str) -> bool {
-    matches!(family, "t5" | "mt5" | "umt5" | "deberta-v2" | "mpnet" | "electra" | "bloom")
+/// Families whose transformers classes have no SDPA path in that release: they always run eager
+/// attention (T5 gained one in transformers 5).
+pub fn eager_only(family: &str, version: Transformers) -> bool {
+    match family {
+        "t5" | "mt5" | "umt5" => version != Transformers::V5,
+        _ => matches!(family, "deberta-v2" | "mpnet" | "electra" | "bloom"),
+    }
 }
 
 /// One node's saved bytes per token for one sample (and per token squared), with its repeat.
@@ -178,6 +230,8 @@ pub struct NodeActivation {
     pub repeat: u64,
     pub per_token_bytes: f64,
     pub per_token_sq_bytes: f64,
+    /// Bytes per sample whatever the length (a pooler or classifier on the first token).
+    pub per_sample_bytes: f64,
     /// What the node saves, in words.
     pub saves: String,
 }
@@ -190,6 +244,7 @@ pub struct Activations {
     pub fixed_bytes: f64,
     pub per_token_bytes: f64,
     pub per_token_sq_bytes: f64,
+    pub per_sample_bytes: f64,
     pub nodes: Vec<NodeActivation>,
 }
 
@@ -197,8 +252,10 @@ impl Activations {
     pub fn coefficients(&self) -> Coefficients {
         Coefficients {
             fixed_bytes: self.fixed_bytes,
+            per_sample_bytes: self.per_sample_bytes,
             per_token_bytes: self.per_token_bytes,
             per_token_sq_bytes: self.per_token_sq_bytes,
+            ..Coefficients::default()
         }
     }
 }
@@ -212,6 +269,12 @@ fn linear_widths(n: &Node) -> Option<(u64, u64)> {
     let (a, b) = weight_of(n)?;
     let out = n.output.last().copied().unwrap_or(a);
     Some(if a == out { (b, a) } else { (a, b) })
+}
+
+/// Whether a node's output is one vector per sample (a pooler on the first token: `[hidden]`, or
+/// `[1, labels]` in a graph sized at more than one token).
+fn per_sample_output(g: &Graph, n: &Node) -> bool {
+    n.output.len() == 1 || (g.seq_len > 1 && n.output.len() == 2 && n.output.first() == Some(&1))
 }
 
 /// The activation a linear's detail names after "then ".
@@ -243,8 +306,10 @@ pub fn activations(
     precision: Precision,
     attention: AttentionImpl,
     lora: Option<&[String]>,
+    dropout: &Dropout,
 ) -> Activations {
     let t5_like = matches!(family, "t5" | "mt5" | "umt5");
+    let hidden_dropout = dropout.hidden > 0.0;
     // Gemma 2 passes an explicit mask (sliding and full layers) and soft-caps, so SDPA gets keys
     // and values repeated to every head and saves the mask.
     let gemma2 = family == "gemma2";
@@ -268,8 +333,13 @@ pub fn activations(
         let mut prev_saved = false;
         let mut prev_linear_in: Option<u64> = None;
         let mut prev_op = Op::Input;
+        let mut seen_attention = false;
         for n in &s.nodes {
             let w = n.output.last().copied().unwrap_or(0) as f64;
+            // A pooler or sequence classifier reads the first token only: its output has one row
+            // whatever the sequence, so it costs bytes per sample, not per token.
+            let per_sequence =
+                matches!(n.op, Op::Linear | Op::Conv1d | Op::Activation) && per_sample_output(g, n);
             let slots = n.active_copies as f64;
             let (mut pt, mut sq, mut saves) = (0.0, 0.0, String::new());
             match n.op {
@@ -294,21 +364,24 @@ pub fn activations(
                         && !n.detail.contains("residual")
                         && s.role == Role::Head;
                     if n.detail.contains("RMSNorm") {
+                        // One fp32 1/rms per normalised group: per head for Qwen3's q/k norms.
+                        let norm_width = n.params.first().and_then(|t| t.shape.first()).copied().unwrap_or(0);
+                        let groups = if norm_width > 0 { (w / norm_width as f64).max(1.0) } else { 1.0 };
                         if n.detail.contains("(1 + w)") {
                             // Gemma's norm multiplies by (1 + w), an fp32 vector it saves.
                             fixed += 4.0 * w * s.repeat as f64;
                         }
                         if lora.is_some() {
                             // A frozen scale needs no normalised value for its gradient.
-                            pt = 4.0 * w + 4.0;
+                            pt = 4.0 * w + 4.0 * groups;
                             saves =
                                 "fp32 copy of the input, fp32 1/rms (the frozen scale keeps nothing)".into();
                         } else if amp || n.detail.contains("(1 + w)") {
                             // Gemma's norm scales in fp32 before casting back: fp32 either way.
-                            pt = 8.0 * w + 4.0;
+                            pt = 8.0 * w + 4.0 * groups;
                             saves = "fp32 input, fp32 normalised, fp32 1/rms".into();
                         } else {
-                            pt = 6.0 * w + 4.0;
+                            pt = 6.0 * w + 4.0 * groups;
                             saves = "fp32 copy of the input, bf16 normalised, fp32 1/rms".into();
                         }
                     } else {
@@ -414,6 +487,13 @@ pub fn activations(
                             saves =
                                 "bf16 q, k, v (at the key/value heads' width), the output, fp32 log-sum-exp"
                                     .into();
+                            if t5_like {
+                                // T5's position bias (plus the mask, batch-wide) is SDPA's
+                                // attention bias: one per stack and attention kind, shared by
+                                // the layers, kept for the backward pass.
+                                sq_model += r * heads;
+                                saves.push_str("; the stack's position bias is counted once");
+                            }
                             prev_saved = true;
                         }
                         AttentionImpl::Eager => {
@@ -435,6 +515,12 @@ pub fn activations(
                                 // tanh soft-capping of the scores keeps its bf16 output.
                                 sq += 2.0 * heads;
                             }
+                            if dropout.attention > 0.0 {
+                                // Dropout on the probabilities: a 1-byte mask per score, and the
+                                // second matmul keeps the dropped probabilities (bf16) instead
+                                // of reusing the softmax's output.
+                                sq += heads * if per_elem > 2.0 { 1.0 } else { 3.0 };
+                            }
                             if family == "gpt2" {
                                 // Each layer's causal-mask buffer (positions x positions, bool).
                                 fixed += dims.context as f64 * dims.context as f64 * s.repeat as f64;
@@ -450,19 +536,55 @@ pub fn activations(
                     saves = "nothing (an add saves no tensor)".into();
                 }
             }
+            if hidden_dropout && s.role == Role::Layers && n.op == Op::Attention {
+                // Each sub-layer's output dropout keeps a 1-byte mask per element: this attention
+                // block's, and (counted with the layer's first attention) the feed-forward's.
+                let first = !seen_attention;
+                seen_attention = true;
+                pt += dims.hidden_size as f64 * if first { 2.0 } else { 1.0 };
+                saves.push_str(if first {
+                    "; dropout masks on the attention's and the feed-forward's outputs"
+                } else {
+                    "; dropout mask on the attention's output"
+                });
+            }
             prev_op = n.op;
+            let per_sample = if per_sequence { std::mem::take(&mut pt) } else { 0.0 };
             // The first instance of a repeated layer's leading norm saves nothing under LoRA.
             let repeat = if n.op == Op::LayerNorm && !trainable_seen { s.repeat - 1 } else { s.repeat };
-            if (pt > 0.0 || sq > 0.0) && repeat > 0 {
+            if (pt > 0.0 || sq > 0.0 || per_sample > 0.0) && repeat > 0 {
                 nodes.push(NodeActivation {
                     name: n.name.clone(),
                     repeat,
                     per_token_bytes: pt,
                     per_token_sq_bytes: sq,
+                    per_sample_bytes: per_sample,
                     saves,
                 });
             }
         }
+        if hidden_dropout && lora.is_none() && s.role == Role::Embeddings {
+            nodes.push(NodeActivation {
+                name: format!("{} dropout", s.name),
+                repeat: 1,
+                per_token_bytes: dims.hidden_size as f64,
+                per_token_sq_bytes: 0.0,
+                per_sample_bytes: 0.0,
+                saves: "dropout mask on the embeddings (1 byte per element)".into(),
+            });
+        }
+    }
+    if t5_like && attention == AttentionImpl::Sdpa && sq_model > 0.0 {
+        nodes.push(NodeActivation {
+            name: "position bias".into(),
+            repeat: 1,
+            per_token_bytes: 0.0,
+            per_token_sq_bytes: sq_model,
+            per_sample_bytes: 0.0,
+            saves:
+                "each stack's relative-position bias plus the mask (heads x seq x seq), SDPA's attention bias"
+                    .into(),
+        });
     }
     if gemma2 {
         // The sliding and the full mask, bf16, shared by the layers of each kind.
@@ -472,6 +594,7 @@ pub fn activations(
             repeat: 1,
             per_token_bytes: 2.0 * dims.vocab_size as f64,
             per_token_sq_bytes: sq_model,
+            per_sample_bytes: 0.0,
             saves: "tanh output of the final logit soft-capping (bf16), and the attention masks (seq x seq)"
                 .into(),
         });
@@ -482,12 +605,21 @@ pub fn activations(
             repeat: 1,
             per_token_bytes: 2.0 * r * dims.head_dim as f64,
             per_token_sq_bytes: 0.0,
+            per_sample_bytes: 0.0,
             saves: "cos and sin, shared by every layer".into(),
         });
     }
     let per_token_bytes = nodes.iter().map(|n| n.repeat as f64 * n.per_token_bytes).sum();
     let per_token_sq_bytes = nodes.iter().map(|n| n.repeat as f64 * n.per_token_sq_bytes).sum();
-    Activations { attention, fixed_bytes: fixed, per_token_bytes, per_token_sq_bytes, nodes }
+    let per_sample_bytes = nodes.iter().map(|n| n.repeat as f64 * n.per_sample_bytes).sum();
+    Activations {
+        attention,
+        fixed_bytes: fixed,
+        per_token_bytes,
+        per_token_sq_bytes,
+        per_sample_bytes,
+        nodes,
+    }
 }
 
 /// With gradient checkpointing each layer keeps only its input (the residual stream), and one
@@ -519,6 +651,9 @@ fn checkpointed(a: &Activations, g: &Graph, dims: &Dims, r: f64) -> Coefficients
         fixed_bytes: a.fixed_bytes,
         per_token_bytes: outside + one_layer + layers as f64 * r * dims.hidden_size as f64,
         per_token_sq_bytes: outside_sq + one_layer_sq,
+        // Pooler and classifier nodes are outside the layers.
+        per_sample_bytes: a.per_sample_bytes,
+        ..Coefficients::default()
     }
 }
 
@@ -616,14 +751,97 @@ pub fn factored_states(g: &Graph) -> f64 {
     4.0 * n as f64
 }
 
-/// The logits: bf16 out of the head and the fp32 log-softmax the cross-entropy keeps, per token.
-pub fn logits_per_token(vocab: u64) -> f64 {
-    (2 + 4) as f64 * vocab as f64
+/// What the head's output and the loss hold: the logits with the log-softmax the cross-entropy
+/// keeps (to the end of the step), and the copies that exist only while the loss is computed.
+#[derive(Debug, Clone, Serialize)]
+pub struct LossCost {
+    /// Outputs of the head: the vocabulary for a language-model head, the labels for a
+    /// classifier, 0 for a bare model (no head, no loss).
+    pub width: u64,
+    /// Whether the head scores every token (a language model, token classification) or one
+    /// vector per sample (sequence classification, multiple choice).
+    pub per_token: bool,
+    pub kept: Coefficients,
+    pub transient: Coefficients,
+    pub rule: String,
 }
 
-/// While the loss is computed, the fp32 copy of the logits the log-softmax reads from.
-pub fn loss_transient_per_token(vocab: u64) -> f64 {
-    4.0 * vocab as f64
+/// The head's logits and the loss, from the graph's head: its last linear's output width, and
+/// whether it has a row per token. A causal language model's loss upcasts the logits to fp32
+/// (transformers' `ForCausalLMLoss`; 4.46 also copies the shifted logits, later releases shift the
+/// labels); a masked-LM, seq2seq or classification loss calls the cross-entropy on the logits as
+/// they are, which autocast runs in fp32 and pure bf16 leaves in bf16.
+pub fn loss_cost(g: &Graph, family: &str, precision: Precision, version: Transformers) -> LossCost {
+    let head = g
+        .sections
+        .iter()
+        .filter(|s| s.role == Role::Head)
+        .flat_map(|s| s.nodes.iter())
+        .rfind(|n| matches!(n.op, Op::Linear | Op::Conv1d));
+    let Some((_, width)) = head.and_then(linear_widths) else {
+        return LossCost {
+            width: 0,
+            per_token: false,
+            kept: Coefficients::default(),
+            transient: Coefficients::default(),
+            rule: "No head: the class returns hidden states and computes no loss.".into(),
+        };
+    };
+    let per_token = !head.is_some_and(|n| per_sample_output(g, n));
+    let v = width as f64;
+    let causal = crate::family::info(family).is_some_and(|f| f.kind == crate::family::ModelKind::Decoder);
+    let (kept, transient, rule) = if causal {
+        let shifted = version == Transformers::V4_46;
+        (
+            6.0 * v,
+            if shifted { 8.0 * v } else { 4.0 * v },
+            if shifted {
+                "causal LM loss (transformers 4.46): bf16 logits and the fp32 log-softmax kept, (2 + 4) x outputs per token; while the loss runs, the fp32 upcast and its shifted contiguous copy, 8 x outputs"
+            } else {
+                "causal LM loss: bf16 logits and the fp32 log-softmax kept, (2 + 4) x outputs per token; while the loss runs, the fp32 upcast, 4 x outputs (the labels are shifted, not the logits)"
+            },
+        )
+    } else if precision == Precision::AmpFp32Master {
+        (
+            6.0 * v,
+            4.0 * v,
+            "cross-entropy under autocast: bf16 logits and the fp32 log-softmax kept, (2 + 4) x outputs; while the loss runs, the fp32 cast of the logits, 4 x outputs",
+        )
+    } else {
+        (
+            4.0 * v,
+            0.0,
+            "cross-entropy in pure bf16 (no upcast): bf16 logits and the bf16 log-softmax kept, (2 + 2) x outputs",
+        )
+    };
+    let coefficients = |b: f64| {
+        if per_token {
+            Coefficients { per_token_bytes: b, ..Coefficients::default() }
+        } else {
+            Coefficients { per_sample_bytes: b, ..Coefficients::default() }
+        }
+    };
+    LossCost {
+        width,
+        per_token,
+        kept: coefficients(kept),
+        transient: coefficients(transient),
+        rule: format!(
+            "{rule}; {} outputs {}.",
+            width,
+            if per_token { "per token" } else { "per sample (the head reads one vector per sample)" }
+        ),
+    }
+}
+
+/// The optimizer step's temporary per trainable parameter: foreach AdamW (the Trainer's default
+/// up to transformers 4.5x) allocates the square root of the second moment for every parameter at
+/// once; the fused AdamW later releases default to (torch 2.8 and later) updates in place.
+pub fn step_transient_bytes(rec: &Recipe, version: Transformers) -> f64 {
+    match (rec.optimizer, version) {
+        (Optimizer::AdamW | Optimizer::AdamWBf16States, Transformers::V4_46) => rec.step_transient_bytes,
+        _ => 0.0,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -644,7 +862,6 @@ pub struct Breakdown {
     pub logits: f64,
     pub loss_transient: f64,
     pub step_transient: f64,
-    pub overhead: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -666,13 +883,19 @@ pub struct ModeTraining {
 pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, seq: u64) -> ModeTraining {
     let total = g.param_count();
     let rec = opts.recipe;
-    let vocab = dims.vocab_size;
     let (precision, lora) = match mode {
         Mode::Full => (rec.precision, false),
         Mode::Lora | Mode::Qlora => (Precision::PureBf16, true),
     };
-    let acts =
-        activations(g, dims, family, precision, opts.attention, lora.then_some(opts.lora_targets.as_slice()));
+    let acts = activations(
+        g,
+        dims,
+        family,
+        precision,
+        opts.attention,
+        lora.then_some(opts.lora_targets.as_slice()),
+        &opts.dropout,
+    );
     let r = if precision == Precision::AmpFp32Master { 4.0 } else { 2.0 };
     let mut act = if opts.checkpointing { checkpointed(&acts, g, dims, r) } else { acts.coefficients() };
     let (trainable, weights, mut table) = match mode {
@@ -733,16 +956,15 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
         trainable,
     ));
     let grads = rec.grad_bytes * trainable as f64;
-    let persistent = weights + grads + states + RUNTIME_OVERHEAD_BYTES;
-    let step = rec.step_transient_bytes * trainable as f64;
-    let logits =
-        Coefficients { fixed_bytes: 0.0, per_token_bytes: logits_per_token(vocab), per_token_sq_bytes: 0.0 };
-    let loss = Coefficients {
-        fixed_bytes: 0.0,
-        per_token_bytes: loss_transient_per_token(vocab),
-        per_token_sq_bytes: 0.0,
-    };
-    let fixed = |b: f64| Coefficients { fixed_bytes: b, per_token_bytes: 0.0, per_token_sq_bytes: 0.0 };
+    // What torch allocates; the runtime's own memory (context, workspaces, the allocator's
+    // reserve) is added per card by `runtime`.
+    let persistent = weights + grads + states;
+    let step = step_transient_bytes(&rec, opts.transformers) * trainable as f64;
+    // The loss runs under autocast whenever the recipe does (LoRA's adapters included), whatever
+    // the frozen base's dtype.
+    let head = loss_cost(g, family, rec.precision, opts.transformers);
+    let (logits, loss) = (head.kept, head.transient);
+    let fixed = |b: f64| Coefficients { fixed_bytes: b, ..Coefficients::default() };
     let memory = MemoryModel {
         phases: vec![
             Phase { name: "forward end".into(), coefficients: fixed(persistent).plus(act) },
@@ -775,7 +997,6 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
             logits: logits.bytes(1, seq),
             loss_transient: loss.bytes(1, seq),
             step_transient: step,
-            overhead: RUNTIME_OVERHEAD_BYTES,
         },
         peak_bytes,
         peak_phase,
@@ -803,7 +1024,8 @@ pub struct TrainingView {
     pub method: &'static str,
     pub options: Options,
     pub seq_len: u64,
-    pub overhead_bytes: f64,
+    /// Which figure the phases are, and what the runtime adds per card (`fit.runtime_rule`).
+    pub figure: &'static str,
     pub headroom_fraction: f64,
     pub nf4_bits_per_param: f64,
     pub full: ModeTraining,
@@ -817,7 +1039,7 @@ pub struct TrainingView {
 }
 
 pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -> TrainingView {
-    let eager_forced = eager_only(family);
+    let eager_forced = eager_only(family, opts.transformers);
     if eager_forced {
         opts.attention = AttentionImpl::Eager;
     }
@@ -846,16 +1068,21 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
     let p = opts.recipe.precision;
     let mut assumptions = vec![
         format!("Recipe: {} ({} bytes per trainable parameter).", opts.recipe.label, opts.recipe.bytes_per_param()),
-        "Activations are what autograd saves for the backward pass, counted per node as transformers 4.57 saves them under bf16 autocast: the residual stream stays fp32 when the weights are fp32, every linear saves a bf16 cast of its input, and a bf16 cast of each linear weight is saved once per forward (2 bytes per weight, whatever the batch).".into(),
+        format!("transformers {} assumed (--transformers 4.46|4.57|5.x): it decides the loss's copies of the logits, the Trainer's default AdamW (foreach up to 4.46, with a temporary per parameter in the step; fused after, with none) and whether T5 runs SDPA (5.x) or eager attention.", opts.transformers.id()),
+        "Activations are what autograd saves for the backward pass, counted per node as transformers saves them under bf16 autocast (read off 4.57): the residual stream stays fp32 when the weights are fp32, every linear saves a bf16 cast of its input, and a bf16 cast of each linear weight is saved once per forward (2 bytes per weight, whatever the batch).".into(),
         if eager_forced {
             format!("transformers has no SDPA path for {family}: eager attention, whose fp32 softmax and its bf16 cast grow with the square of the sequence.")
         } else {
             "Attention is SDPA (flash or memory-efficient kernel): q, k and v at their own widths (grouped key/value heads are not repeated), the output and the fp32 log-sum-exp, no score matrix. On CUDA, transformers repeats grouped keys and values when it cannot pass enable_gqa; CPU validation keeps them grouped.".into()
         },
-        "Dropout off (p = 0): with dropout each site adds a 1-byte mask per element.".into(),
-        "Logits: bf16 out of the head plus the fp32 log-softmax the cross-entropy keeps, (2 + 4) bytes x vocabulary per token; while the loss is computed an fp32 copy of the logits (4 bytes x vocabulary per token) exists too.".into(),
-        "Peak = persistent (weights, gradients, optimizer states, runtime overhead) + the largest transient: the activations at the end of the forward pass, plus the logits and the loss, or the optimizer step's temporary. Gradients are counted as persistent (they are when accumulated or zeroed without set_to_none).".into(),
-        format!("Runtime overhead: {:.1} GiB for the CUDA context, cuBLAS workspaces and the caching allocator's reserve, in every phase; a plan fits a card when its peak is at most {:.0}% of the card's memory.", RUNTIME_OVERHEAD_BYTES / (1u64 << 30) as f64, HEADROOM_FRACTION * 100.0),
+        if opts.dropout.hidden > 0.0 || opts.dropout.attention > 0.0 {
+            format!("Dropout from the config ({}): hidden p = {}, attention p = {}. Each hidden site (the embeddings, each attention block's and each feed-forward's output) keeps a 1-byte mask per element; on the attention probabilities eager attention keeps a 1-byte mask per score and the dropped probabilities for the second matmul; SDPA's kernels regenerate their mask from the RNG state and keep none.", opts.dropout.source.join(", "), opts.dropout.hidden, opts.dropout.attention)
+        } else {
+            "Dropout off (the config sets p = 0 or none): no masks.".into()
+        },
+        format!("Logits and loss: {}", loss_cost(g, family, p, opts.transformers).rule),
+        "Peak = persistent (weights, gradients, optimizer states) + the largest transient: the activations at the end of the forward pass, plus the logits and the loss, or the optimizer step's temporary. Gradients are counted as persistent (they are when accumulated or zeroed without set_to_none).".into(),
+        format!("These are the bytes torch allocates (torch.cuda.max_memory_allocated). {} A plan fits a card when that figure is at most {:.0}% of the card's memory.", super::runtime::RULE, HEADROOM_FRACTION * 100.0),
         format!("LoRA: rank {} on {}, a frozen bf16 base, adapters trained under the recipe; the base's activations run in bf16, frozen linears and norm scales save nothing for their weights, nothing is saved before the first adapter, A saves its input, B the rank-wide output, and under autocast each adapter weight's bf16 cast.", opts.lora_rank, if opts.lora_targets.is_empty() { "every linear of the layers (the head left out)".to_string() } else { opts.lora_targets.join(", ") }),
         format!("QLoRA: the layers' linears in NF4 with double quantisation ({NF4_BITS_PER_PARAM:.4} bits per parameter: 4 bits, an 8-bit absmax per 64 values, an fp32 scale per 256 blocks), the rest in bf16, one linear dequantised to bf16 at a time."),
         if opts.checkpointing {
@@ -870,16 +1097,17 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
     }
     TrainingView {
         method: "training-v1",
+        figure: "allocated (torch.cuda.max_memory_allocated); per card, fit adds the allocator's reserve, the cuBLAS workspaces and the CUDA context to give the nvidia-smi figure",
         seq_len: seq,
-        overhead_bytes: RUNTIME_OVERHEAD_BYTES,
         headroom_fraction: HEADROOM_FRACTION,
         nf4_bits_per_param: NF4_BITS_PER_PARAM,
         full: mode(g, dims, family, &opts, Mode::Full, seq),
         lora: mode(g, dims, family, &opts, Mode::Lora, seq),
         qlora: mode(g, dims, family, &opts, Mode::Qlora, seq),
         recipes,
-        activations_sdpa: (!eager_forced).then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None)),
-        activations_eager: activations(g, dims, family, p, AttentionImpl::Eager, None),
+        activations_sdpa: (!eager_forced)
+            .then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None, &opts.dropout)),
+        activations_eager: activations(g, dims, family, p, AttentionImpl::Eager, None, &opts.dropout),
         assumptions,
         options: opts,
     }

@@ -334,7 +334,9 @@ fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
         // The full fine-tune under each recipe (the default's phases are `modes[full]`).
         "default_recipe": page.training.as_ref().map(|t| t.options.recipe.id),
         "recipes": page.training.as_ref().map(|t| t.recipes.iter().map(|r| serde_json::json!({"id": r.id, "label": r.label, "phases": r.full_memory.phases})).collect::<Vec<_>>()).unwrap_or_default(),
-        "cards": fit.cards.iter().map(|c| serde_json::json!({"id": c.card, "name": c.name, "memory_gb": c.memory_gb})).collect::<Vec<_>>(),
+        "modes_training": fit.modes.iter().map(|m| (m.id, m.training)).collect::<std::collections::BTreeMap<_, _>>(),
+        "allocator_reserve_fraction": fit.allocator_reserve_fraction,
+        "cards": fit.cards.iter().map(|c| serde_json::json!({"id": c.card, "name": c.name, "memory_gb": c.memory_gb, "context_bytes": c.runtime.context_bytes, "workspace_bytes": c.runtime.workspace_bytes})).collect::<Vec<_>>(),
     });
     Ok(Value::from_safe_string(format::script_json(&serde_json::to_string(&data)?)))
 }
@@ -377,7 +379,6 @@ fn model_charts(page: &ModelPage) -> Value {
                         ("weights".to_string(), b.weights),
                         ("gradients".to_string(), b.gradients),
                         ("optimizer states".to_string(), b.optimizer_states),
-                        ("overhead".to_string(), b.overhead),
                     ];
                     match m.peak_phase.as_str() {
                         "optimizer step" => segs.push(("optimizer step".into(), b.step_transient)),
