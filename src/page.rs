@@ -50,13 +50,15 @@ pub struct ModelPage {
     /// A training run's FLOPs, time and dollars; serving's prefill and decode rates.
     pub cost: Option<CostView>,
     pub lints: Vec<Lint>,
+    /// What changed upstream, newest first (from `modelatlas sync`; empty when not synced).
+    pub changes: Vec<crate::changes::ChangeView>,
+    // The site-dependent fields come last: the builder writes a page's JSON before it knows the
+    // siblings and appends these two (`Renderer::model_parts`).
     /// A bounded list of other checkpoints of the family, nearest in size first, each with its
     /// index summary (so the page can compare this model with the nearest one).
     pub siblings: Vec<ModelSummary>,
     /// How many models of this family the site holds, this one included.
     pub family_size: usize,
-    /// What changed upstream, newest first (from `modelatlas sync`; empty when not synced).
-    pub changes: Vec<crate::changes::ChangeView>,
 }
 
 #[derive(Debug, Clone, Serialize)]

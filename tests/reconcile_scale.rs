@@ -22,6 +22,8 @@ fn meta(total: u64, tensors: Option<Vec<CheckpointTensor>>) -> HubMeta {
             tensors,
         }),
         downloads: None,
+        hub: None,
+        changes: None,
     }
 }
 
