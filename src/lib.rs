@@ -11,9 +11,14 @@ pub mod family;
 pub mod graph;
 pub mod manifest;
 pub mod model_id;
+#[cfg(feature = "io")]
 pub mod output;
 pub mod page;
 pub mod plan;
 pub mod render;
+#[cfg(feature = "io")]
 pub mod site;
 pub mod source;
+pub mod api;
+#[cfg(all(target_arch = "wasm32", not(feature = "io")))]
+pub mod wasm;

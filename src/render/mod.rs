@@ -209,10 +209,11 @@ impl Renderer {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "io", derive(clap::ValueEnum))]
 pub enum PlanFormat {
     Text,
-    #[value(name = "md")]
+    #[cfg_attr(feature = "io", value(name = "md"))]
     Markdown,
     Json,
 }

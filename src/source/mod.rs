@@ -2,7 +2,9 @@
 //! config.json on disk. Every source hands the planner the same [`ModelFiles`], so the live Hub
 //! slots in as one more implementation of [`ModelSource`].
 
+#[cfg(feature = "io")]
 pub mod hub_cache;
+#[cfg(feature = "io")]
 pub mod local;
 pub mod meta;
 
@@ -44,6 +46,7 @@ pub trait ModelSource: Sync {
 }
 
 /// Reads a whole file, naming the model and the path in the error.
+#[cfg(feature = "io")]
 pub(crate) fn read_text(model: &str, path: &std::path::Path) -> Result<String, SourceError> {
     std::fs::read_to_string(path).map_err(|e| SourceError::Unreadable {
         model: model.to_string(),
@@ -53,6 +56,7 @@ pub(crate) fn read_text(model: &str, path: &std::path::Path) -> Result<String, S
 }
 
 /// Reads and deserialises a JSON file; an error names the model, the file and the field.
+#[cfg(feature = "io")]
 pub(crate) fn read_json<T: serde::de::DeserializeOwned>(
     model: &str,
     path: &std::path::Path,
@@ -68,6 +72,7 @@ pub(crate) fn read_json<T: serde::de::DeserializeOwned>(
 }
 
 /// Tensor names listed in a `model.safetensors.index.json`, sorted.
+#[cfg(feature = "io")]
 pub(crate) fn read_index_names(model: &str, path: &std::path::Path) -> Result<Vec<String>, SourceError> {
     #[derive(serde::Deserialize)]
     struct Index {
