@@ -15,6 +15,8 @@ pub mod model_id;
 pub mod output;
 pub mod page;
 pub mod plan;
+#[cfg(feature = "io")]
+pub mod planner_assets;
 pub mod render;
 #[cfg(feature = "io")]
 pub mod site;

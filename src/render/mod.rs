@@ -78,6 +78,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("robots.txt.j2", include_str!("../../templates/robots.txt.j2")),
     ("llms.txt.j2", include_str!("../../templates/llms.txt.j2")),
     ("404.html", include_str!("../../templates/404.html")),
+    ("plan.html", include_str!("../../templates/plan.html")),
 ];
 
 /// The stylesheet, written to `site/static/style.css`.
@@ -94,6 +95,8 @@ pub const SCHEMAS: &[(&str, &str)] = &[
 pub const CALC_JS: &str = include_str!("../../static/calc.js");
 /// The index's sort and filter script, written to `site/static/index.js`.
 pub const INDEX_JS: &str = include_str!("../../static/index.js");
+/// The "Plan your own model" page's script, written to `site/static/planner.js`.
+pub const PLANNER_JS: &str = include_str!("../../static/planner.js");
 /// The favicon, written to `site/static/favicon.svg`.
 pub const FAVICON_SVG: &str = include_str!("../../static/favicon.svg");
 
@@ -184,6 +187,12 @@ impl Renderer {
             ("llms.txt", self.render("llms.txt.j2", ctx.clone())?),
             ("404.html", self.render("404.html", ctx)?),
         ])
+    }
+
+    /// The "Plan your own model" page (`plan.html`), which runs the planner in the browser.
+    pub fn planner(&self, site: &SiteSettings) -> Result<String, RenderError> {
+        let ctx = context! { site => Serde(site), root => "", recipes => Serde(&crate::estimate::training::RECIPES) };
+        self.render("plan.html", ctx)
     }
 
     /// The method page: written in Markdown (a template, so the constants and rules it lists are
