@@ -76,7 +76,9 @@ impl Inputs {
         let attention = match self.attention.as_deref().unwrap_or("sdpa") {
             "sdpa" => training::AttentionImpl::Sdpa,
             "eager" => training::AttentionImpl::Eager,
-            other => return Err(ApiError::bad("attention", format!("unknown attention {other:?}; sdpa or eager"))),
+            other => {
+                return Err(ApiError::bad("attention", format!("unknown attention {other:?}; sdpa or eager")));
+            }
         };
         let run = cost::RunInputs::default();
         let run = cost::RunInputs {
@@ -275,13 +277,18 @@ fn one() -> u64 {
 
 /// The what-if answer for a planned page, as `modelatlas what-if` prints it.
 pub fn what_if(page: &ModelPage, q: &WhatIfRequest) -> Result<fit::WhatIf, ApiError> {
-    let f = page.fit.as_ref().ok_or_else(|| {
-        ApiError { status: 422, field: "config".into(), message: "this model has no memory plan (unsupported family)".into() }
+    let f = page.fit.as_ref().ok_or_else(|| ApiError {
+        status: 422,
+        field: "config".into(),
+        message: "this model has no memory plan (unsupported family)".into(),
     })?;
     if q.batch == 0 {
         return Err(ApiError::bad("batch", "batch must be at least 1"));
     }
     let field = |m: &str| if m.starts_with("no card") { "card" } else { "mode" };
-    fit::what_if(f, &q.mode, &q.card, q.batch, q.seq.unwrap_or(f.seq_len))
-        .map_err(|m| ApiError { status: 422, field: field(&m).into(), message: m })
+    fit::what_if(f, &q.mode, &q.card, q.batch, q.seq.unwrap_or(f.seq_len)).map_err(|m| ApiError {
+        status: 422,
+        field: field(&m).into(),
+        message: m,
+    })
 }

@@ -5,11 +5,14 @@
 //! Data flows one way: [`manifest`] and [`source`] -> [`config`] -> [`graph`] -> [`estimate`] ->
 //! [`page`] -> [`render`] -> [`output`], with [`plan`] doing one model and [`site`] all of them.
 
+pub mod api;
 pub mod config;
 pub mod estimate;
 pub mod family;
 pub mod graph;
 pub mod manifest;
+#[cfg(feature = "io")]
+pub mod mcp;
 pub mod model_id;
 #[cfg(feature = "io")]
 pub mod output;
@@ -19,8 +22,9 @@ pub mod plan;
 pub mod planner_assets;
 pub mod render;
 #[cfg(feature = "io")]
+pub mod serve;
+#[cfg(feature = "io")]
 pub mod site;
 pub mod source;
-pub mod api;
 #[cfg(all(target_arch = "wasm32", not(feature = "io")))]
 pub mod wasm;
