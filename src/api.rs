@@ -77,7 +77,10 @@ impl Inputs {
             "sdpa" => training::AttentionImpl::Sdpa,
             "eager" => training::AttentionImpl::Eager,
             other => {
-                return Err(ApiError::bad("attention", format!("unknown attention {other:?}; sdpa or eager")));
+                return Err(ApiError::bad(
+                    "attention",
+                    format!("unknown attention {other:?}; sdpa or eager"),
+                ));
             }
         };
         let run = cost::RunInputs::default();

@@ -254,7 +254,10 @@ fn read_request(stream: &mut TcpStream) -> Result<Request, ApiError> {
         }
         match stream.read(&mut chunk) {
             Ok(0) => {
-                return Err(ApiError::bad("request", "the connection closed before the request was complete"));
+                return Err(ApiError::bad(
+                    "request",
+                    "the connection closed before the request was complete",
+                ));
             }
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
             Err(_) => return Err(timeout()),
