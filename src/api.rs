@@ -259,8 +259,13 @@ pub fn plan(request: &PlanRequest, renderer: &Renderer, with_html: bool) -> Resu
 
 /// The plan of one model's files under these inputs.
 pub fn plan_page(files: &Files, inputs: &Inputs) -> Result<ModelPage, ApiError> {
+    plan_files(&model_files(files)?, inputs)
+}
+
+/// The plan of files already read (a snapshot's, with their revision and metadata).
+pub fn plan_files(files: &ModelFiles, inputs: &Inputs) -> Result<ModelPage, ApiError> {
     let options = inputs.options()?;
-    Ok(plan_with(&model_files(files)?, None, &options)?)
+    Ok(plan_with(files, None, &options)?)
 }
 
 /// A what-if question: one mode's memory at a batch, a length and a card.

@@ -17,8 +17,8 @@ use serde_json::{Value, json};
 use crate::api::{self, ApiError, Files, Inputs, WhatIfRequest};
 use crate::model_id::ModelId;
 use crate::render::{PlanFormat, Renderer};
-use crate::source::ModelSource;
 use crate::source::hub_cache::HubCacheSource;
+use crate::source::{ModelFiles, ModelSource};
 
 /// The protocol revisions this server speaks, newest first; it answers a client with the
 /// client's revision when it knows it, else with its newest.
@@ -124,7 +124,7 @@ impl McpServer {
         })
     }
 
-    fn files(&self, args: &Value) -> Result<Files, ApiError> {
+    fn files(&self, args: &Value) -> Result<ModelFiles, ApiError> {
         let model = args.get("model").and_then(Value::as_str);
         let config = args.get("config");
         match (model, config) {
@@ -134,14 +134,13 @@ impl McpServer {
             }
             (Some(id), None) => {
                 let id = ModelId::parse(id).map_err(|e| ApiError::bad("model", e.to_string()))?;
-                let f = self.hub.load(&id).map_err(|e| ApiError {
+                self.hub.load(&id).map_err(|e| ApiError {
                     status: 404,
                     field: "model".into(),
                     message: e.to_string(),
-                })?;
-                Ok(Files { name: f.label, config: f.config_text, index: None, safetensors_header: None })
+                })
             }
-            (None, Some(c)) => Ok(Files {
+            (None, Some(c)) => api::model_files(&Files {
                 name: args.get("name").and_then(Value::as_str).unwrap_or("").to_string(),
                 config: match c {
                     Value::String(s) => s.clone(),
@@ -200,7 +199,7 @@ impl McpServer {
     }
 
     fn plan_model(&self, args: &Value) -> Result<Value, ApiError> {
-        let page = api::plan_page(&self.files(args)?, &Self::inputs(args, true)?)?;
+        let page = api::plan_files(&self.files(args)?, &Self::inputs(args, true)?)?;
         let markdown = self.renderer.plan(&page, PlanFormat::Markdown)?;
         let json_text = self.renderer.plan(&page, PlanFormat::Json)?;
         Ok(
@@ -227,7 +226,7 @@ impl McpServer {
             batch: n("batch")?.unwrap_or(1),
             seq: n("seq")?,
         };
-        let page = api::plan_page(&self.files(args)?, &Self::inputs(args, false)?)?;
+        let page = api::plan_files(&self.files(args)?, &Self::inputs(args, false)?)?;
         let answer = api::what_if(&page, &q)?;
         let text = serde_json::to_string_pretty(&answer).map_err(|e| ApiError {
             status: 500,

@@ -476,15 +476,14 @@ fn what_if(request: &Request, shared: &Shared) -> Result<Response, ApiError> {
     let files = match map.get("model") {
         Some(id) if request.body.is_empty() => {
             let id = ModelId::parse(id).map_err(|e| ApiError::bad("model", e.to_string()))?;
-            let f = shared.hub.load(&id).map_err(|e| ApiError {
+            shared.hub.load(&id).map_err(|e| ApiError {
                 status: 404,
                 field: "model".into(),
                 message: e.to_string(),
-            })?;
-            Files { name: f.label, config: f.config_text, index: None, safetensors_header: None }
+            })?
         }
         Some(_) => return Err(ApiError::bad("model", "give either model= or a config.json body, not both")),
-        None => Files { config: config_text(request)?, ..Files::default() },
+        None => api::model_files(&Files { config: config_text(request)?, ..Files::default() })?,
     };
     let required = |k: &str| {
         map.get(k).map(|s| s.to_string()).ok_or_else(|| ApiError::bad(k, format!("{k}= is required")))
@@ -495,7 +494,7 @@ fn what_if(request: &Request, shared: &Shared) -> Result<Response, ApiError> {
         batch: number(&map, "batch")?.unwrap_or(1),
         seq: number(&map, "seq")?,
     };
-    let page = api::plan_page(&files, &inputs(&map, false)?)?;
+    let page = api::plan_files(&files, &inputs(&map, false)?)?;
     let answer = api::what_if(&page, &q)?;
     let body = serde_json::to_string_pretty(&answer).map_err(|e| ApiError {
         status: 500,
