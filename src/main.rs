@@ -216,14 +216,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Serve { bind, site, hub, workers, queue } => {
             let workers =
                 workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
-            if let Some(dir) = site.as_deref() {
-                if !dir.join("index.html").is_file() {
-                    bail!(
-                        "{} is not a built site (no index.html): run `modelatlas build --out {}` first",
-                        dir.display(),
-                        dir.display()
-                    );
-                }
+            if let Some(dir) = site.as_deref()
+                && !dir.join("index.html").is_file()
+            {
+                bail!(
+                    "{} is not a built site (no index.html): run `modelatlas build --out {}` first",
+                    dir.display(),
+                    dir.display()
+                );
             }
             let server = modelatlas::serve::Server::bind(modelatlas::serve::ServeOptions {
                 bind,
