@@ -434,8 +434,8 @@ fn route(request: &Request, shared: &Shared) -> Response {
             field: "method".into(),
             message: format!("{} needs POST", request.path),
         }),
-        ("GET" | "HEAD", p) if p.starts_with("/api/v1/models/") => model_json(p, shared),
-        ("GET" | "HEAD", p) if !p.starts_with("/api/") => site_file(p, shared),
+        ("GET", p) if p.starts_with("/api/v1/models/") => model_json(p, shared),
+        ("GET", p) if !p.starts_with("/api/") => site_file(p, shared),
         _ => Err(ApiError {
             status: 404,
             field: "path".into(),
