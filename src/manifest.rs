@@ -20,8 +20,10 @@ pub enum ManifestError {
     BadId { path: PathBuf, index: usize, source: ModelIdError },
     #[error("{path}: model {id} is listed twice")]
     Duplicate { path: PathBuf, id: String },
-    #[error("{path}: [site] base_url {url:?} must start with http:// or https://")]
-    BadBaseUrl { path: PathBuf, url: String },
+    #[error("{path}: [site] base_url {url:?}: {reason}")]
+    BadBaseUrl { path: PathBuf, url: String, reason: String },
+    #[error("{path}: [site] title {title:?}: {reason}")]
+    BadTitle { path: PathBuf, title: String, reason: &'static str },
 }
 
 #[derive(Debug, Deserialize)]
@@ -64,9 +66,21 @@ impl Manifest {
     pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
         let raw: RawManifest = toml::from_str(text)
             .map_err(|source| ManifestError::Parse { path: path.to_path_buf(), source: Box::new(source) })?;
-        let url = &raw.site.base_url;
-        if !(url.starts_with("https://") || url.starts_with("http://")) {
-            return Err(ManifestError::BadBaseUrl { path: path.to_path_buf(), url: url.clone() });
+        let mut site = raw.site;
+        site.base_url = base_url(&site.base_url).map_err(|reason| ManifestError::BadBaseUrl {
+            path: path.to_path_buf(),
+            url: site.base_url.clone(),
+            reason,
+        })?;
+        let title_problem = if site.title.trim().is_empty() {
+            Some("must not be empty")
+        } else if site.title.chars().any(char::is_control) {
+            Some("must not hold control characters (a newline included)")
+        } else {
+            None
+        };
+        if let Some(reason) = title_problem {
+            return Err(ManifestError::BadTitle { path: path.to_path_buf(), title: site.title, reason });
         }
         let mut seen = HashSet::new();
         let mut models = Vec::with_capacity(raw.models.len());
@@ -81,8 +95,35 @@ impl Manifest {
             }
             models.push(id);
         }
-        Ok(Manifest { site: raw.site, models })
+        Ok(Manifest { site, models })
     }
+}
+
+/// `base_url` checked and in the URL crate's serialisation: an absolute http(s) URL with a host,
+/// no credentials, query or fragment, ending in `/` (pages are appended to it), and no control
+/// character or whitespace in what was written. The URL parser silently drops tabs and newlines,
+/// so those are refused before it runs: a newline in `base_url` used to add lines to robots.txt.
+fn base_url(written: &str) -> Result<String, String> {
+    if let Some(c) = written.chars().find(|c| c.is_control() || c.is_whitespace()) {
+        return Err(format!("holds the character {c:?}; a URL has no control characters or spaces"));
+    }
+    let url = url::Url::parse(written).map_err(|e| format!("is not an absolute URL ({e})"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!("has the scheme {:?}; it must be http or https", url.scheme()));
+    }
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err("has no host".into());
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err("holds a user name or password".into());
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err("has a query or fragment; page paths are appended to it".into());
+    }
+    if !url.path().ends_with('/') {
+        return Err("must end with `/`: page paths are appended to it".into());
+    }
+    Ok(url.to_string())
 }
 
 #[cfg(test)]
@@ -125,5 +166,61 @@ mod tests {
         assert!(matches!(dup, Err(ManifestError::Duplicate { .. })));
         let rel = parse("[site]\ntitle = \"t\"\nbase_url = \"/atlas/\"\n");
         assert!(matches!(rel, Err(ManifestError::BadBaseUrl { .. })));
+    }
+
+    fn with_base_url(url: &str) -> Result<Manifest, ManifestError> {
+        let text = format!("[site]\ntitle = \"t\"\nbase_url = {}\n", toml::Value::from(url));
+        parse(&text)
+    }
+
+    #[test]
+    fn a_base_url_with_a_newline_or_control_character_is_refused() {
+        for url in [
+            "https://example.org/\nDisallow: /",
+            "https://example.org/\r\n",
+            "https://example.org/\tx/",
+            "https://example.org/a\u{0}/",
+            " https://example.org/",
+            "https://example.org/a b/",
+        ] {
+            let err = with_base_url(url).unwrap_err().to_string();
+            assert!(err.contains("base_url") && err.contains("models.toml"), "{url:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_base_url_must_be_absolute_http_with_a_host_and_a_trailing_slash() {
+        for (url, why) in [
+            ("javascript:alert(1)//", "scheme"),
+            ("ftp://example.org/", "scheme"),
+            ("file:///srv/site/", "scheme"),
+            ("https://example.org/atlas", "end with"),
+            ("https://example.org/?q=1", "query"),
+            ("https://example.org/#top", "fragment"),
+            ("https://user:pw@example.org/", "password"),
+            ("//example.org/", "absolute"),
+            ("https:///", "host"),
+        ] {
+            let err = with_base_url(url).unwrap_err().to_string();
+            assert!(err.contains("base_url") && err.contains(why), "{url:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_good_base_url_is_kept_in_its_normal_form() {
+        let m = with_base_url("https://Example.ORG/atlas/").unwrap();
+        assert_eq!(m.site.base_url, "https://example.org/atlas/");
+        let m = with_base_url("http://localhost:8000/").unwrap();
+        assert_eq!(m.site.base_url, "http://localhost:8000/");
+    }
+
+    #[test]
+    fn a_title_with_a_newline_or_nothing_in_it_is_refused() {
+        for title in ["modelatlas\n# injected", "a\u{1b}[31m", "  "] {
+            let text =
+                format!("[site]\ntitle = {}\nbase_url = \"https://x.org/\"\n", toml::Value::from(title));
+            let err = parse(&text).unwrap_err().to_string();
+            assert!(err.contains("title") && err.contains("models.toml"), "{title:?}: {err}");
+        }
     }
 }

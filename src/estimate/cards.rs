@@ -58,38 +58,92 @@ pub enum CardsError {
     Field { file: PathBuf, id: String, field: &'static str, reason: String },
 }
 
+/// The largest figures a card may claim. Each is far above any card sold (the largest today has
+/// 288 GB, 8 TB/s and some 2,500 dense 16-bit TFLOP/s, and rents for under $20 an hour) and far
+/// below where the arithmetic breaks: a largest batch is `memory / bytes per sample` held in a
+/// `u64`, and 1e300 GB saturated it into "largest batch 0" with the verdict "comfortable".
+pub const MAX_MEMORY_GB: f64 = 100_000.0;
+pub const MAX_BANDWIDTH_GBS: f64 = 1_000_000.0;
+pub const MAX_TFLOPS: f64 = 1_000_000.0;
+pub const MAX_PRICE_USD_PER_HOUR: f64 = 100_000.0;
+/// Ids are typed on the command line (`what-if --card`) and used as keys in the page's script.
+const MAX_ID_LEN: usize = 64;
+const MAX_NAME_LEN: usize = 100;
+const MAX_SOURCE_LEN: usize = 2_000;
+
 fn parse(text: &str, file: &Path) -> Result<Vec<Card>, CardsError> {
     let cards = toml::from_str::<Catalogue>(text)
         .map_err(|e| CardsError::Parse { file: file.to_path_buf(), reason: e.to_string() })?
         .card;
+    let mut seen = std::collections::HashSet::new();
     for c in &cards {
-        let bad = |field: &'static str, reason: &str| CardsError::Field {
+        let bad = |field: &'static str, reason: String| CardsError::Field {
             file: file.to_path_buf(),
             id: c.id.clone(),
             field,
-            reason: reason.to_string(),
+            reason,
         };
-        let positive = |v: f64| v.is_finite() && v > 0.0;
-        if !positive(c.memory_gb) {
-            return Err(bad("memory_gb", "must be a positive number of decimal GB"));
+        check_id(&c.id).map_err(|r| bad("id", r))?;
+        if !seen.insert(c.id.as_str()) {
+            return Err(bad("id", "is listed twice in this file".into()));
         }
-        if !positive(c.bandwidth_gbs) {
-            return Err(bad("bandwidth_gbs", "must be a positive number of GB/s"));
+        for (field, value, max) in [
+            ("name", &c.name, MAX_NAME_LEN),
+            ("spec_source", &c.spec_source, MAX_SOURCE_LEN),
+            ("price_source", &c.price_source, MAX_SOURCE_LEN),
+            ("price_as_of", &c.price_as_of, MAX_NAME_LEN),
+        ] {
+            check_text(value, max).map_err(|r| bad(field, r))?;
         }
-        if !positive(c.fp16_tflops) {
-            return Err(bad("fp16_tflops", "must be a positive dense TFLOP/s figure"));
-        }
-        if !(c.bf16_tflops.is_finite() && c.bf16_tflops >= 0.0) {
-            return Err(bad("bf16_tflops", "must be zero or a positive dense TFLOP/s figure"));
+        let positive = "a positive";
+        let zero_or = "zero or a positive";
+        for (field, v, zero_ok, max, what) in [
+            ("memory_gb", c.memory_gb, false, MAX_MEMORY_GB, "number of decimal GB"),
+            ("bandwidth_gbs", c.bandwidth_gbs, false, MAX_BANDWIDTH_GBS, "number of GB/s"),
+            ("fp16_tflops", c.fp16_tflops, false, MAX_TFLOPS, "dense TFLOP/s figure"),
+            ("bf16_tflops", c.bf16_tflops, true, MAX_TFLOPS, "dense TFLOP/s figure"),
+            ("price_usd_per_hour", c.price_usd_per_hour, true, MAX_PRICE_USD_PER_HOUR, "USD figure"),
+        ] {
+            if !(v.is_finite() && (v > 0.0 || zero_ok && v == 0.0) && v <= max) {
+                let sign = if zero_ok { zero_or } else { positive };
+                return Err(bad(field, format!("{} must be {sign} {what}, at most {max}", shown(v))));
+            }
         }
         if c.bf16_native && c.bf16_tflops <= 0.0 {
-            return Err(bad("bf16_tflops", "a card with bf16_native = true needs its bf16 TFLOP/s"));
-        }
-        if !(c.price_usd_per_hour.is_finite() && c.price_usd_per_hour >= 0.0) {
-            return Err(bad("price_usd_per_hour", "must be zero or a positive USD figure"));
+            return Err(bad("bf16_tflops", "a card with bf16_native = true needs its bf16 TFLOP/s".into()));
         }
     }
     Ok(cards)
+}
+
+/// A figure as the error quotes it: 1e300 as `1e300`, not three hundred digits.
+fn shown(v: f64) -> String {
+    if v.is_finite() && v.abs() < 1e9 { format!("{v}") } else { format!("{v:e}") }
+}
+
+fn check_id(id: &str) -> Result<(), String> {
+    if id.is_empty() || id.len() > MAX_ID_LEN {
+        return Err(format!("must have 1 to {MAX_ID_LEN} characters"));
+    }
+    if let Some(c) = id.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))) {
+        return Err(format!("holds {c:?}; an id may hold only ASCII letters, digits, `-`, `_` and `.`"));
+    }
+    Ok(())
+}
+
+/// Names and sources are shown on every page; each output escapes them, and a control character
+/// (a newline, a terminal escape) or an empty or book-length name is refused here.
+fn check_text(text: &str, max: usize) -> Result<(), String> {
+    if text.trim().is_empty() {
+        return Err("must not be empty".into());
+    }
+    if let Some(c) = text.chars().find(|c| c.is_control()) {
+        return Err(format!("holds the control character {c:?}"));
+    }
+    if text.chars().count() > max {
+        return Err(format!("must have at most {max} characters"));
+    }
+    Ok(())
 }
 
 fn sorted(mut cards: Vec<Card>) -> Vec<Card> {
@@ -190,5 +244,68 @@ price_as_of = "2026-01"
             .unwrap_err()
             .to_string();
         assert!(e.contains("my.toml") && e.contains("bandwidth_gbs"), "{e}");
+    }
+
+    fn refusal(from: &str, to: &str) -> String {
+        assert!(USER.contains(from), "{from}");
+        with_user_text(&USER.replace(from, to), Path::new("my.toml")).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn absurd_figures_are_refused_naming_the_field() {
+        for (from, to, field) in [
+            ("memory_gb = 32", "memory_gb = 1e300", "memory_gb"),
+            ("memory_gb = 32", "memory_gb = inf", "memory_gb"),
+            ("memory_gb = 32", "memory_gb = nan", "memory_gb"),
+            ("memory_gb = 32", "memory_gb = 0", "memory_gb"),
+            ("memory_gb = 32", "memory_gb = 100001", "memory_gb"),
+            ("bandwidth_gbs = 1000", "bandwidth_gbs = -5", "bandwidth_gbs"),
+            ("bandwidth_gbs = 1000", "bandwidth_gbs = 1e12", "bandwidth_gbs"),
+            ("fp16_tflops = 100", "fp16_tflops = 0", "fp16_tflops"),
+            ("fp16_tflops = 100", "fp16_tflops = 1e9", "fp16_tflops"),
+            ("bf16_tflops = 100", "bf16_tflops = -inf", "bf16_tflops"),
+            ("price_usd_per_hour = 1.0", "price_usd_per_hour = -0.5", "price_usd_per_hour"),
+            ("price_usd_per_hour = 1.0", "price_usd_per_hour = 1e300", "price_usd_per_hour"),
+            ("price_usd_per_hour = 1.0", "price_usd_per_hour = nan", "price_usd_per_hour"),
+        ] {
+            let e = refusal(from, to);
+            assert!(e.contains("my.toml") && e.contains(field), "{to}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_largest_accepted_figures_are_accepted() {
+        let text = USER
+            .replace("memory_gb = 32", &format!("memory_gb = {MAX_MEMORY_GB:?}"))
+            .replace("price_usd_per_hour = 1.0", "price_usd_per_hour = 0.0");
+        assert!(with_user_text(&text, Path::new("my.toml")).is_ok());
+    }
+
+    #[test]
+    fn names_and_ids_with_control_characters_or_markup_are_refused() {
+        for (from, to, field) in [
+            (r#"name = "My 32 GB""#, r#"name = "My\n# injected""#, "name"),
+            (r#"name = "My 32 GB""#, r#"name = "\u001b[31mred""#, "name"),
+            (r#"name = "My 32 GB""#, r#"name = "   ""#, "name"),
+            (r#"id = "my-card""#, r#"id = "<!--<script>""#, "id"),
+            (r#"id = "my-card""#, r#"id = """#, "id"),
+            (r#"id = "my-card""#, r#"id = "a b""#, "id"),
+            (r#"spec_source = "mine""#, r#"spec_source = "a\rb""#, "spec_source"),
+        ] {
+            let e = refusal(from, to);
+            assert!(e.contains("my.toml") && e.contains(field), "{to}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_card_listed_twice_in_one_file_is_refused() {
+        let e = with_user_text(&format!("{USER}{USER}"), Path::new("my.toml")).unwrap_err().to_string();
+        assert!(e.contains("my-card") && e.contains("twice"), "{e}");
+    }
+
+    #[test]
+    fn a_card_name_may_hold_markup_characters_that_each_output_escapes() {
+        let text = USER.replace(r#"name = "My 32 GB""#, r#"name = "<!--<script> | # [x](javascript:y)""#);
+        assert!(with_user_text(&text, Path::new("my.toml")).is_ok());
     }
 }

@@ -9,7 +9,7 @@ pub mod charts;
 pub mod format;
 
 use minijinja::value::Serde;
-use minijinja::{Environment, UndefinedBehavior, Value, context};
+use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value, context};
 use serde::Serialize;
 
 use crate::manifest::SiteSettings;
@@ -57,6 +57,10 @@ impl Badge {
         to_json(self)
     }
 }
+
+/// The custom auto-escape modes of the Markdown and plain-text templates.
+const MARKDOWN: &str = "markdown";
+const PLAIN: &str = "plain";
 
 pub struct Renderer {
     env: Environment<'static>,
@@ -111,6 +115,26 @@ impl Renderer {
         let mut env = Environment::new();
         // A typo in a template must fail the build, not print an empty string.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
+        // Every output format escapes what it shows: HTML as minijinja does by default, Markdown
+        // (the twins, `index.md`, `llms.txt`) and plain text (the terminal plan, `robots.txt`) by
+        // the formatter below, so a string from a config, the metadata or `models.toml` cannot add
+        // markup, a link, a heading or a line. Filters that build markup return safe strings.
+        env.set_auto_escape_callback(|name| match name {
+            "llms.txt.j2" => AutoEscape::Custom(MARKDOWN.into()),
+            "plan.txt.j2" | "robots.txt.j2" => AutoEscape::Custom(PLAIN.into()),
+            name if name.ends_with(".md.j2") => AutoEscape::Custom(MARKDOWN.into()),
+            name => minijinja::default_auto_escape_callback(name),
+        });
+        env.set_formatter(|out, state, value| {
+            let escape: fn(&str) -> String = match state.auto_escape() {
+                AutoEscape::Custom(kind) if kind == MARKDOWN => format::md_text,
+                AutoEscape::Custom(kind) if kind == PLAIN => format::plain_text,
+                _ => return minijinja::escape_formatter(out, state, value),
+            };
+            let text = value.to_string();
+            let shown = if value.is_safe() { text } else { escape(&text) };
+            std::fmt::Write::write_str(out, &shown).map_err(minijinja::Error::from)
+        });
         for (name, source) in TEMPLATES {
             // Templates are compiled into the binary and every one is rendered by the tests.
             env.add_template(name, source).unwrap_or_else(|e| panic!("template {name}: {e}"));
@@ -228,7 +252,9 @@ pub enum PlanFormat {
 }
 
 /// What the page's calculator evaluates: each mode's exported phases, the cards and the bands, as
-/// JSON safe to embed in a `<script type="application/json">` (no `</`). Null without a plan.
+/// JSON safe to embed in a `<script type="application/json">` (no `<`, `>` or `&`: a card named
+/// `<!--<script>` would otherwise hide the rest of the page from an HTML parser). Null without a
+/// plan.
 fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
     let Some(fit) = page.fit.as_ref() else { return Ok(Value::from(())) };
     let data = serde_json::json!({
@@ -242,7 +268,7 @@ fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
         "recipes": page.training.as_ref().map(|t| t.recipes.iter().map(|r| serde_json::json!({"id": r.id, "label": r.label, "phases": r.full_memory.phases})).collect::<Vec<_>>()).unwrap_or_default(),
         "cards": fit.cards.iter().map(|c| serde_json::json!({"id": c.card, "name": c.name, "memory_gb": c.memory_gb})).collect::<Vec<_>>(),
     });
-    Ok(Value::from_safe_string(serde_json::to_string(&data)?.replace("</", "<\\/")))
+    Ok(Value::from_safe_string(format::script_json(&serde_json::to_string(&data)?)))
 }
 
 /// The model page's SVG charts by name; only the HTML page shows them (the JSON carries the
