@@ -300,3 +300,75 @@ pub fn what_if(page: &ModelPage, q: &WhatIfRequest) -> Result<fit::WhatIf, ApiEr
         message: m,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(config: &str) -> Files {
+        Files { config: config.into(), ..Files::default() }
+    }
+
+    #[test]
+    fn inputs_default_as_the_clis_flags_do() {
+        let o = Inputs::default().options().unwrap();
+        assert_eq!(o.training.recipe.id, "amp-adamw");
+        assert_eq!(o.training.lora_rank, 16);
+        assert!(o.training.lora_targets.is_empty());
+        assert!(!o.training.checkpointing);
+        assert_eq!((o.run.epochs, o.run.samples, o.run.batch), (10, 50_000, 32));
+    }
+
+    #[test]
+    fn bad_inputs_name_their_field() {
+        let bad = |i: Inputs| i.options().err().map(|e| (e.status, e.field)).unwrap();
+        assert_eq!(bad(Inputs { recipe: Some("adam".into()), ..Inputs::default() }), (400, "recipe".into()));
+        assert_eq!(
+            bad(Inputs { attention: Some("flash".into()), ..Inputs::default() }),
+            (400, "attention".into())
+        );
+        assert_eq!(bad(Inputs { samples: Some(0), ..Inputs::default() }), (400, "samples".into()));
+    }
+
+    #[test]
+    fn a_config_error_maps_to_422_naming_the_config_key() {
+        let e =
+            plan_page(&files(r#"{"model_type": "gpt2", "n_embd": "wide"}"#), &Inputs::default()).unwrap_err();
+        assert_eq!((e.status, e.field.as_str()), (422, "config.n_embd"));
+        assert!(e.message.starts_with("local model: config.json: "), "{}", e.message);
+        let e = plan_page(&files("[]"), &Inputs::default()).unwrap_err();
+        assert_eq!((e.status, e.field.as_str()), (422, "config"));
+    }
+
+    #[test]
+    fn a_safetensors_header_becomes_an_exact_tensor_list() {
+        // Two tensors: 4 x 8 = 32 F32 scalars and 512 I64 ones; the metadata entry is skipped.
+        let header = r#"{"__metadata__": {"format": "pt"},
+            "a.weight": {"dtype": "F32", "shape": [4, 8], "data_offsets": [0, 128]},
+            "position_ids": {"dtype": "I64", "shape": [1, 512], "data_offsets": [128, 4224]}}"#;
+        let meta = header_meta("m", header).unwrap();
+        let c = meta.checkpoint.unwrap();
+        assert_eq!(c.total_scalars, 32 + 512);
+        assert_eq!(c.by_dtype.get("F32"), Some(&32));
+        assert_eq!(c.by_dtype.get("I64"), Some(&512));
+        assert_eq!(c.dtype, None, "two dtypes: no single one");
+        assert_eq!(c.tensors.unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_bad_header_or_index_is_refused_naming_it() {
+        for header in [
+            "[]",
+            "{}",
+            r#"{"x": {"dtype": "F32"}}"#,
+            r#"{"x": {"dtype": "F32", "shape": [4294967296, 4294967296, 4294967296]}}"#,
+        ] {
+            let e = header_meta("m", header).unwrap_err();
+            assert_eq!(e.field, "safetensors_header", "{header}");
+        }
+        let e =
+            model_files(&Files { index: Some(r#"{"weight_map": []}"#.into()), ..files("{}") }).unwrap_err();
+        assert_eq!(e.field, "index");
+        assert!(e.message.contains("weight_map"), "{}", e.message);
+    }
+}
