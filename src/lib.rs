@@ -10,6 +10,7 @@ pub mod config;
 pub mod estimate;
 pub mod family;
 pub mod graph;
+pub mod input_file;
 pub mod manifest;
 #[cfg(feature = "io")]
 pub mod mcp;
