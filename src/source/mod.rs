@@ -8,10 +8,13 @@ pub mod hub_cache;
 pub mod local;
 pub mod meta;
 
-use std::path::{Path, PathBuf};
-
 #[cfg(feature = "io")]
-use crate::input_file::{self, INDEX_LIMIT, InputError, Limit, META_LIMIT};
+use std::path::Path;
+use std::path::PathBuf;
+
+use crate::input_file::InputError;
+#[cfg(feature = "io")]
+use crate::input_file::{self, INDEX_LIMIT, Limit, META_LIMIT};
 
 pub use meta::{CheckpointInfo, CheckpointTensor, HubMeta};
 
