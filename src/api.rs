@@ -230,6 +230,8 @@ fn header_meta(label: &str, text: &str) -> Result<HubMeta, ApiError> {
             tensors: Some(tensors),
         }),
         downloads: None,
+        hub: None,
+        changes: None,
     })
 }
 

@@ -6,9 +6,11 @@
 //! [`page`] -> [`render`] -> [`output`], with [`plan`] doing one model and [`site`] all of them.
 
 pub mod api;
+pub mod changes;
 pub mod config;
 pub mod estimate;
 pub mod family;
+pub mod feeds;
 pub mod graph;
 pub mod input_file;
 pub mod manifest;
@@ -27,5 +29,7 @@ pub mod serve;
 #[cfg(feature = "io")]
 pub mod site;
 pub mod source;
+#[cfg(feature = "io")]
+pub mod sync;
 #[cfg(all(target_arch = "wasm32", not(feature = "io")))]
 pub mod wasm;

@@ -83,6 +83,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("llms.txt.j2", include_str!("../../templates/llms.txt.j2")),
     ("404.html", include_str!("../../templates/404.html")),
     ("plan.html", include_str!("../../templates/plan.html")),
+    ("changes.html", include_str!("../../templates/changes.html")),
 ];
 
 /// The stylesheet, written to `site/static/style.css`.
@@ -217,6 +218,15 @@ impl Renderer {
     pub fn planner(&self, site: &SiteSettings) -> Result<String, RenderError> {
         let ctx = context! { site => Serde(site), root => "", recipes => Serde(&crate::estimate::training::RECIPES) };
         self.render("plan.html", ctx)
+    }
+
+    /// The "Recent changes" page: every model's changes upstream, newest first.
+    pub fn changes(
+        &self,
+        entries: &[crate::feeds::FeedEntry],
+        site: &SiteSettings,
+    ) -> Result<String, RenderError> {
+        self.render("changes.html", context! { entries => Serde(entries), site => Serde(site), root => "" })
     }
 
     /// The method page: written in Markdown (a template, so the constants and rules it lists are

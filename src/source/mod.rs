@@ -3,10 +3,14 @@
 //! slots in as one more implementation of [`ModelSource`].
 
 #[cfg(feature = "io")]
+pub mod hub_api;
+#[cfg(feature = "io")]
 pub mod hub_cache;
 #[cfg(feature = "io")]
 pub mod local;
 pub mod meta;
+#[cfg(feature = "io")]
+pub mod tree;
 
 #[cfg(feature = "io")]
 use std::path::Path;
