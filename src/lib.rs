@@ -5,6 +5,7 @@
 //! Data flows one way: [`manifest`] and [`source`] -> [`config`] -> [`graph`] -> [`estimate`] ->
 //! [`page`] -> [`render`] -> [`output`], with [`plan`] doing one model and [`site`] all of them.
 
+pub mod api;
 pub mod changes;
 pub mod config;
 pub mod estimate;
@@ -13,11 +14,22 @@ pub mod feeds;
 pub mod graph;
 pub mod input_file;
 pub mod manifest;
+#[cfg(feature = "io")]
+pub mod mcp;
 pub mod model_id;
+#[cfg(feature = "io")]
 pub mod output;
 pub mod page;
 pub mod plan;
+#[cfg(feature = "io")]
+pub mod planner_assets;
 pub mod render;
+#[cfg(feature = "io")]
+pub mod serve;
+#[cfg(feature = "io")]
 pub mod site;
 pub mod source;
+#[cfg(feature = "io")]
 pub mod sync;
+#[cfg(all(target_arch = "wasm32", not(feature = "io")))]
+pub mod wasm;

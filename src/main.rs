@@ -75,6 +75,29 @@ enum Command {
         #[command(flatten)]
         training: TrainingArgs,
     },
+    /// Serve a built site and the planner over HTTP: POST /api/v1/plan, POST /api/v1/what-if,
+    /// GET /api/v1/models/{org}/{name}. Stops on SIGTERM once the requests in flight are answered.
+    Serve {
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        bind: std::net::SocketAddr,
+        /// A built site (`modelatlas build --out DIR`) to serve beside the API.
+        #[arg(long)]
+        site: Option<PathBuf>,
+        /// The snapshot, for what-if's `model=org/name`.
+        #[arg(long, default_value = "hub", env = "MODELATLAS_HUB")]
+        hub: PathBuf,
+        /// Requests handled at once (default: one per core).
+        #[arg(long)]
+        workers: Option<usize>,
+        /// Connections that may wait for a worker; more are answered 503 at once.
+        #[arg(long, default_value_t = 64)]
+        queue: usize,
+    },
+    /// A Model Context Protocol server over stdio, with the tools plan_model and what_if.
+    Mcp {
+        #[arg(long, default_value = "hub", env = "MODELATLAS_HUB")]
+        hub: PathBuf,
+    },
     /// Fill the snapshot from the Hub (HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE): config files, model
     /// info, safetensors headers and the revision history, for every model of the list.
     Sync {
@@ -242,6 +265,38 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Plan { target, hub, format, cards, run, training } => {
             let options = PlanOptions { training: training.options()?, ..options(cards.as_deref(), &run)? };
             plan(&target, &hub, format, &options)
+        }
+        Command::Serve { bind, site, hub, workers, queue } => {
+            let workers =
+                workers.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+            if let Some(dir) = site.as_deref()
+                && !dir.join("index.html").is_file()
+            {
+                bail!(
+                    "{} is not a built site (no index.html): run `modelatlas build --out {}` first",
+                    dir.display(),
+                    dir.display()
+                );
+            }
+            let server = modelatlas::serve::Server::bind(modelatlas::serve::ServeOptions {
+                bind,
+                site,
+                hub,
+                workers,
+                queue,
+            })?;
+            for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+                signal_hook::flag::register(signal, server.stop_flag())
+                    .context("installing the signal handler")?;
+            }
+            eprintln!("serving on http://{} ({workers} workers); SIGTERM or Ctrl-C stops", server.addr);
+            server.run()?;
+            eprintln!("stopped");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Mcp { hub } => {
+            modelatlas::mcp::run(std::io::stdin().lock(), std::io::stdout().lock(), &hub)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Sync { manifest, hub, history, jobs, shard, discover_only } => {
             sync(&manifest, &hub, history, jobs, shard.as_deref(), discover_only)

@@ -99,6 +99,7 @@ pub struct Manifest {
 impl Manifest {
     /// Reads models.toml and, when it has `[discover]`, the lock file beside it
     /// ([`crate::sync::discover`]), which must match the `[discover]` table.
+    #[cfg(feature = "io")]
     pub fn load(path: &Path) -> Result<Self, ManifestError> {
         let mut m = Self::load_unlocked(path)?;
         if let Some(d) = m.discover.clone() {

@@ -303,6 +303,9 @@ fn write_site_pages(
     writer.write("static/favicon.svg", crate::render::FAVICON_SVG.as_bytes())?;
     writer.write("static/index.js", crate::render::INDEX_JS.as_bytes())?;
     writer.write("static/calc.js", crate::render::CALC_JS.as_bytes())?;
+    writer.write("plan.html", renderer.planner(&manifest.site).map_err(render_err)?.as_bytes())?;
+    writer.write("static/planner.js", crate::render::PLANNER_JS.as_bytes())?;
+    writer.write("static/planner-wasm.js", crate::planner_assets::wasm_script().as_bytes())?;
     for (name, schema) in crate::render::SCHEMAS {
         writer.write(&format!("schema/{name}"), schema.as_bytes())?;
     }

@@ -100,6 +100,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("robots.txt.j2", include_str!("../../templates/robots.txt.j2")),
     ("llms.txt.j2", include_str!("../../templates/llms.txt.j2")),
     ("404.html", include_str!("../../templates/404.html")),
+    ("plan.html", include_str!("../../templates/plan.html")),
     ("changes.html", include_str!("../../templates/changes.html")),
 ];
 
@@ -117,6 +118,8 @@ pub const SCHEMAS: &[(&str, &str)] = &[
 pub const CALC_JS: &str = include_str!("../../static/calc.js");
 /// The index's sort and filter script, written to `site/static/index.js`.
 pub const INDEX_JS: &str = include_str!("../../static/index.js");
+/// The "Plan your own model" page's script, written to `site/static/planner.js`.
+pub const PLANNER_JS: &str = include_str!("../../static/planner.js");
 /// The favicon, written to `site/static/favicon.svg`.
 pub const FAVICON_SVG: &str = include_str!("../../static/favicon.svg");
 
@@ -279,6 +282,12 @@ impl Renderer {
         ])
     }
 
+    /// The "Plan your own model" page (`plan.html`), which runs the planner in the browser.
+    pub fn planner(&self, site: &SiteSettings) -> Result<String, RenderError> {
+        let ctx = context! { site => Serde(site), root => "", recipes => Serde(&crate::estimate::training::RECIPES) };
+        self.render("plan.html", ctx)
+    }
+
     /// The "Recent changes" page: every model's changes upstream, newest first.
     pub fn changes(
         &self,
@@ -311,10 +320,11 @@ impl Renderer {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "io", derive(clap::ValueEnum))]
 pub enum PlanFormat {
     Text,
-    #[value(name = "md")]
+    #[cfg_attr(feature = "io", value(name = "md"))]
     Markdown,
     Json,
 }

@@ -2,15 +2,23 @@
 //! config.json on disk. Every source hands the planner the same [`ModelFiles`], so the live Hub
 //! slots in as one more implementation of [`ModelSource`].
 
+#[cfg(feature = "io")]
 pub mod hub_api;
+#[cfg(feature = "io")]
 pub mod hub_cache;
+#[cfg(feature = "io")]
 pub mod local;
 pub mod meta;
+#[cfg(feature = "io")]
 pub mod tree;
 
-use std::path::{Path, PathBuf};
+#[cfg(feature = "io")]
+use std::path::Path;
+use std::path::PathBuf;
 
-use crate::input_file::{self, INDEX_LIMIT, InputError, Limit, META_LIMIT};
+use crate::input_file::InputError;
+#[cfg(feature = "io")]
+use crate::input_file::{self, INDEX_LIMIT, Limit, META_LIMIT};
 
 pub use meta::{CheckpointInfo, CheckpointTensor, HubMeta};
 
@@ -52,15 +60,18 @@ pub trait ModelSource: Sync {
     fn load(&self, id: &crate::model_id::ModelId) -> Result<ModelFiles, SourceError>;
 }
 
+#[cfg(feature = "io")]
 fn input_error(model: &str, error: InputError) -> SourceError {
     SourceError::Input { model: model.to_string(), error }
 }
 
+#[cfg(feature = "io")]
 /// Reads a whole input file within its limit, naming the model and the path in the error.
 pub(crate) fn read_text(model: &str, path: &Path, limit: Limit) -> Result<String, SourceError> {
     input_file::read_text(path, limit).map_err(|e| input_error(model, e))
 }
 
+#[cfg(feature = "io")]
 /// Reads and deserialises an optional JSON file (`None` only when nothing is at the path); an
 /// error names the model, the file and the field.
 pub(crate) fn read_optional_json<T: serde::de::DeserializeOwned>(
@@ -80,6 +91,7 @@ pub(crate) fn read_optional_json<T: serde::de::DeserializeOwned>(
     })
 }
 
+#[cfg(feature = "io")]
 /// The optional files beside a config.json: modelatlas.json (validated) and the tensor names of
 /// model.safetensors.index.json, sorted.
 pub(crate) fn read_beside_config(
@@ -106,6 +118,7 @@ pub(crate) fn read_beside_config(
     Ok((meta, index.map(|i| i.weight_map.into_keys().collect())))
 }
 
+#[cfg(feature = "io")]
 /// Checked here, at the edge, because the pages divide by the checkpoint's count (its share of
 /// the derived count): a zero used to fail the HTML and Markdown templates with no field named.
 fn bad_total(total_scalars: u64) -> Option<String> {

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Rebuilds static/planner.wasm, the planner the "Plan your own model" page runs in the browser: the
+# library without its `io` feature, for wasm32-unknown-unknown, as a cdylib with a plain C ABI
+# (src/wasm.rs), shrunk by binaryen's wasm-opt (Debian: `apt-get install binaryen`).
+#
+# The module is committed, so that `cargo run -- build` works offline on a fresh clone without
+# the wasm target or binaryen. Beside it, static/planner.wasm.sources records a hash of every
+# file it is built from; `--check` recomputes that hash (no toolchain needed), so CI fails when
+# the planner changed and the module was not rebuilt. Byte-for-byte comparison would also fail
+# on a mere rustc or binaryen upgrade, which changes the bytes but not the numbers; the browser
+# test compares the module's numbers with the CLI's.
+#
+#   tools/build-wasm.sh           rebuild static/planner.wasm (and its .sources)
+#   tools/build-wasm.sh --check   exit 1 when static/planner.wasm is older than its sources
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sources_hash() {
+  find Cargo.toml Cargo.lock src templates static/style.css static/calc.js static/index.js \
+      static/favicon.svg static/schema -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1
+}
+
+if [ "${1:-}" = "--check" ]; then
+  if [ "$(sources_hash)" = "$(cat static/planner.wasm.sources 2>/dev/null)" ]; then
+    echo "static/planner.wasm is up to date with its sources ($(stat -c %s static/planner.wasm) bytes)"
+    exit 0
+  fi
+  echo "static/planner.wasm is stale: the planner's sources changed; run tools/build-wasm.sh and commit static/planner.wasm*" >&2
+  exit 1
+fi
+
+command -v wasm-opt >/dev/null || { echo "wasm-opt not found: apt-get install binaryen" >&2; exit 1; }
+out=target/wasm32-unknown-unknown/release/modelatlas.wasm
+# Size over speed: every reader of the page downloads the module, and a plan stays far inside
+# the page's 50 ms budget at opt-level z.
+CARGO_PROFILE_RELEASE_OPT_LEVEL=z CARGO_PROFILE_RELEASE_LTO=true CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
+CARGO_PROFILE_RELEASE_PANIC=abort CARGO_PROFILE_RELEASE_STRIP=true \
+  cargo rustc --locked --release --lib --target wasm32-unknown-unknown --no-default-features \
+  --crate-type cdylib
+# The features rustc emits for this target (binaryen's `-all` would also allow typed function
+# references, which Chromium and Node reject).
+wasm-opt --enable-bulk-memory --enable-sign-ext --enable-mutable-globals \
+  --enable-nontrapping-float-to-int --enable-multivalue --enable-reference-types -Oz --strip-debug --strip-producers "$out" -o static/planner.wasm
+sources_hash > static/planner.wasm.sources
+size=$(stat -c %s static/planner.wasm)
+echo "static/planner.wasm: $size bytes ($(gzip -9 -c static/planner.wasm | wc -c) gzipped)"
+# The page's budget: under 1.5 MB before compression.
+[ "$size" -lt 1500000 ] || { echo "static/planner.wasm is over the 1.5 MB budget" >&2; exit 1; }
