@@ -28,6 +28,8 @@ pub struct Inputs {
     pub lora_rank: Option<u64>,
     /// Comma-separated module names, as `--lora-targets q_proj,v_proj`.
     pub lora_targets: Option<String>,
+    /// The transformers release whose saved tensors are counted, as `--transformers`.
+    pub transformers: Option<String>,
     pub epochs: Option<u64>,
     pub samples: Option<u64>,
     pub batch: Option<u64>,
@@ -83,6 +85,13 @@ impl Inputs {
                 ));
             }
         };
+        let release = self.transformers.as_deref().unwrap_or("5.x");
+        let transformers = training::Transformers::parse(release).ok_or_else(|| {
+            ApiError::bad(
+                "transformers",
+                format!("unknown transformers release {release:?}; one of 4.46, 4.57, 5.x"),
+            )
+        })?;
         let run = cost::RunInputs::default();
         let run = cost::RunInputs {
             epochs: self.epochs.unwrap_or(run.epochs),
@@ -111,6 +120,9 @@ impl Inputs {
                     .filter(|s| !s.is_empty())
                     .map(str::to_string)
                     .collect(),
+                transformers,
+                // plan_with reads the config's dropout, as for the CLI.
+                dropout: training::Dropout::default(),
             },
         })
     }

@@ -192,6 +192,7 @@ impl McpServer {
             },
             lora_rank: number("lora_rank")?,
             lora_targets: text("lora_targets")?,
+            transformers: text("transformers")?,
             epochs: if with_run { number("epochs")? } else { None },
             samples: if with_run { number("samples")? } else { None },
             batch: if with_run { number("batch")? } else { None },
@@ -245,7 +246,8 @@ fn training_properties() -> Value {
         "attention": {"type": "string", "enum": ["sdpa", "eager"]},
         "checkpointing": {"type": "boolean"},
         "lora_rank": {"type": "integer", "minimum": 1},
-        "lora_targets": {"type": "string", "description": "comma-separated module names (q_proj,v_proj); empty: every linear of the layers"}
+        "lora_targets": {"type": "string", "description": "comma-separated module names (q_proj,v_proj); empty: every linear of the layers"},
+        "transformers": {"type": "string", "enum": ["4.46", "4.57", "5.x"], "description": "the transformers release whose saved tensors are counted (default 5.x)"}
     })
 }
 

@@ -396,8 +396,17 @@ fn number(map: &BTreeMap<&str, &str>, key: &str) -> Result<Option<u64>, ApiError
         .transpose()
 }
 
-const INPUT_KEYS: [&str; 8] =
-    ["recipe", "attention", "checkpointing", "lora_rank", "lora_targets", "epochs", "samples", "batch"];
+const INPUT_KEYS: [&str; 9] = [
+    "recipe",
+    "attention",
+    "checkpointing",
+    "lora_rank",
+    "lora_targets",
+    "transformers",
+    "epochs",
+    "samples",
+    "batch",
+];
 
 fn inputs(map: &BTreeMap<&str, &str>, with_run: bool) -> Result<Inputs, ApiError> {
     let checkpointing = match map.get("checkpointing").copied() {
@@ -412,6 +421,7 @@ fn inputs(map: &BTreeMap<&str, &str>, with_run: bool) -> Result<Inputs, ApiError
         checkpointing,
         lora_rank: number(map, "lora_rank")?,
         lora_targets: map.get("lora_targets").map(|s| s.to_string()),
+        transformers: map.get("transformers").map(|s| s.to_string()),
         epochs: if with_run { number(map, "epochs")? } else { None },
         samples: if with_run { number(map, "samples")? } else { None },
         batch: if with_run { number(map, "batch")? } else { None },
