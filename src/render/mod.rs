@@ -155,7 +155,7 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
-        let ctx = context! { page => Serde(page), site => Serde(site), root => root };
+        let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page) };
         let html_ctx =
             context! { charts => model_charts(page), calc_data => calc_data(page)?, ..ctx.clone() };
         Ok(ModelFilesOut {
@@ -259,6 +259,45 @@ fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
         "cards": fit.cards.iter().map(|c| serde_json::json!({"id": c.card, "name": c.name, "memory_gb": c.memory_gb})).collect::<Vec<_>>(),
     });
     Ok(Value::from_safe_string(format::script_json(&serde_json::to_string(&data)?)))
+}
+
+/// The answer on top of a model page: for each mode, the batch-1 peak at the plan's length and
+/// the smallest card (cards are listed by memory) on which batch 1 fits, with its verdict and
+/// largest batch. The same figures as the fit table, chosen so that a reader needs nothing else.
+#[derive(Debug, Serialize)]
+struct GlanceRow {
+    id: &'static str,
+    label: String,
+    peak_bytes: f64,
+    peak_phase: String,
+    card: Option<String>,
+    card_gb: Option<f64>,
+    verdict: Option<crate::estimate::fit::Verdict>,
+    largest_batch: u64,
+}
+
+fn glance(page: &ModelPage) -> Value {
+    let Some(fit) = page.fit.as_ref() else { return Value::from(()) };
+    let rows: Vec<GlanceRow> = fit
+        .modes
+        .iter()
+        .map(|m| {
+            let first = fit.cards.iter().find_map(|c| {
+                c.modes.iter().find(|cm| cm.mode == m.id && cm.largest_batch > 0).map(|cm| (c, cm))
+            });
+            GlanceRow {
+                id: m.id,
+                label: m.label.clone(),
+                peak_bytes: m.batch1_peak_bytes,
+                peak_phase: m.peak_phase.clone(),
+                card: first.map(|(c, _)| c.name.clone()),
+                card_gb: first.map(|(c, _)| c.memory_gb),
+                verdict: first.map(|(_, cm)| cm.verdict),
+                largest_batch: first.map_or(0, |(_, cm)| cm.largest_batch),
+            }
+        })
+        .collect();
+    Value::from(Serde(rows))
 }
 
 /// The model page's SVG charts by name; only the HTML page shows them (the JSON carries the
