@@ -194,19 +194,23 @@ impl Renderer {
     }
 
     /// Files for crawlers and agents: (path, contents) for `sitemap.xml`, `robots.txt`,
-    /// `llms.txt` and `404.html`. They use absolute URLs from `base_url`: a 404 page is served at
-    /// whatever path was asked for, and sitemaps require absolute URLs.
+    /// `llms.txt` and `404.html`. Sitemaps require absolute URLs from `base_url`; the 404 page,
+    /// served at whatever path was asked for, links from the root of base_url's path.
     pub fn extras(
         &self,
         index: &IndexView,
         site: &SiteSettings,
     ) -> Result<Vec<(&'static str, String)>, RenderError> {
         let ctx = context! { index => Serde(index), site => Serde(site), root => site.base_url.clone() };
+        // The 404 page links root-relative (base_url's path only): absolute URLs would send a
+        // reader of a mirror or a preview deployment to another host.
+        let path = url::Url::parse(&site.base_url).map(|u| u.path().to_string()).unwrap_or_else(|_| "/".into());
+        let not_found = context! { root => path, ..ctx.clone() };
         Ok(vec![
             ("sitemap.xml", self.render("sitemap.j2", ctx.clone())?),
             ("robots.txt", self.render("robots.txt.j2", ctx.clone())?),
-            ("llms.txt", self.render("llms.txt.j2", ctx.clone())?),
-            ("404.html", self.render("404.html", ctx)?),
+            ("llms.txt", self.render("llms.txt.j2", ctx)?),
+            ("404.html", self.render("404.html", not_found)?),
         ])
     }
 
@@ -228,6 +232,20 @@ impl Renderer {
             pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES,
         );
         pulldown_cmark::html::push_html(&mut body, parser);
+        // Wide tables scroll inside a region a keyboard can reach (axe scrollable-region-focusable).
+        let mut n = 0;
+        let body = body
+            .split("<table>")
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    part.to_string()
+                } else {
+                    n += 1;
+                    format!(r#"<div class="scroll" tabindex="0" role="region" aria-label="Table {n}"><table>{}"#, part.replacen("</table>", "</table></div>", 1))
+                }
+            })
+            .collect::<String>();
         let html = self.render("method.html", context! { body => Value::from_safe_string(body), ..ctx })?;
         Ok((html, markdown))
     }
