@@ -9,6 +9,7 @@ pub mod config;
 pub mod estimate;
 pub mod family;
 pub mod graph;
+pub mod input_file;
 pub mod manifest;
 pub mod model_id;
 pub mod output;

@@ -10,12 +10,13 @@ use modelatlas::estimate::cost::RunInputs;
 use modelatlas::estimate::training;
 use modelatlas::manifest::Manifest;
 use modelatlas::model_id::ModelId;
+use modelatlas::output::Protected;
 use modelatlas::plan::PlanOptions;
 use modelatlas::render::{PlanFormat, Renderer};
 use modelatlas::site::{Outcome, build_site_with};
-use modelatlas::source::ModelSource;
 use modelatlas::source::hub_cache::HubCacheSource;
 use modelatlas::source::local::load_path;
+use modelatlas::source::{ModelSource, SourceError};
 
 #[derive(Parser)]
 #[command(
@@ -38,7 +39,8 @@ enum Command {
         /// A Hugging Face cache folder (the shipped snapshot, or ~/.cache/huggingface/hub).
         #[arg(long, default_value = "hub", env = "MODELATLAS_HUB")]
         hub: PathBuf,
-        /// Where to write the site; replaced whole when the build finishes.
+        /// Where to write the site; swapped in whole when the build finishes. Never `/`, the
+        /// working folder or one above it, the hub, a symbolic link or a project folder.
         #[arg(long, default_value = "site")]
         out: PathBuf,
         /// Exit with status 0 even when some models failed (their pages are left out).
@@ -174,7 +176,7 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", chain_once(&e));
             ExitCode::FAILURE
         }
     }
@@ -183,6 +185,22 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Build { manifest, hub, out, allow_failures, jobs, cards, run } => {
+            // Before any work: a refused --out leaves nothing behind.
+            let manifest_dir = match manifest.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            modelatlas::output::check_target(
+                &out,
+                &[
+                    Protected { path: &hub, what: "the snapshot folder (--hub)", inside_too: true },
+                    Protected {
+                        path: manifest_dir,
+                        what: "the manifest's folder (--manifest)",
+                        inside_too: false,
+                    },
+                ],
+            )?;
             let options = options(cards.as_deref(), &run)?;
             build(&manifest, &hub, &out, allow_failures, jobs, &options)
         }
@@ -222,6 +240,23 @@ fn build(
     let source = HubCacheSource::new(hub);
     let renderer = Renderer::new();
     let report = build_site_with(&manifest, &source, out, &renderer, options)?;
+    let left = &report.leftovers;
+    if let Some(old) = &left.restored {
+        eprintln!(
+            "  restored     {} from {} (an earlier build was killed mid-swap)",
+            out.display(),
+            old.display()
+        );
+    }
+    for dir in &left.removed {
+        eprintln!("  cleaned up   {} (left by an interrupted build)", dir.display());
+    }
+    for dir in &left.kept {
+        eprintln!(
+            "  kept         {} (named like a leftover, but not empty and not made by modelatlas)",
+            dir.display()
+        );
+    }
     for m in &report.models {
         match &m.outcome {
             Outcome::Built { supported: true } => eprintln!("  built        {}", m.id),
@@ -256,15 +291,43 @@ fn build(
     Ok(ExitCode::SUCCESS)
 }
 
+/// The error and its causes, each printed once. A library error that already says its cause in
+/// its own message (as a `{source}` in the text and as the `source()`) would otherwise print it
+/// twice under anyhow's `{:#}`.
+fn chain_once(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(text.as_str()) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
+/// A path when anything is at it (even a dangling link, a loop or a FIFO, which the reader then
+/// reports as what it is); a model ID only when nothing is there. A bad path is never silently
+/// looked up in the snapshot as an ID.
 fn load_target(target: &str, hub: &Path) -> Result<modelatlas::source::ModelFiles> {
     let path = Path::new(target);
-    Ok(if path.exists() {
-        load_path(path)?
-    } else {
-        let id =
-            ModelId::parse(target).with_context(|| format!("{target} is neither a file nor a model ID"))?;
-        HubCacheSource::new(hub).load(&id)?
-    })
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        _ => return Ok(load_path(path)?),
+    }
+    let id = match ModelId::parse(target) {
+        Ok(id) => id,
+        Err(e) => bail!("{target}: there is no file or folder at this path, and it is not a model ID ({e})"),
+    };
+    match HubCacheSource::new(hub).load(&id) {
+        Err(e @ SourceError::NotInSnapshot { .. }) => Err(anyhow::Error::new(e).context(format!(
+            "{target}: there is no file or folder at this path, so it was read as a model ID"
+        ))),
+        other => Ok(other?),
+    }
 }
 
 fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> Result<ExitCode> {
@@ -273,4 +336,31 @@ fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> 
     let text = Renderer::new().plan(&page, format)?;
     print!("{text}");
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A library error in the shape that printed its cause twice: the cause in its message and
+    /// as its `source()`.
+    #[derive(Debug, thiserror::Error)]
+    #[error("template model.html: {source}")]
+    struct Wrapped {
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_that_its_wrapper_already_prints_is_printed_once() {
+        let e =
+            anyhow::Error::new(Wrapped { source: std::io::Error::other("undefined value") }).context("org/m");
+        assert_eq!(format!("{e:#}"), "org/m: template model.html: undefined value: undefined value");
+        assert_eq!(chain_once(&e), "org/m: template model.html: undefined value");
+    }
+
+    #[test]
+    fn a_cause_not_in_the_message_is_still_printed() {
+        let e = anyhow::Error::new(std::io::Error::other("disk full")).context("writing site/index.html");
+        assert_eq!(chain_once(&e), "writing site/index.html: disk full");
+    }
 }

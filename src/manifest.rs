@@ -3,27 +3,52 @@
 //! Unknown keys are errors (a typo in a key must not silently drop a setting), and every model ID
 //! is validated here, before any stage builds a path from it.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::input_file::{self, InputError, MANIFEST_LIMIT};
 use crate::model_id::{ModelId, ModelIdError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ManifestError {
-    #[error("cannot read {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
-    #[error("{path}: {source}")]
-    Parse { path: PathBuf, source: Box<toml::de::Error> },
-    #[error("{path}: model entry {index}: {source}")]
-    BadId { path: PathBuf, index: usize, source: ModelIdError },
-    #[error("{path}: model {id} is listed twice")]
-    Duplicate { path: PathBuf, id: String },
+    #[error("{error}")]
+    Read { error: InputError },
+    // Causes are fields of the message, not `source`s: anyhow's `{:#}` would print them twice
+    // (and a TOML error's snippet of the file with them).
+    #[error("{path}: {error}")]
+    Parse { path: PathBuf, error: Box<toml::de::Error> },
+    #[error("{path}: model entry {index} (line {line}): {error}")]
+    BadId { path: PathBuf, index: usize, line: usize, error: ModelIdError },
+    #[error("{path}: model {} is listed twice: entries {} and {}", entries.0.id, entries.0, entries.1)]
+    Duplicate { path: PathBuf, entries: Box<(Entry, Entry)> },
+    #[error(
+        "{path}: model entries {} and {} would both use {what} {key} on a case-insensitive file \
+         system; keep one",
+        entries.0,
+        entries.1
+    )]
+    Collision { path: PathBuf, entries: Box<(Entry, Entry)>, what: &'static str, key: String },
     #[error("{path}: [site] base_url {url:?}: {reason}")]
     BadBaseUrl { path: PathBuf, url: String, reason: String },
     #[error("{path}: [site] title {title:?}: {reason}")]
     BadTitle { path: PathBuf, title: String, reason: &'static str },
+}
+
+/// One `[[model]]` of the file, as an error names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// 1-based, in file order.
+    pub index: usize,
+    pub line: usize,
+    pub id: String,
+}
+
+impl std::fmt::Display for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}, line {})", self.index, self.id, self.line)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -37,7 +62,7 @@ struct RawManifest {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawModelEntry {
-    id: String,
+    id: toml::Spanned<String>,
 }
 
 /// The `[site]` table.
@@ -58,14 +83,14 @@ pub struct Manifest {
 
 impl Manifest {
     pub fn load(path: &Path) -> Result<Self, ManifestError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| ManifestError::Read { path: path.to_path_buf(), source })?;
+        let text =
+            input_file::read_text(path, MANIFEST_LIMIT).map_err(|error| ManifestError::Read { error })?;
         Self::parse(&text, path)
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
         let raw: RawManifest = toml::from_str(text)
-            .map_err(|source| ManifestError::Parse { path: path.to_path_buf(), source: Box::new(source) })?;
+            .map_err(|error| ManifestError::Parse { path: path.to_path_buf(), error: Box::new(error) })?;
         let mut site = raw.site;
         site.base_url = base_url(&site.base_url).map_err(|reason| ManifestError::BadBaseUrl {
             path: path.to_path_buf(),
@@ -82,18 +107,50 @@ impl Manifest {
         if let Some(reason) = title_problem {
             return Err(ManifestError::BadTitle { path: path.to_path_buf(), title: site.title, reason });
         }
-        let mut seen = HashSet::new();
+        // Keys of the files an ID writes, case-folded: the site's `models/<org>/<name>.*` and the
+        // cache folder it reads. Two IDs with one key would race to write one file (or read one
+        // folder) on a case-insensitive file system, and which wins would change from run to run.
+        let line_of =
+            |entry: &RawModelEntry| text[..entry.id.span().start.min(text.len())].lines().count().max(1);
+        let mut seen: HashMap<String, (usize, &ModelId)> = HashMap::new();
         let mut models = Vec::with_capacity(raw.models.len());
         for (index, entry) in raw.models.iter().enumerate() {
-            let id = ModelId::parse(&entry.id).map_err(|source| ManifestError::BadId {
+            let id = ModelId::parse(entry.id.get_ref()).map_err(|error| ManifestError::BadId {
                 path: path.to_path_buf(),
                 index: index + 1,
-                source,
+                line: line_of(entry),
+                error,
             })?;
-            if !seen.insert(id.clone()) {
-                return Err(ManifestError::Duplicate { path: path.to_path_buf(), id: id.to_string() });
-            }
             models.push(id);
+        }
+        for (index, id) in models.iter().enumerate() {
+            let keys = [
+                ("site files", format!("{}.*", id.site_stem()).to_lowercase()),
+                ("hub folder", id.cache_folder().to_lowercase()),
+            ];
+            for (what, key) in &keys {
+                let Some(&(first_index, first)) = seen.get(key) else { continue };
+                let entry = |i: usize, id: &ModelId| Entry {
+                    index: i + 1,
+                    line: line_of(&raw.models[i]),
+                    id: id.to_string(),
+                };
+                if first == id {
+                    return Err(ManifestError::Duplicate {
+                        path: path.to_path_buf(),
+                        entries: Box::new((entry(first_index, first), entry(index, id))),
+                    });
+                }
+                return Err(ManifestError::Collision {
+                    path: path.to_path_buf(),
+                    entries: Box::new((entry(first_index, first), entry(index, id))),
+                    what,
+                    key: key.clone(),
+                });
+            }
+            for (_, key) in keys {
+                seen.insert(key, (index, id));
+            }
         }
         Ok(Manifest { site, models })
     }
@@ -164,8 +221,38 @@ mod tests {
     fn duplicates_and_relative_base_urls_are_refused() {
         let dup = parse(&format!("{SITE}[[model]]\nid = \"a/b\"\n[[model]]\nid = \"a/b\"\n"));
         assert!(matches!(dup, Err(ManifestError::Duplicate { .. })));
+        let msg = dup.unwrap_err().to_string();
+        assert!(msg.contains("a/b is listed twice: entries 1 (a/b, line 5) and 2 (a/b, line 7)"), "{msg}");
         let rel = parse("[site]\ntitle = \"t\"\nbase_url = \"/atlas/\"\n");
         assert!(matches!(rel, Err(ManifestError::BadBaseUrl { .. })));
+    }
+
+    #[test]
+    fn ids_that_differ_only_by_case_are_refused_naming_both_and_their_entries() {
+        let err = parse(&format!(
+            "{SITE}[[model]]\nid = \"Org/Model\"\n[[model]]\nid = \"x/y\"\n[[model]]\nid = \"org/model\"\n"
+        ))
+        .unwrap_err();
+        let msg = err.to_string();
+        let ManifestError::Collision { entries, .. } = &err else { panic!("{msg}") };
+        assert_eq!((entries.0.index, entries.1.index), (1, 3), "{msg}");
+        // Lines: [site] takes 3, then two per entry; the `id` of entry k is on line 3 + 2k.
+        assert!(msg.contains("1 (Org/Model, line 5)") && msg.contains("3 (org/model, line 9)"), "{msg}");
+    }
+
+    #[test]
+    fn a_bare_legacy_id_and_the_same_name_under_underscore_are_not_both_accepted() {
+        // Both would write models/_/gpt2.*; `_` is refused as an organisation.
+        let err =
+            parse(&format!("{SITE}[[model]]\nid = \"gpt2\"\n[[model]]\nid = \"_/gpt2\"\n")).unwrap_err();
+        assert!(matches!(err, ManifestError::BadId { index: 2, .. }), "{err}");
+    }
+
+    #[test]
+    fn a_legacy_id_and_an_org_named_like_it_do_not_collide() {
+        // `gpt2` writes models/_/gpt2.*, reads models--gpt2; `gpt2/gpt2` writes models/gpt2/gpt2.*
+        // and reads models--gpt2--gpt2.
+        assert!(parse(&format!("{SITE}[[model]]\nid = \"gpt2\"\n[[model]]\nid = \"gpt2/gpt2\"\n")).is_ok());
     }
 
     fn with_base_url(url: &str) -> Result<Manifest, ManifestError> {

@@ -3,6 +3,13 @@
 //! IDs become file paths (`site/models/<org>/<name>.html`, `hub/models--<org>--<name>`), so
 //! anything that could escape a folder or confuse a shell is refused here, once, and every later
 //! stage can trust the two parts.
+//!
+//! The rules are the Hub's own, as `huggingface_hub` checks them before any request
+//! (`huggingface_hub/utils/_validators.py`, `validate_repo_id` and `REPO_ID_REGEX`, read at
+//! version 2.4.0): at most one `/`; each part 1 to 96 characters of ASCII letters, digits, `-`,
+//! `_` and `.`, starting and ending with a letter, digit or `_`; no `--` and no `..` anywhere;
+//! not ending in `.git`. The `--` rule is what keeps the cache folder `models--org--name`
+//! unambiguous: without it `a--b/c` and `a/b--c` would read the same folder.
 
 use std::fmt;
 
@@ -32,6 +39,16 @@ pub enum ModelIdError {
     TooLong { id: String, part: String },
     #[error("model ID {id:?}: a part may not start or end with `.` or `-`")]
     BadEdge { id: String },
+    #[error(
+        "model ID {0:?} contains `--`, which the Hub forbids (it separates org and name in cache folders)"
+    )]
+    DoubleDash(String),
+    #[error("model ID {0:?} ends with `.git`, which the Hub forbids")]
+    GitSuffix(String),
+    #[error(
+        "model ID {0:?}: `{NO_ORG_FOLDER}` is not an organisation (it is the folder for IDs without one; write the bare name)"
+    )]
+    ReservedOrg(String),
 }
 
 /// `org/name`, or a bare `name` for the Hub's legacy un-namespaced models.
@@ -42,7 +59,7 @@ pub struct ModelId {
 }
 
 /// The folder that holds pages of models with no organisation (the Hub's legacy IDs such as
-/// `gpt2`). `_` cannot be an organisation name on the Hub, so it never collides.
+/// `gpt2`). [`ModelId::parse`] refuses `_` as an organisation, so no other ID writes there.
 pub const NO_ORG_FOLDER: &str = "_";
 
 impl ModelId {
@@ -59,6 +76,12 @@ impl ModelId {
         }
         if s.contains("..") {
             return Err(ModelIdError::ParentDir(id));
+        }
+        if s.contains("--") {
+            return Err(ModelIdError::DoubleDash(id));
+        }
+        if s.ends_with(".git") {
+            return Err(ModelIdError::GitSuffix(id));
         }
         if s.starts_with('/') || s.ends_with('/') {
             return Err(ModelIdError::EdgeSlash(id));
@@ -81,6 +104,10 @@ impl ModelId {
             if part.starts_with(edge) || part.ends_with(edge) {
                 return Err(ModelIdError::BadEdge { id });
             }
+        }
+        if parts.len() == 2 && parts[0] == NO_ORG_FOLDER {
+            // `_/gpt2` would write the very files `gpt2` writes.
+            return Err(ModelIdError::ReservedOrg(id));
         }
         Ok(match parts.as_slice() {
             [name] => ModelId { org: None, name: name.to_string() },
@@ -166,5 +193,41 @@ mod tests {
         ] {
             assert!(ModelId::parse(bad).is_err(), "{bad:?} was accepted");
         }
+    }
+
+    /// The examples `validate_repo_id`'s docstring gives (huggingface_hub 2.4.0,
+    /// `utils/_validators.py`): valid `foo`, `foo/bar`, `123`, `Foo-BAR_foo.bar123`; not valid
+    /// `datasets/foo/bar`, `.repo_id`, `foo--bar`, `foo.git`, `other..repo..id`.
+    #[test]
+    fn the_hubs_own_examples_are_judged_as_the_hub_judges_them() {
+        for good in ["foo", "foo/bar", "123", "Foo-BAR_foo.bar123"] {
+            assert!(ModelId::parse(good).is_ok(), "{good:?} was refused");
+        }
+        for bad in ["datasets/foo/bar", ".repo_id", "foo--bar", "foo.git", "other..repo..id"] {
+            assert!(ModelId::parse(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
+
+    #[test]
+    fn ids_that_would_read_the_same_cache_folder_are_refused() {
+        // Both would be `models--a--b--c`.
+        assert_eq!(ModelId::parse("a--b/c"), Err(ModelIdError::DoubleDash("a--b/c".into())));
+        assert_eq!(ModelId::parse("a/b--c"), Err(ModelIdError::DoubleDash("a/b--c".into())));
+    }
+
+    #[test]
+    fn underscore_is_not_an_organisation_so_no_id_writes_where_legacy_ids_do() {
+        assert_eq!(ModelId::parse("_/gpt2"), Err(ModelIdError::ReservedOrg("_/gpt2".into())));
+        assert_eq!(ModelId::parse("gpt2").unwrap().site_stem(), "models/_/gpt2");
+    }
+
+    #[test]
+    fn a_part_may_be_96_characters_and_not_97() {
+        // The regex's `{1,96}` applies to the namespace and the name separately.
+        let p96 = "a".repeat(96);
+        assert!(ModelId::parse(&format!("{p96}/{p96}")).is_ok());
+        let p97 = "a".repeat(97);
+        assert!(matches!(ModelId::parse(&p97), Err(ModelIdError::TooLong { .. })));
+        assert!(matches!(ModelId::parse(&format!("{p97}/x")), Err(ModelIdError::TooLong { .. })));
     }
 }

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::family;
 use crate::manifest::Manifest;
 use crate::model_id::ModelId;
-use crate::output::{OutputError, SiteWriter};
+use crate::output::{Leftovers, OutputError, SiteWriter};
 use crate::page::{ModelPage, ModelSummary, SCHEMA_VERSION};
 use crate::plan::{PlanOptions, plan_with};
 use crate::render::{Badge, FamilyLink, FamilyView, IndexView, Renderer};
@@ -42,6 +42,8 @@ pub struct BuildReport {
     /// (phase, wall time), in order.
     pub phases: Vec<(&'static str, Duration)>,
     pub files_written: usize,
+    /// What interrupted builds into the same target had left, and this one cleaned up.
+    pub leftovers: Leftovers,
 }
 
 impl BuildReport {
@@ -104,6 +106,7 @@ pub fn build_site_with(
 ) -> Result<BuildReport, BuildError> {
     let mut report = BuildReport::default();
     let writer = SiteWriter::create(out)?;
+    report.leftovers = writer.leftovers().clone();
 
     let t = Instant::now();
     let planned: Vec<Result<ModelSummary, String>> =

@@ -195,7 +195,8 @@ fn every_bad_input_in_the_corpus_gets_its_stated_status_and_message_and_no_panic
 #[test]
 fn the_corpus_covers_each_kind_of_input() {
     let cases = cases();
-    for area in ["config", "metadata", "index", "refs", "manifest", "out", "cards"] {
+    assert!(cases.len() >= 80, "the corpus has only {} cases", cases.len());
+    for area in ["config", "metadata", "index", "refs", "manifest", "out", "cards", "ids", "plan"] {
         let n = cases.iter().filter(|(name, _)| name.starts_with(&format!("{area}/"))).count();
         assert!(n >= 1, "no corpus case for {area}");
     }

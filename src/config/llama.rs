@@ -2,9 +2,10 @@
 //! `mistral`, `mixtral`, `qwen2`, `qwen2_moe`, `qwen3`, `qwen3_moe`, `gemma`, `gemma2`,
 //! `gemma3_text`, `phi3`, `deepseek_v2`, `deepseek_v3`.
 //!
-//! Each family's config.json is read into the raw mirror, then resolved with that family's own
-//! config class defaults (transformers 4.57.1, `configuration_<family>.py`) into one shared
-//! [`DecoderConfig`] that a single graph builder plans (see `graph/decoder.rs`).
+//! Each type is a description in `config/types.rs`: its config.json is read through the keys the
+//! description lists, resolved with its config class's defaults into one shared
+//! [`DecoderConfig`], which a single graph builder plans from shared blocks (`graph/llama.rs`,
+//! `graph/blocks.rs`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -13,231 +14,13 @@ use super::{
     Common, ConfigError, Defaulted, class_or, classifier_labels, deserialize_raw, flag, num_labels, size,
 };
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Family {
-    Llama,
-    Mistral,
-    Mixtral,
-    Qwen2,
-    Qwen2Moe,
-    Qwen3,
-    Qwen3Moe,
-    Gemma,
-    Gemma2,
-    Gemma3Text,
-    Phi3,
-    DeepseekV2,
-    DeepseekV3,
-}
+use super::types::{Bias, SHARED_KEYS};
+pub use super::types::{Family, MlpKind, NormKind, Norms, QkNorm, TypeDesc};
 
-impl Family {
-    pub fn from_model_type(model_type: &str) -> Option<Self> {
-        Some(match model_type {
-            "llama" => Family::Llama,
-            "mistral" => Family::Mistral,
-            "mixtral" => Family::Mixtral,
-            "qwen2" => Family::Qwen2,
-            "qwen2_moe" => Family::Qwen2Moe,
-            "qwen3" => Family::Qwen3,
-            "qwen3_moe" => Family::Qwen3Moe,
-            "gemma" => Family::Gemma,
-            "gemma2" => Family::Gemma2,
-            "gemma3_text" => Family::Gemma3Text,
-            "phi3" => Family::Phi3,
-            "deepseek_v2" => Family::DeepseekV2,
-            "deepseek_v3" => Family::DeepseekV3,
-            _ => return None,
-        })
-    }
-
-    /// The prefix of the family's class names (`Qwen2Moe` in `Qwen2MoeForCausalLM`).
-    fn class_prefix(self) -> &'static str {
-        match self {
-            Family::Llama => "Llama",
-            Family::Mistral => "Mistral",
-            Family::Mixtral => "Mixtral",
-            Family::Qwen2 => "Qwen2",
-            Family::Qwen2Moe => "Qwen2Moe",
-            Family::Qwen3 => "Qwen3",
-            Family::Qwen3Moe => "Qwen3Moe",
-            Family::Gemma => "Gemma",
-            Family::Gemma2 => "Gemma2",
-            Family::Gemma3Text => "Gemma3",
-            Family::Phi3 => "Phi3",
-            Family::DeepseekV2 => "DeepseekV2",
-            Family::DeepseekV3 => "DeepseekV3",
-        }
-    }
-
-    fn default_class(self) -> String {
-        match self {
-            Family::Gemma3Text => "Gemma3TextModel".into(),
-            f => format!("{}Model", f.class_prefix()),
-        }
-    }
-
-    /// The class defaults of `configuration_<family>.py`, for the keys every family shares.
-    fn defaults(self) -> Defaults {
-        let llama = Defaults {
-            vocab_size: 32000,
-            hidden_size: 4096,
-            intermediate_size: 11008,
-            num_hidden_layers: 32,
-            num_attention_heads: 32,
-            num_key_value_heads: None,
-            head_dim: None,
-            max_position_embeddings: 2048,
-            rms_norm_eps: 1e-6,
-            tie_word_embeddings: false,
-            pad_token_id: None,
-            hidden_act: "silu",
-            rope_theta: 10000.0,
-        };
-        match self {
-            Family::Llama | Family::DeepseekV2 => llama,
-            Family::Mistral => Defaults {
-                intermediate_size: 14336,
-                num_key_value_heads: Some(8),
-                max_position_embeddings: 4096 * 32,
-                ..llama
-            },
-            Family::Mixtral => Defaults {
-                intermediate_size: 14336,
-                num_key_value_heads: Some(8),
-                max_position_embeddings: 4096 * 32,
-                rms_norm_eps: 1e-5,
-                rope_theta: 1e6,
-                ..llama
-            },
-            Family::Qwen2 => Defaults {
-                vocab_size: 151936,
-                intermediate_size: 22016,
-                num_key_value_heads: Some(32),
-                max_position_embeddings: 32768,
-                ..llama
-            },
-            Family::Qwen2Moe => Defaults {
-                vocab_size: 151936,
-                hidden_size: 2048,
-                intermediate_size: 5632,
-                num_hidden_layers: 24,
-                num_attention_heads: 16,
-                num_key_value_heads: Some(16),
-                max_position_embeddings: 32768,
-                ..llama
-            },
-            Family::Qwen3 => Defaults {
-                vocab_size: 151936,
-                intermediate_size: 22016,
-                num_key_value_heads: Some(32),
-                head_dim: Some(128),
-                max_position_embeddings: 32768,
-                ..llama
-            },
-            Family::Qwen3Moe => Defaults {
-                vocab_size: 151936,
-                hidden_size: 2048,
-                intermediate_size: 6144,
-                num_hidden_layers: 24,
-                num_attention_heads: 32,
-                num_key_value_heads: Some(4),
-                max_position_embeddings: 32768,
-                ..llama
-            },
-            Family::Gemma => Defaults {
-                vocab_size: 256000,
-                hidden_size: 3072,
-                intermediate_size: 24576,
-                num_hidden_layers: 28,
-                num_attention_heads: 16,
-                num_key_value_heads: Some(16),
-                head_dim: Some(256),
-                max_position_embeddings: 8192,
-                tie_word_embeddings: true,
-                pad_token_id: Some(0),
-                hidden_act: "gelu_pytorch_tanh",
-                ..llama
-            },
-            Family::Gemma2 => Defaults {
-                vocab_size: 256000,
-                hidden_size: 2304,
-                intermediate_size: 9216,
-                num_hidden_layers: 26,
-                num_attention_heads: 8,
-                num_key_value_heads: Some(4),
-                head_dim: Some(256),
-                max_position_embeddings: 8192,
-                tie_word_embeddings: true,
-                pad_token_id: Some(0),
-                hidden_act: "gelu_pytorch_tanh",
-                ..llama
-            },
-            Family::Gemma3Text => Defaults {
-                vocab_size: 262_208,
-                hidden_size: 2304,
-                intermediate_size: 9216,
-                num_hidden_layers: 26,
-                num_attention_heads: 8,
-                num_key_value_heads: Some(4),
-                head_dim: Some(256),
-                max_position_embeddings: 131_072,
-                tie_word_embeddings: true,
-                pad_token_id: Some(0),
-                hidden_act: "gelu_pytorch_tanh",
-                rope_theta: 1e6,
-                ..llama
-            },
-            Family::Phi3 => Defaults {
-                vocab_size: 32064,
-                hidden_size: 3072,
-                intermediate_size: 8192,
-                max_position_embeddings: 4096,
-                rms_norm_eps: 1e-5,
-                pad_token_id: Some(32000),
-                ..llama
-            },
-            Family::DeepseekV3 => Defaults {
-                vocab_size: 129280,
-                hidden_size: 7168,
-                intermediate_size: 18432,
-                num_hidden_layers: 61,
-                num_attention_heads: 128,
-                num_key_value_heads: Some(128),
-                max_position_embeddings: 4096,
-                ..llama
-            },
-        }
-    }
-
-    /// Gemma's RMSNorm scales by (1 + weight) and its embeddings by sqrt(hidden).
-    pub fn gemma_like(self) -> bool {
-        matches!(self, Family::Gemma | Family::Gemma2 | Family::Gemma3Text)
-    }
-}
-
-/// A config class's defaults for the keys the families share; `None` where the class leaves the
-/// key unset (`num_key_value_heads` then follows the heads, `head_dim` is hidden / heads).
-#[derive(Debug, Clone, Copy)]
-struct Defaults {
-    vocab_size: u64,
-    hidden_size: u64,
-    intermediate_size: u64,
-    num_hidden_layers: u64,
-    num_attention_heads: u64,
-    num_key_value_heads: Option<u64>,
-    head_dim: Option<u64>,
-    max_position_embeddings: u64,
-    rms_norm_eps: f64,
-    tie_word_embeddings: bool,
-    pad_token_id: Option<u64>,
-    hidden_act: &'static str,
-    rope_theta: f64,
-}
-
-/// Every key any of the families reads, each optional: what a family's raw mirror is converted
-/// into, with the keys that family's class does not read left unset.
-#[derive(Debug, Default)]
+/// Every key any type of the lineage reads, each optional. Only the keys a type's description
+/// lists are read into it (see [`read_raw`]); the others stay unset.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
 struct Raw {
     vocab_size: Option<u64>,
     hidden_size: Option<u64>,
@@ -255,6 +38,9 @@ struct Raw {
     rope_theta: Option<f64>,
     rope_scaling: Option<Value>,
     attention_bias: Option<bool>,
+    attention_out_bias: Option<bool>,
+    use_bias: Option<bool>,
+    norm_epsilon: Option<f64>,
     mlp_bias: Option<bool>,
     qkv_bias: Option<bool>,
     sliding_window: Option<u64>,
@@ -282,201 +68,38 @@ struct Raw {
     v_head_dim: Option<u64>,
 }
 
-/// Declares a family's raw mirror of config.json: the keys every family's class reads (the
-/// shared sizes, `head_dim`, which the attention reads with `getattr`, and the label map), plus
-/// the family's own keys. A key the class does not read is not part of its mirror, so its type
-/// is never checked, as transformers never looks at it.
-macro_rules! raw_mirror {
-    ($name:ident { $($field:ident : $ty:ty),* $(,)? }) => {
-        #[derive(Debug, Deserialize)]
-        struct $name {
-            vocab_size: Option<u64>,
-            hidden_size: Option<u64>,
-            intermediate_size: Option<u64>,
-            num_hidden_layers: Option<u64>,
-            num_attention_heads: Option<u64>,
-            num_key_value_heads: Option<u64>,
-            head_dim: Option<u64>,
-            max_position_embeddings: Option<u64>,
-            rms_norm_eps: Option<f64>,
-            tie_word_embeddings: Option<bool>,
-            pad_token_id: Option<u64>,
-            rope_theta: Option<f64>,
-            $($field: $ty,)*
-        }
-
-        impl From<$name> for Raw {
-            fn from(r: $name) -> Raw {
-                Raw {
-                    vocab_size: r.vocab_size,
-                    hidden_size: r.hidden_size,
-                    intermediate_size: r.intermediate_size,
-                    num_hidden_layers: r.num_hidden_layers,
-                    num_attention_heads: r.num_attention_heads,
-                    num_key_value_heads: r.num_key_value_heads,
-                    head_dim: r.head_dim,
-                    max_position_embeddings: r.max_position_embeddings,
-                    rms_norm_eps: r.rms_norm_eps,
-                    tie_word_embeddings: r.tie_word_embeddings,
-                    pad_token_id: r.pad_token_id,
-                    rope_theta: r.rope_theta,
-                    $($field: r.$field,)*
-                    ..Raw::default()
-                }
-            }
-        }
-    };
+/// Reads the keys the type's class reads, and only those: a key the class ignores is not
+/// type-checked, as transformers never looks at it.
+fn read_raw(desc: &TypeDesc, value: &Value) -> Result<Raw, ConfigError> {
+    let Some(obj) = value.as_object() else { return Err(ConfigError::NotObject) };
+    let read: serde_json::Map<String, Value> = obj
+        .iter()
+        .filter(|(k, _)| SHARED_KEYS.contains(&k.as_str()) || desc.keys.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    deserialize_raw(&Value::Object(read))
 }
 
-// `LlamaConfig`.
-raw_mirror!(LlamaRaw { hidden_act: Option<String>, rope_scaling: Option<Value>, attention_bias: Option<bool>, mlp_bias: Option<bool> });
-// `MistralConfig`: no rope_scaling, no biases.
-raw_mirror!(MistralRaw { hidden_act: Option<String>, sliding_window: Option<u64> });
-// `MixtralConfig`.
-raw_mirror!(MixtralRaw {
-    hidden_act: Option<String>,
-    sliding_window: Option<u64>,
-    num_local_experts: Option<u64>,
-    num_experts_per_tok: Option<u64>,
-});
-// `Qwen2Config`: q/k/v biases are fixed in the modeling code.
-raw_mirror!(Qwen2Raw {
-    hidden_act: Option<String>,
-    rope_scaling: Option<Value>,
-    use_sliding_window: Option<bool>,
-    sliding_window: Option<u64>,
-    max_window_layers: Option<u64>,
-    layer_types: Option<Vec<String>>,
-});
-// `Qwen2MoeConfig`.
-raw_mirror!(Qwen2MoeRaw {
-    hidden_act: Option<String>,
-    rope_scaling: Option<Value>,
-    use_sliding_window: Option<bool>,
-    sliding_window: Option<u64>,
-    qkv_bias: Option<bool>,
-    num_experts: Option<u64>,
-    num_experts_per_tok: Option<u64>,
-    moe_intermediate_size: Option<u64>,
-    shared_expert_intermediate_size: Option<u64>,
-    decoder_sparse_step: Option<u64>,
-    mlp_only_layers: Option<Vec<u64>>,
-});
-// `Qwen3Config`.
-raw_mirror!(Qwen3Raw {
-    hidden_act: Option<String>,
-    rope_scaling: Option<Value>,
-    attention_bias: Option<bool>,
-    use_sliding_window: Option<bool>,
-    sliding_window: Option<u64>,
-    max_window_layers: Option<u64>,
-    layer_types: Option<Vec<String>>,
-});
-// `Qwen3MoeConfig`.
-raw_mirror!(Qwen3MoeRaw {
-    hidden_act: Option<String>,
-    rope_scaling: Option<Value>,
-    attention_bias: Option<bool>,
-    use_sliding_window: Option<bool>,
-    sliding_window: Option<u64>,
-    num_experts: Option<u64>,
-    num_experts_per_tok: Option<u64>,
-    moe_intermediate_size: Option<u64>,
-    decoder_sparse_step: Option<u64>,
-    mlp_only_layers: Option<Vec<u64>>,
-});
-// `GemmaConfig`: GemmaMLP reads `hidden_act`, not `hidden_activation`.
-raw_mirror!(GemmaRaw { hidden_act: Option<String>, attention_bias: Option<bool> });
-// `Gemma2Config`.
-raw_mirror!(Gemma2Raw {
-    hidden_activation: Option<String>,
-    attention_bias: Option<bool>,
-    sliding_window: Option<u64>,
-    layer_types: Option<Vec<String>>,
-    final_logit_softcapping: Option<f64>,
-    attn_logit_softcapping: Option<f64>,
-});
-// `Gemma3TextConfig`.
-raw_mirror!(Gemma3TextRaw {
-    hidden_activation: Option<String>,
-    rope_scaling: Option<Value>,
-    attention_bias: Option<bool>,
-    sliding_window: Option<u64>,
-    layer_types: Option<Vec<String>>,
-    sliding_window_pattern: Option<u64>,
-    final_logit_softcapping: Option<f64>,
-    attn_logit_softcapping: Option<f64>,
-});
-// `Phi3Config`.
-raw_mirror!(Phi3Raw {
-    hidden_act: Option<String>,
-    rope_scaling: Option<Value>,
-    partial_rotary_factor: Option<f64>,
-    sliding_window: Option<u64>,
-});
-// `DeepseekV2Config`.
-raw_mirror!(DeepseekV2Raw {
-    hidden_act: Option<String>,
-    rope_scaling: Option<Value>,
-    attention_bias: Option<bool>,
-    mlp_bias: Option<bool>,
-    first_k_dense_replace: Option<u64>,
-    q_lora_rank: Option<u64>,
-    kv_lora_rank: Option<u64>,
-    qk_nope_head_dim: Option<u64>,
-    qk_rope_head_dim: Option<u64>,
-    v_head_dim: Option<u64>,
-    n_routed_experts: Option<u64>,
-    n_shared_experts: Option<u64>,
-    num_experts_per_tok: Option<u64>,
-    moe_intermediate_size: Option<u64>,
-});
-// `DeepseekV3Config`.
-raw_mirror!(DeepseekV3Raw {
-    hidden_act: Option<String>,
-    rope_scaling: Option<Value>,
-    attention_bias: Option<bool>,
-    first_k_dense_replace: Option<u64>,
-    q_lora_rank: Option<u64>,
-    kv_lora_rank: Option<u64>,
-    qk_nope_head_dim: Option<u64>,
-    qk_rope_head_dim: Option<u64>,
-    v_head_dim: Option<u64>,
-    n_routed_experts: Option<u64>,
-    n_shared_experts: Option<u64>,
-    num_experts_per_tok: Option<u64>,
-    moe_intermediate_size: Option<u64>,
-});
-
-/// Reads config.json through the family's own mirror.
-fn read_raw(family: Family, value: &Value) -> Result<Raw, ConfigError> {
-    Ok(match family {
-        Family::Llama => deserialize_raw::<LlamaRaw>(value)?.into(),
-        Family::Mistral => deserialize_raw::<MistralRaw>(value)?.into(),
-        Family::Mixtral => deserialize_raw::<MixtralRaw>(value)?.into(),
-        Family::Qwen2 => deserialize_raw::<Qwen2Raw>(value)?.into(),
-        Family::Qwen2Moe => deserialize_raw::<Qwen2MoeRaw>(value)?.into(),
-        Family::Qwen3 => deserialize_raw::<Qwen3Raw>(value)?.into(),
-        Family::Qwen3Moe => deserialize_raw::<Qwen3MoeRaw>(value)?.into(),
-        Family::Gemma => deserialize_raw::<GemmaRaw>(value)?.into(),
-        Family::Gemma2 => deserialize_raw::<Gemma2Raw>(value)?.into(),
-        Family::Gemma3Text => deserialize_raw::<Gemma3TextRaw>(value)?.into(),
-        Family::Phi3 => deserialize_raw::<Phi3Raw>(value)?.into(),
-        Family::DeepseekV2 => deserialize_raw::<DeepseekV2Raw>(value)?.into(),
-        Family::DeepseekV3 => deserialize_raw::<DeepseekV3Raw>(value)?.into(),
-    })
+/// A bias switch as the description gives it.
+fn bias(b: Bias, raw: &Raw, d: &mut Vec<Defaulted>) -> bool {
+    match b {
+        Bias::Fixed(v) => v,
+        Bias::Key(key, default) => {
+            let v = match key {
+                "attention_bias" => raw.attention_bias,
+                "qkv_bias" => raw.qkv_bias,
+                "attention_out_bias" => raw.attention_out_bias,
+                "use_bias" => raw.use_bias,
+                "mlp_bias" => raw.mlp_bias,
+                _ => None,
+            };
+            flag(key, v, default, d)
+        }
+    }
 }
 
 /// The class planned, as the modules it adds on the decoder stack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Head {
-    Model,
-    CausalLm,
-    SequenceClassification { num_labels: u64 },
-    TokenClassification { num_labels: u64 },
-    QuestionAnswering,
-}
+pub use super::decoder::DecoderHead as Head;
 
 /// How a layer computes attention, with its parameter shapes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -490,8 +113,8 @@ pub enum Attention {
         /// Bias on q, k and v; and on o.
         qkv_bias: bool,
         o_bias: bool,
-        /// RMSNorm over head_dim on queries and keys (`q_norm`, `k_norm`).
-        qk_norm: bool,
+        /// RMSNorm on queries and keys (`q_norm`, `k_norm`), per head or over all heads.
+        qk_norm: QkNorm,
         /// One `qkv_proj` instead of three (Phi-3).
         fused_qkv: bool,
     },
@@ -545,6 +168,9 @@ pub struct Moe {
 #[derive(Debug, Clone, Serialize)]
 pub struct DecoderConfig {
     pub family: Family,
+    /// The type's description, which the graph reads its switches from.
+    #[serde(skip)]
+    pub desc: &'static TypeDesc,
     pub class: String,
     pub head: Head,
     pub vocab_size: u64,
@@ -559,8 +185,8 @@ pub struct DecoderConfig {
     pub moe: Option<Moe>,
     /// For each layer, whether its MLP is the mixture of experts.
     pub sparse_layers: Vec<bool>,
-    /// Gemma-2 and Gemma-3 normalise before and after both sublayers.
-    pub sandwich_norms: bool,
+    /// Where the norms sit around attention and the MLP.
+    pub norms: Norms,
     pub max_position_embeddings: u64,
     pub rms_norm_eps: f64,
     pub tie_word_embeddings: bool,
@@ -586,11 +212,14 @@ pub struct DecoderConfig {
 pub struct UnknownClass(pub String);
 
 impl DecoderConfig {
-    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
-        let family = Family::from_model_type(&common.model_type)
+    /// Reads and resolves a config; `DecoderConfig::resolve` (in `graph/llama.rs`, which can
+    /// build the graph) adds the check that the sizes together stay within reach.
+    pub(crate) fn read(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let desc = super::types::lookup(&common.model_type)
             .ok_or_else(|| ConfigError::field("model_type", "not a Llama-lineage model type"))?;
-        let raw = read_raw(family, value)?;
-        let def = family.defaults();
+        let family = desc.rules;
+        let raw = read_raw(desc, value)?;
+        let def = desc.defaults;
         let mut d = Vec::new();
         let vocab_size = size("vocab_size", raw.vocab_size, def.vocab_size, 100_000_000, &mut d)?;
         let hidden_size = size("hidden_size", raw.hidden_size, def.hidden_size, 1 << 18, &mut d)?;
@@ -615,7 +244,8 @@ impl DecoderConfig {
             1 << 30,
             &mut d,
         )?;
-        let rms_norm_eps = raw.rms_norm_eps.unwrap_or(def.rms_norm_eps);
+        // StarCoder2 names it `norm_epsilon`.
+        let rms_norm_eps = raw.rms_norm_eps.or(raw.norm_epsilon).unwrap_or(def.rms_norm_eps);
         let tie_word_embeddings =
             flag("tie_word_embeddings", raw.tie_word_embeddings, def.tie_word_embeddings, &mut d);
         let pad_token_id = match raw.pad_token_id {
@@ -679,35 +309,39 @@ impl DecoderConfig {
                 }
             }
             _ => {
-                let (qkv_bias, o_bias) = match family {
-                    Family::Qwen2 => (true, false),
-                    Family::Qwen2Moe => (flag("qkv_bias", raw.qkv_bias, true, &mut d), false),
-                    Family::Mistral | Family::Mixtral | Family::Phi3 => (false, false),
-                    _ => {
-                        let b = flag("attention_bias", raw.attention_bias, false, &mut d);
-                        (b, b)
-                    }
-                };
+                let qkv_bias = bias(desc.qkv_bias, &raw, &mut d);
+                // One key for both reads (and records) it once.
+                let o_bias =
+                    if desc.o_bias == desc.qkv_bias { qkv_bias } else { bias(desc.o_bias, &raw, &mut d) };
                 Attention::Grouped {
                     num_heads,
                     num_kv_heads,
                     head_dim,
                     qkv_bias,
                     o_bias,
-                    qk_norm: matches!(family, Family::Qwen3 | Family::Qwen3Moe | Family::Gemma3Text),
-                    fused_qkv: family == Family::Phi3,
+                    qk_norm: desc.qk_norm,
+                    fused_qkv: desc.fused,
                 }
             }
         };
-        let mlp_bias = match family {
-            Family::Llama | Family::DeepseekV2 => flag("mlp_bias", raw.mlp_bias, false, &mut d),
-            _ => false,
+        let mlp_bias = match desc.mlp_bias {
+            // A key the type's class does not read leaves the MLP without bias.
+            Bias::Key(key, _) if !desc.keys.contains(&key) => false,
+            // One key for the attention and the MLP (StarCoder2's `use_bias`) is read once.
+            b if b == desc.qkv_bias => match &attention {
+                Attention::Grouped { qkv_bias, .. } => *qkv_bias,
+                Attention::Latent { .. } => bias(b, &raw, &mut d),
+            },
+            b => bias(b, &raw, &mut d),
         };
 
         let moe = resolve_moe(family, &raw, value, &mut d)?;
         let sparse_layers = sparse_layers(family, &raw, moe.is_some(), num_layers, &mut d)?;
 
         let sliding_window = match family {
+            _ if desc.window_period.is_some() => {
+                Some(size("sliding_window", raw.sliding_window, 4096, 1 << 30, &mut d)?)
+            }
             Family::Mistral => Some(size("sliding_window", raw.sliding_window, 4096, 1 << 30, &mut d)?),
             Family::Mixtral | Family::Phi3 => raw.sliding_window,
             // Qwen keeps the window only when `use_sliding_window` is set.
@@ -723,7 +357,7 @@ impl DecoderConfig {
             }
             _ => None,
         };
-        let layer_types = layer_types(family, &raw, num_layers, &mut d)?;
+        let layer_types = layer_types(desc, &raw, num_layers, &mut d)?;
         let (attn_logit_softcapping, final_logit_softcapping) = match family {
             Family::Gemma2 => (
                 Some(raw.attn_logit_softcapping.unwrap_or(50.0)),
@@ -748,14 +382,15 @@ impl DecoderConfig {
         };
 
         let labels = num_labels(value)?;
-        let class = class_or(common, &family.default_class(), &mut d);
-        let head = classify(family, &class, labels.0)
+        let class = class_or(common, desc.base_class, &mut d);
+        let head = classify(desc, &class, labels.0)
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
         if matches!(head, Head::SequenceClassification { .. } | Head::TokenClassification { .. }) {
             classifier_labels(labels, &mut d)?;
         }
         let c = DecoderConfig {
             family,
+            desc,
             class,
             head,
             vocab_size,
@@ -764,10 +399,10 @@ impl DecoderConfig {
             attention,
             intermediate_size,
             mlp_bias,
-            fused_gate_up: family == Family::Phi3,
+            fused_gate_up: desc.fused,
             moe,
             sparse_layers,
-            sandwich_norms: matches!(family, Family::Gemma2 | Family::Gemma3Text),
+            norms: desc.norms,
             max_position_embeddings,
             rms_norm_eps,
             tie_word_embeddings,
@@ -782,64 +417,7 @@ impl DecoderConfig {
             rotary_dim,
             defaulted: d,
         };
-        c.check_scale()?;
         Ok(c)
-    }
-
-    /// Each size is bounded on its own, but their products can still describe a model no
-    /// machine holds, whose count would overflow and whose tensor names would not fit in memory.
-    /// The graph is built once and sized in floating point to refuse such configs, naming the
-    /// key behind the largest part.
-    fn check_scale(&self) -> Result<(), ConfigError> {
-        const MAX_SCALARS: f64 = 1e15;
-        const MAX_EXPERT_COPIES: u64 = 1 << 20;
-        if let Some(m) = &self.moe {
-            let sparse = self.sparse_layers.iter().filter(|s| **s).count() as u64;
-            if sparse * m.num_experts > MAX_EXPERT_COPIES {
-                return Err(ConfigError::field(
-                    m.experts_field,
-                    format!(
-                        "{} experts in each of {sparse} layers is beyond any real model (at most {MAX_EXPERT_COPIES} in all)",
-                        m.num_experts
-                    ),
-                ));
-            }
-        }
-        let g = crate::graph::llama::build(self, 1);
-        let mut total = 0.0;
-        let mut largest = (0.0, "");
-        for s in &g.sections {
-            for n in &s.nodes {
-                let each: f64 =
-                    n.params.iter().map(|t| t.shape.iter().map(|&x| x as f64).product::<f64>()).sum();
-                let part = s.repeat as f64 * n.copies as f64 * each;
-                total += part;
-                if part > largest.0 {
-                    largest = (part, n.name.as_str());
-                }
-            }
-        }
-        if total <= MAX_SCALARS {
-            return Ok(());
-        }
-        let name = largest.1;
-        let field = if name.contains("embed_tokens") || name == "lm_head" {
-            "vocab_size"
-        } else if name.contains("{e}") {
-            self.moe.as_ref().map_or("num_hidden_layers", |m| m.experts_field)
-        } else if name.contains("mlp") || name.contains("shared_expert") {
-            "intermediate_size"
-        } else if name.contains("self_attn") {
-            "num_attention_heads"
-        } else {
-            "num_hidden_layers"
-        };
-        Err(ConfigError::field(
-            field,
-            format!(
-                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
-            ),
-        ))
     }
 
     pub fn num_heads(&self) -> u64 {
@@ -1037,12 +615,14 @@ fn sparse_layers(
 }
 
 fn layer_types(
-    family: Family,
+    desc: &TypeDesc,
     raw: &Raw,
     num_layers: u64,
     d: &mut Vec<Defaulted>,
 ) -> Result<Vec<String>, ConfigError> {
+    let family = desc.rules;
     let given = match family {
+        _ if desc.window_period.is_some() => raw.layer_types.clone(),
         Family::Qwen2 | Family::Qwen3 | Family::Gemma2 | Family::Gemma3Text => raw.layer_types.clone(),
         _ => return Ok(vec![]),
     };
@@ -1062,11 +642,13 @@ fn layer_types(
         return Ok(types);
     }
     let kind = |sliding: bool| if sliding { "sliding_attention" } else { "full_attention" }.to_string();
-    let types: Vec<String> = match family {
+    let types: Vec<String> = match (family, desc.window_period) {
+        // Sliding layers, then a full one every `period` layers (OLMo 3: three, then one).
+        (_, Some(period)) => (0..num_layers).map(|i| kind((i + 1) % period.max(1) != 0)).collect(),
         // Gemma-2 alternates, starting with a sliding layer.
-        Family::Gemma2 => (0..num_layers).map(|i| kind((i + 1) % 2 != 0)).collect(),
+        (Family::Gemma2, None) => (0..num_layers).map(|i| kind((i + 1) % 2 != 0)).collect(),
         // Gemma-3: five sliding layers, then a full one.
-        Family::Gemma3Text => {
+        (Family::Gemma3Text, None) => {
             let pattern = raw.sliding_window_pattern.unwrap_or(6).max(1);
             (0..num_layers).map(|i| kind((i + 1) % pattern != 0)).collect()
         }
@@ -1084,39 +666,19 @@ fn layer_types(
     Ok(types)
 }
 
-/// The head a class name builds, if the family's modeling file defines the class.
-fn classify(family: Family, class: &str, num_labels: u64) -> Option<Head> {
-    let rest = class.strip_prefix(family.class_prefix())?;
-    let has_qa = !matches!(
-        family,
-        Family::Gemma
-            | Family::Gemma2
-            | Family::Gemma3Text
-            | Family::Phi3
-            | Family::DeepseekV2
-            | Family::DeepseekV3
-    );
-    let has_token = !matches!(family, Family::DeepseekV2 | Family::Gemma3Text);
-    Some(match (family, rest) {
+/// The head a class name builds, if the type's modeling file defines the class.
+fn classify(desc: &TypeDesc, class: &str, num_labels: u64) -> Option<Head> {
+    let rest = class.strip_prefix(desc.classes)?;
+    let h = desc.heads;
+    Some(match (desc.rules, rest) {
         (Family::Gemma3Text, "TextModel") => Head::Model,
         (Family::Gemma3Text, "TextForSequenceClassification") => Head::SequenceClassification { num_labels },
         (Family::Gemma3Text, "Model" | "ForSequenceClassification") => return None,
         (_, "Model") => Head::Model,
         (_, "ForCausalLM") => Head::CausalLm,
-        (_, "ForSequenceClassification") => Head::SequenceClassification { num_labels },
-        (_, "ForTokenClassification") if has_token => Head::TokenClassification { num_labels },
-        (_, "ForQuestionAnswering") if has_qa => Head::QuestionAnswering,
+        (_, "ForSequenceClassification") if h.sequence => Head::SequenceClassification { num_labels },
+        (_, "ForTokenClassification") if h.token => Head::TokenClassification { num_labels },
+        (_, "ForQuestionAnswering") if h.qa => Head::QuestionAnswering,
         _ => return None,
     })
-}
-
-impl Family {
-    /// Whether the family's question-answering class keeps its decoder under `transformer.`
-    /// (kept for backward compatibility in Llama and Qwen) rather than `model.`.
-    pub fn qa_prefix(self) -> &'static str {
-        match self {
-            Family::Llama | Family::Qwen2 | Family::Qwen3 | Family::Qwen3Moe => "transformer.",
-            _ => "model.",
-        }
-    }
 }

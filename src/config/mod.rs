@@ -19,8 +19,11 @@ pub mod mpnet;
 pub mod opt;
 pub mod phi;
 pub mod t5;
+pub mod types;
 pub mod vit;
 pub mod whisper;
+
+pub use types::QkNorm;
 
 use serde::Serialize;
 use serde_json::Value;

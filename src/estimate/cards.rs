@@ -168,8 +168,9 @@ pub fn builtin() -> &'static [Card] {
 
 /// The built-in cards plus a user's file; a user card with a built-in id replaces it.
 pub fn with_user_file(file: &Path) -> Result<Vec<Card>, CardsError> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| CardsError::Read { file: file.to_path_buf(), reason: e.to_string() })?;
+    // Within a limit and only a regular file: a FIFO here would block `plan` forever.
+    let text = crate::input_file::read_text(file, crate::input_file::CARDS_LIMIT)
+        .map_err(|e| CardsError::Read { file: file.to_path_buf(), reason: e.reason() })?;
     with_user_text(&text, file)
 }
 

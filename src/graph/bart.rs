@@ -2,10 +2,10 @@
 //! `model.encoder.layers.{i}.self_attn.q_proj`, `model.decoder.layernorm_embedding`, `lm_head`.
 //! The attention and feed-forward builders are shared with Whisper, which has the same layers.
 
+use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::{BartConfig, Head, POSITION_OFFSET};
 use crate::config::{Defaulted, Dims};
-use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for BartConfig {
     fn class(&self) -> &str {
@@ -47,20 +47,10 @@ impl Architecture for BartConfig {
     }
 }
 
-pub(crate) fn linear(name: &str, detail: &str, rows: u64, inp: u64, out: u64, bias: bool) -> Node {
-    let mut node = Node::new(name, Op::Linear, detail, &[rows, out])
-        .with([Tensor::new(format!("{name}.weight"), &[out, inp])]);
-    if bias {
-        node.params.push(Tensor::new(format!("{name}.bias"), &[out]));
-    }
-    node
-}
+pub(crate) use super::blocks::linear;
 
 pub(crate) fn layer_norm(name: &str, detail: &str, seq: u64, width: u64) -> Node {
-    Node::new(name, Op::LayerNorm, detail, &[seq, width]).with([
-        Tensor::new(format!("{name}.weight"), &[width]),
-        Tensor::new(format!("{name}.bias"), &[width]),
-    ])
+    super::blocks::layer_norm(name, detail, &[seq, width], width, true)
 }
 
 /// q, k, v, out projections of a BART-style attention block; Whisper's key projection has no bias.

@@ -29,18 +29,14 @@ impl Architecture for BertConfig {
     }
 }
 
+/// The encoders' linears all have a bias.
 pub(crate) fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
-    Node::new(name, Op::Linear, detail, &[seq, out]).with([
-        Tensor::new(format!("{name}.weight"), &[out, inp]),
-        Tensor::new(format!("{name}.bias"), &[out]),
-    ])
+    super::blocks::linear(name, detail, seq, inp, out, true)
 }
 
+/// The encoders' LayerNorms are all affine.
 pub(crate) fn layer_norm(name: &str, detail: &str, shape: &[u64], width: u64) -> Node {
-    Node::new(name, Op::LayerNorm, detail, shape).with([
-        Tensor::new(format!("{name}.weight"), &[width]),
-        Tensor::new(format!("{name}.bias"), &[width]),
-    ])
+    super::blocks::layer_norm(name, detail, shape, width, true)
 }
 
 /// The prefix under which a head class keeps its encoder (`bert.`, `roberta.`); none for the

@@ -43,7 +43,7 @@ pub fn build(c: &FalconConfig, seq: u64) -> Graph {
             Node::new("input_ids", Op::Input, "token ids", &[seq]),
             embedding(
                 &format!("{p}word_embeddings"),
-                &format!("{} tokens", c.vocab_size),
+                format!("{} tokens", c.vocab_size),
                 seq,
                 c.vocab_size,
                 h,
@@ -108,6 +108,8 @@ pub fn build(c: &FalconConfig, seq: u64) -> Graph {
     let names = HeadNames {
         lm: "lm_head",
         lm_bias: false,
+        lm_note: String::new(),
+        score_rows: None,
         token: "classifier",
         tied_to: c.tie_word_embeddings.then_some(&word_embeddings),
     };

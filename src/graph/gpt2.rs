@@ -2,8 +2,9 @@
 //! `transformer.` in head classes. GPT-2's projections are `Conv1D`, whose weight is stored
 //! `[in, out]`, the transpose of an `nn.Linear`'s.
 
+use super::blocks::conv1d;
 use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
 use crate::config::decoder::DecoderHead;
 use crate::config::gpt2::Gpt2Config;
 use crate::config::{Defaulted, Dims};
@@ -33,13 +34,6 @@ impl Architecture for Gpt2Config {
     }
 }
 
-fn conv1d(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
-    Node::new(name, Op::Linear, detail, &[seq, out]).with([
-        Tensor::new(format!("{name}.weight"), &[inp, out]),
-        Tensor::new(format!("{name}.bias"), &[out]),
-    ])
-}
-
 pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
     let p = base_prefix(c.head, "transformer.");
     let e = c.n_embd;
@@ -50,10 +44,10 @@ pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
         repeat: 1,
         nodes: vec![
             Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{p}wte"), &format!("{} tokens", c.vocab_size), seq, c.vocab_size, e),
+            embedding(&format!("{p}wte"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, e),
             embedding(
                 &format!("{p}wpe"),
-                &format!("{} positions, learned", c.n_positions),
+                format!("{} positions, learned", c.n_positions),
                 seq,
                 c.n_positions,
                 e,
@@ -98,6 +92,8 @@ pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
     let names = HeadNames {
         lm: "lm_head",
         lm_bias: false,
+        lm_note: String::new(),
+        score_rows: None,
         token: "classifier",
         tied_to: c.tie_word_embeddings.then_some(&wte),
     };

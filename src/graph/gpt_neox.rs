@@ -42,7 +42,7 @@ pub fn build(c: &GptNeoxConfig, seq: u64) -> Graph {
         repeat: 1,
         nodes: vec![
             Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{p}embed_in"), &format!("{} tokens", c.vocab_size), seq, c.vocab_size, h),
+            embedding(&format!("{p}embed_in"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, h),
         ],
     }];
     let l = format!("{p}layers.{{i}}");
@@ -89,6 +89,8 @@ pub fn build(c: &GptNeoxConfig, seq: u64) -> Graph {
     let names = HeadNames {
         lm: "embed_out",
         lm_bias: false,
+        lm_note: String::new(),
+        score_rows: None,
         token: "classifier",
         tied_to: c.tie_word_embeddings.then_some(&embed_in),
     };

@@ -3,10 +3,77 @@
 //! experts. Names are those of the class's `state_dict()`: `model.layers.{i}.self_attn.q_proj`,
 //! `model.layers.{i}.block_sparse_moe.experts.{e}.w1`, `lm_head`.
 
+use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm};
+use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
-use crate::config::llama::{Attention, DecoderConfig, Head, Moe, MoeStyle};
-use crate::config::{Defaulted, Dims};
-use crate::estimate::serving::{KvGroup, KvLayout};
+use crate::config::llama::{Attention, DecoderConfig, Head, MlpKind, Moe, MoeStyle, NormKind, Norms};
+use crate::config::{Common, ConfigError, Defaulted, Dims};
+
+impl DecoderConfig {
+    /// Reads and resolves a config of any type of the lineage, then checks that its sizes
+    /// together describe a model within reach.
+    pub fn resolve(value: &serde_json::Value, common: &Common) -> Result<Self, ConfigError> {
+        let c = Self::read(value, common)?;
+        c.check_scale()?;
+        Ok(c)
+    }
+
+    /// Each size is bounded on its own, but their products can still describe a model no
+    /// machine holds, whose count would overflow and whose tensor names would not fit in memory.
+    /// The graph is built once and sized in floating point to refuse such configs, naming the
+    /// key behind the largest part.
+    fn check_scale(&self) -> Result<(), ConfigError> {
+        const MAX_SCALARS: f64 = 1e15;
+        const MAX_EXPERT_COPIES: u64 = 1 << 20;
+        if let Some(m) = &self.moe {
+            let sparse = self.sparse_layers.iter().filter(|s| **s).count() as u64;
+            if sparse * m.num_experts > MAX_EXPERT_COPIES {
+                return Err(ConfigError::field(
+                    m.experts_field,
+                    format!(
+                        "{} experts in each of {sparse} layers is beyond any real model (at most {MAX_EXPERT_COPIES} in all)",
+                        m.num_experts
+                    ),
+                ));
+            }
+        }
+        let g = build(self, 1);
+        let mut total = 0.0;
+        let mut largest = (0.0, "");
+        for s in &g.sections {
+            for n in &s.nodes {
+                let each: f64 =
+                    n.params.iter().map(|t| t.shape.iter().map(|&x| x as f64).product::<f64>()).sum();
+                let part = s.repeat as f64 * n.copies as f64 * each;
+                total += part;
+                if part > largest.0 {
+                    largest = (part, n.name.as_str());
+                }
+            }
+        }
+        if total <= MAX_SCALARS {
+            return Ok(());
+        }
+        let name = largest.1;
+        let field = if name.contains("embed_tokens") || name == "lm_head" {
+            "vocab_size"
+        } else if name.contains("{e}") {
+            self.moe.as_ref().map_or("num_hidden_layers", |m| m.experts_field)
+        } else if name.contains("mlp") || name.contains("shared_expert") {
+            "intermediate_size"
+        } else if name.contains("self_attn") {
+            "num_attention_heads"
+        } else {
+            "num_hidden_layers"
+        };
+        Err(ConfigError::field(
+            field,
+            format!(
+                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
+            ),
+        ))
+    }
+}
 
 impl Architecture for DecoderConfig {
     fn class(&self) -> &str {
@@ -73,27 +140,31 @@ impl Architecture for DecoderConfig {
 fn decoder_prefix(c: &DecoderConfig) -> &'static str {
     match c.head {
         Head::Model => "",
-        Head::QuestionAnswering => c.family.qa_prefix(),
+        Head::QuestionAnswering if c.desc.heads.qa_under_transformer => "transformer.",
         _ => "model.",
     }
 }
 
-fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64, bias: bool) -> Node {
-    let mut n = Node::new(name, Op::Linear, detail, &[seq, out])
-        .with([Tensor::new(format!("{name}.weight"), &[out, inp])]);
-    if bias {
-        n.params.push(Tensor::new(format!("{name}.bias"), &[out]));
-    }
-    n
-}
-
-fn rms_norm(name: &str, detail: &str, shape: &[u64], width: u64) -> Node {
-    Node::new(name, Op::LayerNorm, detail, shape).with([Tensor::new(format!("{name}.weight"), &[width])])
-}
-
 /// Gemma's RMSNorm scales by (1 + weight); the others by weight. Only the wording differs.
+fn norm_word(c: &DecoderConfig) -> &'static str {
+    match (c.desc.norm, c.desc.gemma_norm) {
+        (NormKind::LayerNorm, _) => "LayerNorm",
+        (NormKind::Rms, true) => "RMSNorm (1 + w)",
+        (NormKind::Rms, false) => "RMSNorm",
+    }
+}
+
+/// A layer's or the final norm over the hidden state, of the type's kind.
+fn hidden_norm(c: &DecoderConfig, name: &str, what: &str, seq: u64) -> Node {
+    let (detail, h) = (norm_detail(c, what), c.hidden_size);
+    match c.desc.norm {
+        NormKind::Rms => rms_norm(name, &detail, &[seq, h], h),
+        NormKind::LayerNorm => layer_norm(name, &detail, &[seq, h], h, true),
+    }
+}
+
 fn norm_detail(c: &DecoderConfig, what: &str) -> String {
-    if c.family.gemma_like() { format!("RMSNorm (1 + w), {what}") } else { format!("RMSNorm, {what}") }
+    format!("{}, {what}", norm_word(c))
 }
 
 fn attention_nodes(c: &DecoderConfig, l: &str, seq: u64) -> Vec<Node> {
@@ -101,47 +172,21 @@ fn attention_nodes(c: &DecoderConfig, l: &str, seq: u64) -> Vec<Node> {
     let a = format!("{l}.self_attn");
     match c.attention {
         Attention::Grouped { num_heads, num_kv_heads, head_dim, qkv_bias, o_bias, qk_norm, fused_qkv } => {
-            let q = num_heads * head_dim;
-            let kv = num_kv_heads * head_dim;
-            let mut nodes = if fused_qkv {
-                vec![linear(
-                    &format!("{a}.qkv_proj"),
-                    "fused query, key and value projection",
-                    seq,
-                    h,
-                    q + 2 * kv,
-                    qkv_bias,
-                )]
-            } else {
-                vec![
-                    linear(&format!("{a}.q_proj"), "query projection", seq, h, q, qkv_bias),
-                    linear(&format!("{a}.k_proj"), "key projection", seq, h, kv, qkv_bias),
-                    linear(&format!("{a}.v_proj"), "value projection", seq, h, kv, qkv_bias),
-                ]
-            };
-            if qk_norm {
-                nodes.push(rms_norm(
-                    &format!("{a}.q_norm"),
-                    &norm_detail(c, "per query head"),
-                    &[seq, q],
-                    head_dim,
-                ));
-                nodes.push(rms_norm(
-                    &format!("{a}.k_norm"),
-                    &norm_detail(c, "per key head"),
-                    &[seq, kv],
-                    head_dim,
-                ));
-            }
             let window = c.sliding_window.map(|w| format!(", window {w}")).unwrap_or_default();
-            nodes.push(Node::new(
-                &a,
-                Op::Attention,
-                format!("{num_heads} query heads x {head_dim} over {num_kv_heads} key/value heads, causal, rotary{window}"),
-                &[seq, q],
-            ));
-            nodes.push(linear(&format!("{a}.o_proj"), "attention output projection", seq, q, h, o_bias));
-            nodes
+            gqa(&Gqa {
+                a: &a,
+                seq,
+                hidden: h,
+                heads: num_heads,
+                kv_heads: num_kv_heads,
+                head_dim,
+                qkv_bias,
+                o_bias,
+                fused_qkv,
+                qk_norm,
+                norm_word: norm_word(c),
+                what: format!("causal, rotary{window}"),
+            })
         }
         Attention::Latent {
             num_heads,
@@ -208,28 +253,22 @@ fn attention_nodes(c: &DecoderConfig, l: &str, seq: u64) -> Vec<Node> {
     }
 }
 
-/// A gated MLP at `prefix` (`gate_proj`, `up_proj`, `down_proj`, or Phi-3's `gate_up_proj`).
-fn gated_mlp(c: &DecoderConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
+fn mlp(c: &DecoderConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
     let h = c.hidden_size;
-    let act = Node::new(
-        format!("{prefix}.act_fn"),
-        Op::Activation,
-        format!("{}(gate) * up", c.hidden_act),
-        &[seq, ffn],
-    );
-    if c.fused_gate_up {
-        return vec![
-            linear(&format!("{prefix}.gate_up_proj"), "fused gate and up projection", seq, h, 2 * ffn, bias),
-            act,
-            linear(&format!("{prefix}.down_proj"), "down projection", seq, ffn, h, bias),
-        ];
+    match c.desc.mlp {
+        MlpKind::Gated => gated_mlp(prefix, seq, h, ffn, &c.hidden_act, bias, c.fused_gate_up),
+        MlpKind::Plain { up, down } => vec![
+            linear(
+                &format!("{prefix}.{up}"),
+                &format!("up projection, then {}", c.hidden_act),
+                seq,
+                h,
+                ffn,
+                bias,
+            ),
+            linear(&format!("{prefix}.{down}"), "down projection", seq, ffn, h, bias),
+        ],
     }
-    vec![
-        linear(&format!("{prefix}.gate_proj"), "gate projection", seq, h, ffn, bias),
-        linear(&format!("{prefix}.up_proj"), "up projection", seq, h, ffn, bias),
-        act,
-        linear(&format!("{prefix}.down_proj"), "down projection", seq, ffn, h, bias),
-    ]
 }
 
 fn moe_nodes(c: &DecoderConfig, m: &Moe, l: &str, seq: u64) -> Vec<Node> {
@@ -260,12 +299,12 @@ fn moe_nodes(c: &DecoderConfig, m: &Moe, l: &str, seq: u64) -> Vec<Node> {
             }
             nodes.push(gate);
             let bias = c.mlp_bias && m.style == MoeStyle::Deepseek;
-            for node in gated_mlp(c, &format!("{b}.experts.{{e}}"), seq, f, bias) {
+            for node in mlp(c, &format!("{b}.experts.{{e}}"), seq, f, bias) {
                 nodes.push(node.experts(n, k));
             }
             if let Some(s) = m.shared_intermediate_size {
                 let name = if m.style == MoeStyle::Qwen { "shared_expert" } else { "shared_experts" };
-                nodes.extend(gated_mlp(c, &format!("{b}.{name}"), seq, s, bias));
+                nodes.extend(mlp(c, &format!("{b}.{name}"), seq, s, bias));
             }
             if m.shared_expert_gate {
                 nodes.push(linear(
@@ -283,42 +322,32 @@ fn moe_nodes(c: &DecoderConfig, m: &Moe, l: &str, seq: u64) -> Vec<Node> {
 }
 
 fn layer_nodes(c: &DecoderConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
-    let h = c.hidden_size;
-    let mut nodes =
-        vec![rms_norm(&format!("{l}.input_layernorm"), &norm_detail(c, "before attention"), &[seq, h], h)];
+    let norm = |name: &str, what: &str| hidden_norm(c, &format!("{l}.{name}"), what, seq);
+    let mut nodes = vec![];
+    if c.norms != Norms::Post {
+        nodes.push(norm("input_layernorm", "before attention"));
+    }
     nodes.extend(attention_nodes(c, l, seq));
-    if c.sandwich_norms {
-        nodes.push(rms_norm(
-            &format!("{l}.post_attention_layernorm"),
-            &norm_detail(c, "after attention"),
-            &[seq, h],
-            h,
-        ));
-        nodes.push(rms_norm(
-            &format!("{l}.pre_feedforward_layernorm"),
-            &norm_detail(c, "before the MLP"),
-            &[seq, h],
-            h,
-        ));
-    } else {
-        nodes.push(rms_norm(
-            &format!("{l}.post_attention_layernorm"),
-            &norm_detail(c, "residual add, then norm before the MLP"),
-            &[seq, h],
-            h,
-        ));
+    match c.norms {
+        Norms::Pre => nodes.push(norm("post_attention_layernorm", "residual add, then norm before the MLP")),
+        Norms::Sandwich => {
+            nodes.push(norm("post_attention_layernorm", "after attention"));
+            nodes.push(norm("pre_feedforward_layernorm", "before the MLP"));
+        }
+        Norms::Post => {
+            nodes.push(norm("post_attention_layernorm", "after attention, before the residual add"))
+        }
     }
     match (&c.moe, sparse) {
         (Some(m), true) => nodes.extend(moe_nodes(c, m, l, seq)),
-        _ => nodes.extend(gated_mlp(c, &format!("{l}.mlp"), seq, c.intermediate_size, c.mlp_bias)),
+        _ => nodes.extend(mlp(c, &format!("{l}.mlp"), seq, c.intermediate_size, c.mlp_bias)),
     }
-    if c.sandwich_norms {
-        nodes.push(rms_norm(
-            &format!("{l}.post_feedforward_layernorm"),
-            &norm_detail(c, "after the MLP"),
-            &[seq, h],
-            h,
-        ));
+    match c.norms {
+        Norms::Pre => {}
+        Norms::Sandwich => nodes.push(norm("post_feedforward_layernorm", "after the MLP")),
+        Norms::Post => {
+            nodes.push(norm("post_feedforward_layernorm", "after the MLP, before the residual add"))
+        }
     }
     nodes
 }
@@ -329,7 +358,7 @@ pub fn build(c: &DecoderConfig, seq: u64) -> Graph {
     let v = c.vocab_size;
     let embed = format!("{p}embed_tokens");
     let embed_weight = format!("{embed}.weight");
-    let scale = if c.family.gemma_like() { format!(", scaled by sqrt({h})") } else { String::new() };
+    let scale = if c.desc.gemma_norm { format!(", scaled by sqrt({h})") } else { String::new() };
     let mut sections = vec![Section {
         name: embed.clone(),
         role: Role::Embeddings,
@@ -377,44 +406,17 @@ pub fn build(c: &DecoderConfig, seq: u64) -> Graph {
         name: norm.clone(),
         role: Role::Layers,
         repeat: 1,
-        nodes: vec![rms_norm(&norm, &norm_detail(c, "final"), &[seq, h], h)],
+        nodes: vec![hidden_norm(c, &norm, "final", seq)],
     });
-    let mut head_nodes = vec![];
-    match c.head {
-        Head::Model => {}
-        Head::CausalLm => {
-            let mut w = Tensor::new("lm_head.weight", &[v, h]);
-            if c.tie_word_embeddings {
-                w.tied_to = Some(embed_weight.clone());
-            }
-            let cap = c.final_logit_softcapping.map(|s| format!(", soft-capped at {s}")).unwrap_or_default();
-            head_nodes.push(
-                Node::new("lm_head", Op::Linear, format!("logits over the vocabulary{cap}"), &[seq, v])
-                    .with([w]),
-            );
-        }
-        Head::SequenceClassification { num_labels } => {
-            head_nodes.push(linear(
-                "score",
-                "labels, read at the last non-padding token",
-                seq,
-                h,
-                num_labels,
-                false,
-            ));
-        }
-        Head::TokenClassification { num_labels } => {
-            head_nodes.push(linear("score", "a label per token", seq, h, num_labels, true));
-        }
-        Head::QuestionAnswering => {
-            head_nodes.push(linear("qa_outputs", "span start and end logits", seq, h, 2, true));
-        }
-    }
-    // The section is named after its node, so the breakdown reads `lm_head`, `score`, ...
-    if let Some(first) = head_nodes.first() {
-        let name = first.name.clone();
-        sections.push(Section { name, role: Role::Head, repeat: 1, nodes: head_nodes });
-    }
+    let names = HeadNames {
+        lm: "lm_head",
+        lm_bias: false,
+        lm_note: c.final_logit_softcapping.map(|s| format!(", soft-capped at {s}")).unwrap_or_default(),
+        token: "score",
+        score_rows: Some(seq),
+        tied_to: c.tie_word_embeddings.then_some(&embed_weight),
+    };
+    sections.extend(head_section(c.head, &names, seq, h, v));
     Graph { seq_len: seq, sections }
 }
 

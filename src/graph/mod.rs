@@ -8,6 +8,7 @@
 pub mod albert;
 pub mod bart;
 pub mod bert;
+pub mod blocks;
 pub mod bloom;
 pub mod deberta_v2;
 pub mod decoder;
@@ -16,6 +17,7 @@ pub mod electra;
 pub mod falcon;
 pub mod gpt2;
 pub mod gpt_neox;
+pub mod kv;
 pub mod llama;
 pub mod mpnet;
 pub mod opt;
@@ -47,7 +49,7 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     fn unscaled_residual_init(&self) -> bool;
     /// The KV cache's structure where it differs from a uniform full-attention stack over
     /// `dims()` (sliding windows, latent attention, cross-attention); None: uniform.
-    fn kv_layout(&self) -> Option<crate::estimate::serving::KvLayout> {
+    fn kv_layout(&self) -> Option<kv::KvLayout> {
         None
     }
     /// Where `Dims::context` comes from, in words, for the page's sequence-length note.
@@ -276,11 +278,7 @@ impl Candidate {
     }
 }
 
-/// An embedding table `rows x width` as a node named `name` (its tensor is `name.weight`).
-pub(crate) fn embedding(name: &str, detail: impl Into<String>, seq: u64, rows: u64, width: u64) -> Node {
-    Node::new(name, Op::Embedding, detail, &[seq, width])
-        .with([Tensor::new(format!("{name}.weight"), &[rows, width])])
-}
+pub(crate) use blocks::embedding;
 
 /// A tensor that is the same storage as `to`: listed, counted once at `to`.
 pub(crate) fn tied(name: impl Into<String>, shape: &[u64], to: impl Into<String>) -> Tensor {

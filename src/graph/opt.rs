@@ -40,7 +40,7 @@ pub fn build(c: &OptConfig, seq: u64) -> Graph {
     let positions = c.max_position_embeddings + POSITION_OFFSET;
     let mut nodes = vec![
         Node::new("input_ids", Op::Input, "token ids", &[seq]),
-        embedding(&format!("{p}embed_tokens"), &format!("{} tokens", c.vocab_size), seq, c.vocab_size, w),
+        embedding(&format!("{p}embed_tokens"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, w),
     ];
     if c.projects() {
         nodes.push(linear(
@@ -54,7 +54,7 @@ pub fn build(c: &OptConfig, seq: u64) -> Graph {
     }
     nodes.push(embedding(
         &format!("{p}embed_positions"),
-        &format!("{} positions, learned, ids offset by {POSITION_OFFSET}", c.max_position_embeddings),
+        format!("{} positions, learned, ids offset by {POSITION_OFFSET}", c.max_position_embeddings),
         seq,
         positions,
         h,
@@ -103,6 +103,8 @@ pub fn build(c: &OptConfig, seq: u64) -> Graph {
     let names = HeadNames {
         lm: "lm_head",
         lm_bias: false,
+        lm_note: String::new(),
+        score_rows: None,
         token: "classifier",
         tied_to: c.tie_word_embeddings.then_some(&embed_tokens),
     };

@@ -42,7 +42,7 @@ pub fn build(c: &PhiConfig, seq: u64) -> Graph {
         repeat: 1,
         nodes: vec![
             Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{p}embed_tokens"), &format!("{} tokens", c.vocab_size), seq, c.vocab_size, h),
+            embedding(&format!("{p}embed_tokens"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, h),
         ],
     }];
     let l = format!("{p}layers.{{i}}");
@@ -95,6 +95,8 @@ pub fn build(c: &PhiConfig, seq: u64) -> Graph {
     let names = HeadNames {
         lm: "lm_head",
         lm_bias: true,
+        lm_note: String::new(),
+        score_rows: None,
         token: "score",
         tied_to: c.tie_word_embeddings.then_some(&embed_tokens),
     };

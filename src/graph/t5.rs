@@ -2,10 +2,10 @@
 //! `encoder.block.{i}.layer.0.SelfAttention.q`, `decoder.block.{i}.layer.1.EncDecAttention.o`,
 //! `lm_head`. Every linear in the stacks is bias-free and every norm is a scale-only RMSNorm.
 
+use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::t5::{BiasLayout, Head, T5Config};
 use crate::config::{Defaulted, Dims};
-use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for T5Config {
     fn class(&self) -> &str {
@@ -50,21 +50,17 @@ impl Architecture for T5Config {
     }
 }
 
+/// T5's linears have no bias; its classification head's do.
 fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
-    Node::new(name, Op::Linear, detail, &[seq, out])
-        .with([Tensor::new(format!("{name}.weight"), &[out, inp])])
+    super::blocks::linear(name, detail, seq, inp, out, false)
 }
 
 fn linear_bias(name: &str, detail: &str, rows: u64, inp: u64, out: u64) -> Node {
-    Node::new(name, Op::Linear, detail, &[rows, out]).with([
-        Tensor::new(format!("{name}.weight"), &[out, inp]),
-        Tensor::new(format!("{name}.bias"), &[out]),
-    ])
+    super::blocks::linear(name, detail, rows, inp, out, true)
 }
 
 fn rms_norm(name: &str, detail: &str, seq: u64, width: u64) -> Node {
-    Node::new(name, Op::LayerNorm, format!("RMSNorm, scale only: {detail}"), &[seq, width])
-        .with([Tensor::new(format!("{name}.weight"), &[width])])
+    super::blocks::rms_norm(name, &format!("RMSNorm, scale only: {detail}"), &[seq, width], width)
 }
 
 /// The prefix under which a head class keeps its base model (`transformer.`).

@@ -3,10 +3,10 @@
 //! The layers are BART's (see [`super::bart`]) with bias-free key projections and pre-norm.
 
 use super::bart::{decoder_layer, encoder_layer, layer_norm, linear};
+use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::whisper::{Head, WhisperConfig};
 use crate::config::{Defaulted, Dims};
-use crate::estimate::serving::{KvGroup, KvLayout};
 
 impl Architecture for WhisperConfig {
     fn class(&self) -> &str {

@@ -6,12 +6,13 @@ use std::path::{Path, PathBuf};
 
 use hf_hub::{Cache, Repo, RepoType};
 
-use super::{ModelFiles, ModelSource, SourceError, read_index_names, read_json, read_text};
+use super::{ModelFiles, ModelSource, SourceError, read_beside_config, read_text};
+use crate::input_file::{CONFIG_LIMIT, REF_LIMIT};
 use crate::model_id::ModelId;
 
 /// Name of modelatlas's own metadata file inside a snapshot folder.
 pub const META_FILE: &str = "modelatlas.json";
-const INDEX_FILE: &str = "model.safetensors.index.json";
+pub(crate) const INDEX_FILE: &str = "model.safetensors.index.json";
 
 pub struct HubCacheSource {
     cache: Cache,
@@ -31,64 +32,96 @@ impl HubCacheSource {
         Repo::with_revision(id.to_string(), RepoType::Model, self.revision.clone())
     }
 
-    /// The snapshot folder the ref points at. hf-hub 0.5 joins the ref file's text verbatim, so a
-    /// ref written with a trailing newline (as some tools do) would miss; the commit is trimmed
-    /// here and the folder built with hf-hub's own `pointer_path`.
+    /// The snapshot folder the ref points at. The ref is read here, within a size limit, and
+    /// never through hf-hub 0.5's `CacheRepo::get`, which reads it whole with no limit (a FIFO
+    /// there blocks, `/dev/zero` never ends) and joins its text untrimmed (a trailing newline
+    /// misses). The folder is built with hf-hub's own `pointer_path`.
     fn snapshot_dir(&self, id: &ModelId) -> Result<(String, PathBuf), SourceError> {
         let repo_dir = self.root().join(id.cache_folder());
         let ref_path = repo_dir.join("refs").join(&self.revision);
         let model = id.to_string();
-        if !ref_path.is_file() {
-            return Err(SourceError::NotInSnapshot { model, path: ref_path });
-        }
-        let commit = read_text(&model, &ref_path)?.trim().to_string();
-        if commit.is_empty() || commit.contains(['/', '\\']) || commit.contains("..") {
+        let text = match read_text(&model, &ref_path, REF_LIMIT) {
+            Err(SourceError::Input { error, .. }) if error.is_missing() => {
+                return Err(SourceError::NotInSnapshot { model, path: ref_path });
+            }
+            other => other?,
+        };
+        let commit = check_ref(&text).map_err(|reason| SourceError::Unreadable {
+            model: model.clone(),
+            path: ref_path.clone(),
+            reason,
+        })?;
+        let dir = self.cache.repo(self.repo(id)).pointer_path(commit);
+        if std::fs::symlink_metadata(&dir).is_err() {
             return Err(SourceError::Unreadable {
                 model,
                 path: ref_path,
-                reason: format!("ref holds {commit:?}, not a commit"),
+                reason: format!("names snapshot {commit}, but {} does not exist", dir.display()),
             });
         }
-        let dir = self.cache.repo(self.repo(id)).pointer_path(&commit);
-        Ok((commit, dir))
+        Ok((commit.to_string(), dir))
     }
 }
 
-/// A Hub commit is 40 hex digits; a snapshot made from a copy whose revision is unknown uses a
-/// folder name that is not one, and the page then says the revision is unknown.
+/// What a ref may hold: the name of a snapshot folder, which the Hub writes as a 40-digit
+/// lower-case commit (a snapshot made from a copy of unknown revision uses a plain name such as
+/// `unknown-revision`). The text is shown back only when it passes, so a ref that is a link to
+/// some other file never has that file echoed into a message.
+fn check_ref(text: &str) -> Result<&str, String> {
+    const MAX_NAME: usize = 64;
+    let name = text.trim();
+    let plain = !name.is_empty()
+        && name.len() <= MAX_NAME
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && !name.starts_with('.');
+    if !plain {
+        let lines = text.lines().count();
+        return Err(format!(
+            "holds {} bytes on {lines} line(s), not a commit (a commit is 40 lower-case hex digits)",
+            text.len()
+        ));
+    }
+    if name.len() == 40
+        && name.bytes().all(|b| b.is_ascii_hexdigit())
+        && name.bytes().any(|b| b.is_ascii_uppercase())
+    {
+        return Err(format!(
+            "holds {name}, a commit with upper-case hex digits; the Hub writes commits in lower case \
+             (rename the snapshot folder and the ref to {})",
+            name.to_ascii_lowercase()
+        ));
+    }
+    Ok(name)
+}
+
+/// A Hub commit is 40 lower-case hex digits; a snapshot made from a copy whose revision is
+/// unknown uses a folder name that is not one, and the page then says the revision is unknown.
 fn as_commit(s: &str) -> Option<String> {
-    (s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit())).then(|| s.to_string())
+    (s.len() == 40 && s.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))).then(|| s.to_string())
 }
 
 impl ModelSource for HubCacheSource {
     fn load(&self, id: &ModelId) -> Result<ModelFiles, SourceError> {
         let model = id.to_string();
         let (commit, dir) = self.snapshot_dir(id)?;
-        let cached = self.cache.repo(self.repo(id));
-        // hf-hub resolves the file when the ref is clean; fall back to the trimmed commit's folder.
-        let config_path = cached.get("config.json").unwrap_or_else(|| dir.join("config.json"));
-        if !config_path.is_file() {
-            return Err(SourceError::NotInSnapshot { model, path: config_path });
-        }
-        let config_text = read_text(&model, &config_path)?;
-        let meta_path = dir.join(META_FILE);
-        let meta = if meta_path.is_file() {
-            let meta: super::HubMeta = read_json(&model, &meta_path)?;
-            if meta.model_id != model {
-                return Err(SourceError::BadMeta {
-                    model,
-                    path: meta_path,
-                    field: "model_id".into(),
-                    reason: format!("says {:?}, but the folder is this model's", meta.model_id),
-                });
+        let config_path = dir.join("config.json");
+        let config_text = match read_text(&model, &config_path, CONFIG_LIMIT) {
+            Err(SourceError::Input { error, .. }) if error.is_missing() => {
+                return Err(SourceError::NotInSnapshot { model, path: config_path });
             }
-            Some(meta)
-        } else {
-            None
+            other => other?,
         };
-        let index_path = dir.join(INDEX_FILE);
-        let index_tensor_names =
-            if index_path.is_file() { Some(read_index_names(&model, &index_path)?) } else { None };
+        let (meta, index_tensor_names) = read_beside_config(&model, &dir)?;
+        if let Some(meta) = &meta
+            && meta.model_id != model
+        {
+            return Err(SourceError::BadMeta {
+                model,
+                path: dir.join(META_FILE),
+                field: "model_id".into(),
+                reason: format!("says {:?}, but the folder is this model's", meta.model_id),
+            });
+        }
         Ok(ModelFiles {
             label: model,
             config_text,
@@ -97,5 +130,36 @@ impl ModelSource for HubCacheSource {
             meta,
             index_tensor_names,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ref_that_is_not_a_plain_name_is_described_not_echoed() {
+        let passwd = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/:/bin/false\n";
+        let err = check_ref(passwd).unwrap_err();
+        assert!(!err.contains("root") && !err.contains("daemon"), "{err}");
+        assert!(err.contains(&format!("{} bytes on 2 line(s)", passwd.len())), "{err}");
+    }
+
+    #[test]
+    fn an_upper_case_commit_is_refused_naming_its_lower_case_spelling() {
+        let err = check_ref("ABCDEF0123456789abcdef0123456789abcdef01").unwrap_err();
+        assert!(
+            err.contains("upper-case") && err.contains("abcdef0123456789abcdef0123456789abcdef01"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_commit_with_a_trailing_newline_and_the_unknown_revision_name_are_accepted() {
+        let commit = "0123456789abcdef0123456789abcdef01234567";
+        assert_eq!(check_ref(&format!("{commit}\n")), Ok(commit));
+        assert_eq!(as_commit(commit).as_deref(), Some(commit));
+        assert_eq!(check_ref("unknown-revision"), Ok("unknown-revision"));
+        assert_eq!(as_commit("unknown-revision"), None);
     }
 }

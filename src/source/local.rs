@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use super::{HubMeta, ModelFiles, SourceError, read_index_names, read_json, read_text};
+use super::{ModelFiles, SourceError, read_beside_config};
+use crate::input_file::{self, CONFIG_LIMIT, InputError};
 
 pub fn load_path(path: &Path) -> Result<ModelFiles, SourceError> {
     let config_path = if path.is_dir() { path.join("config.json") } else { path.to_path_buf() };
@@ -14,12 +15,17 @@ pub fn load_path(path: &Path) -> Result<ModelFiles, SourceError> {
         .map(|n| n.to_string_lossy().into_owned())
         .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "local model".to_string());
-    let config_text = read_text(&label, &config_path)?;
+    let config_text = input_file::read_text(&config_path, CONFIG_LIMIT).map_err(|error| match error {
+        // A folder was given and it holds no config.json: say that of the folder the user named,
+        // not only that a file they never typed is missing.
+        InputError::Missing { .. } if config_path != path => SourceError::Unreadable {
+            model: label.clone(),
+            path: path.to_path_buf(),
+            reason: "a directory with no config.json in it".into(),
+        },
+        error => SourceError::Input { model: label.clone(), error },
+    })?;
     let dir = config_path.parent().unwrap_or(Path::new("."));
-    let index_path = dir.join("model.safetensors.index.json");
-    let index_tensor_names =
-        if index_path.is_file() { Some(read_index_names(&label, &index_path)?) } else { None };
-    let meta_path = dir.join(super::hub_cache::META_FILE);
-    let meta: Option<HubMeta> = if meta_path.is_file() { Some(read_json(&label, &meta_path)?) } else { None };
+    let (meta, index_tensor_names) = read_beside_config(&label, dir)?;
     Ok(ModelFiles { label, config_text, config_path, commit: None, meta, index_tensor_names })
 }

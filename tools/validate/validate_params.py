@@ -86,6 +86,8 @@ FAMILIES = [
     "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2", "gemma3_text", "phi", "phi3",
     "deepseek_v2", "deepseek_v3", "t5", "mt5", "umt5", "bart", "whisper", "distilbert", "albert",
     "electra", "deberta-v2", "mpnet", "vit", "bert", "roberta", "xlm-roberta",
+    # Types added as descriptions (src/config/types.rs).
+    "granite", "olmo2", "olmo3", "seed_oss", "smollm3", "ministral", "starcoder2",
 ]
 
 # Classes beyond base / usual head / ForSequenceClassification, for the families modelatlas
@@ -103,6 +105,10 @@ EXTRA_CLASSES = {
     "mt5": ["MT5EncoderModel"],
     "umt5": ["UMT5EncoderModel"],
     "vit": ["ViTForMaskedImageModeling"],
+    "seed_oss": ["SeedOssForTokenClassification", "SeedOssForQuestionAnswering"],
+    "smollm3": ["SmolLM3ForTokenClassification", "SmolLM3ForQuestionAnswering"],
+    "ministral": ["MinistralForTokenClassification", "MinistralForQuestionAnswering"],
+    "starcoder2": ["Starcoder2ForTokenClassification"],
 }
 
 # Small variations, applied as keyword arguments to the family's config class. Each is built for
@@ -199,6 +205,39 @@ VARIATIONS: dict[str, list[dict]] = {
              num_key_value_heads=1, vocab_size=640, attention_bias=True, mlp_bias=True),
     ],
     "mistral": _LLAMA_LIKE,
+    # MinistralConfig() leaves head_dim None, which transformers 5.24's rotary init cannot take
+    # (its default rows fail on transformers' side); the variations give it.
+    "ministral": [dict(v, head_dim=v.get("head_dim", v["hidden_size"] // v["num_attention_heads"]))
+                  for v in _LLAMA_LIKE],
+    "starcoder2": _LLAMA_LIKE + [
+        dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
+             num_key_value_heads=1, vocab_size=640, use_bias=False, sliding_window=64),
+    ],
+    "granite": _LLAMA_LIKE + [
+        dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
+             num_key_value_heads=1, vocab_size=640, attention_bias=True, mlp_bias=True,
+             embedding_multiplier=12.0, residual_multiplier=0.22),
+    ],
+    "olmo2": _LLAMA_LIKE + [
+        dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
+             num_key_value_heads=1, vocab_size=640, attention_bias=True),
+    ],
+    "olmo3": _LLAMA_LIKE + [
+        dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
+             num_key_value_heads=1, vocab_size=640, attention_bias=True, sliding_window=64,
+             layer_types=["full_attention", "sliding_attention"]),
+    ],
+    "seed_oss": _LLAMA_LIKE + [
+        dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
+             num_key_value_heads=1, head_dim=48, vocab_size=640, attention_bias=False,
+             attention_out_bias=True, mlp_bias=True),
+    ],
+    # SmolLM3Config's pad_token_id (128004) is past these small vocabularies: nn.Embedding refuses.
+    "smollm3": [dict(v, pad_token_id=0) for v in _LLAMA_LIKE + [
+        dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
+             num_key_value_heads=1, vocab_size=640, attention_bias=True, mlp_bias=True,
+             no_rope_layer_interval=2),
+    ]],
     "mixtral": [
         dict(hidden_size=128, intermediate_size=256, num_hidden_layers=2, num_attention_heads=4,
              num_key_value_heads=2, vocab_size=1000, num_local_experts=4, num_experts_per_tok=2),
