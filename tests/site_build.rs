@@ -54,7 +54,10 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
         serde_json::from_slice(&std::fs::read(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap())
             .unwrap();
     let text = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap();
-    assert!(text.starts_with("{\"schema_version\":2,"), "schema_version comes first, and the JSON is compact");
+    assert!(
+        text.starts_with("{\"schema_version\":2,"),
+        "schema_version comes first, and the JSON is compact"
+    );
     for key in ["id", "family", "architecture", "memory", "cards", "structure", "lints"] {
         assert!(!json[key].is_null(), "{key} missing");
     }

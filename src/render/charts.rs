@@ -203,10 +203,8 @@ pub fn lines(id: &str, title: &str, series: &[(String, Vec<(u64, f64)>)], caps: 
     let mut xs: Vec<u64> = series.iter().flat_map(|s| s.1.iter().map(|p| p.0)).collect();
     xs.sort_unstable();
     xs.dedup();
-    let (xmin, xmax) = (
-        xs.first().copied().unwrap_or(1).max(1) as f64,
-        xs.last().copied().unwrap_or(2).max(2) as f64,
-    );
+    let (xmin, xmax) =
+        (xs.first().copied().unwrap_or(1).max(1) as f64, xs.last().copied().unwrap_or(2).max(2) as f64);
     let largest = series.iter().flat_map(|s| s.1.iter().map(|p| p.1)).fold(0.0, f64::max);
     let step = tick_step(largest * 1.05);
     let ymax = ((largest * 1.05 / step).ceil() * step).max(1.0);
@@ -244,9 +242,21 @@ pub fn lines(id: &str, title: &str, series: &[(String, Vec<(u64, f64)>)], caps: 
         let px = sx(*x);
         let label = format::commas(*x);
         let half = 3.5 * label.len() as f64;
-        let _ = write!(out, r#"<line class="axis" x1="{px}" y1="{y0}" x2="{px}" y2="{y2}"/>"#, px = n(px), y0 = n(y0), y2 = n(y0 + 4.0));
+        let _ = write!(
+            out,
+            r#"<line class="axis" x1="{px}" y1="{y0}" x2="{px}" y2="{y2}"/>"#,
+            px = n(px),
+            y0 = n(y0),
+            y2 = n(y0 + 4.0)
+        );
         if px - half > last + 4.0 {
-            let _ = write!(out, r#"<text class="chart-label" x="{}" y="{}" text-anchor="middle">{}</text>"#, n(px), n(y0 + 16.0), label);
+            let _ = write!(
+                out,
+                r#"<text class="chart-label" x="{}" y="{}" text-anchor="middle">{}</text>"#,
+                n(px),
+                n(y0 + 16.0),
+                label
+            );
             last = px + half;
         }
     }
@@ -264,9 +274,22 @@ pub fn lines(id: &str, title: &str, series: &[(String, Vec<(u64, f64)>)], caps: 
     let mut last_y = f64::INFINITY;
     for (label, cap) in caps.iter().filter(|c| c.1 <= ymax) {
         let y = sy(*cap);
-        let _ = write!(out, r#"<line class="cap" x1="{}" y1="{y}" x2="{}" y2="{y}"><title>{}</title></line>"#, n(x0), n(x1), esc(label), y = n(y));
+        let _ = write!(
+            out,
+            r#"<line class="cap" x1="{}" y1="{y}" x2="{}" y2="{y}"><title>{}</title></line>"#,
+            n(x0),
+            n(x1),
+            esc(label),
+            y = n(y)
+        );
         if y < last_y - 13.0 {
-            let _ = write!(out, r#"<text class="chart-cap" x="{}" y="{}">{}</text>"#, n(x1 + 4.0), n(y + 4.0), esc(label));
+            let _ = write!(
+                out,
+                r#"<text class="chart-cap" x="{}" y="{}">{}</text>"#,
+                n(x1 + 4.0),
+                n(y + 4.0),
+                esc(label)
+            );
             last_y = y;
         }
     }
@@ -317,7 +340,9 @@ mod tests {
         // Both cards are off that scale: no line for them.
         assert!(!svg.contains(r#"class="cap""#), "{svg}");
         // The legend is HTML, one entry per segment.
-        assert!(svg.contains(r#"<li><i class="seg0"></i>weights</li><li><i class="seg1"></i>activations</li>"#));
+        assert!(
+            svg.contains(r#"<li><i class="seg0"></i>weights</li><li><i class="seg1"></i>activations</li>"#)
+        );
     }
 
     #[test]

@@ -204,7 +204,8 @@ impl Renderer {
         let ctx = context! { index => Serde(index), site => Serde(site), root => site.base_url.clone() };
         // The 404 page links root-relative (base_url's path only): absolute URLs would send a
         // reader of a mirror or a preview deployment to another host.
-        let path = url::Url::parse(&site.base_url).map(|u| u.path().to_string()).unwrap_or_else(|_| "/".into());
+        let path =
+            url::Url::parse(&site.base_url).map(|u| u.path().to_string()).unwrap_or_else(|_| "/".into());
         let not_found = context! { root => path, ..ctx.clone() };
         Ok(vec![
             ("sitemap.xml", self.render("sitemap.j2", ctx.clone())?),
@@ -242,7 +243,10 @@ impl Renderer {
                     part.to_string()
                 } else {
                     n += 1;
-                    format!(r#"<div class="scroll" tabindex="0" role="region" aria-label="Table {n}"><table>{}"#, part.replacen("</table>", "</table></div>", 1))
+                    format!(
+                        r#"<div class="scroll" tabindex="0" role="region" aria-label="Table {n}"><table>{}"#,
+                        part.replacen("</table>", "</table></div>", 1)
+                    )
                 }
             })
             .collect::<String>();
