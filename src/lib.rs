@@ -5,9 +5,11 @@
 //! Data flows one way: [`manifest`] and [`source`] -> [`config`] -> [`graph`] -> [`estimate`] ->
 //! [`page`] -> [`render`] -> [`output`], with [`plan`] doing one model and [`site`] all of them.
 
+pub mod changes;
 pub mod config;
 pub mod estimate;
 pub mod family;
+pub mod feeds;
 pub mod graph;
 pub mod input_file;
 pub mod manifest;
@@ -18,3 +20,4 @@ pub mod plan;
 pub mod render;
 pub mod site;
 pub mod source;
+pub mod sync;

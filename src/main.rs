@@ -52,6 +52,10 @@ enum Command {
         /// A cards file to add to the built-in catalogue (same format as src/estimate/cards.toml).
         #[arg(long)]
         cards: Option<PathBuf>,
+        /// Build the models found in this folder tree (a Hugging Face cache, or folders each
+        /// holding a config.json) instead of the manifest's list; [site] still comes from it.
+        #[arg(long)]
+        from: Option<PathBuf>,
         #[command(flatten)]
         run: RunArgs,
     },
@@ -70,6 +74,29 @@ enum Command {
         run: RunArgs,
         #[command(flatten)]
         training: TrainingArgs,
+    },
+    /// Fill the snapshot from the Hub (HF_ENDPOINT, HF_TOKEN, HF_HUB_OFFLINE): config files, model
+    /// info, safetensors headers and the revision history, for every model of the list.
+    Sync {
+        #[arg(long, default_value = "models.toml")]
+        manifest: PathBuf,
+        /// The Hugging Face cache folder to fill (the snapshot `build` reads).
+        #[arg(long, default_value = "hub", env = "MODELATLAS_HUB")]
+        hub: PathBuf,
+        /// Commits of history read for each model that changed (0: none).
+        #[arg(long, default_value_t = 20)]
+        history: usize,
+        /// Models synced at once.
+        #[arg(long, default_value_t = 4)]
+        jobs: usize,
+        /// Sync only shard K of N (`--shard 2/8`): a deterministic 1/N of the list. With
+        /// `[discover]`, a sharded sync reads the lock file as it is, so every shard splits the
+        /// same list.
+        #[arg(long)]
+        shard: Option<String>,
+        /// Only expand `[discover]` into the lock file, then stop (the first job of a CI matrix).
+        #[arg(long)]
+        discover_only: bool,
     },
     /// Evaluate one mode's memory formula at a batch, a sequence length and a card, as the model
     /// page's calculator does (JSON on stdout).
@@ -184,7 +211,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Build { manifest, hub, out, allow_failures, jobs, cards, run } => {
+        Command::Build { manifest, hub, out, allow_failures, jobs, cards, from, run } => {
             // Before any work: a refused --out leaves nothing behind.
             let manifest_dir = match manifest.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p,
@@ -202,11 +229,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ],
             )?;
             let options = options(cards.as_deref(), &run)?;
-            build(&manifest, &hub, &out, allow_failures, jobs, &options)
+            build(&manifest, &hub, &out, allow_failures, jobs, &options, from.as_deref())
         }
         Command::Plan { target, hub, format, cards, run, training } => {
             let options = PlanOptions { training: training.options()?, ..options(cards.as_deref(), &run)? };
             plan(&target, &hub, format, &options)
+        }
+        Command::Sync { manifest, hub, history, jobs, shard, discover_only } => {
+            sync(&manifest, &hub, history, jobs, shard.as_deref(), discover_only)
         }
         Command::WhatIf { target, hub, mode, card, batch, seq, cards, training } => {
             let run = RunArgs { epochs: 10, samples: 50_000, batch: 32 };
@@ -229,17 +259,24 @@ fn build(
     allow_failures: bool,
     jobs: Option<usize>,
     options: &PlanOptions,
+    from: Option<&Path>,
 ) -> Result<ExitCode> {
     if let Some(n) = jobs {
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global().context("setting up worker threads")?;
     }
-    let manifest = Manifest::load(manifest)?;
-    if !hub.is_dir() {
-        bail!("the snapshot folder {} does not exist (pass --hub)", hub.display());
-    }
-    let source = HubCacheSource::new(hub);
     let renderer = Renderer::new();
-    let report = build_site_with(&manifest, &source, out, &renderer, options)?;
+    let report = if let Some(from) = from {
+        let mut manifest = Manifest::load_unlocked(manifest)?;
+        let source = scan_tree(from)?;
+        manifest.models = source.ids().to_vec();
+        build_site_with(&manifest, &source, out, &renderer, options)?
+    } else {
+        let manifest = Manifest::load(manifest)?;
+        if !hub.is_dir() {
+            bail!("the snapshot folder {} does not exist (pass --hub)", hub.display());
+        }
+        build_site_with(&manifest, &HubCacheSource::new(hub), out, &renderer, options)?
+    };
     let left = &report.leftovers;
     if let Some(old) = &left.restored {
         eprintln!(
@@ -323,19 +360,193 @@ fn load_target(target: &str, hub: &Path) -> Result<modelatlas::source::ModelFile
         Err(e) => bail!("{target}: there is no file or folder at this path, and it is not a model ID ({e})"),
     };
     match HubCacheSource::new(hub).load(&id) {
-        Err(e @ SourceError::NotInSnapshot { .. }) => Err(anyhow::Error::new(e).context(format!(
-            "{target}: there is no file or folder at this path, so it was read as a model ID"
-        ))),
+        Err(SourceError::NotInSnapshot { path, .. }) => on_demand(&id, hub, &path).with_context(|| {
+            format!("{target}: there is no file or folder at this path, so it was read as a model ID")
+        }),
         other => Ok(other?),
     }
 }
 
+/// A model in neither the snapshot nor the user's cache is fetched from the Hub into the user's
+/// Hugging Face cache (config files, info, safetensors headers: no weights), as `huggingface_hub`
+/// would; with `HF_HUB_OFFLINE=1`, the error says what is missing and where it was looked for.
+fn on_demand(id: &ModelId, hub: &Path, missing: &Path) -> Result<modelatlas::source::ModelFiles> {
+    use modelatlas::source::hub_api::{HubClient, HubSettings, user_cache_dir};
+    let cache = user_cache_dir();
+    if let Some(cache) = &cache
+        && let Ok(files) = HubCacheSource::new(cache).load(id)
+    {
+        return Ok(files);
+    }
+    let settings = HubSettings::from_env();
+    let cache_text =
+        cache.as_ref().map_or("(no cache folder: set HF_HOME)".to_string(), |c| c.display().to_string());
+    if settings.offline {
+        bail!(
+            "{id}: not in the snapshot ({} does not exist) nor in the Hugging Face cache {cache_text}; HF_HUB_OFFLINE=1 is set, so it was not fetched: missing config.json (and the model info modelatlas.json holds)",
+            missing.display()
+        );
+    }
+    let Some(cache) = cache else {
+        bail!(
+            "{id}: not in the snapshot {} and no Hugging Face cache folder to fetch it into (set HF_HOME)",
+            hub.display()
+        );
+    };
+    eprintln!(
+        "{id}: not in the snapshot; fetching its config and info from the Hub into {}",
+        cache.display()
+    );
+    let client = HubClient::new(settings);
+    let options = modelatlas::sync::SyncOptions { history: 0, jobs: 1, shard: None };
+    modelatlas::sync::sync_model(&client, &cache, id, &options)
+        .with_context(|| format!("{id}: not in the snapshot {}, and fetching it failed", hub.display()))?;
+    Ok(HubCacheSource::new(&cache).load(id)?)
+}
+
+/// The models of a folder tree, each skipped folder reported; an error when it holds none.
+fn scan_tree(root: &Path) -> Result<modelatlas::source::tree::TreeSource> {
+    if !root.is_dir() {
+        bail!("{} is not a folder", root.display());
+    }
+    let source = modelatlas::source::tree::TreeSource::scan(root);
+    for s in &source.skipped {
+        eprintln!("  {s}");
+    }
+    if source.ids().is_empty() {
+        bail!(
+            "{}: no model found (no config.json in any folder, no models--org--name cache folder)",
+            root.display()
+        );
+    }
+    eprintln!("{}: {} model(s) found", root.display(), source.ids().len());
+    Ok(source)
+}
+
 fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> Result<ExitCode> {
+    let path = Path::new(target);
+    // A folder tree of models (not a model folder itself): plan each one found.
+    if path.is_dir() && !path.join("config.json").exists() {
+        let source = scan_tree(path)?;
+        let renderer = Renderer::new();
+        let mut failed = false;
+        let mut json = vec![];
+        for id in source.ids() {
+            let page = match source
+                .load(id)
+                .map_err(anyhow::Error::from)
+                .and_then(|f| modelatlas::plan::plan_with(&f, None, options).map_err(anyhow::Error::from))
+            {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("  FAILED       {e}");
+                    failed = true;
+                    continue;
+                }
+            };
+            match format {
+                PlanFormat::Json => json.push(serde_json::to_value(&page)?),
+                _ => println!("{}", renderer.plan(&page, format)?),
+            }
+        }
+        if format == PlanFormat::Json {
+            println!("{}", serde_json::to_string_pretty(&json)?);
+        }
+        return Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS });
+    }
     let files = load_target(target, hub)?;
     let page = modelatlas::plan::plan_with(&files, None, options)?;
     let text = Renderer::new().plan(&page, format)?;
     print!("{text}");
     Ok(ExitCode::SUCCESS)
+}
+
+fn sync(
+    manifest: &Path,
+    hub: &Path,
+    history: usize,
+    jobs: usize,
+    shard: Option<&str>,
+    discover_only: bool,
+) -> Result<ExitCode> {
+    use modelatlas::sync::{Outcome, SyncOptions};
+    use std::io::IsTerminal;
+    let shard = shard.map(modelatlas::sync::parse_shard).transpose().map_err(anyhow::Error::msg)?;
+    let settings = modelatlas::source::hub_api::HubSettings::from_env();
+    if settings.offline {
+        bail!(
+            "HF_HUB_OFFLINE=1 is set: sync needs the Hub and makes no request (unset it, or build from the snapshot as it is)"
+        );
+    }
+    let manifest_path = manifest;
+    let mut manifest = Manifest::load_unlocked(manifest)?;
+    std::fs::create_dir_all(hub).with_context(|| format!("creating {}", hub.display()))?;
+    let client = modelatlas::source::hub_api::HubClient::new(settings);
+    if let Some(d) = manifest.discover.clone() {
+        let found = if shard.is_some() && !discover_only {
+            modelatlas::sync::discover::read_lock(manifest_path, &d)?
+        } else {
+            modelatlas::sync::discover::expand(&client, manifest_path, &d)?
+        };
+        eprintln!(
+            "[discover]: {} models, listed in {}",
+            found.len(),
+            modelatlas::sync::discover::lock_path(manifest_path).display()
+        );
+        manifest.add_discovered(found);
+    }
+    if discover_only {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(manifest.models.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(bar)
+    } else {
+        None
+    };
+    let line = |id: &ModelId, o: &Outcome| match o {
+        Outcome::Unchanged => format!("  unchanged    {id}"),
+        Outcome::Refreshed => format!("  refreshed    {id} (downloads, likes or gating)"),
+        Outcome::Updated { from, to, changes } => format!(
+            "  updated      {id} {} -> {} ({changes} change(s) in history)",
+            from.as_deref().map_or("(none)", |f| f.get(..7).unwrap_or(f)),
+            to.get(..7).unwrap_or(to)
+        ),
+        Outcome::Failed(e) => format!("  FAILED       {e}"),
+    };
+    let done = |id: &ModelId, o: &Outcome| match &bar {
+        Some(bar) => {
+            bar.inc(1);
+            if !matches!(o, Outcome::Unchanged) {
+                bar.println(line(id, o));
+            }
+        }
+        None => eprintln!("{}", line(id, o)),
+    };
+    let options = SyncOptions { history, jobs, shard };
+    let report = modelatlas::sync::sync_all(&client, hub, &manifest.models, &options, &done);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let count = |f: fn(&Outcome) -> bool| report.models.iter().filter(|(_, o)| f(o)).count();
+    let failed: Vec<_> = report.failed().collect();
+    eprintln!(
+        "{} models: {} updated, {} refreshed, {} unchanged, {} failed; {} requests",
+        report.models.len(),
+        count(|o| matches!(o, Outcome::Updated { .. })),
+        count(|o| matches!(o, Outcome::Refreshed)),
+        count(|o| matches!(o, Outcome::Unchanged)),
+        failed.len(),
+        report.requests
+    );
+    for (id, e) in &failed {
+        eprintln!("  failed ({}): {id}: {e}", e.kind());
+    }
+    Ok(if failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
 }
 
 #[cfg(test)]

@@ -34,6 +34,8 @@ pub enum ManifestError {
     BadBaseUrl { path: PathBuf, url: String, reason: String },
     #[error("{path}: [site] title {title:?}: {reason}")]
     BadTitle { path: PathBuf, title: String, reason: &'static str },
+    #[error("{path}: {reason}")]
+    Lock { path: PathBuf, reason: String },
 }
 
 /// One `[[model]]` of the file, as an error names it.
@@ -57,6 +59,17 @@ struct RawManifest {
     site: SiteSettings,
     #[serde(default, rename = "model")]
     models: Vec<RawModelEntry>,
+    discover: Option<Discover>,
+}
+
+/// `[discover]`: the most downloaded models matching a filter, expanded by `modelatlas sync`
+/// through `/api/models?sort=downloads` into the exact list, recorded in the lock file.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Discover {
+    pub top: usize,
+    pub pipeline_tag: Option<String>,
+    pub author: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -78,14 +91,34 @@ pub struct SiteSettings {
 #[derive(Debug, Clone)]
 pub struct Manifest {
     pub site: SiteSettings,
+    /// The `[[model]]` entries, then (with `[discover]`) the lock file's models not listed.
     pub models: Vec<ModelId>,
+    pub discover: Option<Discover>,
 }
 
 impl Manifest {
+    /// Reads models.toml and, when it has `[discover]`, the lock file beside it
+    /// ([`crate::sync::discover`]), which must match the `[discover]` table.
     pub fn load(path: &Path) -> Result<Self, ManifestError> {
+        let mut m = Self::load_unlocked(path)?;
+        if let Some(d) = m.discover.clone() {
+            let listed = crate::sync::discover::read_lock(path, &d)?;
+            m.add_discovered(listed);
+        }
+        Ok(m)
+    }
+
+    /// models.toml alone, `[discover]` not expanded (what `sync` starts from).
+    pub fn load_unlocked(path: &Path) -> Result<Self, ManifestError> {
         let text =
             input_file::read_text(path, MANIFEST_LIMIT).map_err(|error| ManifestError::Read { error })?;
         Self::parse(&text, path)
+    }
+
+    /// Appends discovered models not already listed, in the order given.
+    pub fn add_discovered(&mut self, ids: Vec<ModelId>) {
+        let seen: std::collections::HashSet<ModelId> = self.models.iter().cloned().collect();
+        self.models.extend(ids.into_iter().filter(|id| !seen.contains(id)));
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
@@ -152,7 +185,7 @@ impl Manifest {
                 seen.insert(key, (index, id));
             }
         }
-        Ok(Manifest { site, models })
+        Ok(Manifest { site, models, discover: raw.discover })
     }
 }
 

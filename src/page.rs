@@ -55,6 +55,8 @@ pub struct ModelPage {
     pub siblings: Vec<ModelSummary>,
     /// How many models of this family the site holds, this one included.
     pub family_size: usize,
+    /// What changed upstream, newest first (from `modelatlas sync`; empty when not synced).
+    pub changes: Vec<crate::changes::ChangeView>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -65,6 +67,10 @@ pub struct SourceView {
     pub config_verification: Option<String>,
     pub config_source: Option<String>,
     pub downloads: Option<Downloads>,
+    /// The Hub's `lastModified`, `likes` and gating mode, when `modelatlas sync` read them.
+    pub last_modified: Option<String>,
+    pub likes: Option<u64>,
+    pub gated: Option<String>,
 }
 
 /// Where a number comes from: counted from the structure, read from the Hub, or estimated.

@@ -82,6 +82,12 @@ pub fn plan_with(
         lints: vec![],
         siblings: vec![],
         family_size: 1,
+        changes: files
+            .meta
+            .as_ref()
+            .and_then(|m| m.changes.as_ref())
+            .map(|c| c.iter().map(crate::changes::ChangeView::from).collect())
+            .unwrap_or_default(),
     };
     match fam.and_then(|f| f.resolve) {
         None => {
@@ -119,6 +125,9 @@ fn source_view(files: &ModelFiles) -> SourceView {
         config_verification: meta.map(|m| m.config.verification.clone()),
         config_source: meta.map(|m| m.config.source.clone()),
         downloads: meta.and_then(|m| m.downloads.clone()),
+        last_modified: meta.and_then(|m| m.hub.as_ref()).and_then(|h| h.last_modified.clone()),
+        likes: meta.and_then(|m| m.hub.as_ref()).and_then(|h| h.likes),
+        gated: meta.and_then(|m| m.hub.as_ref()).and_then(|h| h.gated.clone()),
     }
 }
 

@@ -120,7 +120,7 @@ pub fn build_site_with(
     }
 
     let t = Instant::now();
-    let written: Vec<Result<(), String>> = manifest
+    let written: Vec<Result<Vec<crate::feeds::FeedEntry>, String>> = manifest
         .models
         .par_iter()
         .zip(planned.par_iter())
@@ -139,26 +139,36 @@ pub fn build_site_with(
             writer.write(&format!("{stem}.json"), files.json.as_bytes()).map_err(|e| e.to_string())?;
             let badge = Badge::for_model(summary).to_json().map_err(|e| format!("{id}: {e}"))?;
             writer.write(&format!("{stem}.badge.json"), badge.as_bytes()).map_err(|e| e.to_string())?;
-            Ok(())
+            if let Some((path, atom)) = crate::feeds::model_feed(&page, &manifest.site) {
+                writer.write(&path, atom.as_bytes()).map_err(|e| e.to_string())?;
+            }
+            Ok(crate::feeds::entries(&page))
         })
         .collect();
     report.phases.push(("render models", t.elapsed()));
 
     let mut built: Vec<ModelSummary> = vec![];
+    let mut changes = vec![];
     for ((id, first), second) in manifest.models.iter().zip(&planned).zip(&written) {
         let outcome = match (first, second) {
-            (Ok(s), Ok(())) => {
+            (Ok(s), Ok(entries)) => {
                 built.push(s.clone());
+                changes.extend(entries.iter().cloned());
                 Outcome::Built { supported: s.supported }
             }
             (Err(e), _) | (_, Err(e)) => Outcome::Failed { error: e.clone() },
         };
         report.models.push(ModelReport { id: id.to_string(), outcome });
     }
-    report.files_written = built.len() * 4;
+    report.files_written = built.len() * 5;
 
     let t = Instant::now();
     report.files_written += write_site_pages(&writer, manifest, renderer, &built)?;
+    crate::feeds::sort(&mut changes);
+    writer.write("changes.atom", crate::feeds::site_feed(&changes, &manifest.site).as_bytes())?;
+    let page = renderer.changes(&changes, &manifest.site).map_err(|e| BuildError::Render(e.to_string()))?;
+    writer.write("changes.html", page.as_bytes())?;
+    report.files_written += 2;
     report.phases.push(("index, families, method", t.elapsed()));
 
     let t = Instant::now();

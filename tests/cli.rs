@@ -5,8 +5,10 @@ mod common;
 use std::process::{Command, Output};
 
 fn plan(args: &[&str]) -> Output {
+    // Offline: a model missing from the snapshot would otherwise be fetched from the Hub.
     Command::new(env!("CARGO_BIN_EXE_modelatlas"))
         .current_dir(common::repo())
+        .env("HF_HUB_OFFLINE", "1")
         .arg("plan")
         .args(args)
         .output()

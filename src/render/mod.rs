@@ -82,6 +82,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("robots.txt.j2", include_str!("../../templates/robots.txt.j2")),
     ("llms.txt.j2", include_str!("../../templates/llms.txt.j2")),
     ("404.html", include_str!("../../templates/404.html")),
+    ("changes.html", include_str!("../../templates/changes.html")),
 ];
 
 /// The stylesheet, written to `site/static/style.css`.
@@ -213,6 +214,15 @@ impl Renderer {
             ("llms.txt", self.render("llms.txt.j2", ctx)?),
             ("404.html", self.render("404.html", not_found)?),
         ])
+    }
+
+    /// The "Recent changes" page: every model's changes upstream, newest first.
+    pub fn changes(
+        &self,
+        entries: &[crate::feeds::FeedEntry],
+        site: &SiteSettings,
+    ) -> Result<String, RenderError> {
+        self.render("changes.html", context! { entries => Serde(entries), site => Serde(site), root => "" })
     }
 
     /// The method page: written in Markdown (a template, so the constants and rules it lists are

@@ -16,6 +16,32 @@ pub struct HubMeta {
     pub config: ConfigProvenance,
     pub checkpoint: Option<CheckpointInfo>,
     pub downloads: Option<Downloads>,
+    /// What `modelatlas sync` read from the Hub's API beside the files; absent in a snapshot
+    /// made by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hub: Option<HubRecord>,
+    /// The revisions sync read and what each changed, newest first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<crate::changes::Change>>,
+}
+
+/// The model info `modelatlas sync` read (`GET /api/models/{id}`), and what identified each file
+/// it fetched, so that the next sync fetches only what changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HubRecord {
+    pub sha: String,
+    pub last_modified: Option<String>,
+    pub likes: Option<u64>,
+    /// `auto` or `manual` for a gated repository; null when open.
+    pub gated: Option<String>,
+    pub license: Option<String>,
+    pub pipeline_tag: Option<String>,
+    /// The day the info was read (UTC, `YYYY-MM-DD`).
+    pub read: String,
+    /// Path -> the content's id (git blob id, or LFS sha256), as the Hub's tree lists it.
+    #[serde(default)]
+    pub files: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -2,9 +2,11 @@
 //! config.json on disk. Every source hands the planner the same [`ModelFiles`], so the live Hub
 //! slots in as one more implementation of [`ModelSource`].
 
+pub mod hub_api;
 pub mod hub_cache;
 pub mod local;
 pub mod meta;
+pub mod tree;
 
 use std::path::{Path, PathBuf};
 
