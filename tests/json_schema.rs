@@ -83,7 +83,8 @@ fn the_summary_schema_rejects_a_wrong_type_an_unknown_tag_a_missing_field_and_an
     schemas.validate(&valid, summary).unwrap();
     // Mixtral routes 2 of 8 experts and has 8 key/value heads for 32 query heads.
     assert_eq!(valid["tags"], serde_json::json!(["moe", "gqa", "decoder"]));
-    let broken: [(&str, fn(&mut serde_json::Value)); 5] = [
+    type Mutation = fn(&mut serde_json::Value);
+    let broken: [(&str, Mutation); 5] = [
         ("card memory as a string", |v| v["smallest_card_gb"]["lora"] = "80 GB".into()),
         ("an unknown tag", |v| v["tags"] = serde_json::json!(["huge"])),
         ("tags missing", |v| {
