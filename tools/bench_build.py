@@ -87,8 +87,13 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--sizes", default="1000,5000,10000")
     ap.add_argument("--no-shipped", action="store_true")
+    ap.add_argument("--bin", help="a built binary to time instead of building target/release (bytes only: a debug build's speed means nothing)")
     a = ap.parse_args()
-    subprocess.run(["cargo", "build", "--release", "-q"], cwd=REPO, check=True)
+    global BIN
+    if a.bin:
+        BIN = Path(a.bin).resolve()
+    else:
+        subprocess.run(["cargo", "build", "--release", "-q"], cwd=REPO, check=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         if not a.no_shipped:
