@@ -264,6 +264,19 @@ pub struct ModelSummary {
     pub context: Option<u64>,
     /// The smallest card on which batch 1 fits, per mode; null when none does.
     pub smallest_card: SmallestCard,
+    /// The memory (decimal GB) of each `smallest_card`, so the index sorts by it (schema 2).
+    pub smallest_card_gb: SmallestCardGb,
+    /// Searchable properties: "moe", "gqa", "mqa", "encoder", "decoder", "encoder-decoder"
+    /// (schema 2).
+    pub tags: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SmallestCardGb {
+    pub full: Option<f64>,
+    pub lora: Option<f64>,
+    pub qlora: Option<f64>,
+    pub serve: Option<f64>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -279,6 +292,25 @@ impl ModelPage {
         let url = self.url.clone().unwrap_or_default();
         let stem = url.strip_suffix(".html").unwrap_or(&url).to_string();
         let first = |f: fn(&CardFit) -> u64| self.cards.iter().find(|c| f(c) > 0).map(|c| c.card.clone());
+        let first_gb = |f: fn(&CardFit) -> u64| self.cards.iter().find(|c| f(c) > 0).map(|c| c.memory_gb);
+        let mut tags = vec![];
+        if self.params.as_ref().is_some_and(|p| p.active != p.derived) {
+            tags.push("moe");
+        }
+        if let Some(c) = self.config.as_ref() {
+            if c.num_kv_heads == 1 && c.num_heads > 1 {
+                tags.push("mqa");
+            } else if c.num_kv_heads < c.num_heads {
+                tags.push("gqa");
+            }
+        }
+        if let Some(sv) = self.serving.as_ref() {
+            match (sv.kv.as_ref(), sv.kv.as_ref().and_then(|k| k.layout.cross.as_ref())) {
+                (None, _) => tags.push("encoder"),
+                (Some(_), Some(_)) => tags.push("encoder-decoder"),
+                (Some(_), None) => tags.push("decoder"),
+            }
+        }
         ModelSummary {
             id: self.id.clone(),
             json: format!("{stem}.json"),
@@ -304,6 +336,13 @@ impl ModelPage {
                 qlora: first(|c| c.qlora),
                 serve: first(|c| c.serve),
             },
+            smallest_card_gb: SmallestCardGb {
+                full: first_gb(|c| c.full),
+                lora: first_gb(|c| c.lora),
+                qlora: first_gb(|c| c.qlora),
+                serve: first_gb(|c| c.serve),
+            },
+            tags,
         }
     }
 }

@@ -277,7 +277,7 @@ fn index_with(title: &str, family: &str) -> IndexView {
     let mut summary = page.summary();
     summary.family = family.into();
     IndexView {
-        schema_version: 1,
+        schema_version: 2,
         title: title.into(),
         cards: vec![],
         families: vec![],

@@ -68,3 +68,34 @@ fn the_schema_rejects_a_file_that_breaks_it() {
     value["params"] = serde_json::json!({"derived": -1});
     assert!(schemas.validate(&value, model).is_err());
 }
+
+#[test]
+fn the_summary_schema_rejects_a_wrong_type_an_unknown_tag_a_missing_field_and_an_extra_one() {
+    let mut schemas = Schemas::new();
+    let mut compiler = Compiler::new();
+    for (name, text) in modelatlas::render::SCHEMAS {
+        compiler
+            .add_resource(&format!("file:///schema/{name}"), serde_json::from_str(text).unwrap())
+            .unwrap();
+    }
+    let summary = compiler.compile("file:///schema/summary.schema.json", &mut schemas).unwrap();
+    let valid = serde_json::to_value(common::plan_id("mistralai/Mixtral-8x7B-v0.1").summary()).unwrap();
+    schemas.validate(&valid, summary).unwrap();
+    // Mixtral routes 2 of 8 experts and has 8 key/value heads for 32 query heads.
+    assert_eq!(valid["tags"], serde_json::json!(["moe", "gqa", "decoder"]));
+    type Mutation = fn(&mut serde_json::Value);
+    let broken: [(&str, Mutation); 5] = [
+        ("card memory as a string", |v| v["smallest_card_gb"]["lora"] = "80 GB".into()),
+        ("an unknown tag", |v| v["tags"] = serde_json::json!(["huge"])),
+        ("tags missing", |v| {
+            v.as_object_mut().unwrap().remove("tags");
+        }),
+        ("an undocumented field", |v| v["extra"] = 1.into()),
+        ("a card name as a number", |v| v["smallest_card"]["full"] = 80.into()),
+    ];
+    for (what, mutate) in broken {
+        let mut v = valid.clone();
+        mutate(&mut v);
+        assert!(schemas.validate(&v, summary).is_err(), "accepted with {what}");
+    }
+}

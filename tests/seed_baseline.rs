@@ -66,11 +66,13 @@ fn xlm_roberta_base_reproduces_the_seed_table_exactly() {
     assert_eq!(m.serve.fixed_bytes, p as f64 * 2.0);
     assert_eq!(m.serve.per_sample_bytes, (2 * 12 * 768 * 514 * 2) as f64);
 
-    // The seed's headline figures.
+    // The seed's headline figures (it printed 5.49 GB, 0.77 GB, 0.55 GB and 19 MB), now at three
+    // significant figures: p x 2 = 277,453,056 x 2 = 554,906,112 bytes and 2 x 12 x 768 x 514 x 2 =
+    // 18,948,096 bytes.
     assert_eq!(bytes(m.full.at_batch(1)), "5.49 GB");
-    assert_eq!(bytes(m.lora.at_batch(1)), "0.77 GB");
-    assert_eq!(bytes(m.serve.fixed_bytes), "0.55 GB");
-    assert_eq!(bytes(m.serve.per_sample_bytes), "19 MB");
+    assert_eq!(bytes(m.lora.at_batch(1)), "769 MB");
+    assert_eq!(bytes(m.serve.fixed_bytes), "555 MB");
+    assert_eq!(bytes(m.serve.per_sample_bytes), "18.9 MB");
 
     // The seed's table: largest batch per card.
     let table: Vec<(u64, u64, u64)> = SEED_CARDS

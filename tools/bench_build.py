@@ -2,11 +2,15 @@
 """Benchmark `modelatlas build`: the shipped site, and a synthetic site of N models.
 
 Prints the median wall time of several runs (these machines are noisy: quote medians), models per
-second, and the peak resident memory of the largest run, so that streaming (memory flat in N) can
-be checked. The synthetic models are copies of the six supported snapshot models under made-up
-organisations; each is planned and rendered in full.
+second, the peak resident memory of the largest run (streaming: memory flat in N), and the bytes per
+model over all of a model's files (HTML, Markdown, JSON, badge) plus its share of the index,
+family pages and the rest of the site, against the 20 KB budget (GitHub Pages publishes at most
+1 GB: 20 KB a model is 50,000 models). The synthetic models are copies of every model in the
+snapshot (every family, round-robin) under made-up organisations; each is planned and rendered in
+full. With Debian's `hugo` on PATH it also builds the same number of pages of the same weight
+with Hugo in the same run and prints the ratio.
 
-Usage: python3 tools/bench_build.py [--runs 7] [--sizes 1000,5000]
+Usage: python3 tools/bench_build.py [--runs 3] [--sizes 1000,5000,10000] [--no-shipped]
 """
 import argparse
 import shutil
@@ -18,10 +22,35 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = REPO / "target" / "release" / "modelatlas"
-SUPPORTED = [
-    "FacebookAI--xlm-roberta-base", "FacebookAI--xlm-roberta-large", "FacebookAI--roberta-base",
-    "google-bert--bert-base-uncased", "sentence-transformers--all-MiniLM-L6-v2", "BAAI--bge-small-en-v1.5",
-]
+# Every snapshot model that the shipped models.toml builds (every family).
+SUPPORTED = sorted(p.name[len("models--"):] for p in (REPO / "hub").glob("models--*--*")
+                   if p.name != "models--NousResearch--Llama-2-7b-hf")
+BUDGET = 20_000
+
+
+def site_bytes(site: Path, n: int):
+    """(bytes per model over everything, bytes per model over models/ alone)."""
+    total = sum(f.stat().st_size for f in site.rglob("*") if f.is_file())
+    models = sum(f.stat().st_size for f in (site / "models").rglob("*") if f.is_file())
+    return total / n, models / n
+
+
+def hugo_ratio(root: Path, n: int, page_bytes: int):
+    """Seconds for Hugo to build n content pages of page_bytes each, or None without hugo."""
+    if not shutil.which("hugo"):
+        return None
+    site = root / "hugo"
+    (site / "content" / "m").mkdir(parents=True, exist_ok=True)
+    (site / "layouts" / "_default").mkdir(parents=True, exist_ok=True)
+    (site / "hugo.toml").write_text('baseURL = "https://example.org/"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n')
+    (site / "layouts" / "_default" / "single.html").write_text("<!DOCTYPE html><title>{{ .Title }}</title>{{ .Content }}")
+    (site / "layouts" / "_default" / "list.html").write_text("<!DOCTYPE html>{{ range .Pages }}{{ .Title }}{{ end }}")
+    body = ("| a | b | c |\n|---|---|---|\n" + "| 1,234 | 5.67 GB | comfortable |\n" * (page_bytes // 34))
+    for i in range(n):
+        (site / "content" / "m" / f"p{i}.md").write_text(f"---\ntitle: p{i}\n---\n" + body)
+    t = time.perf_counter()
+    subprocess.run(["hugo", "--quiet", "-s", str(site)], check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t
 
 
 def run(args):
@@ -55,23 +84,41 @@ def synthetic(root: Path, n: int) -> Path:
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=7)
-    ap.add_argument("--sizes", default="1000,5000")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--sizes", default="1000,5000,10000")
+    ap.add_argument("--no-shipped", action="store_true")
+    ap.add_argument("--bin", help="a built binary to time instead of building target/release (bytes only: a debug build's speed means nothing)")
     a = ap.parse_args()
-    subprocess.run(["cargo", "build", "--release", "-q"], cwd=REPO, check=True)
+    global BIN
+    if a.bin:
+        BIN = Path(a.bin).resolve()
+    else:
+        subprocess.run(["cargo", "build", "--release", "-q"], cwd=REPO, check=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        times = [run(["build", "--manifest", str(REPO / "models.toml"), "--hub", str(REPO / "hub"),
-                      "--out", str(tmp / "site")])[0] for _ in range(a.runs)]
-        print(f"shipped models.toml (29 models): median {statistics.median(times) * 1e3:.0f} ms over {a.runs} runs "
-              f"(min {min(times) * 1e3:.0f}, max {max(times) * 1e3:.0f})")
+        if not a.no_shipped:
+            times = [run(["build", "--manifest", str(REPO / "models.toml"), "--hub", str(REPO / "hub"),
+                          "--out", str(tmp / "site")])[0] for _ in range(a.runs)]
+            print(f"shipped models.toml: median {statistics.median(times) * 1e3:.0f} ms over {a.runs} runs "
+                  f"(min {min(times) * 1e3:.0f}, max {max(times) * 1e3:.0f})")
         for n in [int(s) for s in a.sizes.split(",")]:
             root = synthetic(tmp / f"syn{n}", n)
             results = [run(["build", "--manifest", str(root / "models.toml"), "--hub", str(root / "hub"),
-                            "--out", str(root / "site")]) for _ in range(max(3, a.runs // 2))]
+                            "--out", str(root / "site")]) for _ in range(a.runs)]
             t = statistics.median(r[0] for r in results)
             rss = max(r[1] for r in results)
-            print(f"{n} synthetic models: median {t:.2f} s, {n / t:.0f} models/s, peak RSS <= {rss / 1024:.0f} MiB")
+            per, per_models = site_bytes(root / "site", n)
+            verdict = "within" if per <= BUDGET else "OVER"
+            line = (f"{n} synthetic models: median {t:.2f} s, {n / t:.0f} models/s, peak RSS {rss / 1024:.0f} MiB, "
+                    f"{per / 1000:.1f} kB per model ({per_models / 1000:.1f} kB in models/), {verdict} the "
+                    f"{BUDGET // 1000} kB budget")
+            hugo = hugo_ratio(root, n, int(per_models))
+            if hugo:
+                line += f"; Hugo {hugo:.2f} s for {n} pages of {per_models / 1000:.0f} kB: modelatlas/Hugo speed {hugo / t:.2f}x"
+            else:
+                line += "; hugo not installed, no ratio"
+            print(line, flush=True)
+            shutil.rmtree(root)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ pub fn register(env: &mut Environment<'static>) {
     env.add_filter("commas", |v: Value| commas_value(&v));
     env.add_filter("count", |n: f64| count(n));
     env.add_filter("bytes", |n: f64| bytes(n));
-    env.add_filter("gib", |n: f64| gib(n));
     env.add_filter("pct", |x: f64| pct(x));
     env.add_filter("shape", |v: Vec<u64>| shape(&v));
     env.add_filter("signed", |n: i64| signed(n));
@@ -242,32 +241,30 @@ pub fn usd(n: f64) -> String {
     if n.abs() >= 100.0 { format!("${}", commas(n.round().max(0.0) as u64)) } else { format!("${n:.2}") }
 }
 
-/// Decimal units, as card memory is sold: 5490526003 -> "5.49 GB", 18948096 -> "19 MB".
+/// Decimal units, as card memory is sold, to three significant figures (what an estimate from a
+/// config can claim): 5490526003 -> "5.49 GB", 137_900_000_000 -> "138 GB", 18948096 -> "18.9 MB".
 pub fn bytes(n: f64) -> String {
     match n.abs() {
-        x if x >= 1e11 => format!("{:.0} GB", n / 1e9),
-        x if x >= 1e8 => format!("{:.2} GB", n / 1e9),
-        x if x >= 1e6 => format!("{:.0} MB", n / 1e6),
-        x if x >= 1e3 => format!("{:.0} kB", n / 1e3),
+        x if x >= 999.5e9 => format!("{} TB", sig3(n / 1e12)),
+        x if x >= 999.5e6 => format!("{} GB", sig3(n / 1e9)),
+        x if x >= 999.5e3 => format!("{} MB", sig3(n / 1e6)),
+        x if x >= 999.5 => format!("{} kB", sig3(n / 1e3)),
         _ => format!("{n:.0} B"),
     }
 }
 
-/// Binary gigabytes with two decimals ("151.92 GiB"), as `torch.cuda.max_memory_allocated`
-/// readings are usually quoted.
-pub fn gib(n: f64) -> String {
-    format!("{:.2} GiB", n / (1u64 << 30) as f64)
-}
-
-/// A signed percentage: "-0.21%", "+0.0004%", "0%".
+/// A signed percentage with two significant figures below 1%, never rounded to a signed zero:
+/// "-0.21%", "+0.00044%", "0%".
 pub fn pct(x: f64) -> String {
-    if x == 0.0 {
-        "0%".into()
-    } else if x.abs() < 0.01 {
-        format!("{x:+.4}%")
-    } else {
-        format!("{x:+.2}%")
+    if x == 0.0 || !x.is_finite() {
+        return "0%".into();
     }
+    if x.abs() >= 1.0 {
+        return format!("{x:+.2}%");
+    }
+    // Digits after the point that keep two significant figures (1e-12 and below print as such).
+    let decimals = (1 - x.abs().log10().floor() as i32).clamp(2, 14) as usize;
+    format!("{x:+.decimals$}%")
 }
 
 /// [514, 768] -> "514 × 768".
@@ -288,9 +285,15 @@ mod tests {
         assert_eq!(count(22_713_216.0), "22.7M");
         assert_eq!(count(6_738_415_616.0), "6.74B");
         assert_eq!(bytes(5_490_526_003.0), "5.49 GB");
-        assert_eq!(bytes(769_294_233.0), "0.77 GB");
-        assert_eq!(bytes(18_948_096.0), "19 MB");
+        assert_eq!(bytes(769_294_233.0), "769 MB");
+        assert_eq!(bytes(18_948_096.0), "18.9 MB");
+        // 137.9e9 bytes is 128.4 GiB: the same peak reads in one unit only.
+        assert_eq!(bytes(137_900_000_000.0), "138 GB");
+        assert_eq!(bytes(999_600_000.0), "1.00 GB");
         assert_eq!(pct(-0.5211), "-0.52%");
+        // 3 scalars in 6.7 billion: a percentage that must not print as "-0.0000%".
+        assert_eq!(pct(-3.0 / 6.7e9 * 100.0), "-0.000000045%");
+        assert_eq!(pct(0.00044), "+0.00044%");
         assert_eq!(shape(&[514, 768]), "514 × 768");
     }
 

@@ -177,7 +177,7 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
-        let ctx = context! { page => Serde(page), site => Serde(site), root => root };
+        let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page) };
         let html_ctx =
             context! { charts => model_charts(page), calc_data => calc_data(page)?, ..ctx.clone() };
         Ok(ModelFilesOut {
@@ -196,7 +196,7 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelParts, RenderError> {
-        let ctx = context! { page => Serde(page), site => Serde(site), root => root, sibling_marker => SIBLING_MARKER };
+        let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page), sibling_marker => SIBLING_MARKER };
         let html_ctx =
             context! { charts => model_charts(page), calc_data => calc_data(page)?, ..ctx.clone() };
         // Only fixed template text follows the sibling part, so the last marker is the one put
@@ -212,7 +212,7 @@ impl Renderer {
         let (md_head, md_tail) = split(self.render("model.md.j2", ctx)?, "model.md.j2")?;
         // The JSON ends with the two fields that depend on the site; they are appended later.
         let json = to_json(page)?;
-        let suffix = format!(",\n  \"siblings\": [],\n  \"family_size\": {}\n}}\n", page.family_size);
+        let suffix = format!(",\"siblings\":[],\"family_size\":{}}}\n", page.family_size);
         let json_head =
             json.strip_suffix(&suffix).ok_or(RenderError::Split { template: "model JSON" })?.to_string();
         Ok(ModelParts { html_head, html_tail, md_head, md_tail, json_head })
@@ -227,19 +227,17 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
         let ctx = context! { page => Serde(view), site => Serde(site), root => root };
-        // Pretty JSON one level down: every line after the first indented by two more spaces
-        // (a JSON string holds no raw newline, so only structure lines move).
-        let siblings = serde_json::to_string_pretty(&view.siblings)?.replace('\n', "\n  ");
+        let siblings = serde_json::to_string(&view.siblings)?;
         Ok(ModelFilesOut {
             html: self.render("model_siblings.html", ctx.clone())?,
             markdown: self.render("model_siblings.md.j2", ctx)?,
-            json: format!(",\n  \"siblings\": {siblings},\n  \"family_size\": {}\n}}\n", view.family_size),
+            json: format!(",\"siblings\":{siblings},\"family_size\":{}}}\n", view.family_size),
         })
     }
 
     /// The plan as terminal text, Markdown or JSON.
     pub fn plan(&self, page: &ModelPage, format: PlanFormat) -> Result<String, RenderError> {
-        let ctx = context! { page => Serde(page), root => "" };
+        let ctx = context! { page => Serde(page), root => "", glance => glance(page) };
         match format {
             PlanFormat::Text => self.render("plan.txt.j2", ctx),
             PlanFormat::Markdown => self.render("model.md.j2", ctx),
@@ -266,19 +264,24 @@ impl Renderer {
     }
 
     /// Files for crawlers and agents: (path, contents) for `sitemap.xml`, `robots.txt`,
-    /// `llms.txt` and `404.html`. They use absolute URLs from `base_url`: a 404 page is served at
-    /// whatever path was asked for, and sitemaps require absolute URLs.
+    /// `llms.txt` and `404.html`. Sitemaps require absolute URLs from `base_url`; the 404 page,
+    /// served at whatever path was asked for, links from the root of base_url's path.
     pub fn extras(
         &self,
         index: &IndexView,
         site: &SiteSettings,
     ) -> Result<Vec<(&'static str, String)>, RenderError> {
         let ctx = context! { index => Serde(index), site => Serde(site), root => site.base_url.clone() };
+        // The 404 page links root-relative (base_url's path only): absolute URLs would send a
+        // reader of a mirror or a preview deployment to another host.
+        let path =
+            url::Url::parse(&site.base_url).map(|u| u.path().to_string()).unwrap_or_else(|_| "/".into());
+        let not_found = context! { root => path, ..ctx.clone() };
         Ok(vec![
             ("sitemap.xml", self.render("sitemap.j2", ctx.clone())?),
             ("robots.txt", self.render("robots.txt.j2", ctx.clone())?),
-            ("llms.txt", self.render("llms.txt.j2", ctx.clone())?),
-            ("404.html", self.render("404.html", ctx)?),
+            ("llms.txt", self.render("llms.txt.j2", ctx)?),
+            ("404.html", self.render("404.html", not_found)?),
         ])
     }
 
@@ -315,6 +318,23 @@ impl Renderer {
             pulldown_cmark::Options::ENABLE_TABLES | pulldown_cmark::Options::ENABLE_HEADING_ATTRIBUTES,
         );
         pulldown_cmark::html::push_html(&mut body, parser);
+        // Wide tables scroll inside a region a keyboard can reach (axe scrollable-region-focusable).
+        let mut n = 0;
+        let body = body
+            .split("<table>")
+            .enumerate()
+            .map(|(i, part)| {
+                if i == 0 {
+                    part.to_string()
+                } else {
+                    n += 1;
+                    format!(
+                        r#"<div class="scroll" tabindex="0" role="region" aria-label="Table {n}"><table>{}"#,
+                        part.replacen("</table>", "</table></div>", 1)
+                    )
+                }
+            })
+            .collect::<String>();
         let html = self.render("method.html", context! { body => Value::from_safe_string(body), ..ctx })?;
         Ok((html, markdown))
     }
@@ -351,26 +371,62 @@ fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
     Ok(Value::from_safe_string(format::script_json(&serde_json::to_string(&data)?)))
 }
 
+/// The answer on top of a model page: for each mode, the batch-1 peak at the plan's length and
+/// the smallest card (cards are listed by memory) on which batch 1 fits, with its verdict and
+/// largest batch. The same figures as the fit table, chosen so that a reader needs nothing else.
+#[derive(Debug, Serialize)]
+struct GlanceRow {
+    id: &'static str,
+    label: String,
+    peak_bytes: f64,
+    peak_phase: String,
+    card: Option<String>,
+    card_gb: Option<f64>,
+    verdict: Option<crate::estimate::fit::Verdict>,
+    largest_batch: u64,
+}
+
+fn glance(page: &ModelPage) -> Value {
+    let Some(fit) = page.fit.as_ref() else { return Value::from(()) };
+    let rows: Vec<GlanceRow> = fit
+        .modes
+        .iter()
+        .map(|m| {
+            let first = fit.cards.iter().find_map(|c| {
+                c.modes.iter().find(|cm| cm.mode == m.id && cm.largest_batch > 0).map(|cm| (c, cm))
+            });
+            GlanceRow {
+                id: m.id,
+                label: m.label.clone(),
+                peak_bytes: m.batch1_peak_bytes,
+                peak_phase: m.peak_phase.clone(),
+                card: first.map(|(c, _)| c.name.clone()),
+                card_gb: first.map(|(c, _)| c.memory_gb),
+                verdict: first.map(|(_, cm)| cm.verdict),
+                largest_batch: first.map_or(0, |(_, cm)| cm.largest_batch),
+            }
+        })
+        .collect();
+    Value::from(Serde(rows))
+}
+
 /// The model page's SVG charts by name; only the HTML page shows them (the JSON carries the
 /// numbers they are drawn from).
 fn model_charts(page: &ModelPage) -> Value {
     let mut out: std::collections::BTreeMap<String, Value> = std::collections::BTreeMap::new();
     let Some(fit) = page.fit.as_ref() else { return Value::from(out) };
-    let label = |id: &str| fit.modes.iter().find(|m| m.id == id).map(|m| m.label.clone()).unwrap_or_default();
-    for (key, mode) in [("batch_lora", "lora"), ("batch_serve", "serve")] {
-        let rows: Vec<(String, u64)> = fit
-            .cards
-            .iter()
-            .filter_map(|c| {
-                c.modes.iter().find(|m| m.mode == mode).map(|m| (c.name.clone(), m.largest_batch))
-            })
-            .collect();
-        if rows.iter().any(|r| r.1 > 0) {
-            let unit = if mode == "serve" { "sequences" } else { "samples" };
-            let title = format!("Largest batch per card: {} at {} tokens", label(mode), fit.seq_len);
-            out.insert(key.to_string(), Value::from_safe_string(charts::bars(key, &title, &rows, unit)));
+    // Short names: the recipe behind each mode is stated once, above the charts.
+    let label = |id: &str| {
+        match id {
+            "full" => "Full fine-tune",
+            "lora" => "LoRA",
+            "qlora" => "QLoRA",
+            "serve" => "Serve",
+            other => other,
         }
-    }
+        .to_string()
+    };
+    // No chart of the largest batch per card: it would repeat the fit table's columns.
     // What makes up each mode's peak at batch 1 (the items of the phase that sets it), against
     // the capacity of a few cards.
     let caps: Vec<(String, f64)> = fit
@@ -394,9 +450,9 @@ fn model_charts(page: &ModelPage) -> Value {
                         "optimizer step" => segs.push(("optimizer step".into(), b.step_transient)),
                         phase => {
                             segs.push(("activations".into(), b.activations));
+                            // One segment, so that the eight colours cover every name.
                             if phase == "logits and loss" {
-                                segs.push(("logits".into(), b.logits));
-                                segs.push(("loss (fp32 copy)".into(), b.loss_transient));
+                                segs.push(("logits and loss".into(), b.logits + b.loss_transient));
                             }
                         }
                     }
@@ -427,7 +483,12 @@ fn model_charts(page: &ModelPage) -> Value {
         .map(|m| (label(m.id), fit.sweep_seqs.iter().map(|s| (*s, m.model.peak(1, *s).0)).collect()))
         .collect();
 
-    if fit.sweep_seqs.len() > 1 {
+    // A sweep of two close lengths (xlm-roberta: 512 and 514) has no curve to show.
+    let spread = match (fit.sweep_seqs.first(), fit.sweep_seqs.last()) {
+        (Some(a), Some(b)) if *a > 0 => *b as f64 / *a as f64,
+        _ => 1.0,
+    };
+    if fit.sweep_seqs.len() > 2 && spread >= 4.0 {
         let title = "Peak memory at batch 1 against sequence length";
         out.insert(
             "by_length".into(),
@@ -437,9 +498,10 @@ fn model_charts(page: &ModelPage) -> Value {
     Value::from(out)
 }
 
-/// JSON with a trailing newline; serde_json keeps struct field order, so output is stable.
+/// Compact JSON with a trailing newline (pretty-printing cost a model's JSON 40% of its bytes;
+/// `jq .` restores it); serde_json keeps struct field order, so output is stable.
 fn to_json<T: Serialize>(value: &T) -> Result<String, RenderError> {
-    let mut s = serde_json::to_string_pretty(value)?;
+    let mut s = serde_json::to_string(value)?;
     s.push('\n');
     Ok(s)
 }

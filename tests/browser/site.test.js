@@ -1,6 +1,8 @@
 // The built site in headless Chromium, as a user would use it: served from a local static server,
 // the index filtered and sorted, a model page opened, in light and dark, with no console error and
-// no request leaving the local server. Screenshots go to target/test-output/screenshots/.
+// no request leaving the local server; axe-core (injected from node_modules) on every page kind at
+// a desktop's and a phone's width, light and dark, with no serious or critical violation.
+// Screenshots go to target/test-output/screenshots/.
 //
 // Usage: node tests/browser/site.test.js <site-dir> <out-dir>   (Chromium at /usr/bin/chromium)
 "use strict";
@@ -13,6 +15,11 @@ const siteDir = path.resolve(process.argv[2] || "site");
 const outDir = path.resolve(process.argv[3] || "target/test-output/screenshots");
 const binary = path.resolve(process.argv[4] || "target/debug/modelatlas");
 const { execFileSync } = require("child_process");
+const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+// One page of each kind: the index, three model pages (dense decoder, mixture of experts,
+// encoder), a family page, the method page and the 404 page.
+const KINDS = ["/index.html", "/models/meta-llama/Llama-2-7b-hf.html", "/models/mistralai/Mixtral-8x7B-v0.1.html",
+  "/models/FacebookAI/xlm-roberta-base.html", "/families/llama.html", "/method.html", "/404.html"];
 const TYPES = { ".html": "text/html", ".css": "text/css", ".js": "text/javascript", ".json": "application/json",
   ".svg": "image/svg+xml", ".md": "text/markdown", ".txt": "text/plain", ".xml": "application/xml" };
 
@@ -60,6 +67,18 @@ function check(name, cond, detail) {
       await page.fill("#models-search", "");
       const all = await page.$$eval("#models tbody tr", (rs) => rs.filter((r) => !r.hidden).length);
       check(`${scheme}: clearing the box shows every model`, all === total, `${all} of ${total}`);
+      for (const [q, want] of [["t4", /./], ["6.74b", /llama-2-7b/i], ["moe", /\bmoe\b/], ["encoder", /\bencoder\b/]]) {
+        await page.fill("#models-search", q);
+        const hits = await page.$$eval("#models tbody tr", (rs) => rs.filter((r) => !r.hidden).map((r) => r.cells[0].textContent.trim()));
+        check(`${scheme}: searching "${q}" finds models`, hits.length > 0 && hits.length < total && hits.every((h) => want.test(h)), JSON.stringify(hits));
+      }
+      await page.fill("#models-search", "");
+      // A card column sorts by the card's memory, not its name ("H200 141 GB" after "L40S 48 GB").
+      await page.click("#models thead th:nth-child(5) button");
+      const gbs = await page.$$eval("#models tbody tr td:nth-child(5)", (cs) => cs.map((c) => parseFloat(c.getAttribute("data-value"))).filter((v) => !isNaN(v)));
+      const names = await page.$$eval("#models tbody tr td:nth-child(5)", (cs) => cs.map((c) => c.textContent.trim()));
+      check(`${scheme}: a card column sorts by card memory`, gbs.length > 2 && gbs.every((v, i) => i === 0 || gbs[i - 1] <= v)
+        && names.lastIndexOf("T4 16 GB") < names.indexOf("A100 40 GB") && names.lastIndexOf("A100 80 GB") < names.indexOf("B200 180 GB"), names.join(", "));
       const params = "#models thead th:nth-child(3) button";
       await page.click(params);
       await page.click(params);
@@ -89,6 +108,37 @@ function check(name, cond, detail) {
       await calc.screenshot({ path: path.join(outDir, `calculator-${scheme}.png`) });
       check(`${scheme}: no console error`, errors.length === 0, errors.join("; "));
       check(`${scheme}: no request outside the local server`, outside.length === 0, outside.join(", "));
+      await page.close();
+    }
+    // axe-core on every page kind, desktop and phone, light and dark; screenshots of the three
+    // model pages' first screen at both widths.
+    for (const [label, width] of [["desktop", 1366], ["phone", 390]]) {
+      for (const scheme of ["light", "dark"]) {
+        const page = await browser.newPage({ colorScheme: scheme, viewport: { width, height: 844 } });
+        for (const rel of KINDS) {
+          await page.goto(origin + rel);
+          await page.addScriptTag({ content: AXE });
+          const result = await page.evaluate(async () => window.axe.run(document, { resultTypes: ["violations"] }));
+          const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+          check(`axe ${label} ${scheme}: ${rel} has no serious or critical violation`, bad.length === 0,
+            bad.map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 2).map((n) => n.target.join(" ")).join("; ")}`).join(" | "));
+          if (rel.startsWith("/models/")) {
+            const name = rel.split("/").pop().replace(".html", "");
+            await page.screenshot({ path: path.join(outDir, `${name}-${width}-${scheme}.png`) });
+          }
+        }
+        await page.close();
+      }
+    }
+    // The answer is on the phone's first screen: every mode's peak and smallest card above 844 px.
+    {
+      const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+      await page.goto(origin + "/models/meta-llama/Llama-2-7b-hf.html");
+      const bottom = await page.$eval("table.glance-modes", (t) => t.getBoundingClientRect().bottom);
+      const rows = await page.$$eval("table.glance-modes tbody tr", (rs) => rs.map((r) => r.textContent));
+      check("phone: the per-mode answer ends within the first screen", bottom <= 844 && rows.length === 4, `${bottom}px, ${rows.length} rows`);
+      const closed = await page.$$eval("#structure details, #memory details, #cost details", (ds) => ds.every((d) => !d.open));
+      check("structure, memory detail and cost are collapsed by default", closed);
       await page.close();
     }
     // Readable on a phone: no page is wider than a 390-pixel screen (wide tables scroll inside
