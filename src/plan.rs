@@ -105,7 +105,7 @@ pub fn plan_with(
                 // A count out of range comes from the metadata file when it names a checkpoint
                 // field, else from a tensor the config sizes.
                 let file = if e.field.starts_with("checkpoint") {
-                    files.config_path.with_file_name(crate::source::hub_cache::META_FILE)
+                    files.config_path.with_file_name(crate::source::meta::META_FILE)
                 } else {
                     files.config_path.clone()
                 };

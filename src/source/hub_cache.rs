@@ -10,8 +10,7 @@ use super::{ModelFiles, ModelSource, SourceError, read_beside_config, read_text}
 use crate::input_file::{CONFIG_LIMIT, REF_LIMIT};
 use crate::model_id::ModelId;
 
-/// Name of modelatlas's own metadata file inside a snapshot folder.
-pub const META_FILE: &str = "modelatlas.json";
+pub use super::meta::META_FILE;
 pub(crate) const INDEX_FILE: &str = "model.safetensors.index.json";
 
 pub struct HubCacheSource {

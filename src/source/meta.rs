@@ -8,6 +8,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+/// Name of modelatlas's own metadata file inside a snapshot folder.
+pub const META_FILE: &str = "modelatlas.json";
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HubMeta {
