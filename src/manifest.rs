@@ -117,9 +117,17 @@ impl Manifest {
     }
 
     /// Appends discovered models not already listed, in the order given.
+    /// The Hub resolves repository names without regard to case, so a discovered ID that differs
+    /// from a listed one only by case is that model again, and is left out (it would otherwise
+    /// race the listed one for the same files).
     pub fn add_discovered(&mut self, ids: Vec<ModelId>) {
-        let seen: std::collections::HashSet<ModelId> = self.models.iter().cloned().collect();
-        self.models.extend(ids.into_iter().filter(|id| !seen.contains(id)));
+        let key = |id: &ModelId| id.cache_folder().to_lowercase();
+        let mut seen: std::collections::HashSet<String> = self.models.iter().map(key).collect();
+        for id in ids {
+            if seen.insert(key(&id)) {
+                self.models.push(id);
+            }
+        }
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
@@ -343,5 +351,18 @@ mod tests {
             let err = parse(&text).unwrap_err().to_string();
             assert!(err.contains("title") && err.contains("models.toml"), "{title:?}: {err}");
         }
+    }
+
+    #[test]
+    fn a_discovered_id_that_differs_from_a_listed_one_only_by_case_is_left_out() {
+        let mut m = Manifest::parse(
+            "[site]\ntitle = \"t\"\nbase_url = \"https://example.org/\"\n[[model]]\nid = \"Org/Model\"\n",
+            Path::new("models.toml"),
+        )
+        .unwrap();
+        let ids = ["org/model", "org/other", "ORG/OTHER"].map(|s| ModelId::parse(s).unwrap()).to_vec();
+        m.add_discovered(ids);
+        let listed: Vec<String> = m.models.iter().map(|id| id.to_string()).collect();
+        assert_eq!(listed, ["Org/Model", "org/other"]);
     }
 }
