@@ -1,5 +1,5 @@
 //! The baseline memory method (`estimate::memory_baseline`) reproduces the seed page's table for
-//! xlm-roberta-base to the batch (../shared/seed/000_db1981d71ec40144.txt). The pages now use the
+//! xlm-roberta-base to the batch (the seed page, `seed/000_db1981d71ec40144.txt` of the project brief). The pages now use the
 //! per-node training method; this keeps the seed's arithmetic as a tested method, so the two can be
 //! compared. The arithmetic is written out here; the expected figures are the seed's own.
 
