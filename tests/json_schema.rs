@@ -49,17 +49,23 @@ fn every_json_file_of_a_build_matches_its_published_schema() {
     assert!(checked >= 29 + 1 + 15, "only {checked} JSON files checked");
 }
 
+/// One of the schemas the binary embeds (and publishes), compiled with the others it refers to.
+fn embedded_schema(name: &str) -> (Schemas, boon::SchemaIndex) {
+    let mut schemas = Schemas::new();
+    let mut compiler = Compiler::new();
+    for (file, text) in modelatlas::render::SCHEMAS {
+        compiler
+            .add_resource(&format!("file:///schema/{file}"), serde_json::from_str(text).unwrap())
+            .unwrap();
+    }
+    let index = compiler.compile(&format!("file:///schema/{name}"), &mut schemas).unwrap();
+    (schemas, index)
+}
+
 #[test]
 fn the_schema_rejects_a_file_that_breaks_it() {
     // Guard against a schema so loose that nothing fails: drop a required field.
-    let mut schemas = Schemas::new();
-    let mut compiler = Compiler::new();
-    for (name, text) in modelatlas::render::SCHEMAS {
-        compiler
-            .add_resource(&format!("file:///schema/{name}"), serde_json::from_str(text).unwrap())
-            .unwrap();
-    }
-    let model = compiler.compile("file:///schema/model.schema.json", &mut schemas).unwrap();
+    let (schemas, model) = embedded_schema("model.schema.json");
     let page = common::plan_id("FacebookAI/xlm-roberta-base");
     let mut value = serde_json::to_value(&page).unwrap();
     schemas.validate(&value, model).unwrap();
@@ -71,14 +77,7 @@ fn the_schema_rejects_a_file_that_breaks_it() {
 
 #[test]
 fn the_summary_schema_rejects_a_wrong_type_an_unknown_tag_a_missing_field_and_an_extra_one() {
-    let mut schemas = Schemas::new();
-    let mut compiler = Compiler::new();
-    for (name, text) in modelatlas::render::SCHEMAS {
-        compiler
-            .add_resource(&format!("file:///schema/{name}"), serde_json::from_str(text).unwrap())
-            .unwrap();
-    }
-    let summary = compiler.compile("file:///schema/summary.schema.json", &mut schemas).unwrap();
+    let (schemas, summary) = embedded_schema("summary.schema.json");
     let valid = serde_json::to_value(common::plan_id("mistralai/Mixtral-8x7B-v0.1").summary()).unwrap();
     schemas.validate(&valid, summary).unwrap();
     // Mixtral routes 2 of 8 experts and has 8 key/value heads for 32 query heads.
