@@ -159,3 +159,41 @@ fn granite_3_3_8b_instruct_from_the_snapshot_is_8_170_864_640() {
     let page = common::plan_id("ibm-granite/granite-3.3-8b-instruct");
     assert_eq!(page.params.unwrap().derived, 8_170_864_640);
 }
+
+#[test]
+fn granite_3_3_8b_instruct_from_the_snapshot_equals_its_published_checkpoint() {
+    // The Hub's safetensors.total for the checkpoint (tests/fixtures/reference/checkpoints.tsv):
+    // 8,170,864,640, the sum written out in the test above; tied, so no lm_head is stored.
+    let page = common::plan_id("ibm-granite/granite-3.3-8b-instruct");
+    let p = page.params.unwrap();
+    assert_eq!(p.checkpoint, Some(common::published_counts()["ibm-granite/granite-3.3-8b-instruct"]));
+    assert_eq!(p.derived, 8_170_864_640);
+}
+
+#[test]
+fn olmo_2_1124_7b_instruct_from_the_snapshot_is_7_298_617_344_as_published() {
+    // Its config.json (hub/): vocab 100352, hidden 4096, 32 layers, 32 heads of 128 (no GQA), ffn
+    // 11008, untied. Per layer: q, k, v, o 4 x 4096 x 4096 (67,108,864); q_norm and k_norm over
+    // 4096 channels each (8,192); MLP 3 x 4096 x 11008 (135,266,304); two post-norms (8,192):
+    // 202,391,552; x 32 = 6,476,529,664. Embeddings and lm_head 2 x 100352 x 4096 (822,083,584),
+    // final norm 4,096: 7,298,617,344, the Hub's safetensors.total (checkpoints.tsv).
+    let page = common::plan_id("allenai/OLMo-2-1124-7B-Instruct");
+    assert!(page.supported);
+    let p = page.params.unwrap();
+    assert_eq!(p.derived, 7_298_617_344);
+    assert_eq!(p.checkpoint, Some(common::published_counts()["allenai/OLMo-2-1124-7B-Instruct"]));
+}
+
+#[test]
+fn smollm3_3b_from_the_snapshot_is_3_075_098_624_as_published() {
+    // Its config.json (hub/): vocab 128256, hidden 2048, 36 layers, 16 heads of 128 over 4 KV heads,
+    // ffn 11008, no tie_word_embeddings key (SmolLM3Config ties by default). Per layer: q and o
+    // 2 x 2048 x 2048 (8,388,608), k and v 2 x 2048 x 512 (2,097,152), MLP 3 x 2048 x 11008
+    // (67,633,152), two norms (4,096): 78,123,008; x 36 = 2,812,428,288. Embeddings 128256 x 2048
+    // (262,668,288), final norm 2,048: 3,075,098,624, the Hub's safetensors.total.
+    let page = common::plan_id("HuggingFaceTB/SmolLM3-3B");
+    assert!(page.supported);
+    let p = page.params.unwrap();
+    assert_eq!(p.derived, 3_075_098_624);
+    assert_eq!(p.checkpoint, Some(common::published_counts()["HuggingFaceTB/SmolLM3-3B"]));
+}

@@ -25,16 +25,24 @@ fn the_snapshot_holds_every_published_reference_config_byte_for_byte() {
         assert_eq!(digest, sha256, "{folder}: the published SHA-256");
         n += 1;
     }
-    assert_eq!(n, 29);
+    assert_eq!(n, 33);
 }
 
 #[test]
-fn models_toml_lists_every_carried_reference_model() {
+fn models_toml_lists_every_carried_reference_model_of_a_planned_type() {
+    // A carried config of a type the planner does not cover yet stays out of the site (its page
+    // would say nothing but "unsupported"); once its type is planned, this test asks for it.
     let manifest = modelatlas::manifest::Manifest::load(&common::repo().join("models.toml")).unwrap();
     let listed: Vec<String> = manifest.models.iter().map(|m| m.to_string()).collect();
     for folder in common::published_config_hashes().keys() {
-        if !common::NOT_CARRIED.contains(&folder.as_str()) {
-            assert!(listed.contains(&folder.replacen("--", "/", 1)), "{folder} not in models.toml");
+        if common::NOT_CARRIED.contains(&folder.as_str()) {
+            continue;
+        }
+        let id = folder.replacen("--", "/", 1);
+        if common::plan_id(&id).supported {
+            assert!(listed.contains(&id), "{folder} not in models.toml");
+        } else {
+            assert!(!listed.contains(&id), "{folder}: an unsupported type in models.toml");
         }
     }
 }
