@@ -197,3 +197,19 @@ fn smollm3_3b_from_the_snapshot_is_3_075_098_624_as_published() {
     assert_eq!(p.derived, 3_075_098_624);
     assert_eq!(p.checkpoint, Some(common::published_counts()["HuggingFaceTB/SmolLM3-3B"]));
 }
+
+#[test]
+fn starcoder2_15b_from_the_snapshot_is_15_957_889_024_as_published() {
+    // Its config.json (hub/): vocab 49152, hidden 6144, 40 layers, 48 heads of 128 over 4 KV heads,
+    // ffn 24576, use_bias, untied. Per layer: q and o 2 x 6144 x 6144 (75,497,472), k and v
+    // 2 x 6144 x 512 (6,291,456), their biases 6144 + 2 x 512 + 6144 (13,312); c_fc and c_proj
+    // 2 x 6144 x 24576 (301,989,888) with biases 24576 + 6144 (30,720); two LayerNorms with
+    // biases (24,576): 383,847,424; x 40 = 15,353,896,960. Embeddings and lm_head
+    // 2 x 49152 x 6144 (603,979,776), final LayerNorm 12,288: 15,957,889,024, the safetensors
+    // total a published model card gives (checkpoints.tsv).
+    let page = common::plan_id("bigcode/starcoder2-15b");
+    assert!(page.supported);
+    let p = page.params.unwrap();
+    assert_eq!(p.derived, 15_957_889_024);
+    assert_eq!(p.checkpoint, Some(common::published_counts()["bigcode/starcoder2-15b"]));
+}
