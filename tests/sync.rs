@@ -451,6 +451,20 @@ fn a_weights_change_that_unties_the_head_lists_the_added_tensor() {
 }
 
 #[test]
+fn a_commit_dated_in_another_form_than_rfc_3339_utc_fails_the_model_naming_the_route() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    hub.with_repo(TINY, |r| {
+        r.push("Odd date", "Sun, 01 Mar 2026 00:00:00 GMT", vec![("config.json", Some(config(32)))])
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let out = sync(&hub, dir.path(), &[TINY], 5, None);
+    let Outcome::Failed(e) = &out[0].1 else { panic!("{:?}", out[0].1) };
+    let e = e.to_string();
+    assert!(e.contains("commits/main") && e.contains("RFC 3339") && e.contains("Sun, 01 Mar"), "{e}");
+    assert!(!dir.path().join("models--org--tiny/refs/main").exists(), "nothing half written");
+}
+
+#[test]
 fn commits_are_read_across_link_pages_up_to_the_history_limit() {
     let hub = start(vec![(TINY, tiny_repo())]);
     for i in 0..4u64 {
@@ -598,6 +612,12 @@ fn a_synced_snapshot_builds_pages_with_change_sections_feeds_and_schema_valid_js
     assert_eq!(json["changes"][0]["config_changes"][1]["key"], "n_positions");
     assert_eq!(json["changes"][0]["config_changes"][1]["old"], 16);
     assert_eq!(json["changes"][0]["config_changes"][1]["new"], 32);
+    // The change alters the plan, so it has an OSV document (tests/osv.rs validates them).
+    let osv = json["changes"][0]["osv"].as_str().unwrap();
+    assert!(osv.starts_with("models/org/tiny/osv/MODELATLAS-"), "{osv}");
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(site.join(osv)).unwrap()).unwrap();
+    assert_eq!(doc["modified"], "2026-03-01T00:00:00.000Z");
+    assert_eq!(doc["affected"][0]["ranges"][0]["events"][0]["introduced"], json["changes"][0]["commit"]);
 
     let mut schemas = boon::Schemas::new();
     let mut compiler = boon::Compiler::new();
