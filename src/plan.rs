@@ -161,6 +161,7 @@ fn source_view(files: &ModelFiles) -> SourceView {
         config_file: "config.json".into(),
         config_verification: meta.map(|m| m.config.verification.clone()),
         config_source: meta.map(|m| m.config.source.clone()),
+        config_notes: meta.and_then(|m| m.config.notes.clone()),
         downloads: meta.and_then(|m| m.downloads.clone()),
         last_modified: meta.and_then(|m| m.hub.as_ref()).and_then(|h| h.last_modified.clone()),
         likes: meta.and_then(|m| m.hub.as_ref()).and_then(|h| h.likes),

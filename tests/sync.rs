@@ -587,6 +587,9 @@ fn a_synced_snapshot_builds_pages_with_change_sections_feeds_and_schema_valid_js
     assert!(html.contains("Longer &lt;context&gt;"), "the title, escaped");
     assert!(html.contains("parameters 2,144 -&gt; 2,272"), "the effect");
     assert!(html.contains("tiny.atom"));
+    // Provenance in short: what, where, when.
+    assert!(html.contains("Hub API <code>safetensors.total</code>, read "), "the checkpoint's source");
+    assert!(html.contains("Config: config.json at "), "the config's revision");
     let md = std::fs::read_to_string(site.join("models/org/tiny.md")).unwrap();
     // Markdown-escaped: `\>` renders as `>`.
     assert!(md.contains("## What changed upstream") && md.contains("  - n_positions 16 -\\> 32"), "{md}");

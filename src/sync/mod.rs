@@ -454,6 +454,7 @@ pub fn sync_model(
                 verification: "hub".into(),
                 sha256: sha256_hex(config_text.as_bytes()),
                 source: format!("config.json at {}, read {today}", short(&sha)),
+                notes: None,
             },
             checkpoint,
             downloads: downloads.clone(),
