@@ -95,7 +95,11 @@ fn start(repos: Vec<(&str, Repo)>) -> TestHub {
 }
 
 fn client(hub: &TestHub, token: Option<&str>) -> HubClient {
-    HubClient::new(HubSettings {
+    HubClient::new(client_settings(hub, token))
+}
+
+fn client_settings(hub: &TestHub, token: Option<&str>) -> HubSettings {
+    HubSettings {
         endpoint: hub.url.clone(),
         token: token.map(str::to_string),
         offline: false,
@@ -104,7 +108,7 @@ fn client(hub: &TestHub, token: Option<&str>) -> HubClient {
         backoff: Duration::from_millis(20),
         max_wait: Duration::from_secs(5),
         timeout: Duration::from_secs(10),
-    })
+    }
 }
 
 fn ids(list: &[&str]) -> Vec<ModelId> {
@@ -303,7 +307,7 @@ fn a_429_with_retry_after_is_waited_out_then_the_sync_succeeds() {
     hub.add_fault(Fault::Status {
         path: "/api/models/org/tiny".into(),
         status: 429,
-        retry_after: Some(1),
+        retry_after: Some("1".into()),
         times: 1,
     });
     let dir = tempfile::tempdir().unwrap();
@@ -313,6 +317,47 @@ fn a_429_with_retry_after_is_waited_out_then_the_sync_succeeds() {
     assert!(t.elapsed() >= Duration::from_secs(1), "Retry-After: 1 was not honoured ({:?})", t.elapsed());
     let info_requests = hub.log().iter().filter(|l| *l == "GET /api/models/org/tiny").count();
     assert_eq!(info_requests, 2);
+}
+
+#[test]
+fn a_429_with_retry_after_as_an_http_date_is_waited_out_until_that_date_and_capped() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    // Two seconds after the server's clock; the test Hub's `Date` header is the same clock, so
+    // the wait is 2 s (1 to 2 s: both are whole seconds).
+    let at = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(2));
+    hub.add_fault(Fault::Status {
+        path: "/api/models/org/tiny".into(),
+        status: 429,
+        retry_after: Some(at),
+        times: 1,
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let t = Instant::now();
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    assert!(matches!(out[0].1, Outcome::Updated { .. }), "{:?}", out[0].1);
+    assert!(t.elapsed() >= Duration::from_millis(900), "the date was not honoured ({:?})", t.elapsed());
+
+    // A date an hour ahead waits the client's cap (1 s here), not the hour.
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let at = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(3600));
+    hub.add_fault(Fault::Status {
+        path: "/api/models/org/tiny".into(),
+        status: 503,
+        retry_after: Some(at),
+        times: 1,
+    });
+    let capped =
+        HubClient::new(HubSettings { max_wait: Duration::from_secs(1), ..client_settings(&hub, None) });
+    let dir = tempfile::tempdir().unwrap();
+    let t = Instant::now();
+    let opts = SyncOptions { history: 0, jobs: 1, shard: None };
+    let out = sync_all(&capped, dir.path(), &ids(&[TINY]), &opts, &|_, _| {}).models;
+    assert!(matches!(out[0].1, Outcome::Updated { .. }), "{:?}", out[0].1);
+    let waited = t.elapsed();
+    assert!(
+        waited >= Duration::from_secs(1) && waited < Duration::from_secs(30),
+        "capped at 1 s: {waited:?}"
+    );
 }
 
 #[test]
