@@ -25,7 +25,7 @@ pub fn register(env: &mut Environment<'static>) {
 pub fn html_code_spans(s: &str) -> String {
     let escape = |t: &str| minijinja::HtmlEscape(t).to_string();
     let parts: Vec<&str> = s.split('`').collect();
-    if parts.len() % 2 == 0 {
+    if parts.len().is_multiple_of(2) {
         return escape(s);
     }
     parts
