@@ -231,6 +231,7 @@ fn header_meta(label: &str, text: &str) -> Result<HubMeta, ApiError> {
             verification: "unverified".into(),
             sha256: String::new(),
             source: "supplied with the plan".into(),
+            notes: None,
         },
         checkpoint: Some(CheckpointInfo {
             total_scalars: total,

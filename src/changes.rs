@@ -13,7 +13,12 @@ use crate::source::meta::CheckpointTensor;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Change {
+    /// The Hub's commit id: 40 lower-case hex digits (it goes into URLs and file names).
+    #[serde(deserialize_with = "commit_id")]
     pub commit: String,
+    /// The commit's date, RFC 3339 in UTC (`2026-03-01T00:00:00.000Z`), as the Hub writes it: the
+    /// feeds' `updated` and the OSV documents' `modified` take it as it is.
+    #[serde(deserialize_with = "utc_date")]
     pub date: String,
     pub title: String,
     pub config_changes: Vec<KeyChange>,
@@ -35,11 +40,18 @@ pub struct ChangeView {
     pub change: Change,
     /// One line per thing changed ("n_positions 16 -> 32", "chat template changed").
     pub lines: Vec<String>,
+    /// The change's OSV document, from the site root (`models/<org>/<name>/osv/<id>.json`):
+    /// only for a change that alters the plan or the behaviour, on a page with a URL.
+    pub osv: Option<String>,
 }
 
-impl From<&Change> for ChangeView {
-    fn from(c: &Change) -> Self {
-        ChangeView { change: c.clone(), lines: c.lines() }
+impl ChangeView {
+    /// The change of `model`, whose page is at `page_url` (none for a plan of a folder).
+    pub fn new(c: &Change, model: &str, page_url: Option<&str>) -> Self {
+        let osv = page_url
+            .filter(|_| c.is_advisory())
+            .map(|url| crate::osv::path(url, &crate::osv::id(model, &c.commit)));
+        ChangeView { change: c.clone(), lines: c.lines(), osv }
     }
 }
 
@@ -59,6 +71,58 @@ pub struct Reshaped {
     pub name: String,
     pub old: Vec<u64>,
     pub new: Vec<u64>,
+}
+
+/// A short value quoted for an error message; a long one is described, not echoed.
+fn quoted(s: &str) -> String {
+    if s.chars().count() <= 64 { format!("{s:?}") } else { format!("a {}-byte string", s.len()) }
+}
+
+/// Whether `s` is a Hub commit id: 40 lower-case hex digits.
+pub fn check_commit(s: &str) -> Result<(), String> {
+    if s.len() == 40 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+        Ok(())
+    } else {
+        Err(format!("{} is not a commit id (40 lower-case hex digits)", quoted(s)))
+    }
+}
+
+/// Whether `s` is an RFC 3339 date-time in UTC, `YYYY-MM-DDTHH:MM:SS[.fraction]Z`: the one form
+/// both Atom and OSV readers take without conversion.
+pub fn check_date(s: &str) -> Result<(), String> {
+    let bad =
+        || Err(format!("{} is not a UTC date-time like 2026-03-01T00:00:00.000Z (RFC 3339)", quoted(s)));
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| -> Option<u32> {
+        let part = b.get(r)?;
+        part.iter().all(u8::is_ascii_digit).then(|| part.iter().fold(0, |n, d| n * 10 + u32::from(d - b'0')))
+    };
+    let seps = [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')];
+    if !seps.iter().all(|&(i, c)| b.get(i) == Some(&c)) || b.last() != Some(&b'Z') {
+        return bad();
+    }
+    let fields = (digits(0..4), digits(5..7), digits(8..10), digits(11..13), digits(14..16), digits(17..19));
+    let (Some(_), Some(mo), Some(d), Some(h), Some(mi), Some(sec)) = fields else { return bad() };
+    let fraction = &b[19..b.len() - 1];
+    let fraction_ok = fraction.is_empty()
+        || (fraction.len() >= 2 && fraction[0] == b'.' && fraction[1..].iter().all(u8::is_ascii_digit));
+    // 60 seconds: a leap second, which RFC 3339 allows.
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 || !fraction_ok {
+        return bad();
+    }
+    Ok(())
+}
+
+fn commit_id<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    check_commit(&s).map_err(serde::de::Error::custom)?;
+    Ok(s)
+}
+
+fn utc_date<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    check_date(&s).map_err(serde::de::Error::custom)?;
+    Ok(s)
 }
 
 fn flatten(prefix: &str, v: &Value, out: &mut BTreeMap<String, Value>) {
@@ -248,6 +312,30 @@ mod tests {
     }
 
     #[test]
+    fn dates_must_be_rfc_3339_in_utc_and_commits_40_hex_digits() {
+        for ok in ["2026-03-01T00:00:00.000Z", "2026-12-31T23:59:60Z", "1999-01-01T00:00:00.5Z"] {
+            assert_eq!(check_date(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "2026-03-01",
+            "2026-03-01T00:00:00+01:00",
+            "2026-13-01T00:00:00Z",
+            "2026-03-00T00:00:00Z",
+            "2026-03-01T24:00:00Z",
+            "2026-03-01T00:00:00.Z",
+            "2026-03-01 00:00:00Z",
+            "２026-03-01T00:00:00Z",
+            "",
+        ] {
+            assert!(check_date(bad).is_err(), "{bad}");
+        }
+        assert!(check_commit(&"a".repeat(40)).is_ok());
+        for bad in ["A".repeat(40), "a".repeat(39), "g".repeat(40), "../".repeat(13) + "a"] {
+            assert!(check_commit(&bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn an_added_lm_head_reads_as_an_untied_head() {
         let t =
             |n: &str, s: &[u64]| CheckpointTensor { name: n.into(), dtype: "F32".into(), shape: s.to_vec() };
@@ -260,7 +348,7 @@ mod tests {
         assert_eq!(reshaped, [Reshaped { name: "wte".into(), old: vec![10, 4], new: vec![12, 4] }]);
         let c = Change {
             commit: "c".into(),
-            date: "d".into(),
+            date: "2026-01-01T00:00:00Z".into(),
             title: "t".into(),
             config_changes: vec![],
             chat_template_changed: false,

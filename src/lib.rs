@@ -17,6 +17,7 @@ pub mod manifest;
 #[cfg(feature = "io")]
 pub mod mcp;
 pub mod model_id;
+pub mod osv;
 #[cfg(feature = "io")]
 pub mod output;
 pub mod page;

@@ -68,6 +68,8 @@ pub struct SourceView {
     pub config_file: String,
     pub config_verification: Option<String>,
     pub config_source: Option<String>,
+    /// The full citation behind `config_source`, when the metadata has one.
+    pub config_notes: Option<String>,
     pub downloads: Option<Downloads>,
     /// The Hub's `lastModified`, `likes` and gating mode, when `modelatlas sync` read them.
     pub last_modified: Option<String>,

@@ -56,6 +56,12 @@ pub fn plan_with(
     let fail = |error| PlanError { model: files.label.clone(), file: files.config_path.clone(), error };
     let (common, value) = config::parse(&files.config_text).map_err(fail)?;
     let fam = family::info(&common.model_type);
+    let changes = files
+        .meta
+        .as_ref()
+        .and_then(|m| m.changes.as_ref())
+        .map(|c| c.iter().map(|c| crate::changes::ChangeView::new(c, &files.label, url.as_deref())).collect())
+        .unwrap_or_default();
     let mut page = ModelPage {
         schema_version: SCHEMA_VERSION,
         id: files.label.clone(),
@@ -82,12 +88,7 @@ pub fn plan_with(
         lints: vec![],
         siblings: vec![],
         family_size: 1,
-        changes: files
-            .meta
-            .as_ref()
-            .and_then(|m| m.changes.as_ref())
-            .map(|c| c.iter().map(crate::changes::ChangeView::from).collect())
-            .unwrap_or_default(),
+        changes,
     };
     match fam.and_then(|f| f.resolve) {
         None => {
@@ -160,6 +161,7 @@ fn source_view(files: &ModelFiles) -> SourceView {
         config_file: "config.json".into(),
         config_verification: meta.map(|m| m.config.verification.clone()),
         config_source: meta.map(|m| m.config.source.clone()),
+        config_notes: meta.and_then(|m| m.config.notes.clone()),
         downloads: meta.and_then(|m| m.downloads.clone()),
         last_modified: meta.and_then(|m| m.hub.as_ref()).and_then(|h| h.last_modified.clone()),
         likes: meta.and_then(|m| m.hub.as_ref()).and_then(|h| h.likes),

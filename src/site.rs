@@ -80,13 +80,31 @@ struct Pending {
     md_tail: String,
     /// The model's upstream changes, for the site-wide feed and the Recent changes page.
     changes: Vec<crate::feeds::FeedEntry>,
+    /// The OSV documents written for the model, to remove with its other files on a failure.
+    osv: Vec<String>,
 }
 
 /// Best effort: the model is reported failed whatever is left, and a later error names the file.
-fn remove_model_files(writer: &SiteWriter, stem: &str) {
+fn remove_model_files(writer: &SiteWriter, stem: &str, osv: &[String]) {
     for ext in ["html", "md", "json", "badge.json", "atom"] {
         let _ = writer.remove(&format!("{stem}.{ext}"));
     }
+    for path in osv {
+        let _ = writer.remove(path);
+    }
+}
+
+/// Each advisory change's OSV document: (path from the site root, compact JSON).
+fn osv_documents(page: &ModelPage, base_url: &str) -> Result<Vec<(String, String)>, String> {
+    let Some(url) = page.url.as_deref() else { return Ok(vec![]) };
+    page.changes
+        .iter()
+        .filter_map(|c| c.osv.as_ref().map(|path| (path, c)))
+        .map(|(path, c)| {
+            let doc = crate::osv::document(&page.id, url, c, base_url);
+            serde_json::to_string(&doc).map(|text| (path.clone(), text)).map_err(|e| format!("{path}: {e}"))
+        })
+        .collect()
 }
 
 fn plan_one(source: &dyn ModelSource, id: &ModelId, options: &PlanOptions) -> Result<ModelPage, String> {
@@ -140,24 +158,29 @@ pub fn build_site_with(
             let family_name = page.family_name.clone();
             let feed = crate::feeds::model_feed(&page, &manifest.site);
             let changes = crate::feeds::entries(&page);
+            let osv = osv_documents(&page, &manifest.site.base_url).map_err(|e| format!("{id}: {e}"))?;
             drop(page);
             let stem = id.site_stem();
             let written = (|| {
                 writer.write(&format!("{stem}.html"), parts.html_head.as_bytes())?;
                 writer.write(&format!("{stem}.md"), parts.md_head.as_bytes())?;
                 writer.write(&format!("{stem}.json"), parts.json_head.as_bytes())?;
+                for (path, doc) in &osv {
+                    writer.write(path, doc.as_bytes())?;
+                }
                 match &feed {
                     Some((path, atom)) => writer.write(path, atom.as_bytes()),
                     None => Ok(()),
                 }
             })();
+            let osv: Vec<String> = osv.into_iter().map(|(path, _)| path).collect();
             if let Err(e) = written {
-                remove_model_files(&writer, &stem);
+                remove_model_files(&writer, &stem, &osv);
                 return Err(e.to_string());
             }
             Ok((
                 summary,
-                Pending { family_name, html_tail: parts.html_tail, md_tail: parts.md_tail, changes },
+                Pending { family_name, html_tail: parts.html_tail, md_tail: parts.md_tail, changes, osv },
             ))
         })
         .collect();
@@ -197,7 +220,7 @@ pub fn build_site_with(
                 writer.write(&format!("{stem}.badge.json"), badge.as_bytes()).map_err(|e| e.to_string())
             };
             // A failure leaves no partial files of the model.
-            finish().inspect_err(|_| remove_model_files(&writer, &stem))
+            finish().inspect_err(|_| remove_model_files(&writer, &stem, &pending.osv))
         })
         .collect();
     report.phases.push(("render siblings", t.elapsed()));
@@ -209,13 +232,14 @@ pub fn build_site_with(
             (Ok((s, pending)), Ok(())) => {
                 built.push(s.clone());
                 changes.extend(pending.changes.iter().cloned());
+                report.files_written += pending.osv.len();
                 Outcome::Built { supported: s.supported }
             }
             (Err(e), _) | (_, Err(e)) => Outcome::Failed { error: e.clone() },
         };
         report.models.push(ModelReport { id: id.to_string(), outcome });
     }
-    report.files_written = built.len() * 5;
+    report.files_written += built.len() * 5;
 
     let t = Instant::now();
     report.files_written += write_site_pages(&writer, manifest, renderer, &built)?;

@@ -11,7 +11,12 @@ use modelatlas::source::meta::{CheckpointInfo, CheckpointTensor, ConfigProvenanc
 fn meta(total: u64, tensors: Option<Vec<CheckpointTensor>>) -> HubMeta {
     HubMeta {
         model_id: "test/model".into(),
-        config: ConfigProvenance { verification: "B".into(), sha256: "0".into(), source: "test".into() },
+        config: ConfigProvenance {
+            verification: "B".into(),
+            sha256: "0".into(),
+            source: "test".into(),
+            notes: None,
+        },
         checkpoint: Some(CheckpointInfo {
             total_scalars: total,
             exact: true,

@@ -468,3 +468,59 @@ fn a_build_reads_and_plans_each_model_once() {
     assert_eq!(loads.len(), manifest.models.len());
     assert!(loads.values().all(|&n| n == 1), "{loads:?}");
 }
+
+/// The text of an HTML fragment: tags dropped, the entities minijinja writes decoded.
+fn text_of(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    decode_entities(&out)
+}
+
+#[test]
+fn provenance_lines_are_short_and_the_full_citations_are_folded_into_a_sources_details_part() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_repo_site(&out);
+    let mut folded = 0;
+    for (rel, bytes) in read_tree(&out) {
+        if !(rel.starts_with("models/") && rel.ends_with(".html")) {
+            continue;
+        }
+        let html = String::from_utf8(bytes).unwrap();
+        let start = html.find("<h2 id=\"sources\">").unwrap_or_else(|| panic!("{rel}: no Sources"));
+        let section = &html[start..start + html[start..].find("</section>").unwrap()];
+        let (lines, details) = section.split_once("<details>").unwrap_or((section, ""));
+        let items: Vec<String> = lines.split("<li>").skip(1).map(text_of).collect();
+        assert!(items[0].starts_with("Config: config.json"), "{rel}: {:?}", items[0]);
+        for item in &items {
+            // A line a reader takes in at a glance: what, where, when; the citation goes below.
+            assert!(
+                item.chars().count() <= 200,
+                "{rel}: a provenance line of {} chars: {item}",
+                item.chars().count()
+            );
+        }
+        if !details.is_empty() {
+            assert!(details.starts_with("<summary>Sources in full</summary>"), "{rel}");
+            folded += 1;
+        }
+    }
+    // Every shipped model has a long config citation.
+    assert_eq!(folded, 30);
+
+    // The number keeps its source: the short line names the document and its commit, the
+    // folded part the full path and commit. 137,022,720 is GPT-2's published count (the per-dtype
+    // table of huggingface/safetensors' docs, also in tests/fixtures/reference/checkpoints.tsv).
+    let gpt2 = std::fs::read_to_string(out.join("models/openai-community/gpt2.html")).unwrap();
+    let gpt2 = text_of(&gpt2[gpt2.find("<h2 id=\"sources\">").unwrap()..]);
+    assert!(gpt2.contains("Checkpoint, 137,022,720 scalars: huggingface/safetensors@24b0b28"), "{gpt2}");
+    assert!(gpt2.contains("metadata_parsing.mdx@24b0b2857fef49be734b9ab72ce97c09bb25f5b9"), "{gpt2}");
+}

@@ -95,7 +95,11 @@ fn start(repos: Vec<(&str, Repo)>) -> TestHub {
 }
 
 fn client(hub: &TestHub, token: Option<&str>) -> HubClient {
-    HubClient::new(HubSettings {
+    HubClient::new(client_settings(hub, token))
+}
+
+fn client_settings(hub: &TestHub, token: Option<&str>) -> HubSettings {
+    HubSettings {
         endpoint: hub.url.clone(),
         token: token.map(str::to_string),
         offline: false,
@@ -104,7 +108,7 @@ fn client(hub: &TestHub, token: Option<&str>) -> HubClient {
         backoff: Duration::from_millis(20),
         max_wait: Duration::from_secs(5),
         timeout: Duration::from_secs(10),
-    })
+    }
 }
 
 fn ids(list: &[&str]) -> Vec<ModelId> {
@@ -303,7 +307,7 @@ fn a_429_with_retry_after_is_waited_out_then_the_sync_succeeds() {
     hub.add_fault(Fault::Status {
         path: "/api/models/org/tiny".into(),
         status: 429,
-        retry_after: Some(1),
+        retry_after: Some("1".into()),
         times: 1,
     });
     let dir = tempfile::tempdir().unwrap();
@@ -313,6 +317,47 @@ fn a_429_with_retry_after_is_waited_out_then_the_sync_succeeds() {
     assert!(t.elapsed() >= Duration::from_secs(1), "Retry-After: 1 was not honoured ({:?})", t.elapsed());
     let info_requests = hub.log().iter().filter(|l| *l == "GET /api/models/org/tiny").count();
     assert_eq!(info_requests, 2);
+}
+
+#[test]
+fn a_429_with_retry_after_as_an_http_date_is_waited_out_until_that_date_and_capped() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    // Two seconds after the server's clock; the test Hub's `Date` header is the same clock, so
+    // the wait is 2 s (1 to 2 s: both are whole seconds).
+    let at = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(2));
+    hub.add_fault(Fault::Status {
+        path: "/api/models/org/tiny".into(),
+        status: 429,
+        retry_after: Some(at),
+        times: 1,
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let t = Instant::now();
+    let out = sync(&hub, dir.path(), &[TINY], 0, None);
+    assert!(matches!(out[0].1, Outcome::Updated { .. }), "{:?}", out[0].1);
+    assert!(t.elapsed() >= Duration::from_millis(900), "the date was not honoured ({:?})", t.elapsed());
+
+    // A date an hour ahead waits the client's cap (1 s here), not the hour.
+    let hub = start(vec![(TINY, tiny_repo())]);
+    let at = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(3600));
+    hub.add_fault(Fault::Status {
+        path: "/api/models/org/tiny".into(),
+        status: 503,
+        retry_after: Some(at),
+        times: 1,
+    });
+    let capped =
+        HubClient::new(HubSettings { max_wait: Duration::from_secs(1), ..client_settings(&hub, None) });
+    let dir = tempfile::tempdir().unwrap();
+    let t = Instant::now();
+    let opts = SyncOptions { history: 0, jobs: 1, shard: None };
+    let out = sync_all(&capped, dir.path(), &ids(&[TINY]), &opts, &|_, _| {}).models;
+    assert!(matches!(out[0].1, Outcome::Updated { .. }), "{:?}", out[0].1);
+    let waited = t.elapsed();
+    assert!(
+        waited >= Duration::from_secs(1) && waited < Duration::from_secs(30),
+        "capped at 1 s: {waited:?}"
+    );
 }
 
 #[test]
@@ -451,6 +496,20 @@ fn a_weights_change_that_unties_the_head_lists_the_added_tensor() {
 }
 
 #[test]
+fn a_commit_dated_in_another_form_than_rfc_3339_utc_fails_the_model_naming_the_route() {
+    let hub = start(vec![(TINY, tiny_repo())]);
+    hub.with_repo(TINY, |r| {
+        r.push("Odd date", "Sun, 01 Mar 2026 00:00:00 GMT", vec![("config.json", Some(config(32)))])
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let out = sync(&hub, dir.path(), &[TINY], 5, None);
+    let Outcome::Failed(e) = &out[0].1 else { panic!("{:?}", out[0].1) };
+    let e = e.to_string();
+    assert!(e.contains("commits/main") && e.contains("RFC 3339") && e.contains("Sun, 01 Mar"), "{e}");
+    assert!(!dir.path().join("models--org--tiny/refs/main").exists(), "nothing half written");
+}
+
+#[test]
 fn commits_are_read_across_link_pages_up_to_the_history_limit() {
     let hub = start(vec![(TINY, tiny_repo())]);
     for i in 0..4u64 {
@@ -573,6 +632,9 @@ fn a_synced_snapshot_builds_pages_with_change_sections_feeds_and_schema_valid_js
     assert!(html.contains("Longer &lt;context&gt;"), "the title, escaped");
     assert!(html.contains("parameters 2,144 -&gt; 2,272"), "the effect");
     assert!(html.contains("tiny.atom"));
+    // Provenance in short: what, where, when.
+    assert!(html.contains("Hub API <code>safetensors.total</code>, read "), "the checkpoint's source");
+    assert!(html.contains("Config: config.json at "), "the config's revision");
     let md = std::fs::read_to_string(site.join("models/org/tiny.md")).unwrap();
     // Markdown-escaped: `\>` renders as `>`.
     assert!(md.contains("## What changed upstream") && md.contains("  - n_positions 16 -\\> 32"), "{md}");
@@ -598,6 +660,12 @@ fn a_synced_snapshot_builds_pages_with_change_sections_feeds_and_schema_valid_js
     assert_eq!(json["changes"][0]["config_changes"][1]["key"], "n_positions");
     assert_eq!(json["changes"][0]["config_changes"][1]["old"], 16);
     assert_eq!(json["changes"][0]["config_changes"][1]["new"], 32);
+    // The change alters the plan, so it has an OSV document (tests/osv.rs validates them).
+    let osv = json["changes"][0]["osv"].as_str().unwrap();
+    assert!(osv.starts_with("models/org/tiny/osv/MODELATLAS-"), "{osv}");
+    let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(site.join(osv)).unwrap()).unwrap();
+    assert_eq!(doc["modified"], "2026-03-01T00:00:00.000Z");
+    assert_eq!(doc["affected"][0]["ranges"][0]["events"][0]["introduced"], json["changes"][0]["commit"]);
 
     let mut schemas = boon::Schemas::new();
     let mut compiler = boon::Compiler::new();

@@ -17,6 +17,22 @@ pub fn register(env: &mut Environment<'static>) {
     env.add_filter("md_code", |s: String| Value::from_safe_string(md_code(&s)));
     env.add_filter("md_code_cell", |s: String| Value::from_safe_string(md_code_cell(&s)));
     env.add_filter("md_url", |s: String| Value::from_safe_string(md_url(&s)));
+    env.add_filter("code_spans", |s: String| Value::from_safe_string(html_code_spans(&s)));
+}
+
+/// Escapes text for HTML and shows its backtick spans as `<code>`, as the provenance lines are
+/// written ("Hub API `safetensors.total`, read 2026-12-03"). Unbalanced backticks stay text.
+pub fn html_code_spans(s: &str) -> String {
+    let escape = |t: &str| minijinja::HtmlEscape(t).to_string();
+    let parts: Vec<&str> = s.split('`').collect();
+    if parts.len().is_multiple_of(2) {
+        return escape(s);
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| if i % 2 == 1 { format!("<code>{}</code>", escape(t)) } else { escape(t) })
+        .collect()
 }
 
 /// Escapes text for XML (the sitemap), leaving `/` alone as XML allows.
@@ -275,6 +291,16 @@ pub fn shape(v: &[u64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn backtick_spans_become_code_and_everything_else_is_escaped() {
+        assert_eq!(
+            html_code_spans("Hub API `safetensors.total`, read 2026-12-03"),
+            "Hub API <code>safetensors.total</code>, read 2026-12-03"
+        );
+        assert_eq!(html_code_spans("`<b>` & `x`"), "<code>&lt;b&gt;</code> &amp; <code>x</code>");
+        assert_eq!(html_code_spans("one ` <i>"), "one ` &lt;i&gt;");
+    }
 
     #[test]
     fn figures_read_as_the_seed_prints_them() {

@@ -253,6 +253,22 @@ fn header(resp: &Response<ureq::Body>, name: &str) -> Option<String> {
     resp.headers().get(name).and_then(|v| v.to_str().ok()).map(|v| v.trim().to_string())
 }
 
+/// How long a `Retry-After` asks to wait (RFC 9110 §10.2.3): delay-seconds, or an HTTP-date in
+/// any of the three forms §5.6.7 has recipients accept. A date is taken relative to the
+/// response's own `Date` when it has one, so a skewed local clock does not stretch the wait, else
+/// to `now`; a date already past is no wait. `None` when the value is neither (the caller backs
+/// off as without the header). The caller caps the result.
+pub fn retry_after_wait(value: &str, date: Option<&str>, now: std::time::SystemTime) -> Option<Duration> {
+    let value = value.trim();
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        // More digits than a u64 holds is still "a very long time": the cap applies.
+        return Some(value.parse::<u64>().map(Duration::from_secs).unwrap_or(Duration::MAX));
+    }
+    let at = httpdate::parse_http_date(value).ok()?;
+    let from = date.and_then(|d| httpdate::parse_http_date(d.trim()).ok()).unwrap_or(now);
+    Some(at.duration_since(from).unwrap_or(Duration::ZERO))
+}
+
 /// The `next` URL of a GitHub-style `Link` header.
 fn next_link(link: &str) -> Option<String> {
     link.split(',').find_map(|part| {
@@ -397,9 +413,9 @@ impl HubClient {
                                 after: format!(" (after {attempt} attempts)"),
                             });
                         }
+                        let date = header(&resp, "Date");
                         let wait = retry_after
-                            .and_then(|s| s.parse::<u64>().ok())
-                            .map(Duration::from_secs)
+                            .and_then(|v| retry_after_wait(&v, date.as_deref(), std::time::SystemTime::now()))
                             .unwrap_or(backoff)
                             .min(self.settings.max_wait);
                         std::thread::sleep(wait);
@@ -691,6 +707,31 @@ pub fn parse_header(head: &[u8], data_len: u64) -> Result<Vec<CheckpointTensor>,
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds_and_the_three_http_date_forms_of_rfc_9110() {
+        use std::time::{Duration as D, SystemTime, UNIX_EPOCH};
+        // RFC 9110 §5.6.7's example instant, 1994-11-06 08:49:37 UTC: 784111777 s after the epoch.
+        let now = UNIX_EPOCH + D::from_secs(784_111_777 - 7);
+        for date in
+            ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"]
+        {
+            assert_eq!(retry_after_wait(date, None, now), Some(D::from_secs(7)), "{date}");
+        }
+        // Relative to the response's Date, whatever the local clock says.
+        let sent = "Sun, 06 Nov 1994 08:49:30 GMT";
+        assert_eq!(
+            retry_after_wait("Sun, 06 Nov 1994 08:49:37 GMT", Some(sent), SystemTime::now()),
+            Some(D::from_secs(7))
+        );
+        assert_eq!(retry_after_wait("120", None, now), Some(D::from_secs(120)));
+        assert_eq!(retry_after_wait("99999999999999999999999", None, now), Some(D::MAX));
+        // A date already past: retry at once.
+        assert_eq!(retry_after_wait("Sun, 06 Nov 1994 08:49:00 GMT", None, now), Some(D::ZERO));
+        for bad in ["", "-1", "1.5", "soon", "Sun, 32 Nov 1994 08:49:37 GMT"] {
+            assert_eq!(retry_after_wait(bad, None, now), None, "{bad:?}");
+        }
+    }
 
     /// (name, dtype, shape, data offsets)
     type Entry<'a> = (&'a str, &'a str, &'a [u64], (u64, u64));

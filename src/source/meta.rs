@@ -55,7 +55,12 @@ pub struct ConfigProvenance {
     /// community mirror of the official repository.
     pub verification: String,
     pub sha256: String,
+    /// One short line: the file, the revision and what checked it ("config.json at 607a30d;
+    /// SHA-256 matches dinoml/model-configs-rs@23d0047"). The page shows it as it is.
     pub source: String,
+    /// The full citation behind `source`, when there is more to say: the page folds it away.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
 }
 
 /// The published checkpoint's size, as the Hub reports it (`safetensors.total`).

@@ -454,6 +454,7 @@ pub fn sync_model(
                 verification: "hub".into(),
                 sha256: sha256_hex(config_text.as_bytes()),
                 source: format!("config.json at {}, read {today}", short(&sha)),
+                notes: None,
             },
             checkpoint,
             downloads: downloads.clone(),
@@ -535,6 +536,17 @@ fn history(
     n: usize,
 ) -> Result<Vec<Change>, SyncError> {
     let commits = ctx.client.commits(&ctx.id, "main", n.saturating_add(1))?;
+    // Refused here, not at build: the id goes into URLs and file names, the date into feeds and
+    // OSV documents, and a snapshot holding either malformed would not build.
+    for c in &commits {
+        changes::check_commit(&c.id).and_then(|()| changes::check_date(&c.date)).map_err(|reason| {
+            SyncError::BadFile {
+                model: ctx.id.clone(),
+                file: format!("/api/models/{}/commits/main", ctx.id),
+                reason,
+            }
+        })?;
+    }
     let mut trees: Vec<BTreeMap<String, TreeEntry>> = Vec::with_capacity(commits.len());
     for c in &commits {
         trees.push(if c.id == head { head_tree.clone() } else { tree_map(ctx.client.tree(&ctx.id, &c.id)?) });

@@ -46,7 +46,7 @@ pub struct Repo {
 pub enum Fault {
     /// Answer `status` (with `Retry-After` when given) to the next `times` requests whose path
     /// contains `path`.
-    Status { path: String, status: u16, retry_after: Option<u64>, times: u32 },
+    Status { path: String, status: u16, retry_after: Option<String>, times: u32 },
     /// Hold requests whose path contains `path` until the server is dropped.
     Stall { path: String },
     /// Serve the LFS object of `path` cut to `keep` bytes (a truncated upload), with its real
@@ -340,7 +340,7 @@ fn handle(mut request: Request, state: &Arc<Mutex<State>>, base: &str, cdn: &str
                     *times -= 1;
                     let mut r = error_reply(*status, "", "injected fault");
                     if let Some(s) = retry_after {
-                        r = r.with_header(hdr("Retry-After", &s.to_string()));
+                        r = r.with_header(hdr("Retry-After", s));
                     }
                     reply = Some(r);
                     break;
