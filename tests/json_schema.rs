@@ -84,7 +84,7 @@ const MODEL_POINTERS: &[&str] = &[
     "/training/options/recipe",
     "/training/full",
     "/training/full/breakdown",
-    "/training/full/memory/phases/0/coefficients",
+    "/fit/modes/0/model/phases/0/coefficients",
     "/training/recipes/0",
     "/training/activations_sdpa",
     "/training/activations_sdpa/nodes/0",

@@ -16,9 +16,15 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// A number with fixed precision, so the same inputs give byte-identical SVG.
+/// A number with fixed precision, so the same inputs give byte-identical SVG; a whole number
+/// without its `.0` (most coordinates are, and every page carries hundreds of them).
 fn n(x: f64) -> String {
-    format!("{x:.1}")
+    let s = format!("{x:.1}");
+    match s.strip_suffix(".0") {
+        Some("-0") => "0".to_string(),
+        Some(whole) => whole.to_string(),
+        None => s,
+    }
 }
 
 fn open(out: &mut String, id: &str, height: f64, title: &str, desc: &str) {
