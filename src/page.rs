@@ -14,7 +14,7 @@ use crate::estimate::shape_check::ForwardPass;
 use crate::graph::Graph;
 use crate::source::meta::Downloads;
 
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ModelPage {
@@ -55,10 +55,18 @@ pub struct ModelPage {
     // The site-dependent fields come last: the builder writes a page's JSON before it knows the
     // siblings and appends these two (`Renderer::model_parts`).
     /// A bounded list of other checkpoints of the family, nearest in size first, each with its
-    /// index summary (so the page can compare this model with the nearest one).
+    /// index summary (so the page can compare this model with the nearest one). The JSON holds
+    /// their IDs only: the summaries are the family file's rows, one click away, and twelve
+    /// copies of them were an eighth of every model's bytes.
+    #[serde(serialize_with = "summary_ids")]
     pub siblings: Vec<ModelSummary>,
     /// How many models of this family the site holds, this one included.
     pub family_size: usize,
+}
+
+/// A list of summaries as their model IDs.
+fn summary_ids<S: serde::Serializer>(list: &[ModelSummary], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(list.iter().map(|m| &m.id))
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -140,6 +148,10 @@ pub struct MemoryView {
     pub lora: ModeView,
     pub qlora: ModeView,
     pub serve: ModeView,
+    /// Every assumption behind these figures, in words. Not in the JSON: the plan's own inputs are
+    /// `training.assumptions` and the rest is the same text on every page, stated once on the
+    /// method page (`method.html#memory`).
+    #[serde(skip_serializing)]
     pub assumptions: Vec<String>,
 }
 

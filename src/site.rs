@@ -331,6 +331,7 @@ fn write_site_pages(
     writer.write("static/planner.js", crate::render::PLANNER_JS.as_bytes())?;
     writer.write("static/planner-wasm.js", crate::planner_assets::wasm_script().as_bytes())?;
     for (name, schema) in crate::render::SCHEMAS {
+        let schema = crate::render::schema_for_site(name, schema, &manifest.site.base_url);
         writer.write(&format!("schema/{name}"), schema.as_bytes())?;
     }
     // GitHub Pages would otherwise run Jekyll, which skips files starting with `_` or `.`.

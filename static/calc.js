@@ -25,23 +25,25 @@
     if (modeId === "full" && recipeId && recipeId !== data.default_recipe) {
       mode = data.recipes.filter(function (r) { return r.id === recipeId; })[0] || mode;
     }
-    var card = data.cards.filter(function (c) { return c.id === cardId; })[0];
+    // A card is [id, memory_gb, context_bytes, workspace_bytes]; its name is the form's option.
+    var card = data.cards.filter(function (c) { return c[0] === cardId; })[0];
+    var option = [].filter.call(el("calc-card").options, function (o) { return o.value === cardId; })[0];
     var allocated = 0, phase = "";
+    // A phase is [name, fixed, per_sample, per_token, per_token_sq, windowed_per_token, window].
     mode.phases.forEach(function (p) {
-      var c = p.coefficients;
-      var windowed = c.window > 0 ? Math.min(seq, c.window) * c.windowed_per_token_bytes : 0;
-      var b = c.fixed_bytes + batch * (c.per_sample_bytes + seq * c.per_token_bytes +
-        seq * seq * c.per_token_sq_bytes + windowed);
-      if (b > allocated) { allocated = b; phase = p.name; }
+      var windowed = p[6] > 0 ? Math.min(seq, p[6]) * p[5] : 0;
+      var b = p[1] + batch * (p[2] + seq * p[3] + seq * seq * p[4] + windowed);
+      if (b > allocated) { allocated = b; phase = p[0]; }
     });
-    var workspaces = data.modes_training[modeId] ? 2 : 1;
-    var reserved = allocated * (1 + data.allocator_reserve_fraction) + workspaces * card.workspace_bytes;
-    var peak = reserved + card.context_bytes;
-    var cardBytes = card.memory_gb * 1e9;
+    var training = data.modes.filter(function (m) { return m.id === modeId; })[0].training;
+    var workspaces = training ? 2 : 1;
+    var reserved = allocated * (1 + data.allocator_reserve_fraction) + workspaces * card[3];
+    var peak = reserved + card[2];
+    var cardBytes = card[1] * 1e9;
     var verdict = peak <= data.comfortable_share * cardBytes ? "comfortable"
       : peak <= data.fit_share * cardBytes ? "tight" : "does_not_fit";
     return { peak_bytes: peak, allocated_bytes: allocated, reserved_bytes: reserved, peak_phase: phase,
-      share: peak / cardBytes, verdict: verdict, card: card.name };
+      share: peak / cardBytes, verdict: verdict, card: option ? option.textContent : cardId };
   }
   // Exposed for the browser test, which checks a grid of inputs against `modelatlas what-if`.
   window.modelatlasWhatIf = evaluate;

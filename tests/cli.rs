@@ -20,7 +20,7 @@ fn plan_prints_json_that_matches_the_site_file() {
     let out = plan(&["FacebookAI/xlm-roberta-base", "--format", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["schema_version"], 2);
+    assert_eq!(v["schema_version"], 3);
     assert_eq!(v["params"]["derived"], 278_295_186);
     let h200 = v["cards"].as_array().unwrap().iter().find(|c| c["id"] == "h200-141gb").unwrap();
     // The seed's 746 ignores the logits. Each sample's logits hold 512 usable tokens x 250,002 x

@@ -253,7 +253,12 @@ fn a_card_name_with_markup_leaves_the_html_pages_script_data_intact() {
         .unwrap();
     assert!(!data.contains(['<', '>', '&']), "{data}");
     let value: serde_json::Value = serde_json::from_str(&data).unwrap();
-    assert_eq!(value["cards"][0]["name"], card.name.as_str());
+    // The data names the card by its id ([id, memory_gb, context, workspace]); its name is the
+    // form's option text, escaped by the template engine.
+    assert_eq!(value["cards"][0][0], card.id.as_str());
+    let at = html.find(&format!("<option value=\"{}\">", card.id)).expect("the card's option");
+    let option = &html[at..at + html[at..].find("</option>").unwrap()];
+    assert!(option.contains("&lt;!--&lt;script&gt;") && !option[1..].contains('<'), "{option}");
     // The elements after the data block are still there, in an HTML parser's view too.
     let scripts = dom.query_selector("script[src]").unwrap().count();
     assert!(scripts >= 1, "the calculator's script follows the data");

@@ -10,21 +10,29 @@ use modelatlas::site::build_site;
 use modelatlas::source::hub_cache::HubCacheSource;
 
 #[test]
-fn every_json_file_of_a_build_matches_its_published_schema() {
+fn every_json_file_of_a_build_matches_its_published_schema_found_at_its_absolute_id() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("site");
     let manifest = Manifest::load(&common::repo().join("models.toml")).unwrap();
     build_site(&manifest, &HubCacheSource::new(common::repo().join("hub")), &out, &Renderer::new()).unwrap();
 
+    let base = &manifest.site.base_url;
     let mut schemas = Schemas::new();
     let mut compiler = Compiler::new();
+    let mut published = 0;
     for entry in std::fs::read_dir(out.join("schema")).unwrap() {
         let path = entry.unwrap().path();
-        let url = format!("file:///schema/{}", path.file_name().unwrap().to_string_lossy());
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let doc: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        compiler.add_resource(&url, doc).unwrap();
+        // Registered at its `$id` only, as a validator that fetched it from the site holds it:
+        // the `$ref`s between the schemas must resolve to the published URLs.
+        let id = format!("{base}schema/{name}");
+        assert_eq!(doc["$id"], id.as_str(), "{name}");
+        compiler.add_resource(&id, doc).unwrap();
+        published += 1;
     }
-    let mut compile = |name: &str| compiler.compile(&format!("file:///schema/{name}"), &mut schemas).unwrap();
+    assert_eq!(published, modelatlas::render::SCHEMAS.len());
+    let mut compile = |name: &str| compiler.compile(&format!("{base}schema/{name}"), &mut schemas).unwrap();
     let (model, index, family) =
         (compile("model.schema.json"), compile("index.schema.json"), compile("family.schema.json"));
 
@@ -60,6 +68,110 @@ fn embedded_schema(name: &str) -> (Schemas, boon::SchemaIndex) {
     }
     let index = compiler.compile(&format!("file:///schema/{name}"), &mut schemas).unwrap();
     (schemas, index)
+}
+
+/// Pointers into a model JSON, one per part the Hub issue and the lean pages made strict: each is
+/// mutated three ways (a wrong type, a required field removed, an unknown field added).
+const MODEL_POINTERS: &[&str] = &[
+    "",
+    "/source",
+    "/params",
+    "/params/reconciliation",
+    "/memory",
+    "/memory/lora",
+    "/training",
+    "/training/options",
+    "/training/options/recipe",
+    "/training/full",
+    "/training/full/breakdown",
+    "/fit/modes/0/model/phases/0/coefficients",
+    "/training/recipes/0",
+    "/training/activations_sdpa",
+    "/training/activations_sdpa/nodes/0",
+    "/serving",
+    "/serving/kv",
+    "/serving/kv/layout",
+    "/serving/weights/0",
+    "/fit",
+    "/fit/modes/0",
+    "/fit/cards/0",
+    "/fit/cards/0/runtime",
+    "/fit/cards/0/modes/0",
+    "/fit/cards/0/vllm",
+    "/fit/multi_card/1",
+    "/fit/multi_card/1/pipeline",
+    "/cost",
+    "/cost/training",
+    "/cost/training/inputs",
+    "/cost/training/by_card/0",
+    "/cost/serving",
+    "/cost/serving/by_card/0",
+    "/cards/0",
+    "/structure/sections/0/nodes/0",
+    "/lints/0",
+];
+
+/// Every way [`MODEL_POINTERS`] breaks an object: for each of its fields, that field set to a
+/// value of another type, and that field removed; then an unknown field added.
+fn mutations(doc: &serde_json::Value, pointer: &str) -> Vec<(String, serde_json::Value)> {
+    let target = doc.pointer(pointer).unwrap_or_else(|| panic!("no {pointer:?} in the document"));
+    let fields = target.as_object().unwrap_or_else(|| panic!("{pointer:?} is not an object"));
+    let mut out = vec![];
+    for (key, value) in fields {
+        // A value of a type no field of the schema takes where this one is: an object where a
+        // scalar or an array is, a list of one boolean where an object is.
+        let wrong =
+            if value.is_object() { serde_json::json!([true]) } else { serde_json::json!({"wrong": true}) };
+        let mut v = doc.clone();
+        v.pointer_mut(pointer).unwrap()[key.as_str()] = wrong;
+        out.push((format!("{pointer}/{key} of the wrong type"), v));
+        let mut v = doc.clone();
+        v.pointer_mut(pointer).unwrap().as_object_mut().unwrap().remove(key);
+        out.push((format!("{pointer}/{key} missing"), v));
+    }
+    let mut v = doc.clone();
+    v.pointer_mut(pointer).unwrap()["undocumented"] = 1.into();
+    out.push((format!("an unknown field in {pointer:?}"), v));
+    out
+}
+
+#[test]
+fn the_model_schema_rejects_a_wrong_type_a_missing_field_and_an_unknown_one_in_every_part() {
+    let (schemas, model) = embedded_schema("model.schema.json");
+    // Mixtral: every part is present (a KV cache, a serving cost, multi-card plans, lints).
+    let page = common::plan_id("mistralai/Mixtral-8x7B-v0.1");
+    let valid = serde_json::to_value(&page).unwrap();
+    schemas.validate(&valid, model).unwrap();
+    let mut checked = 0;
+    for pointer in MODEL_POINTERS {
+        for (what, broken) in mutations(&valid, pointer) {
+            assert!(schemas.validate(&broken, model).is_err(), "accepted with {what}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "only {checked} mutations");
+}
+
+#[test]
+fn the_index_and_family_schemas_reject_a_wrong_type_a_missing_field_and_an_unknown_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    let manifest = Manifest::load(&common::repo().join("models.toml")).unwrap();
+    build_site(&manifest, &HubCacheSource::new(common::repo().join("hub")), &out, &Renderer::new()).unwrap();
+    for (file, schema, pointers) in [
+        ("index.json", "index.schema.json", &["", "/families/0", "/models/0"][..]),
+        ("families/roberta.json", "family.schema.json", &["", "/derives_from", "/models/0"][..]),
+    ] {
+        let (schemas, index) = embedded_schema(schema);
+        let valid: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join(file)).unwrap()).unwrap();
+        schemas.validate(&valid, index).unwrap();
+        for pointer in pointers {
+            for (what, broken) in mutations(&valid, pointer) {
+                assert!(schemas.validate(&broken, index).is_err(), "{file} accepted with {what}");
+            }
+        }
+    }
 }
 
 #[test]

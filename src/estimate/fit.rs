@@ -111,10 +111,17 @@ pub struct MultiCard {
 pub struct FitView {
     pub seq_len: u64,
     pub sweep_seqs: Vec<u64>,
+    // The rules are the same words on every page (the vLLM one differs by the context, which is
+    // `serving.kv.context`): the method page states them once (`method.html#fit`,
+    // `#training-overhead`, `#serving`), so the JSON leaves them out.
+    #[serde(skip_serializing)]
     pub bands_rule: &'static str,
+    #[serde(skip_serializing)]
     pub vllm_rule: String,
+    #[serde(skip_serializing)]
     pub multi_card_rule: &'static str,
     /// Which memory figure is which, and how the runtime's share is counted.
+    #[serde(skip_serializing)]
     pub runtime_rule: &'static str,
     pub allocator_reserve_fraction: f64,
     pub modes: Vec<ModeSummary>,

@@ -876,6 +876,8 @@ pub struct ModeTraining {
     pub breakdown: Breakdown,
     pub peak_bytes: f64,
     pub peak_phase: String,
+    /// The same phases as the fit's mode (`fit.modes[].model`), which the JSON carries once.
+    #[serde(skip_serializing)]
     pub memory: MemoryModel,
 }
 

@@ -16,9 +16,15 @@ fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
-/// A number with fixed precision, so the same inputs give byte-identical SVG.
+/// A number with fixed precision, so the same inputs give byte-identical SVG; a whole number
+/// without its `.0` (most coordinates are, and every page carries hundreds of them).
 fn n(x: f64) -> String {
-    format!("{x:.1}")
+    let s = format!("{x:.1}");
+    match s.strip_suffix(".0") {
+        Some("-0") => "0".to_string(),
+        Some(whole) => whole.to_string(),
+        None => s,
+    }
 }
 
 fn open(out: &mut String, id: &str, height: f64, title: &str, desc: &str) {
@@ -319,7 +325,7 @@ mod tests {
         assert!(svg.contains("<svg") && svg.ends_with("</svg></figure>"));
         assert!(svg.contains("<desc id=\"b-d\">T4: 52 samples; H200: 717 samples</desc>"));
         // The largest bar spans the plot: 640 - 150 - 20 - 60 = 410 units.
-        assert!(svg.contains(r#"width="410.0""#), "{svg}");
+        assert!(svg.contains(r#"width="410""#), "{svg}");
         // The title is HTML beside the drawing, not SVG text that the viewBox can clip.
         assert!(svg.starts_with(r#"<figure class="chart-box"><figcaption><h3>Largest batch</h3>"#), "{svg}");
     }
@@ -333,8 +339,9 @@ mod tests {
             &[("T4 16 GB".into(), 16e9), ("H200 141 GB".into(), 141e9)],
         );
         // Largest bar 4 GB; 4.2 GB over five ticks gives a step of 1 GB and a scale of 5 GB over
-        // 640 - 150 - 20 - 30 = 440 units: weights 1 GB = 88.0, activations 3 GB = 264.0.
-        assert!(svg.contains(r#"width="88.0""#) && svg.contains(r#"width="264.0""#), "{svg}");
+        // 640 - 150 - 20 - 30 = 440 units: weights 1 GB = 88, activations 3 GB = 264 (whole numbers
+        // are written without `.0`).
+        assert!(svg.contains(r#"width="88""#) && svg.contains(r#"width="264""#), "{svg}");
         assert!(svg.contains(">5.00 GB</text>"), "the last tick is labelled: {svg}");
         assert!(svg.contains("Full: 4.00 GB (weights 1.00 GB, activations 3.00 GB)"));
         // Both cards are off that scale: no line for them.
@@ -357,6 +364,15 @@ mod tests {
         // them, the third would touch the first row's label and is left to its tooltip.
         assert_eq!(svg.matches(r#"<line class="cap""#).count(), 3);
         assert_eq!(svg.matches(r#"class="chart-cap""#).count(), 2, "{svg}");
+    }
+
+    #[test]
+    fn coordinates_keep_one_decimal_drop_a_whole_numbers_zero_and_never_write_minus_zero() {
+        assert_eq!(n(410.0), "410");
+        assert_eq!(n(29.66), "29.7");
+        assert_eq!(n(-3.0), "-3");
+        // -0.04 rounds to -0.0 at one decimal, which is 0.
+        assert_eq!(n(-0.04), "0");
     }
 
     #[test]

@@ -114,6 +114,14 @@ pub const SCHEMAS: &[(&str, &str)] = &[
     ("family.schema.json", include_str!("../../static/schema/family.schema.json")),
 ];
 
+/// A schema as the site publishes it: its `$id` made absolute under the site's base URL, so the
+/// `$ref`s between the schemas resolve to the published files and a validator (check-jsonschema)
+/// finds them from anywhere. The embedded text keeps the bare file name, for tests and tools
+/// that load the four from one folder.
+pub fn schema_for_site(name: &str, text: &str, base_url: &str) -> String {
+    text.replacen(&format!("\"$id\": \"{name}\""), &format!("\"$id\": \"{base_url}schema/{name}\""), 1)
+}
+
 /// The model page's what-if calculator, written to `site/static/calc.js`.
 pub const CALC_JS: &str = include_str!("../../static/calc.js");
 /// The index's sort and filter script, written to `site/static/index.js`.
@@ -177,7 +185,7 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
-        let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page) };
+        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), site => Serde(site), root => root, glance => glance(page) };
         let html_ctx =
             context! { charts => model_charts(page), calc_data => calc_data(page)?, ..ctx.clone() };
         Ok(ModelFilesOut {
@@ -226,8 +234,9 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
-        let ctx = context! { page => Serde(view), site => Serde(site), root => root };
-        let siblings = serde_json::to_string(&view.siblings)?;
+        let ctx = context! { page => Serde(view), siblings => Serde(&view.siblings), site => Serde(site), root => root };
+        let ids: Vec<&str> = view.siblings.iter().map(|s| s.id.as_str()).collect();
+        let siblings = serde_json::to_string(&ids)?;
         Ok(ModelFilesOut {
             html: self.render("model_siblings.html", ctx.clone())?,
             markdown: self.render("model_siblings.md.j2", ctx)?,
@@ -237,7 +246,7 @@ impl Renderer {
 
     /// The plan as terminal text, Markdown or JSON.
     pub fn plan(&self, page: &ModelPage, format: PlanFormat) -> Result<String, RenderError> {
-        let ctx = context! { page => Serde(page), root => "", glance => glance(page) };
+        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), root => "", glance => glance(page) };
         match format {
             PlanFormat::Text => self.render("plan.txt.j2", ctx),
             PlanFormat::Markdown => self.render("model.md.j2", ctx),
@@ -354,21 +363,53 @@ pub enum PlanFormat {
 /// `<!--<script>` would otherwise hide the rest of the page from an HTML parser). Null without a
 /// plan.
 fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
+    use serde_json::json;
     let Some(fit) = page.fit.as_ref() else { return Ok(Value::from(())) };
-    let data = serde_json::json!({
+    // Compact, since every page carries it: a phase is one array `[name, fixed, per_sample,
+    // per_token, per_token_sq, windowed_per_token, window]`, whole numbers without `.0`, and the
+    // labels and card names are the form's own option texts.
+    let phases = |m: &crate::estimate::memory_model::MemoryModel| {
+        m.phases
+            .iter()
+            .map(|p| {
+                let c = &p.coefficients;
+                json!([
+                    p.name,
+                    whole(c.fixed_bytes),
+                    whole(c.per_sample_bytes),
+                    whole(c.per_token_bytes),
+                    whole(c.per_token_sq_bytes),
+                    whole(c.windowed_per_token_bytes),
+                    c.window
+                ])
+            })
+            .collect::<Vec<_>>()
+    };
+    let default_recipe = page.training.as_ref().map(|t| t.options.recipe.id);
+    let data = json!({
         "seq": fit.seq_len,
         "context": page.config.as_ref().map(|c| c.context),
         "comfortable_share": crate::estimate::fit::COMFORTABLE_SHARE,
         "fit_share": crate::estimate::fit::FIT_SHARE,
-        "modes": fit.modes.iter().map(|m| serde_json::json!({"id": m.id, "label": m.label, "phases": m.model.phases})).collect::<Vec<_>>(),
-        // The full fine-tune under each recipe (the default's phases are `modes[full]`).
-        "default_recipe": page.training.as_ref().map(|t| t.options.recipe.id),
-        "recipes": page.training.as_ref().map(|t| t.recipes.iter().map(|r| serde_json::json!({"id": r.id, "label": r.label, "phases": r.full_memory.phases})).collect::<Vec<_>>()).unwrap_or_default(),
-        "modes_training": fit.modes.iter().map(|m| (m.id, m.training)).collect::<std::collections::BTreeMap<_, _>>(),
+        "modes": fit.modes.iter().map(|m| json!({"id": m.id, "training": m.training, "phases": phases(&m.model)})).collect::<Vec<_>>(),
+        // The full fine-tune under each other recipe (the default's phases are `modes[full]`).
+        "default_recipe": default_recipe,
+        "recipes": page.training.as_ref().map(|t| t.recipes.iter().filter(|r| Some(r.id) != default_recipe).map(|r| json!({"id": r.id, "phases": phases(&r.full_memory)})).collect::<Vec<_>>()).unwrap_or_default(),
         "allocator_reserve_fraction": fit.allocator_reserve_fraction,
-        "cards": fit.cards.iter().map(|c| serde_json::json!({"id": c.card, "name": c.name, "memory_gb": c.memory_gb, "context_bytes": c.runtime.context_bytes, "workspace_bytes": c.runtime.workspace_bytes})).collect::<Vec<_>>(),
+        // [id, memory_gb, context_bytes, workspace_bytes]
+        "cards": fit.cards.iter().map(|c| json!([c.card, whole(c.memory_gb), whole(c.runtime.context_bytes), whole(c.runtime.workspace_bytes)])).collect::<Vec<_>>(),
     });
     Ok(Value::from_safe_string(format::script_json(&serde_json::to_string(&data)?)))
+}
+
+/// A float as JSON, written as an integer when it is one (`4096` rather than `4096.0`).
+fn whole(x: f64) -> serde_json::Value {
+    // Below 2^53 every whole f64 is exact as an i64.
+    if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
+        serde_json::Value::from(x as i64)
+    } else {
+        serde_json::Value::from(x)
+    }
 }
 
 /// The answer on top of a model page: for each mode, the batch-1 peak at the plan's length and
