@@ -476,9 +476,10 @@ pub fn activations(
                     if let Some(act) = folded_activation(&n.detail).filter(|_| !is_logits) {
                         let (bytes, keeps_output) = activation_cost(act);
                         pt += bytes * ef * out as f64;
-                        // T5 casts the activation to the output weight's dtype first: a new copy.
-                        // (measured: not over LoRA's frozen bf16 base).
-                        prev_saved = keeps_output && !(t5_like && lora.is_none());
+                        // T5 casts the activation to the output weight's dtype first: a new copy
+                        // (measured: not over LoRA's frozen bf16 base, nor in fp32, where the
+                        // dtypes already agree).
+                        prev_saved = keeps_output && !(t5_like && lora.is_none() && !fp32);
                         words.push("its activation's saved tensors");
                     }
                     // Mixtral's experts have no activation node: SiLU(w1) * w3 saves the gate, the

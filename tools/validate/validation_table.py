@@ -23,6 +23,10 @@ HF_PERF = ("huggingface/transformers `docs/source/en/perf_train_gpu_one.mdx` at 
 HF_ANATOMY = ("huggingface/transformers `docs/source/en/model_memory_anatomy.md` at "
               "249ef8164cfbd8e288c2f6d8395539b9e90e8300 (\"Model training anatomy\")")
 TORCHTUNE = "pytorch/torchtune `README.md` at a9ea6d5bf023ebebca7a8ec7981099b03696c67a"
+VLLM_10511 = ("vllm-project/vllm pull request #10511 (\"[core] overhaul memory profiling\"), comment by youkaichao "
+              "of 2024-12-14, https://github.com/vllm-project/vllm/pull/10511")
+VLLM_COMMON = ("vLLM (Dec 2024, `vllm serve meta-llama/Meta-Llama-3-8B`), bf16, gpu_memory_utilization 0.90, "
+               "a card of 79.22 GiB (80 GB)")
 # The V100 runs' own CUDA context, measured in the same source (CUDA 11.2, before lazy loading):
 # "torch.ones((1, 1)).to('cuda') ... GPU memory occupied: 1343 MB" (nvml used // 1024**2).
 V100_CONTEXT_MIB = 1343
@@ -65,7 +69,37 @@ ROWS = [
      "torch.compile: not expressible"),
     (TORCHTUNE, "Llama 3.1 8B, QLoRA, 1x RTX 4090, batch 2, packed to 2,048 tokens, torch.compile", 7.4, "GiB", "peak memory per GPU", None,
      "torch.compile: not expressible"),
+    (VLLM_10511, VLLM_COMMON + ", tensor parallel 1: \"model weights take 14.96GiB\"", 14.96, "GiB",
+     "allocated (torch, after loading the weights)", ("meta-llama-3-8b.json", "serve-weights"), None),
+    (VLLM_10511, VLLM_COMMON + ", tensor parallel 2: \"model weights take 7.48GiB\" per GPU", 7.48, "GiB",
+     "allocated (torch, per GPU)", None,
+     "tensor parallelism (weights split over 2 cards) is not expressible: the plan serves on one card or "
+     "counts whole-model bytes; half the plan's 14.96 GiB is 7.48 GiB"),
+    (VLLM_10511, VLLM_COMMON + ", tensor parallel 1: \"available_kv_cache_memory 53.29GiB\"", 53.29, "GiB",
+     "vLLM's KV pool (0.90 x card - weights - non-torch 1.79 GiB - activation peak 1.26 GiB)", None,
+     "vLLM pre-allocates gpu_memory_utilization x the card and gives the KV cache what is left after its own "
+     "profiling run; the plan gives the memory a batch and a length need (weights + 128 KiB of KV per token, "
+     "which is what fills that pool), not the pool vLLM reserves"),
 ]
+
+
+# Rows whose error is explained below the table rather than modelled (BERT-large at batch 4).
+BATCH4_ROWS = {1, 4, 6, 8}
+BATCH4_NOTE = (
+    "Rows 1, 4, 6 and 8 (BERT-large at batch 4, no checkpointing) under-predict by 8 to 12%; the cause "
+    "is not modelled. What is known: the same runs at batch 1 are within 3% (rows 2, 3, 5, 7, 9); the "
+    "differences between batch-4 rows that change only the optimizer match (AdamW less Adafactor: plan "
+    "2,682 MiB, measured 2,654; AdamW less 8-bit Adam: 2,012 and 1,864), so weights, gradients and states "
+    "are right; the fp32 activations the plan counts equal what autograd saves, to 0.05% at 512 tokens "
+    "(`tools/validate/activations_report_fp32.md`, dropout 0). The shortfall is per sample: measured "
+    "(14,949 - 8,681) / 3 = 2,089 MiB per extra sample in fp32, planned 1,742, some 350 MiB more, about "
+    "one fp32 score tensor per layer (24 layers x 16 heads x 512 x 512 x 4 bytes = 384 MiB per sample). "
+    "That fits torch 1.10's caching allocator keeping, in each layer of eager attention, a freed "
+    "score-sized block that later requests cannot reuse (the scores, their scaled and masked copies are "
+    "transient; the 1-byte dropout mask splits one of their blocks), which `max_memory_reserved` and "
+    "nvidia-smi see and `max_memory_allocated` does not. It is not added to the model because no run here "
+    "separates allocated from reserved: `tools/validate/measure_gpu.py` records both, and its eager rows "
+    "at batch 1 and 4 decide it.")
 
 
 def what_if(config, args):
@@ -85,6 +119,17 @@ def main():
         if run is None:
             print(f"| {i} | {src} | {settings} | {measured:,} {unit} | {kind} | cannot be matched: {reason} | – |")
             continue
+        if run[1] == "serve-weights":
+            out = subprocess.run([BIN, "plan", os.path.join(CONFIGS, run[0]), "--format", "json"],
+                                 check=True, capture_output=True, text=True).stdout
+            bf16 = next(w for w in json.loads(out)["serving"]["weights"] if w["precision"] == "bf16")
+            plan = bf16["bytes"]
+            err = (plan / scale - measured) / measured * 100
+            err = 0.0 if abs(err) < 0.05 else err
+            errors.append(err)
+            print(f"| {i} | {src} | {settings} | {measured:,} {unit} | {kind} | {plan / scale:,.2f} {unit} "
+                  f"(the plan's bf16 weights, {plan:,.0f} bytes) | {err:+.1f}% |")
+            continue
         w = what_if(*run)
         if kind == "nvidia-smi":
             # The V100 runs' own context (1,343 MiB, measured in the same source) replaces the
@@ -96,10 +141,14 @@ def main():
             how = "allocated"
         err = (plan / scale - measured) / measured * 100
         errors.append(err)
-        print(f"| {i} | {src} | {settings} | {measured:,} {unit} | {kind} | {plan / scale:,.1f} {unit} ({how}; peak set by {w['peak_phase']}) | {err:+.1f}% |")
+        note = "; under-predicts at batch 4, see the note below the table" if i in BATCH4_ROWS else ""
+        print(f"| {i} | {src} | {settings} | {measured:,} {unit} | {kind} | {plan / scale:,.1f} {unit} ({how}; peak set by {w['peak_phase']}{note}) | {err:+.1f}% |")
     print()
     print(f"Rows matched: {len(errors)} of {len(ROWS)}; median error {statistics.median(errors):+.1f}%, "
-          f"median absolute error {statistics.median(abs(e) for e in errors):.1f}%, largest {max(errors, key=abs):+.1f}%.")
+          f"median absolute error {statistics.median(abs(e) for e in errors):.1f}%, largest {max(errors, key=abs):+.1f}%, "
+          f"{sum(abs(e) > 10 for e in errors)} beyond 10%.")
+    print()
+    print(BATCH4_NOTE)
 
 
 if __name__ == "__main__":
