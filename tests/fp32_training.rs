@@ -137,3 +137,16 @@ fn an_fp32_loss_keeps_fp32_logits_and_log_softmax_with_no_upcast_copy() {
         assert_eq!(t(&p).full.breakdown.loss_transient, 2048.0 * 32_000.0 * copy, "{version:?}");
     }
 }
+
+#[test]
+fn gpt2_eager_keeps_each_layers_causal_mask_buffer_before_transformers_5_only() {
+    // transformers 4.x's GPT-2 attention selects the scores with each layer's registered causal
+    // mask (1,024 x 1,024 bools, one byte each), which `torch.where` saves; transformers 5 builds
+    // the mask once and registers none. 12 layers x 1,024 x 1,024 = 12,582,912 bytes.
+    let fixed = |version| {
+        let o = training::Options { transformers: version, ..Default::default() };
+        t(&plan_id_with("openai-community/gpt2", o)).activations_eager.fixed_bytes
+    };
+    assert_eq!(fixed(Transformers::V4_57) - fixed(Transformers::V5), 12.0 * 1024.0 * 1024.0);
+    assert_eq!(fixed(Transformers::V4_46), fixed(Transformers::V4_57));
+}

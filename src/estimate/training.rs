@@ -358,6 +358,7 @@ pub fn activations(
     attention: AttentionImpl,
     lora: Option<&[String]>,
     dropout: &Dropout,
+    version: Transformers,
 ) -> Activations {
     let t5_like = matches!(family, "t5" | "mt5" | "umt5");
     let hidden_dropout = dropout.hidden > 0.0;
@@ -589,8 +590,11 @@ pub fn activations(
                                 // bf16 cast, already counted in the 6).
                                 sq += heads * if fp32 { 1.0 + 4.0 } else if per_elem > 2.0 { 1.0 } else { 3.0 };
                             }
-                            if family == "gpt2" {
-                                // Each layer's causal-mask buffer (positions x positions, bool).
+                            if family == "gpt2" && version != Transformers::V5 {
+                                // Each layer's causal-mask buffer (positions x positions, bool),
+                                // which `torch.where` saves; transformers 5 builds the mask once
+                                // through its mask interface and keeps no such buffer (measured
+                                // with 5.24: `tools/validate/activations_report_fp32.md`).
                                 fixed += dims.context as f64 * dims.context as f64 * s.repeat as f64;
                             }
                             saves =
@@ -976,6 +980,7 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
         opts.attention,
         lora.then_some(opts.lora_targets.as_slice()),
         &opts.dropout,
+        opts.transformers,
     );
     let r = precision.residual_bytes();
     let mut act = if opts.checkpointing { checkpointed(&acts, g, dims, r) } else { acts.coefficients() };
@@ -1190,8 +1195,17 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
         qlora: mode(g, dims, family, &opts, Mode::Qlora, seq),
         recipes,
         activations_sdpa: (!eager_forced)
-            .then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None, &opts.dropout)),
-        activations_eager: activations(g, dims, family, p, AttentionImpl::Eager, None, &opts.dropout),
+            .then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None, &opts.dropout, opts.transformers)),
+        activations_eager: activations(
+            g,
+            dims,
+            family,
+            p,
+            AttentionImpl::Eager,
+            None,
+            &opts.dropout,
+            opts.transformers,
+        ),
         assumptions,
         options: opts,
     }
