@@ -24,7 +24,7 @@ HF_ANATOMY = ("huggingface/transformers `docs/source/en/model_memory_anatomy.md`
               "249ef8164cfbd8e288c2f6d8395539b9e90e8300 (\"Model training anatomy\")")
 TORCHTUNE = "pytorch/torchtune `README.md` at a9ea6d5bf023ebebca7a8ec7981099b03696c67a"
 VLLM_10511 = ("vllm-project/vllm pull request #10511 (\"[core] overhaul memory profiling\"), comment by youkaichao "
-              "of 2024-12-14, https://github.com/vllm-project/vllm/pull/10511")
+              "of 2024-12-14, at https://github.com/vllm-project/vllm/pull/10511")
 VLLM_COMMON = ("vLLM (Dec 2024, `vllm serve meta-llama/Meta-Llama-3-8B`), bf16, gpu_memory_utilization 0.90, "
                "a card of 79.22 GiB (80 GB)")
 # The V100 runs' own CUDA context, measured in the same source (CUDA 11.2, before lazy loading):
