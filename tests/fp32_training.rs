@@ -11,8 +11,8 @@ use modelatlas::estimate::training::{self, Precision, Transformers};
 use modelatlas::model_id::ModelId;
 use modelatlas::page::ModelPage;
 use modelatlas::plan::{PlanOptions, plan_with};
-use std::path::PathBuf;
 use modelatlas::source::ModelSource;
+use std::path::PathBuf;
 
 fn options(recipe: &str) -> training::Options {
     training::Options { recipe: training::recipe(recipe).unwrap(), ..Default::default() }
@@ -72,13 +72,17 @@ fn fp32_training_saves_no_weight_casts() {
     // weight); without autocast the fp32 weights are used as they are.
     let amp = bert_base_without_dropout(training::Options::default());
     let fp32 = bert_base_without_dropout(options("fp32-adamw"));
-    assert!(t(&amp).full.memory.phases[0].coefficients.fixed_bytes > 16.0 * t(&amp).full.trainable_params as f64);
+    assert!(
+        t(&amp).full.memory.phases[0].coefficients.fixed_bytes > 16.0 * t(&amp).full.trainable_params as f64
+    );
     let a = t(&fp32).activations_sdpa.as_ref().unwrap();
     assert_eq!(a.fixed_bytes, 0.0);
     // Persistent: 16 bytes per parameter, all of them trainable.
     let params = t(&fp32).full.trainable_params as f64;
     assert_eq!(
-        t(&fp32).full.breakdown.weights + t(&fp32).full.breakdown.gradients + t(&fp32).full.breakdown.optimizer_states,
+        t(&fp32).full.breakdown.weights
+            + t(&fp32).full.breakdown.gradients
+            + t(&fp32).full.breakdown.optimizer_states,
         16.0 * params
     );
 }

@@ -588,7 +588,14 @@ pub fn activations(
                                 // second matmul keeps the dropped probabilities instead of
                                 // reusing the softmax's output (under autocast it keeps their
                                 // bf16 cast, already counted in the 6).
-                                sq += heads * if fp32 { 1.0 + 4.0 } else if per_elem > 2.0 { 1.0 } else { 3.0 };
+                                let per_score = if fp32 {
+                                    1.0 + 4.0
+                                } else if per_elem > 2.0 {
+                                    1.0
+                                } else {
+                                    3.0
+                                };
+                                sq += heads * per_score;
                             }
                             if family == "gpt2" && version != Transformers::V5 {
                                 // Each layer's causal-mask buffer (positions x positions, bool),
@@ -1194,8 +1201,9 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
         lora: mode(g, dims, family, &opts, Mode::Lora, seq),
         qlora: mode(g, dims, family, &opts, Mode::Qlora, seq),
         recipes,
-        activations_sdpa: (!eager_forced)
-            .then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None, &opts.dropout, opts.transformers)),
+        activations_sdpa: (!eager_forced).then(|| {
+            activations(g, dims, family, p, AttentionImpl::Sdpa, None, &opts.dropout, opts.transformers)
+        }),
         activations_eager: activations(
             g,
             dims,
