@@ -357,9 +357,11 @@ pub fn activations(
     precision: Precision,
     attention: AttentionImpl,
     lora: Option<&[String]>,
-    dropout: &Dropout,
-    version: Transformers,
+    opts: &Options,
 ) -> Activations {
+    // Only the dropout probabilities and the transformers release are read from the options: the
+    // precision, attention and LoRA targets vary by caller (every recipe's row, both attentions).
+    let (dropout, version) = (&opts.dropout, opts.transformers);
     let t5_like = matches!(family, "t5" | "mt5" | "umt5");
     let hidden_dropout = dropout.hidden > 0.0;
     // Gemma 2 passes an explicit mask (sliding and full layers) and soft-caps, so SDPA gets keys
@@ -986,8 +988,7 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
         precision,
         opts.attention,
         lora.then_some(opts.lora_targets.as_slice()),
-        &opts.dropout,
-        opts.transformers,
+        opts,
     );
     let r = precision.residual_bytes();
     let mut act = if opts.checkpointing { checkpointed(&acts, g, dims, r) } else { acts.coefficients() };
@@ -1201,19 +1202,9 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
         lora: mode(g, dims, family, &opts, Mode::Lora, seq),
         qlora: mode(g, dims, family, &opts, Mode::Qlora, seq),
         recipes,
-        activations_sdpa: (!eager_forced).then(|| {
-            activations(g, dims, family, p, AttentionImpl::Sdpa, None, &opts.dropout, opts.transformers)
-        }),
-        activations_eager: activations(
-            g,
-            dims,
-            family,
-            p,
-            AttentionImpl::Eager,
-            None,
-            &opts.dropout,
-            opts.transformers,
-        ),
+        activations_sdpa: (!eager_forced)
+            .then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None, &opts)),
+        activations_eager: activations(g, dims, family, p, AttentionImpl::Eager, None, &opts),
         assumptions,
         options: opts,
     }
