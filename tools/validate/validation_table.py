@@ -25,6 +25,12 @@ HF_ANATOMY = ("huggingface/transformers `docs/source/en/model_memory_anatomy.md`
 TORCHTUNE = "pytorch/torchtune `README.md` at a9ea6d5bf023ebebca7a8ec7981099b03696c67a"
 VLLM_10511 = ("vllm-project/vllm pull request #10511 (\"[core] overhaul memory profiling\"), comment by youkaichao "
               "of 2024-12-14, at https://github.com/vllm-project/vllm/pull/10511")
+QWEN_SPEED = ("QwenLM/Qwen2.5 `docs/source/getting_started/speed_benchmark.md` at "
+              "ac7272455d45483d2f579a88295e81586d60ff6f (\"Speed Benchmark\", the Qwen3 series)")
+QWEN_COMMON = ("Qwen/Qwen3-8B, bf16, transformers 4.51.3 `generate`, Flash Attention 2.7.4, PyTorch 2.6.0, "
+               "NVIDIA H20 96 GB, batch 1, 2,048 tokens generated after a prompt of ")
+QWEN_KIND = ("the benchmark's \"GPU Memory (MB)\", read as allocated MiB (the page does not name the counter; "
+             "its figures grow by 147,456 bytes per token, the KV cache's own rate)")
 VLLM_COMMON = ("vLLM (Dec 2024, `vllm serve meta-llama/Meta-Llama-3-8B`), bf16, gpu_memory_utilization 0.90, "
                "a card of 79.22 GiB (80 GB)")
 # The V100 runs' own CUDA context, measured in the same source (CUDA 11.2, before lazy loading):
@@ -69,6 +75,14 @@ ROWS = [
      "torch.compile: not expressible"),
     (TORCHTUNE, "Llama 3.1 8B, QLoRA, 1x RTX 4090, batch 2, packed to 2,048 tokens, torch.compile", 7.4, "GiB", "peak memory per GPU", None,
      "torch.compile: not expressible"),
+    (QWEN_SPEED, QWEN_COMMON + "1 token", 15947, "MiB", QWEN_KIND,
+     ("Qwen/Qwen3-8B", ["--mode", "serve", "--card", "h100-80gb", "--seq", str(1 + 2048)]), None),
+    (QWEN_SPEED, QWEN_COMMON + "6,144 tokens", 16811, "MiB", QWEN_KIND,
+     ("Qwen/Qwen3-8B", ["--mode", "serve", "--card", "h100-80gb", "--seq", str(6144 + 2048)]), None),
+    (QWEN_SPEED, QWEN_COMMON + "14,336 tokens", 17963, "MiB", QWEN_KIND,
+     ("Qwen/Qwen3-8B", ["--mode", "serve", "--card", "h100-80gb", "--seq", str(14336 + 2048)]), None),
+    (QWEN_SPEED, QWEN_COMMON + "30,720 tokens", 20267, "MiB", QWEN_KIND,
+     ("Qwen/Qwen3-8B", ["--mode", "serve", "--card", "h100-80gb", "--seq", str(30720 + 2048)]), None),
     (VLLM_10511, VLLM_COMMON + ", tensor parallel 1: \"model weights take 14.96GiB\"", 14.96, "GiB",
      "allocated (torch, after loading the weights)", ("meta-llama-3-8b.json", "serve-weights"), None),
     (VLLM_10511, VLLM_COMMON + ", tensor parallel 2: \"model weights take 7.48GiB\" per GPU", 7.48, "GiB",
@@ -101,10 +115,12 @@ BATCH4_NOTE = (
 
 
 def what_if(config, args):
-    cmd = [BIN, "what-if", os.path.join(CONFIGS, config), "--attention", "eager", "--transformers", "4.57",
+    # A Hub ID is read from the repository's snapshot (`hub/`), a file name from `configs/`.
+    target = config if "/" in config else os.path.join(CONFIGS, config)
+    cmd = [BIN, "what-if", target, "--attention", "eager", "--transformers", "4.57",
            "--seq", "512", "--card", "v100-16gb", "--cards", CARDS] if config == BERT else \
-          [BIN, "what-if", os.path.join(CONFIGS, config), "--transformers", "4.57"]
-    out = subprocess.run(cmd + args, check=True, capture_output=True, text=True).stdout
+          [BIN, "what-if", target, "--transformers", "4.57"]
+    out = subprocess.run(cmd + args, check=True, capture_output=True, text=True, cwd=ROOT).stdout
     return json.loads(out)
 
 
