@@ -150,7 +150,7 @@ enum Command {
 #[derive(clap::Args, Debug)]
 struct TrainingArgs {
     /// Precision recipe: amp-adamw (default), bf16-adamw-fp32-states, bf16-adamw-bf16-states,
-    /// amp-adamw-8bit, amp-sgd-momentum, amp-adafactor.
+    /// amp-adamw-8bit, amp-sgd-momentum, amp-adafactor, fp32-adamw, fp32-adamw-8bit, fp32-adafactor.
     #[arg(long, default_value = "amp-adamw")]
     recipe: String,
     /// Attention implementation: sdpa (default) or eager (families without SDPA are always eager).

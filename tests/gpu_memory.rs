@@ -281,7 +281,7 @@ fn the_method_page_carries_the_validation_table_as_tools_validate_has_it() {
     // Every row names its source, its measured figure and which figure it is, and either the
     // plan's figure with the error or why it cannot be matched.
     let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| #")).collect();
-    assert_eq!(rows.len(), 15);
+    assert_eq!(rows.len(), 22);
     for r in &rows {
         assert!(r.contains(" at ") && (r.contains('%') || r.contains("cannot be matched")), "{r}");
     }

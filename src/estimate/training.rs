@@ -23,6 +23,27 @@ pub enum Precision {
     AmpFp32Master,
     /// Weights, gradients and activations in bf16.
     PureBf16,
+    /// Everything in fp32, no autocast (a Trainer run without `--fp16`/`--bf16`).
+    Fp32,
+}
+
+impl Precision {
+    /// Bytes of one element of a saved activation (a linear's input, an activation's input, q, k
+    /// and v): bf16 under autocast and pure bf16, fp32 without autocast.
+    pub fn activation_bytes(self) -> f64 {
+        match self {
+            Precision::AmpFp32Master | Precision::PureBf16 => 2.0,
+            Precision::Fp32 => 4.0,
+        }
+    }
+
+    /// Bytes of the residual stream: fp32 whenever the weights are.
+    pub fn residual_bytes(self) -> f64 {
+        match self {
+            Precision::AmpFp32Master | Precision::Fp32 => 4.0,
+            Precision::PureBf16 => 2.0,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -65,7 +86,7 @@ impl Recipe {
 }
 
 /// Every recipe the page prints; the first is the default.
-pub const RECIPES: [Recipe; 6] = [
+pub const RECIPES: [Recipe; 9] = [
     Recipe {
         id: "amp-adamw",
         label: "AMP (bf16 autocast, fp32 master weights), AdamW with fp32 states",
@@ -125,6 +146,36 @@ pub const RECIPES: [Recipe; 6] = [
         weight_bytes: 4.0,
         grad_bytes: 4.0,
         // Counted per tensor from the graph: rows + columns for a matrix, n for a vector.
+        state_bytes: 0.0,
+        step_transient_bytes: 0.0,
+    },
+    Recipe {
+        id: "fp32-adamw",
+        label: "fp32 throughout (no autocast): weights, gradients, activations, AdamW states",
+        precision: Precision::Fp32,
+        optimizer: Optimizer::AdamW,
+        weight_bytes: 4.0,
+        grad_bytes: 4.0,
+        state_bytes: 8.0,
+        step_transient_bytes: 4.0,
+    },
+    Recipe {
+        id: "fp32-adamw-8bit",
+        label: "fp32 throughout (no autocast), 8-bit AdamW (bitsandbytes, block-wise states)",
+        precision: Precision::Fp32,
+        optimizer: Optimizer::AdamW8bit,
+        weight_bytes: 4.0,
+        grad_bytes: 4.0,
+        state_bytes: 2.0 + 2.0 * 4.0 / 2048.0,
+        step_transient_bytes: 0.0,
+    },
+    Recipe {
+        id: "fp32-adafactor",
+        label: "fp32 throughout (no autocast), Adafactor (factored second moment, no first moment)",
+        precision: Precision::Fp32,
+        optimizer: Optimizer::Adafactor,
+        weight_bytes: 4.0,
+        grad_bytes: 4.0,
         state_bytes: 0.0,
         step_transient_bytes: 0.0,
     },
@@ -306,8 +357,11 @@ pub fn activations(
     precision: Precision,
     attention: AttentionImpl,
     lora: Option<&[String]>,
-    dropout: &Dropout,
+    opts: &Options,
 ) -> Activations {
+    // Only the dropout probabilities and the transformers release are read from the options: the
+    // precision, attention and LoRA targets vary by caller (every recipe's row, both attentions).
+    let (dropout, version) = (&opts.dropout, opts.transformers);
     let t5_like = matches!(family, "t5" | "mt5" | "umt5");
     let hidden_dropout = dropout.hidden > 0.0;
     // Gemma 2 passes an explicit mask (sliding and full layers) and soft-caps, so SDPA gets keys
@@ -317,11 +371,12 @@ pub fn activations(
     // Under LoRA nothing needs a gradient before the first adapter: the norms there save nothing.
     let mut trainable_seen = lora.is_none();
     // Bytes of the residual stream: fp32 under autocast with fp32 weights, bf16 otherwise.
-    let r = match precision {
-        Precision::AmpFp32Master => 4.0,
-        Precision::PureBf16 => 2.0,
-    };
+    let r = precision.residual_bytes();
+    // Bytes of a saved activation element: what the bf16 figures below scale by.
+    let e = precision.activation_bytes();
+    let ef = e / 2.0;
     let amp = precision == Precision::AmpFp32Master;
+    let fp32 = precision == Precision::Fp32;
     let mut nodes = vec![];
     let mut fixed = 0.0;
     let mut rotary = false;
@@ -376,7 +431,7 @@ pub fn activations(
                             pt = 4.0 * w + 4.0 * groups;
                             saves =
                                 "fp32 copy of the input, fp32 1/rms (the frozen scale keeps nothing)".into();
-                        } else if amp || n.detail.contains("(1 + w)") {
+                        } else if amp || fp32 || n.detail.contains("(1 + w)") {
                             // Gemma's norm scales in fp32 before casting back: fp32 either way.
                             pt = 8.0 * w + 4.0 * groups;
                             saves = "fp32 input, fp32 normalised, fp32 1/rms".into();
@@ -385,7 +440,7 @@ pub fn activations(
                             saves = "fp32 copy of the input, bf16 normalised, fp32 1/rms".into();
                         }
                     } else {
-                        let ib = if bf16_in { 2.0 } else { r };
+                        let ib = if bf16_in { e } else { r };
                         pt = ib * w + 8.0;
                         saves = "its input, fp32 mean and 1/std".into();
                     }
@@ -404,8 +459,14 @@ pub fn activations(
                         trainable_seen = true;
                     }
                     if !prev_saved && !shared && !frozen_only {
-                        pt += 2.0 * inp as f64;
-                        words.push(if amp { "bf16 cast of its input" } else { "its bf16 input" });
+                        pt += e * inp as f64;
+                        words.push(if amp {
+                            "bf16 cast of its input"
+                        } else if fp32 {
+                            "its fp32 input"
+                        } else {
+                            "its bf16 input"
+                        });
                     }
                     if amp && lora.is_none() {
                         fixed += 2.0 * inp as f64 * out as f64 * n.copies as f64 * s.repeat as f64;
@@ -417,23 +478,24 @@ pub fn activations(
                     prev_saved = false;
                     if let Some(act) = folded_activation(&n.detail).filter(|_| !is_logits) {
                         let (bytes, keeps_output) = activation_cost(act);
-                        pt += bytes * out as f64;
-                        // T5 casts the activation to the output weight's dtype first: a new copy.
-                        // (measured: not over LoRA's frozen bf16 base).
-                        prev_saved = keeps_output && !(t5_like && lora.is_none());
+                        pt += bytes * ef * out as f64;
+                        // T5 casts the activation to the output weight's dtype first: a new copy
+                        // (measured: not over LoRA's frozen bf16 base, nor in fp32, where the
+                        // dtypes already agree).
+                        prev_saved = keeps_output && !(t5_like && lora.is_none() && !fp32);
                         words.push("its activation's saved tensors");
                     }
                     // Mixtral's experts have no activation node: SiLU(w1) * w3 saves the gate, the
                     // SiLU output and the up projection.
                     if !has_act_node && n.detail == "expert gate projection" {
-                        pt += 6.0 * out as f64;
+                        pt += 6.0 * ef * out as f64;
                         words.push("gate, SiLU output and up for the product");
                     }
                     if n.copies > 1 {
                         // Routed tokens only: per slot the gathered fp32 hidden state, the bf16
                         // expert output, its routing weight and token index.
                         if n.detail == "expert down projection" || n.name.ends_with("down_proj") {
-                            pt += 4.0 * out as f64 + 2.0 * out as f64 + 12.0;
+                            pt += 4.0 * out as f64 + e * out as f64 + 12.0;
                             words.push("routing: gathered input, weighted output, index");
                         }
                     }
@@ -448,11 +510,11 @@ pub fn activations(
                 }
                 Op::Activation => {
                     if n.detail.contains("* up") {
-                        pt = 6.0 * w * slots;
+                        pt = 6.0 * ef * w * slots;
                         saves = "gate (the activation's input), activation output, up".into();
                     } else {
                         let (b, keeps) = activation_cost(&n.detail);
-                        pt = b * w * slots;
+                        pt = b * ef * w * slots;
                         prev_saved = keeps;
                         saves = "its input".into();
                     }
@@ -480,9 +542,9 @@ pub fn activations(
                             if fused {
                                 // The fused projection's output holds k and v; q and the output
                                 // are separate copies (measured on GPT-2).
-                                pt = 2.0 * (q + 2.0 * kv) + 6.0 * q + 4.0 * heads;
+                                pt = e * (q + 2.0 * kv) + 3.0 * e * q + 4.0 * heads;
                             } else {
-                                pt = 2.0 * q + 4.0 * kv + 2.0 * q + 4.0 * heads;
+                                pt = e * q + 2.0 * e * kv + e * q + 4.0 * heads;
                             }
                             saves =
                                 "bf16 q, k, v (at the key/value heads' width), the output, fp32 log-sum-exp"
@@ -499,7 +561,7 @@ pub fn activations(
                         AttentionImpl::Eager => {
                             // Keys and values repeated to the query heads, the fp32 softmax and
                             // its bf16 cast (heads x seq per token).
-                            pt = if fused { 2.0 * (q + 2.0 * kv) + 4.0 * q } else { 2.0 * q + 4.0 * q };
+                            pt = if fused { e * (q + 2.0 * kv) + 2.0 * e * q } else { 3.0 * e * q };
                             // The softmax is fp32 (4 bytes, plus its bf16 cast for the second
                             // matmul: 6) where the family asks for fp32 or, under autocast, where
                             // an fp32 mask is added to the scores; otherwise it stays bf16 and
@@ -509,20 +571,39 @@ pub fn activations(
                                 || matches!(family, "gpt-neox" | "gpt_neox" | "phi" | "opt" | "bloom");
                             let unmasked =
                                 matches!(family, "bart" | "whisper") && !n.detail.contains("causal");
-                            let per_elem = if explicit_fp32 || (amp && !unmasked) { 6.0 } else { 2.0 };
+                            // Without autocast the fp32 softmax is the second matmul's input as it
+                            // is: no cast (4).
+                            let per_elem = if fp32 {
+                                4.0
+                            } else if explicit_fp32 || (amp && !unmasked) {
+                                6.0
+                            } else {
+                                2.0
+                            };
                             sq = per_elem * heads;
                             if gemma2 {
-                                // tanh soft-capping of the scores keeps its bf16 output.
-                                sq += 2.0 * heads;
+                                // tanh soft-capping of the scores keeps its output.
+                                sq += e * heads;
                             }
                             if dropout.attention > 0.0 {
                                 // Dropout on the probabilities: a 1-byte mask per score, and the
-                                // second matmul keeps the dropped probabilities (bf16) instead
-                                // of reusing the softmax's output.
-                                sq += heads * if per_elem > 2.0 { 1.0 } else { 3.0 };
+                                // second matmul keeps the dropped probabilities instead of
+                                // reusing the softmax's output (under autocast it keeps their
+                                // bf16 cast, already counted in the 6).
+                                let per_score = if fp32 {
+                                    1.0 + 4.0
+                                } else if per_elem > 2.0 {
+                                    1.0
+                                } else {
+                                    3.0
+                                };
+                                sq += heads * per_score;
                             }
-                            if family == "gpt2" {
-                                // Each layer's causal-mask buffer (positions x positions, bool).
+                            if family == "gpt2" && version != Transformers::V5 {
+                                // Each layer's causal-mask buffer (positions x positions, bool),
+                                // which `torch.where` saves; transformers 5 builds the mask once
+                                // through its mask interface and keeps no such buffer (measured
+                                // with 5.24: `tools/validate/activations_report_fp32.md`).
                                 fixed += dims.context as f64 * dims.context as f64 * s.repeat as f64;
                             }
                             saves =
@@ -592,7 +673,7 @@ pub fn activations(
         nodes.push(NodeActivation {
             name: "lm_head soft-capping".into(),
             repeat: 1,
-            per_token_bytes: 2.0 * dims.vocab_size as f64,
+            per_token_bytes: e * dims.vocab_size as f64,
             per_token_sq_bytes: sq_model,
             per_sample_bytes: 0.0,
             saves: "tanh output of the final logit soft-capping (bf16), and the attention masks (seq x seq)"
@@ -790,7 +871,20 @@ pub fn loss_cost(g: &Graph, family: &str, precision: Precision, version: Transfo
     let per_token = !head.is_some_and(|n| per_sample_output(g, n));
     let v = width as f64;
     let causal = crate::family::info(family).is_some_and(|f| f.kind == crate::family::ModelKind::Decoder);
-    let (kept, transient, rule) = if causal {
+    let (kept, transient, rule) = if precision == Precision::Fp32 {
+        // Without autocast the logits are fp32 already: `.float()` returns the same tensor, so
+        // only 4.46's shifted contiguous copy is a new one.
+        let shifted = causal && version == Transformers::V4_46;
+        (
+            8.0 * v,
+            if shifted { 4.0 * v } else { 0.0 },
+            if shifted {
+                "fp32 cross-entropy (no autocast, transformers 4.46): fp32 logits and the fp32 log-softmax kept, (4 + 4) x outputs; while the loss runs, the shifted contiguous copy, 4 x outputs"
+            } else {
+                "fp32 cross-entropy (no autocast): fp32 logits and the fp32 log-softmax kept, (4 + 4) x outputs; no upcast copy"
+            },
+        )
+    } else if causal {
         let shifted = version == Transformers::V4_46;
         (
             6.0 * v,
@@ -896,9 +990,9 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
         precision,
         opts.attention,
         lora.then_some(opts.lora_targets.as_slice()),
-        &opts.dropout,
+        opts,
     );
-    let r = if precision == Precision::AmpFp32Master { 4.0 } else { 2.0 };
+    let r = precision.residual_bytes();
     let mut act = if opts.checkpointing { checkpointed(&acts, g, dims, r) } else { acts.coefficients() };
     let (trainable, weights, mut table) = match mode {
         Mode::Full => (total, rec.weight_bytes * total as f64, vec![]),
@@ -1097,6 +1191,9 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
     if p == Precision::PureBf16 {
         assumptions.push("Pure bf16: no weight casts; the residual stream is bf16.".into());
     }
+    if p == Precision::Fp32 {
+        assumptions.push("fp32 without autocast: no weight casts; every saved activation is fp32 (twice the bf16 bytes), the softmax feeds the second matmul as it is, the logits are fp32 with no upcast copy.".into());
+    }
     TrainingView {
         method: "training-v1",
         figure: "allocated (torch.cuda.max_memory_allocated); per card, fit adds the allocator's reserve, the cuBLAS workspaces and the CUDA context to give the nvidia-smi figure",
@@ -1108,8 +1205,8 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
         qlora: mode(g, dims, family, &opts, Mode::Qlora, seq),
         recipes,
         activations_sdpa: (!eager_forced)
-            .then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None, &opts.dropout)),
-        activations_eager: activations(g, dims, family, p, AttentionImpl::Eager, None, &opts.dropout),
+            .then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None, &opts)),
+        activations_eager: activations(g, dims, family, p, AttentionImpl::Eager, None, &opts),
         assumptions,
         options: opts,
     }

@@ -11,6 +11,10 @@ the config, so nothing is downloaded) and each run kind:
 - QLoRA: the same over an NF4 base with double quantisation (bitsandbytes)         (`--mode qlora`)
 - serving: a bf16 forward over the prompt and 16 generated tokens (KV cache)       (`--mode serve`)
 
+and, for the two BERT-style encoders, eager attention at batch 1 and 4 under AMP and under fp32
+without autocast (`fp32-adamw`): the runs that say whether the published BERT-large batch-4 rows'
+shortfall (`validation_table.md`) is the caching allocator's (reserved grows, allocated does not).
+
 one warm-up step, then the peak counters are reset and one step is measured. Three figures per run:
 `torch.cuda.max_memory_allocated`, `torch.cuda.max_memory_reserved`, and what `nvidia-smi` shows for
 this process just after the step (the allocator keeps its reserve cached, so that is reserved plus
@@ -54,6 +58,10 @@ MODELS = [
 ]
 
 
+# Encoders measured with eager attention at batch 1 and 4 (dropout as their configs set it).
+EAGER_BATCH_MODELS = ("google-bert/bert-base-uncased", "FacebookAI/roberta-base")
+
+
 @dataclass
 class Spec:
     """One measured run, in the planner's terms."""
@@ -70,6 +78,7 @@ class Spec:
 
     def label(self):
         extra = " + checkpointing" if self.checkpointing else ""
+        extra += ", eager" if self.attention == "eager" else ""
         return f"{self.model} {self.mode} ({self.recipe}{extra}), batch {self.batch} x {self.seq} tokens"
 
 
@@ -96,6 +105,10 @@ def specs(seq=512, batch=2):
         out.append(Spec(model, kind, "qlora", batch, s))
         if kind in ("causal", "seq2seq"):
             out.append(Spec(model, kind, "serve", 1, s, new_tokens=16))
+        if model in EAGER_BATCH_MODELS:
+            for recipe in ("amp-adamw", "fp32-adamw"):
+                for b in (1, 4):
+                    out.append(Spec(model, kind, "full", b, s, recipe=recipe, attention="eager"))
     return out
 
 
@@ -279,9 +292,11 @@ def step_fn(spec, model, config, device, dry):
         opt = torch.optim.AdamW(params, lr=1e-5, fused=(device != "cpu"))
     batch = batch_for(spec, config, device)
     amp_dtype = torch.bfloat16
+    # The fp32 recipes run without autocast.
+    amp = not spec.recipe.startswith("fp32")
 
     def train():
-        with torch.autocast(device_type="cuda" if device != "cpu" else "cpu", dtype=amp_dtype):
+        with torch.autocast(device_type="cuda" if device != "cpu" else "cpu", dtype=amp_dtype, enabled=amp):
             loss = model(**batch).loss
         loss.backward()
         opt.step()
@@ -339,7 +354,8 @@ def run_one(spec, device, card, dry, transformers_release):
             torch.cuda.empty_cache()
     if card and not dry:
         try:
-            out = subprocess.run(plan_args(spec, card, transformers_release), capture_output=True, text=True, check=True).stdout
+            out = subprocess.run(plan_args(spec, card, transformers_release), capture_output=True, text=True,
+                                 check=True, cwd=ROOT).stdout
             row.plan = plan_figures(out)
         except (subprocess.CalledProcessError, FileNotFoundError, KeyError, json.JSONDecodeError) as e:
             row.note = (row.note + "; " if row.note else "") + f"no plan: {e}"

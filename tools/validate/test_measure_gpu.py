@@ -25,6 +25,18 @@ class Bookkeeping(unittest.TestCase):
                   ("lora", "amp-adamw", False), ("qlora", "amp-adamw", False), ("serve", "amp-adamw", False)]:
             self.assertIn(k, kinds)
 
+    def test_bert_style_encoders_run_eager_at_batch_1_and_4_under_amp_and_fp32(self):
+        eager = {(s.model, s.recipe, s.batch) for s in m.specs() if s.attention == "eager"}
+        for model in m.EAGER_BATCH_MODELS:
+            for recipe in ("amp-adamw", "fp32-adamw"):
+                for batch in (1, 4):
+                    self.assertIn((model, recipe, batch), eager)
+        s = m.Spec("google-bert/bert-base-uncased", "masked", "full", 4, 512, recipe="fp32-adamw", attention="eager")
+        args = m.plan_args(s, "h200-141gb", "5.x")
+        self.assertEqual(args[args.index("--recipe") + 1], "fp32-adamw")
+        self.assertEqual(args[args.index("--attention") + 1], "eager")
+        self.assertIn("eager", s.label())
+
     def test_the_plan_is_asked_for_the_same_settings(self):
         s = m.Spec("Qwen/Qwen2.5-0.5B", "causal", "full", 2, 512, checkpointing=True)
         args = m.plan_args(s, "h200-141gb", "5.x")

@@ -130,6 +130,10 @@ def main():
                     help="bf16 parameters without autocast, against the pure-bf16 recipe's activations")
     ap.add_argument("--lora", action="store_true",
                     help="LoRA r=16 on every linear of the layers over a frozen bf16 base, fp32 adapters, autocast")
+    ap.add_argument("--fp32", action="store_true",
+                    help="fp32 parameters without autocast, against the fp32-adamw recipe's activations")
+    ap.add_argument("--keep-dropout", action="store_true",
+                    help="keep the configs' dropout probabilities (masks saved) instead of setting them to 0")
     ap.add_argument("--only", help="run only the models whose label contains this")
     args = ap.parse_args()
     torch.manual_seed(0)
@@ -141,7 +145,7 @@ def main():
         cases = [c for c in cases if args.only in c[0]]
     rows = []
     for label, cfg, real in cases:
-        for k in DROPOUT_KEYS:
+        for k in ([] if args.keep_dropout else DROPOUT_KEYS):
             if hasattr(cfg, k) and isinstance(getattr(cfg, k), float):
                 setattr(cfg, k, 0.0)
         seq2seq = cfg.model_type in ("t5", "mt5", "umt5", "bart")
@@ -151,7 +155,7 @@ def main():
             cfg._attn_implementation = attn
             d = cfg.to_dict()
             d["_attn_implementation"] = None
-            recipe = "bf16-adamw-fp32-states" if args.pure_bf16 else "amp-adamw"
+            recipe = "bf16-adamw-fp32-states" if args.pure_bf16 else "fp32-adamw" if args.fp32 else "amp-adamw"
             clean = {k: v for k, v in d.items() if not k.startswith("_")}
             a = planned_lora(clean, attn) if args.lora else planned(clean, attn, recipe)
             # fp32 parameters, as the AMP recipe has them (a config's torch_dtype would make them bf16).
@@ -166,7 +170,7 @@ def main():
             if real and "Qwen" in label:
                 seqs = [128]
             for s in seqs:
-                got = saved_bytes(model, s, seq2seq, autocast=not args.pure_bf16)
+                got = saved_bytes(model, s, seq2seq, autocast=not (args.pure_bf16 or args.fp32))
                 want = a["fixed_bytes"] + s * a["per_token_bytes"] + s * s * a["per_token_sq_bytes"]
                 gap = (want - got) / got * 100
                 rows.append((label, attn, s, got, want, gap))
@@ -174,9 +178,12 @@ def main():
             del model
     print(f"# Activations: modelatlas vs autograd's saved tensors\n")
     how = "bf16 random weights, no autocast (pure bf16)" if args.pure_bf16 else "bf16 autocast, fp32 random weights"
+    if args.fp32:
+        how = "fp32 random weights, no autocast (fp32 throughout)"
     if args.lora:
         how = "LoRA r=16 on every linear of the layers, frozen bf16 base, fp32 adapters under bf16 autocast"
-    print(f"torch {torch.__version__}, transformers {transformers.__version__}, CPU, {how}, dropout 0, batch 1.\n")
+    drop = "dropout as each config sets it" if args.keep_dropout else "dropout 0"
+    print(f"torch {torch.__version__}, transformers {transformers.__version__}, CPU, {how}, {drop}, batch 1.\n")
     print("| Model | Attention | Tokens | Saved by autograd (bytes) | modelatlas (bytes) | Gap |")
     print("|---|---|---:|---:|---:|---:|")
     for r in rows:

@@ -23,6 +23,16 @@ HF_PERF = ("huggingface/transformers `docs/source/en/perf_train_gpu_one.mdx` at 
 HF_ANATOMY = ("huggingface/transformers `docs/source/en/model_memory_anatomy.md` at "
               "249ef8164cfbd8e288c2f6d8395539b9e90e8300 (\"Model training anatomy\")")
 TORCHTUNE = "pytorch/torchtune `README.md` at a9ea6d5bf023ebebca7a8ec7981099b03696c67a"
+VLLM_10511 = ("vllm-project/vllm pull request #10511 (\"[core] overhaul memory profiling\"), comment by youkaichao "
+              "of 2024-12-14, at https://github.com/vllm-project/vllm/pull/10511")
+QWEN_SPEED = ("QwenLM/Qwen2.5 `docs/source/getting_started/speed_benchmark.md` at "
+              "ac7272455d45483d2f579a88295e81586d60ff6f (\"Speed Benchmark\", the Qwen3 series)")
+QWEN_COMMON = ("Qwen/Qwen3-8B, bf16, transformers 4.51.3 `generate`, Flash Attention 2.7.4, PyTorch 2.6.0, "
+               "NVIDIA H20 96 GB, batch 1, 2,048 tokens generated after a prompt of ")
+QWEN_KIND = ("the benchmark's \"GPU Memory (MB)\", read as allocated MiB (the page does not name the counter; "
+             "its figures grow by 147,456 bytes per token, the KV cache's own rate)")
+VLLM_COMMON = ("vLLM (Dec 2024, `vllm serve meta-llama/Meta-Llama-3-8B`), bf16, gpu_memory_utilization 0.90, "
+               "a card of 79.22 GiB (80 GB)")
 # The V100 runs' own CUDA context, measured in the same source (CUDA 11.2, before lazy loading):
 # "torch.ones((1, 1)).to('cuda') ... GPU memory occupied: 1343 MB" (nvml used // 1024**2).
 V100_CONTEXT_MIB = 1343
@@ -33,18 +43,22 @@ BERT_COMMON = ("google-bert/bert-large-uncased as BertForSequenceClassification 
 
 ROWS = [
     # source, settings (words), measured, unit, figure kind, what-if args or None, reason if None
-    (HF_PERF, BERT_COMMON + "; fp32, AdamW, batch 4", 14949, "MiB", "nvidia-smi", None,
-     "fp32 training (no autocast): the planner's recipes are bf16/fp16 mixed precision or pure bf16; an fp32 recipe is not expressible yet"),
-    (HF_PERF, BERT_COMMON + "; fp32, AdamW, batch 1, gradient accumulation 4", 8681, "MiB", "nvidia-smi", None, "fp32 training"),
-    (HF_PERF, BERT_COMMON + "; fp32, AdamW, batch 1, accumulation 4, gradient checkpointing", 6775, "MiB", "nvidia-smi", None, "fp32 training"),
+    (HF_PERF, BERT_COMMON + "; fp32, AdamW, batch 4", 14949, "MiB", "nvidia-smi",
+     (BERT, ["--mode", "full", "--recipe", "fp32-adamw", "--batch", "4"]), None),
+    (HF_PERF, BERT_COMMON + "; fp32, AdamW, batch 1, gradient accumulation 4", 8681, "MiB", "nvidia-smi",
+     (BERT, ["--mode", "full", "--recipe", "fp32-adamw", "--batch", "1"]), None),
+    (HF_PERF, BERT_COMMON + "; fp32, AdamW, batch 1, accumulation 4, gradient checkpointing", 6775, "MiB", "nvidia-smi",
+     (BERT, ["--mode", "full", "--recipe", "fp32-adamw", "--batch", "1", "--checkpointing"]), None),
     (HF_PERF, BERT_COMMON + "; fp16 mixed precision, AdamW, batch 4", 13939, "MiB", "nvidia-smi",
      (BERT, ["--mode", "full", "--recipe", "amp-adamw", "--batch", "4"]), None),
     (HF_PERF, BERT_COMMON + "; fp16 mixed precision, AdamW, batch 1, accumulation 4, gradient checkpointing", 7275, "MiB", "nvidia-smi",
      (BERT, ["--mode", "full", "--recipe", "amp-adamw", "--batch", "1", "--checkpointing"]), None),
-    (HF_PERF, BERT_COMMON + "; fp32, Adafactor, batch 4", 12295, "MiB", "nvidia-smi", None, "fp32 training"),
+    (HF_PERF, BERT_COMMON + "; fp32, Adafactor, batch 4", 12295, "MiB", "nvidia-smi",
+     (BERT, ["--mode", "full", "--recipe", "fp32-adafactor", "--batch", "4"]), None),
     (HF_PERF, BERT_COMMON + "; fp16 mixed precision, Adafactor, batch 1, accumulation 4, gradient checkpointing", 4847, "MiB", "nvidia-smi",
      (BERT, ["--mode", "full", "--recipe", "amp-adafactor", "--batch", "1", "--checkpointing"]), None),
-    (HF_PERF, BERT_COMMON + "; fp32, bitsandbytes Adam8bit, batch 4", 13085, "MiB", "nvidia-smi", None, "fp32 training"),
+    (HF_PERF, BERT_COMMON + "; fp32, bitsandbytes Adam8bit, batch 4", 13085, "MiB", "nvidia-smi",
+     (BERT, ["--mode", "full", "--recipe", "fp32-adamw-8bit", "--batch", "4"]), None),
     (HF_PERF, BERT_COMMON + "; fp16 mixed precision, bitsandbytes Adam8bit, batch 1, accumulation 4, gradient checkpointing", 5363, "MiB", "nvidia-smi",
      (BERT, ["--mode", "full", "--recipe", "amp-adamw-8bit", "--batch", "1", "--checkpointing"]), None),
     (TORCHTUNE, "Llama 3.2 3B, full_finetune_single_device, batch 2, packed to 4,096 tokens, pure bf16, torch AdamW (bf16 states), no compile, no checkpointing, A100 (\"+ Packed Dataset\" row)",
@@ -61,14 +75,52 @@ ROWS = [
      "torch.compile: not expressible"),
     (TORCHTUNE, "Llama 3.1 8B, QLoRA, 1x RTX 4090, batch 2, packed to 2,048 tokens, torch.compile", 7.4, "GiB", "peak memory per GPU", None,
      "torch.compile: not expressible"),
+    (QWEN_SPEED, QWEN_COMMON + "1 token", 15947, "MiB", QWEN_KIND,
+     ("Qwen/Qwen3-8B", ["--mode", "serve", "--card", "h100-80gb", "--seq", str(1 + 2048)]), None),
+    (QWEN_SPEED, QWEN_COMMON + "6,144 tokens", 16811, "MiB", QWEN_KIND,
+     ("Qwen/Qwen3-8B", ["--mode", "serve", "--card", "h100-80gb", "--seq", str(6144 + 2048)]), None),
+    (QWEN_SPEED, QWEN_COMMON + "14,336 tokens", 17963, "MiB", QWEN_KIND,
+     ("Qwen/Qwen3-8B", ["--mode", "serve", "--card", "h100-80gb", "--seq", str(14336 + 2048)]), None),
+    (QWEN_SPEED, QWEN_COMMON + "30,720 tokens", 20267, "MiB", QWEN_KIND,
+     ("Qwen/Qwen3-8B", ["--mode", "serve", "--card", "h100-80gb", "--seq", str(30720 + 2048)]), None),
+    (VLLM_10511, VLLM_COMMON + ", tensor parallel 1: \"model weights take 14.96GiB\"", 14.96, "GiB",
+     "allocated (torch, after loading the weights)", ("meta-llama-3-8b.json", "serve-weights"), None),
+    (VLLM_10511, VLLM_COMMON + ", tensor parallel 2: \"model weights take 7.48GiB\" per GPU", 7.48, "GiB",
+     "allocated (torch, per GPU)", None,
+     "tensor parallelism (weights split over 2 cards) is not expressible: the plan serves on one card or "
+     "counts whole-model bytes; half the plan's 14.96 GiB is 7.48 GiB"),
+    (VLLM_10511, VLLM_COMMON + ", tensor parallel 1: \"available_kv_cache_memory 53.29GiB\"", 53.29, "GiB",
+     "vLLM's KV pool (0.90 x card - weights - non-torch 1.79 GiB - activation peak 1.26 GiB)",
+     ("meta-llama-3-8b.json", "vllm-kv"), None),
 ]
 
 
+# Rows whose error is explained below the table rather than modelled (BERT-large at batch 4).
+BATCH4_ROWS = {1, 4, 6, 8}
+BATCH4_NOTE = (
+    "Rows 1, 4, 6 and 8 (BERT-large at batch 4, no checkpointing) under-predict by 8 to 12%; the cause "
+    "is not modelled. What is known: the same runs at batch 1 are within 3% (rows 2, 3, 5, 7, 9); the "
+    "differences between batch-4 rows that change only the optimizer match (AdamW less Adafactor: plan "
+    "2,682 MiB, measured 2,654; AdamW less 8-bit Adam: 2,012 and 1,864), so weights, gradients and states "
+    "are right; the fp32 activations the plan counts equal what autograd saves, to 0.05% at 512 tokens "
+    "(`tools/validate/activations_report_fp32.md`, dropout 0). The shortfall is per sample: measured "
+    "(14,949 - 8,681) / 3 = 2,089 MiB per extra sample in fp32, planned 1,742, some 350 MiB more, about "
+    "one fp32 score tensor per layer (24 layers x 16 heads x 512 x 512 x 4 bytes = 384 MiB per sample). "
+    "That fits torch 1.10's caching allocator keeping, in each layer of eager attention, a freed "
+    "score-sized block that later requests cannot reuse (the scores, their scaled and masked copies are "
+    "transient; the 1-byte dropout mask splits one of their blocks), which `max_memory_reserved` and "
+    "nvidia-smi see and `max_memory_allocated` does not. It is not added to the model because no run here "
+    "separates allocated from reserved: `tools/validate/measure_gpu.py` records both, and its eager rows "
+    "at batch 1 and 4 decide it.")
+
+
 def what_if(config, args):
-    cmd = [BIN, "what-if", os.path.join(CONFIGS, config), "--attention", "eager", "--transformers", "4.57",
+    # A Hub ID is read from the repository's snapshot (`hub/`), a file name from `configs/`.
+    target = config if "/" in config else os.path.join(CONFIGS, config)
+    cmd = [BIN, "what-if", target, "--attention", "eager", "--transformers", "4.57",
            "--seq", "512", "--card", "v100-16gb", "--cards", CARDS] if config == BERT else \
-          [BIN, "what-if", os.path.join(CONFIGS, config), "--transformers", "4.57"]
-    out = subprocess.run(cmd + args, check=True, capture_output=True, text=True).stdout
+          [BIN, "what-if", target, "--transformers", "4.57"]
+    out = subprocess.run(cmd + args, check=True, capture_output=True, text=True, cwd=ROOT).stdout
     return json.loads(out)
 
 
@@ -81,6 +133,29 @@ def main():
         if run is None:
             print(f"| {i} | {src} | {settings} | {measured:,} {unit} | {kind} | cannot be matched: {reason} | – |")
             continue
+        if run[1] == "vllm-kv":
+            out = subprocess.run([BIN, "plan", os.path.join(CONFIGS, run[0]), "--format", "json", "--cards", CARDS],
+                                 check=True, capture_output=True, text=True).stdout
+            card = next(c for c in json.loads(out)["fit"]["cards"] if c["card"] == "h100-79.22gib")
+            plan = card["vllm"]["kv_cache_bytes"]
+            err = (plan / scale - measured) / measured * 100
+            errors.append(err)
+            print(f"| {i} | {src} | {settings} | {measured:,} {unit} | {kind} | {plan / scale:,.2f} {unit} "
+                  f"(the plan's vLLM view, 0.90 x 79.22 GiB - the bf16 weights; it does not subtract vLLM's "
+                  f"non-torch memory or its profiling run's activation peak, 3.05 GiB here, as its rule says) "
+                  f"| {err:+.1f}% |")
+            continue
+        if run[1] == "serve-weights":
+            out = subprocess.run([BIN, "plan", os.path.join(CONFIGS, run[0]), "--format", "json"],
+                                 check=True, capture_output=True, text=True).stdout
+            bf16 = next(w for w in json.loads(out)["serving"]["weights"] if w["precision"] == "bf16")
+            plan = bf16["bytes"]
+            err = (plan / scale - measured) / measured * 100
+            err = 0.0 if abs(err) < 0.05 else err
+            errors.append(err)
+            print(f"| {i} | {src} | {settings} | {measured:,} {unit} | {kind} | {plan / scale:,.2f} {unit} "
+                  f"(the plan's bf16 weights, {plan:,.0f} bytes) | {err:+.1f}% |")
+            continue
         w = what_if(*run)
         if kind == "nvidia-smi":
             # The V100 runs' own context (1,343 MiB, measured in the same source) replaces the
@@ -92,10 +167,14 @@ def main():
             how = "allocated"
         err = (plan / scale - measured) / measured * 100
         errors.append(err)
-        print(f"| {i} | {src} | {settings} | {measured:,} {unit} | {kind} | {plan / scale:,.1f} {unit} ({how}; peak set by {w['peak_phase']}) | {err:+.1f}% |")
+        note = "; under-predicts at batch 4, see the note below the table" if i in BATCH4_ROWS else ""
+        print(f"| {i} | {src} | {settings} | {measured:,} {unit} | {kind} | {plan / scale:,.1f} {unit} ({how}; peak set by {w['peak_phase']}{note}) | {err:+.1f}% |")
     print()
     print(f"Rows matched: {len(errors)} of {len(ROWS)}; median error {statistics.median(errors):+.1f}%, "
-          f"median absolute error {statistics.median(abs(e) for e in errors):.1f}%, largest {max(errors, key=abs):+.1f}%.")
+          f"median absolute error {statistics.median(abs(e) for e in errors):.1f}%, largest {max(errors, key=abs):+.1f}%, "
+          f"{sum(abs(e) > 10 for e in errors)} beyond 10%.")
+    print()
+    print(BATCH4_NOTE)
 
 
 if __name__ == "__main__":
