@@ -22,6 +22,7 @@ pub mod llama;
 pub mod mpnet;
 pub mod opt;
 pub mod phi;
+pub mod spec;
 pub mod t5;
 pub mod vit;
 pub mod whisper;
