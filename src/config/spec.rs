@@ -231,9 +231,17 @@ pub(crate) struct Reader<'a> {
 
 impl Reader<'_> {
     /// The key's value in the file (or under its alias), if present and not null.
-    pub fn raw(&self, key: &str) -> Option<&Value> {
+    pub fn raw(&self, key: &'static str) -> Option<&Value> {
+        self.found(key).map(|(_, v)| v)
+    }
+
+    /// The value with the name the file wrote it under, so that an error names that key.
+    fn found(&self, key: &'static str) -> Option<(&'static str, &Value)> {
         let alias = self.spec.aliases.iter().find(|(_, k)| *k == key).map(|(a, _)| *a);
-        [Some(key), alias].into_iter().flatten().find_map(|k| self.value.get(k).filter(|v| !v.is_null()))
+        [Some(key), alias]
+            .into_iter()
+            .flatten()
+            .find_map(|k| self.value.get(k).filter(|v| !v.is_null()).map(|v| (k, v)))
     }
 
     fn default(&mut self, key: &'static str) -> Dv {
@@ -254,11 +262,11 @@ impl Reader<'_> {
 
     /// An optional count (null allowed); 0 passes, bounds are the caller's.
     pub fn opt_u(&mut self, key: &'static str) -> Result<Option<u64>, ConfigError> {
-        match self.raw(key) {
-            Some(v) => v
+        match self.found(key) {
+            Some((k, v)) => v
                 .as_u64()
                 .map(Some)
-                .ok_or_else(|| ConfigError::field(key, format!("expected a non-negative integer, found {v}"))),
+                .ok_or_else(|| ConfigError::field(k, format!("expected a non-negative integer, found {v}"))),
             None => Ok(match self.default(key) {
                 Dv::U(u) => Some(u),
                 _ => None,
@@ -268,22 +276,23 @@ impl Reader<'_> {
 
     /// A size: present (or defaulted), at least 1 and at most `max`.
     pub fn size(&mut self, key: &'static str, max: u64) -> Result<u64, ConfigError> {
+        let field = self.found(key).map_or(key, |(k, _)| k);
         let v = self.opt_u(key)?.ok_or_else(|| ConfigError::field(key, "missing, and the class has no default"))?;
-        super::check_range(super::Limit { field: key, max }, v)
+        super::check_range(super::Limit { field, max }, v)
     }
 
     pub fn flag(&mut self, key: &'static str) -> Result<bool, ConfigError> {
-        match self.raw(key) {
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(v) => Err(ConfigError::field(key, format!("expected true or false, found {v}"))),
+        match self.found(key) {
+            Some((_, Value::Bool(b))) => Ok(*b),
+            Some((k, v)) => Err(ConfigError::field(k, format!("expected true or false, found {v}"))),
             None => Ok(matches!(self.default(key), Dv::B(true))),
         }
     }
 
     pub fn string(&mut self, key: &'static str) -> Result<String, ConfigError> {
-        match self.raw(key) {
-            Some(Value::String(s)) => Ok(s.clone()),
-            Some(v) => Err(ConfigError::field(key, format!("expected a string, found {v}"))),
+        match self.found(key) {
+            Some((_, Value::String(s))) => Ok(s.clone()),
+            Some((k, v)) => Err(ConfigError::field(k, format!("expected a string, found {v}"))),
             None => Ok(match self.default(key) {
                 Dv::S(s) => s.to_string(),
                 _ => String::new(),
@@ -292,8 +301,8 @@ impl Reader<'_> {
     }
 
     pub fn float(&mut self, key: &'static str) -> Result<f64, ConfigError> {
-        match self.raw(key) {
-            Some(v) => v.as_f64().ok_or_else(|| ConfigError::field(key, format!("expected a number, found {v}"))),
+        match self.found(key) {
+            Some((k, v)) => v.as_f64().ok_or_else(|| ConfigError::field(k, format!("expected a number, found {v}"))),
             None => Ok(match self.default(key) {
                 Dv::F(f) => f,
                 _ => 0.0,
