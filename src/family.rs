@@ -8,6 +8,7 @@ use crate::config::{Common, ConfigError};
 use crate::graph::Architecture;
 
 mod described;
+pub use described::not_yet;
 
 /// Reads a family's config (the whole JSON value) into its resolved, planable form.
 pub type Resolver = fn(&Value, &Common) -> Result<Box<dyn Architecture>, ConfigError>;

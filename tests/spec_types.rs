@@ -242,3 +242,21 @@ fn gpt_oss_caches_keys_for_its_sliding_layers_only_within_the_window() {
     let kv = resolve(config).kv_layout().unwrap();
     assert_eq!(kv.values(8192), 12 * 2 * 8 * 64 * 128 + 12 * 2 * 8 * 64 * 8192);
 }
+
+#[test]
+fn starcoder_shares_one_key_value_head_in_a_fused_c_attn_with_learned_positions() {
+    // bigcode/starcoder-shaped: vocab 49152, n_embd 6144, 40 layers, 48 heads of 128 with
+    // multi_query (one shared K and one V head), n_inner 24576, 8192 learned positions; every
+    // linear and LayerNorm has a bias; lm_head tied to wte. BigCode: 15.5B parameters.
+    let (v, e, l, f, p) = (49152u64, 6144u64, 40u64, 24576u64, 8192u64);
+    let c_attn = e * (e + 2 * 128) + (e + 2 * 128);
+    let layer = 2 * 2 * e + c_attn + (e * e + e) + (e * f + f) + (f * e + e);
+    let config = json!({"model_type": "gpt_bigcode", "architectures": ["GPTBigCodeForCausalLM"],
+        "vocab_size": v, "n_embd": e, "n_layer": l, "n_head": 48, "n_inner": f, "n_positions": p,
+        "multi_query": true, "tie_word_embeddings": true});
+    let total = v * e + p * e + l * layer + 2 * e;
+    assert_eq!(derived(config.clone()), total);
+    assert!((15.4e9..15.6e9).contains(&(total as f64)), "{total}");
+    // The cache holds one key and one value head per layer.
+    assert_eq!(resolve(config).kv_layout().unwrap().values_per_token(), l * 2 * 128);
+}

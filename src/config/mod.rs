@@ -13,6 +13,7 @@ pub mod distilbert;
 pub mod electra;
 pub mod falcon;
 pub mod gpt2;
+pub mod gpt_bigcode;
 pub mod gpt_neox;
 pub mod llama;
 pub mod mpnet;

@@ -90,7 +90,7 @@ FAMILIES = [
     "granite", "olmo2", "olmo3", "seed_oss", "smollm3", "ministral", "starcoder2",
     # Types described as tables (src/config/spec_dense.rs, spec_moe.rs).
     "gpt_oss", "glm4_moe", "phimoe", "olmoe", "llama4_text", "ernie4_5_moe", "cohere", "cohere2",
-    "glm", "glm4", "exaone4", "ernie4_5", "arcee",
+    "glm", "glm4", "exaone4", "ernie4_5", "arcee", "gpt_bigcode",
 ]
 
 # Classes beyond base / usual head / ForSequenceClassification, for the families modelatlas
@@ -117,6 +117,7 @@ EXTRA_CLASSES = {
     "glm4": ["Glm4ForTokenClassification"],
     "exaone4": ["Exaone4ForTokenClassification"],
     "arcee": ["ArceeForTokenClassification"],
+    "gpt_bigcode": ["GPTBigCodeForTokenClassification"],
 }
 
 # Small variations, applied as keyword arguments to the family's config class. Each is built for
@@ -545,6 +546,15 @@ VARIATIONS: dict[str, list[dict]] = {
     "arcee": _LLAMA_LIKE + [
         dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
              num_key_value_heads=1, vocab_size=640, attention_bias=True, mlp_bias=True),
+    ],
+    "gpt_bigcode": [
+        dict(n_embd=128, n_layer=2, n_head=4, n_positions=256, vocab_size=1000),
+        dict(n_embd=96, n_layer=3, n_head=3, n_positions=64, vocab_size=777, n_inner=200,
+             multi_query=False, tie_word_embeddings=False),
+        dict(n_embd=64, n_layer=1, n_head=2, n_positions=100, vocab_size=501, num_labels=5),
+        # Cross-attention only without multi_query (GPTBigCodeAttention refuses the pair).
+        dict(n_embd=64, n_layer=2, n_head=4, n_positions=48, vocab_size=300,
+             add_cross_attention=True, multi_query=False),
     ],
     "bert": _BERT_VARIATIONS,
     "roberta": _BERT_VARIATIONS,
