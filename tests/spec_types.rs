@@ -260,3 +260,40 @@ fn starcoder_shares_one_key_value_head_in_a_fused_c_attn_with_learned_positions(
     // The cache holds one key and one value head per layer.
     assert_eq!(resolve(config).kv_layout().unwrap().values_per_token(), l * 2 * 128);
 }
+
+#[test]
+fn minimax_m2_has_256_experts_and_norms_over_all_query_and_key_heads() {
+    // MiniMaxAI/MiniMax-M2: vocab 200064, hidden 3072, 62 layers, 48 heads of 128 over 8 KV
+    // heads, q_norm over 48 x 128 and k_norm over 8 x 128, 256 experts of 1536 (top 8); untied.
+    // MiniMax: 230B parameters in total, 10B active.
+    let (v, h, l) = (200064u64, 3072u64, 62u64);
+    let norms = 48 * 128 + 8 * 128;
+    let layer = attention(h, 48, 8, 128, false, false) + norms + h * 256 + 256 * gated(h, 1536) + 2 * h;
+    let config = json!({"model_type": "minimax_m2", "architectures": ["MiniMaxM2ForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": 1536, "num_hidden_layers": l,
+        "num_attention_heads": 48, "num_key_value_heads": 8, "head_dim": 128,
+        "num_local_experts": 256, "num_experts_per_tok": 8, "tie_word_embeddings": false});
+    let total = v * h + l * layer + h + v * h;
+    assert_eq!(derived(config.clone()), total);
+    assert!((228e9..231e9).contains(&(total as f64)), "{total}");
+    let active_total = total - l * 248 * gated(h, 1536);
+    assert_eq!(active(config), active_total);
+    // MiniMax's 10B active leaves out the embedding and the LM head.
+    let active_body = active_total - 2 * v * h;
+    assert!((9.5e9..10.5e9).contains(&(active_body as f64)), "{active_body}");
+}
+
+#[test]
+fn granite_3_moe_stacks_its_experts_behind_a_router() {
+    // ibm-granite/granite-3.0-3b-a800m-shaped: vocab 49155, hidden 1536, 32 layers, 24 heads of
+    // 64 over 8 KV heads, 40 experts of 512 (top 8), tied. IBM: 3.3B total, 800M active.
+    let (v, h, l) = (49155u64, 1536u64, 32u64);
+    let layer = attention(h, 24, 8, 64, false, false) + h * 40 + 40 * gated(h, 512) + 2 * h;
+    let config = json!({"model_type": "granitemoe", "architectures": ["GraniteMoeForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": 512, "num_hidden_layers": l,
+        "num_attention_heads": 24, "num_key_value_heads": 8, "num_local_experts": 40,
+        "num_experts_per_tok": 8, "tie_word_embeddings": true, "embedding_multiplier": 12.0});
+    let total = v * h + l * layer + h;
+    assert_eq!(derived(config), total);
+    assert!((3.2e9..3.4e9).contains(&(total as f64)), "{total}");
+}

@@ -119,8 +119,9 @@ pub struct MoeSpec {
     pub router_bias: bool,
     /// ERNIE's `gate.moe_statics.e_score_correction_bias`, a `[1, experts]` parameter.
     pub correction_param: bool,
-    /// GLM-4.5's `gate.e_score_correction_bias`, a buffer saved with the weights.
-    pub correction_buffer: bool,
+    /// A router's `e_score_correction_bias` buffer, saved with the weights: its name under the
+    /// block (GLM-4.5's `gate.e_score_correction_bias`).
+    pub correction_buffer: Option<&'static str>,
     pub experts_key: &'static str,
     pub top_k_key: &'static str,
     pub width_key: &'static str,

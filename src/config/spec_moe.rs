@@ -16,7 +16,7 @@ const MOE: MoeSpec = MoeSpec {
     router: "gate",
     router_bias: false,
     correction_param: false,
-    correction_buffer: false,
+    correction_buffer: None,
     experts_key: "num_experts",
     top_k_key: "num_experts_per_tok",
     width_key: "moe_intermediate_size",
@@ -92,7 +92,7 @@ pub const TYPES: &[Spec] = &[
         qk_norm: QkNorm::PerHead,
         qk_norm_key: Some("use_qk_norm"),
         moe: Some(MoeSpec {
-            correction_buffer: true,
+            correction_buffer: Some("gate.e_score_correction_bias"),
             experts_key: "n_routed_experts",
             shared: Shared::Times { name: "shared_experts", key: "n_shared_experts" },
             sparse: Sparse::FirstDense("first_k_dense_replace"),
@@ -231,6 +231,68 @@ pub const TYPES: &[Spec] = &[
             top_k_key: "moe_k",
             shared: Shared::Times { name: "shared_experts", key: "moe_num_shared_experts" },
             sparse: Sparse::Range,
+            ..MOE
+        }),
+        ..BASE
+    },
+    Spec {
+        model_type: "minimax_m2",
+        classes: &[("MiniMaxM2Model", Model), ("MiniMaxM2ForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(200064)),
+            ("hidden_size", U(3072)),
+            ("intermediate_size", U(1536)),
+            ("num_hidden_layers", U(62)),
+            ("num_attention_heads", U(48)),
+            ("num_key_value_heads", U(8)),
+            ("head_dim", U(128)),
+            ("max_position_embeddings", U(196608)),
+            ("rms_norm_eps", F(1e-6)),
+            ("tie_word_embeddings", B(false)),
+            ("hidden_act", S("silu")),
+            ("num_local_experts", U(256)),
+            ("num_experts_per_tok", U(8)),
+        ],
+        aliases: &[("num_experts", "num_local_experts")],
+        qkv_bias: Bias::Fixed(false),
+        o_bias: Bias::Fixed(false),
+        qk_norm: QkNorm::Full,
+        moe: Some(MoeSpec {
+            block: "block_sparse_moe",
+            correction_buffer: Some("e_score_correction_bias"),
+            experts_key: "num_local_experts",
+            width_key: "intermediate_size",
+            experts: Experts::PerExpert { gate: "w1", up: "w3", down: "w2" },
+            ..MOE
+        }),
+        ..BASE
+    },
+    Spec {
+        model_type: "granitemoe",
+        classes: &[("GraniteMoeModel", Model), ("GraniteMoeForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(32000)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(11008)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", Null),
+            ("max_position_embeddings", U(2048)),
+            ("rms_norm_eps", F(1e-6)),
+            ("tie_word_embeddings", B(false)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("num_local_experts", U(8)),
+            ("num_experts_per_tok", U(2)),
+        ],
+        // Its multipliers scale activations, not shapes; experts are stacked (`input_linear`,
+        // `output_linear` in the checkpoints).
+        moe: Some(MoeSpec {
+            block: "block_sparse_moe",
+            router: "router",
+            experts_key: "num_local_experts",
+            width_key: "intermediate_size",
+            experts: Experts::Stacked { bias: false },
             ..MOE
         }),
         ..BASE

@@ -64,6 +64,18 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "Baidu's ERNIE 4.5 mixture of experts (2025): a dense first layer, then 64 routed experts and two shared ones, with a learned score-correction bias in the router.",
     ),
     decoder(
+        "minimax_m2",
+        "MiniMax-M2",
+        "mixtral",
+        "MiniMax's M2 (2025): 256 experts, top eight, behind a sigmoid router with a score-correction bias, and RMSNorm over all query and all key heads.",
+    ),
+    decoder(
+        "granitemoe",
+        "Granite MoE",
+        "granite",
+        "IBM's Granite 3.0 mixtures of experts (2024): Granite's layers and multipliers with stacked experts behind a top-k router.",
+    ),
+    decoder(
         "cohere",
         "Command R",
         "llama",

@@ -135,7 +135,7 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
     if m.correction_param {
         router.params.push(Tensor::new(format!("{r}.moe_statics.e_score_correction_bias"), &[1, n]));
     }
-    if m.correction_buffer {
+    if m.correction_buffer.is_some() {
         router.detail.push_str(", with a score-correction bias buffer");
     }
     let mut nodes = vec![router];
@@ -264,12 +264,12 @@ impl Architecture for SpecConfig {
     fn checkpoint_candidates(&self) -> Vec<Candidate> {
         let mut out = vec![];
         if let Some(m) = &self.spec.moe
-            && m.correction_buffer
+            && let Some(buffer) = m.correction_buffer
         {
             let n = self.num_experts.unwrap_or(0);
             let tensors = (0..self.num_layers as usize)
                 .filter(|i| self.sparse_layers.get(*i).copied().unwrap_or(false))
-                .map(|i| (format!("model.layers.{i}.{}.{}.e_score_correction_bias", m.block, m.router), vec![n]))
+                .map(|i| (format!("model.layers.{i}.{}.{buffer}", m.block), vec![n]))
                 .collect();
             out.push(Candidate::extra(
                 "router score-correction biases",

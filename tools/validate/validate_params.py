@@ -91,6 +91,7 @@ FAMILIES = [
     # Types described as tables (src/config/spec_dense.rs, spec_moe.rs).
     "gpt_oss", "glm4_moe", "phimoe", "olmoe", "llama4_text", "ernie4_5_moe", "cohere", "cohere2",
     "glm", "glm4", "exaone4", "ernie4_5", "arcee", "gpt_bigcode",
+    "minimax_m2", "granitemoe",
 ]
 
 # Classes beyond base / usual head / ForSequenceClassification, for the families modelatlas
@@ -546,6 +547,21 @@ VARIATIONS: dict[str, list[dict]] = {
     "arcee": _LLAMA_LIKE + [
         dict(hidden_size=96, intermediate_size=160, num_hidden_layers=2, num_attention_heads=3,
              num_key_value_heads=1, vocab_size=640, attention_bias=True, mlp_bias=True),
+    ],
+    "minimax_m2": [
+        dict(hidden_size=128, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+             num_key_value_heads=2, head_dim=32, vocab_size=1000, num_local_experts=4,
+             num_experts_per_tok=2),
+        dict(hidden_size=96, intermediate_size=48, num_hidden_layers=3, num_attention_heads=6,
+             num_key_value_heads=1, head_dim=16, vocab_size=777, num_local_experts=3,
+             num_experts_per_tok=1, tie_word_embeddings=True),
+    ],
+    "granitemoe": [
+        dict(hidden_size=128, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
+             num_key_value_heads=2, vocab_size=1000, num_local_experts=4, num_experts_per_tok=2),
+        dict(hidden_size=96, intermediate_size=48, num_hidden_layers=3, num_attention_heads=6,
+             num_key_value_heads=6, vocab_size=777, num_local_experts=3, num_experts_per_tok=1,
+             attention_bias=True, tie_word_embeddings=True, embedding_multiplier=12.0),
     ],
     "gpt_bigcode": [
         dict(n_embd=128, n_layer=2, n_head=4, n_positions=256, vocab_size=1000),
