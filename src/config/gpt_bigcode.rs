@@ -38,8 +38,12 @@ const KEYS: Spec = Spec {
     ..BASE
 };
 
-const CLASSES: Classes =
-    Classes { prefix: "GPTBigCode", causal_lm: "ForCausalLM", token_classification: true, question_answering: false };
+const CLASSES: Classes = Classes {
+    prefix: "GPTBigCode",
+    causal_lm: "ForCausalLM",
+    token_classification: true,
+    question_answering: false,
+};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct GptBigCodeConfig {
@@ -81,7 +85,10 @@ impl GptBigCodeConfig {
         let inner = match r.opt_u("n_inner")? {
             Some(n) => super::check_range(super::Limit { field: "n_inner", max: 1 << 22 }, n)?,
             None => {
-                r.defaulted.push(Defaulted { field: "n_inner", value: format!("null: 4 x n_embd = {}", 4 * n_embd) });
+                r.defaulted.push(Defaulted {
+                    field: "n_inner",
+                    value: format!("null: 4 x n_embd = {}", 4 * n_embd),
+                });
                 4 * n_embd
             }
         };

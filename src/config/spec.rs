@@ -93,7 +93,10 @@ pub enum Sparse {
     FirstDense(&'static str),
     /// Every `step`-th layer sparse unless a list key names them (Llama 4's
     /// `interleave_moe_layer_step` and `moe_layers`).
-    Step { step: &'static str, list: &'static str },
+    Step {
+        step: &'static str,
+        list: &'static str,
+    },
     /// ERNIE 4.5: from `moe_layer_start_index` to `moe_layer_end_index` (-1: the last), every
     /// `moe_layer_interval`-th.
     Range,
@@ -104,10 +107,16 @@ pub enum Sparse {
 pub enum Shared {
     None,
     /// As wide as a key says (`intermediate_size` for Llama 4).
-    Width { name: &'static str, key: &'static str },
+    Width {
+        name: &'static str,
+        key: &'static str,
+    },
     /// `n` experts' width fused into one MLP (`n_shared_experts` x `moe_intermediate_size`);
     /// none when `n` is 0.
-    Times { name: &'static str, key: &'static str },
+    Times {
+        name: &'static str,
+        key: &'static str,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -138,7 +147,10 @@ pub enum Window {
     AllWhenSet,
     /// `layer_types` when the file lists them, else a full layer every `period` (from the key
     /// when the class reads one, which may also be a string like "LLLG").
-    Pattern { period_key: Option<&'static str>, period: u64 },
+    Pattern {
+        period_key: Option<&'static str>,
+        period: u64,
+    },
     /// Llama 4: chunked attention on the rotary layers (three of four, `no_rope_layer_interval`),
     /// over `attention_chunk_size` tokens.
     Chunked,
@@ -278,7 +290,9 @@ impl Reader<'_> {
     /// A size: present (or defaulted), at least 1 and at most `max`.
     pub fn size(&mut self, key: &'static str, max: u64) -> Result<u64, ConfigError> {
         let field = self.found(key).map_or(key, |(k, _)| k);
-        let v = self.opt_u(key)?.ok_or_else(|| ConfigError::field(key, "missing, and the class has no default"))?;
+        let v = self
+            .opt_u(key)?
+            .ok_or_else(|| ConfigError::field(key, "missing, and the class has no default"))?;
         super::check_range(super::Limit { field, max }, v)
     }
 
@@ -303,7 +317,9 @@ impl Reader<'_> {
 
     pub fn float(&mut self, key: &'static str) -> Result<f64, ConfigError> {
         match self.found(key) {
-            Some((k, v)) => v.as_f64().ok_or_else(|| ConfigError::field(k, format!("expected a number, found {v}"))),
+            Some((k, v)) => {
+                v.as_f64().ok_or_else(|| ConfigError::field(k, format!("expected a number, found {v}")))
+            }
             None => Ok(match self.default(key) {
                 Dv::F(f) => f,
                 _ => 0.0,
@@ -333,7 +349,12 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
 }
 
 /// The class planned and its head.
-pub(crate) fn head(spec: &Spec, common: &Common, value: &Value, d: &mut Vec<Defaulted>) -> Result<(String, DecoderHead), ConfigError> {
+pub(crate) fn head(
+    spec: &Spec,
+    common: &Common,
+    value: &Value,
+    d: &mut Vec<Defaulted>,
+) -> Result<(String, DecoderHead), ConfigError> {
     let base = spec.classes.first().map_or("", |(c, _)| *c);
     let class = class_or(common, base, d);
     let Some((_, kind)) = spec.classes.iter().find(|(c, _)| *c == class) else {

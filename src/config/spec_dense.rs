@@ -7,7 +7,8 @@ use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, Sequence, Token};
 
 /// RMSNorm before attention and before the MLP.
-pub const PRE: &[(&str, Slot)] = &[("input_layernorm", Slot::Before), ("post_attention_layernorm", Slot::Between)];
+pub const PRE: &[(&str, Slot)] =
+    &[("input_layernorm", Slot::Before), ("post_attention_layernorm", Slot::Between)];
 
 /// Llama's layers: what an entry starts from.
 pub const BASE: Spec = Spec {
@@ -138,7 +139,10 @@ pub const TYPES: &[Spec] = &[
         o_bias: Bias::Fixed(false),
         qk_norm: QkNorm::PerHead,
         // Norms after each sublayer, before its residual add (OLMo 2's placement).
-        layer_norms: &[("post_attention_layernorm", Slot::Between), ("post_feedforward_layernorm", Slot::After)],
+        layer_norms: &[
+            ("post_attention_layernorm", Slot::Between),
+            ("post_feedforward_layernorm", Slot::After),
+        ],
         window: Window::Pattern { period_key: Some("sliding_window_pattern"), period: 4 },
         ..BASE
     },

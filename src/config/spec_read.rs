@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::spec::{QkNorm, Reader, Shared, Sparse, Spec, SpecConfig, Window, head, lookup};
-use super::{Common, ConfigError, Defaulted, check_range, Limit};
+use super::{Common, ConfigError, Defaulted, Limit, check_range};
 
 fn bounded(field: &'static str, max: u64, v: u64) -> Result<u64, ConfigError> {
     check_range(Limit { field, max }, v)
@@ -52,13 +52,17 @@ impl SpecConfig {
                 None => true,
             };
 
-        let (mut num_experts, mut experts_per_token, mut expert_width, mut shared_width) = (None, None, 0, None);
+        let (mut num_experts, mut experts_per_token, mut expert_width, mut shared_width) =
+            (None, None, 0, None);
         let mut sparse_layers = vec![false; num_layers as usize];
         if let Some(m) = &spec.moe {
             let n = r.size(m.experts_key, 1 << 16)?;
             let k = r.size(m.top_k_key, 1 << 16)?;
             if k > n {
-                return Err(ConfigError::field(m.top_k_key, format!("{k} experts per token, but only {n} experts")));
+                return Err(ConfigError::field(
+                    m.top_k_key,
+                    format!("{k} experts per token, but only {n} experts"),
+                ));
             }
             num_experts = Some(n);
             experts_per_token = Some(k);
@@ -153,7 +157,9 @@ fn period(r: &mut Reader, key: &'static str, default: u64) -> Result<u64, Config
             r.defaulted.push(Defaulted { field: key, value: default.to_string() });
             Ok(default)
         }
-        Some(Value::String(s)) if !s.is_empty() && s.chars().all(|c| c == 'L' || c == 'G') => Ok(s.len() as u64),
+        Some(Value::String(s)) if !s.is_empty() && s.chars().all(|c| c == 'L' || c == 'G') => {
+            Ok(s.len() as u64)
+        }
         Some(v) => match v.as_u64() {
             Some(p) => bounded(key, 10_000, p),
             None => Err(ConfigError::field(key, format!("expected a layer period, found {v}"))),
@@ -175,7 +181,12 @@ fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>,
         Window::Pattern { period_key, period: default } => {
             let Some(w) = window(r)? else { return Ok(vec![None; n]) };
             if let Some(types) = r.raw("layer_types").cloned() {
-                let bad = || ConfigError::field("layer_types", format!("expected {n} of sliding_attention or full_attention"));
+                let bad = || {
+                    ConfigError::field(
+                        "layer_types",
+                        format!("expected {n} of sliding_attention or full_attention"),
+                    )
+                };
                 let list = types.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
                 return list
                     .iter()
@@ -196,9 +207,15 @@ fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>,
             if let Some(list) = r.raw("layer_types").and_then(Value::as_array).cloned() {
                 let chunk = r.opt_u("attention_chunk_size")?;
                 if list.len() != n {
-                    return Err(ConfigError::field("layer_types", format!("{} entries for {n} layers", list.len())));
+                    return Err(ConfigError::field(
+                        "layer_types",
+                        format!("{} entries for {n} layers", list.len()),
+                    ));
                 }
-                return Ok(list.iter().map(|t| if t == "chunked_attention" { chunk } else { None }).collect());
+                return Ok(list
+                    .iter()
+                    .map(|t| if t == "chunked_attention" { chunk } else { None })
+                    .collect());
             }
             let chunk = match r.opt_u("attention_chunk_size")? {
                 Some(c) => Some(bounded("attention_chunk_size", 1 << 30, c)?),

@@ -10,8 +10,20 @@ fn described(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError
     crate::config::spec::SpecConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
 }
 
-const fn decoder(key: &'static str, name: &'static str, derives_from: &'static str, summary: &'static str) -> FamilyInfo {
-    FamilyInfo { key, name, derives_from: Some(derives_from), summary, kind: ModelKind::Decoder, resolve: Some(described) }
+const fn decoder(
+    key: &'static str,
+    name: &'static str,
+    derives_from: &'static str,
+    summary: &'static str,
+) -> FamilyInfo {
+    FamilyInfo {
+        key,
+        name,
+        derives_from: Some(derives_from),
+        summary,
+        kind: ModelKind::Decoder,
+        resolve: Some(described),
+    }
 }
 
 fn gpt_bigcode(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {

@@ -91,14 +91,27 @@ pub fn build(c: &GptBigCodeConfig, seq: u64) -> Graph {
         nodes: vec![
             Node::new("input_ids", Op::Input, "token ids", &[seq]),
             embedding(&format!("{p}wte"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, e),
-            embedding(&format!("{p}wpe"), format!("{} positions, learned", c.n_positions), seq, c.n_positions, e),
+            embedding(
+                &format!("{p}wpe"),
+                format!("{} positions, learned", c.n_positions),
+                seq,
+                c.n_positions,
+                e,
+            ),
         ],
     }];
     let l = format!("{p}h.{{i}}");
     let (hd, kv) = (c.head_dim(), c.kv_heads);
     let mut nodes = vec![
         layer_norm(&format!("{l}.ln_1"), "pre-attention norm", seq, e, true),
-        linear(&format!("{l}.attn.c_attn"), &format!("fused q and {kv} shared k, v heads"), seq, e, e + 2 * kv * hd, true),
+        linear(
+            &format!("{l}.attn.c_attn"),
+            &format!("fused q and {kv} shared k, v heads"),
+            seq,
+            e,
+            e + 2 * kv * hd,
+            true,
+        ),
         Node::new(
             format!("{l}.attn"),
             Op::Attention,
@@ -112,12 +125,26 @@ pub fn build(c: &GptBigCodeConfig, seq: u64) -> Graph {
             layer_norm(&format!("{l}.ln_cross_attn"), "pre-cross-attention norm", seq, e, true),
             linear(&format!("{l}.crossattention.q_attn"), "query from the decoder", seq, e, e, true),
             linear(&format!("{l}.crossattention.c_attn"), "fused k, v from the encoder", seq, e, 2 * e, true),
-            linear(&format!("{l}.crossattention.c_proj"), "cross-attention output projection", seq, e, e, true),
+            linear(
+                &format!("{l}.crossattention.c_proj"),
+                "cross-attention output projection",
+                seq,
+                e,
+                e,
+                true,
+            ),
         ]);
     }
     nodes.extend([
         layer_norm(&format!("{l}.ln_2"), "pre-MLP norm", seq, e, true),
-        linear(&format!("{l}.mlp.c_fc"), &format!("up projection, then {}", c.activation), seq, e, c.inner, true),
+        linear(
+            &format!("{l}.mlp.c_fc"),
+            &format!("up projection, then {}", c.activation),
+            seq,
+            e,
+            c.inner,
+            true,
+        ),
         linear(&format!("{l}.mlp.c_proj"), "down projection", seq, c.inner, e, true),
     ]);
     sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });

@@ -28,7 +28,8 @@ impl SpecConfig {
         let mut largest = (0.0, "");
         for s in &g.sections {
             for n in &s.nodes {
-                let each: f64 = n.params.iter().map(|t| t.shape.iter().map(|&x| x as f64).product::<f64>()).sum();
+                let each: f64 =
+                    n.params.iter().map(|t| t.shape.iter().map(|&x| x as f64).product::<f64>()).sum();
                 let part = s.repeat as f64 * n.copies as f64 * each;
                 total += part;
                 if part > largest.0 {
@@ -49,7 +50,9 @@ impl SpecConfig {
         };
         Err(ConfigError::field(
             field,
-            format!("these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"),
+            format!(
+                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
+            ),
         ))
     }
 
@@ -63,8 +66,10 @@ fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
     match c.spec.norm {
         NormKind::Rms => rms_norm(name, &format!("RMSNorm, {what}"), &[seq, h], h),
         NormKind::LayerNorm => layer_norm(name, &format!("LayerNorm, {what}"), &[seq, h], h, true),
-        NormKind::LayerNormNoBias => Node::new(name, Op::LayerNorm, format!("LayerNorm without bias, {what}"), &[seq, h])
-            .with([Tensor::new(format!("{name}.weight"), &[h])]),
+        NormKind::LayerNormNoBias => {
+            Node::new(name, Op::LayerNorm, format!("LayerNorm without bias, {what}"), &[seq, h])
+                .with([Tensor::new(format!("{name}.weight"), &[h])])
+        }
     }
 }
 
@@ -99,8 +104,13 @@ fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
     let at = nodes.iter().position(|n| n.op == Op::Attention).unwrap_or(nodes.len());
     if let Some((q, k)) = own_norms {
         let norm = |n: &str, shape: Vec<u64>, out: u64| {
-            Node::new(format!("{a}.{n}"), Op::LayerNorm, format!("norm of the {n}, weight {shape:?}"), &[seq, out])
-                .with([Tensor::new(format!("{a}.{n}.weight"), &shape)])
+            Node::new(
+                format!("{a}.{n}"),
+                Op::LayerNorm,
+                format!("norm of the {n}, weight {shape:?}"),
+                &[seq, out],
+            )
+            .with([Tensor::new(format!("{a}.{n}.weight"), &shape)])
         };
         nodes.insert(at, norm("k_norm", k, kv * hd));
         nodes.insert(at, norm("q_norm", q, heads * hd));
@@ -120,7 +130,14 @@ fn mlp(c: &SpecConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node
         Mlp::Gated => gated_mlp(prefix, seq, h, ffn, &c.hidden_act, bias, false),
         Mlp::GatedFused => gated_mlp(prefix, seq, h, ffn, &c.hidden_act, bias, true),
         Mlp::Plain => vec![
-            linear(&format!("{prefix}.up_proj"), &format!("up projection, then {}", c.hidden_act), seq, h, ffn, bias),
+            linear(
+                &format!("{prefix}.up_proj"),
+                &format!("up projection, then {}", c.hidden_act),
+                seq,
+                h,
+                ffn,
+                bias,
+            ),
             linear(&format!("{prefix}.down_proj"), "down projection", seq, ffn, h, bias),
         ],
     }
@@ -142,9 +159,13 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
     match m.experts {
         Experts::PerExpert { gate, up, down } => {
             let e = format!("{b}.experts.{{e}}");
-            nodes.push(linear(&format!("{e}.{gate}"), "expert gate projection", seq, h, f, false).experts(n, k));
+            nodes.push(
+                linear(&format!("{e}.{gate}"), "expert gate projection", seq, h, f, false).experts(n, k),
+            );
             nodes.push(linear(&format!("{e}.{up}"), "expert up projection", seq, h, f, false).experts(n, k));
-            nodes.push(linear(&format!("{e}.{down}"), "expert down projection", seq, f, h, false).experts(n, k));
+            nodes.push(
+                linear(&format!("{e}.{down}"), "expert down projection", seq, f, h, false).experts(n, k),
+            );
         }
         Experts::Stacked { bias } => {
             // One [experts, ...] tensor each; `[{e}]` names an expert's slice of it.
@@ -174,7 +195,12 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
 
 fn layer(c: &SpecConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
     let norms = |slot: Slot, what: &str| -> Vec<Node> {
-        c.spec.layer_norms.iter().filter(|(_, s)| *s == slot).map(|(n, _)| norm_node(c, &format!("{l}.{n}"), what, seq)).collect()
+        c.spec
+            .layer_norms
+            .iter()
+            .filter(|(_, s)| *s == slot)
+            .map(|(n, _)| norm_node(c, &format!("{l}.{n}"), what, seq))
+            .collect()
     };
     let mut nodes = norms(Slot::Before, "before attention");
     nodes.extend(attention(c, l, seq));
@@ -201,7 +227,8 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
         repeat: 1,
         nodes: vec![
             Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            Node::new(&embed, Op::Embedding, format!("{v} tokens"), &[seq, h]).with([Tensor::new(&embed_weight, &[v, h])]),
+            Node::new(&embed, Op::Embedding, format!("{v} tokens"), &[seq, h])
+                .with([Tensor::new(&embed_weight, &[v, h])]),
         ],
     }];
     // A run of like layers from layer 0 repeats with `{i}`; later layers that differ from it
@@ -210,14 +237,29 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
     let first_run = flags.iter().take_while(|s| **s == flags[0]).count();
     if first_run > 0 {
         let l = format!("{p}layers.{{i}}");
-        sections.push(Section { name: l.clone(), role: Role::Layers, repeat: first_run as u64, nodes: layer(c, &l, flags[0], seq) });
+        sections.push(Section {
+            name: l.clone(),
+            role: Role::Layers,
+            repeat: first_run as u64,
+            nodes: layer(c, &l, flags[0], seq),
+        });
     }
     for (i, sparse) in flags.iter().enumerate().skip(first_run) {
         let l = format!("{p}layers.{i}");
-        sections.push(Section { name: l.clone(), role: Role::Layers, repeat: 1, nodes: layer(c, &l, *sparse, seq) });
+        sections.push(Section {
+            name: l.clone(),
+            role: Role::Layers,
+            repeat: 1,
+            nodes: layer(c, &l, *sparse, seq),
+        });
     }
     let norm = format!("{p}norm");
-    sections.push(Section { name: norm.clone(), role: Role::Layers, repeat: 1, nodes: vec![norm_node(c, &norm, "final", seq)] });
+    sections.push(Section {
+        name: norm.clone(),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![norm_node(c, &norm, "final", seq)],
+    });
     let names = HeadNames {
         lm: "lm_head",
         lm_bias: c.lm_bias,
