@@ -27,11 +27,9 @@ pub const BASE: Spec = Spec {
     mlp: Mlp::Gated,
     mlp_bias: Bias::Fixed(false),
     dense_width_key: "intermediate_size",
-    act_params: &[],
     moe: None,
     lm_bias: Bias::Fixed(false),
     window: Window::None,
-    note: "",
 };
 
 pub const TYPES: &[Spec] = &[
@@ -59,7 +57,6 @@ pub const TYPES: &[Spec] = &[
         // Attention and the MLP read the same normed input, in parallel.
         norm: NormKind::LayerNormNoBias,
         layer_norms: &[("input_layernorm", Slot::Before)],
-        note: "attention and MLP in parallel from one LayerNorm",
         ..BASE
     },
     Spec {
@@ -84,7 +81,6 @@ pub const TYPES: &[Spec] = &[
         norm: NormKind::LayerNormNoBias,
         layer_norms: &[("input_layernorm", Slot::Before)],
         window: Window::Pattern { period_key: Some("sliding_window_pattern"), period: 4 },
-        note: "attention and MLP in parallel from one LayerNorm",
         ..BASE
     },
     Spec {

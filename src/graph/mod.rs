@@ -24,6 +24,7 @@ pub mod mpnet;
 pub mod opt;
 pub mod phi;
 pub mod spec;
+mod spec_arch;
 pub mod t5;
 pub mod vit;
 pub mod whisper;
