@@ -297,3 +297,12 @@ fn granite_3_moe_stacks_its_experts_behind_a_router() {
     assert_eq!(derived(config), total);
     assert!((3.2e9..3.4e9).contains(&(total as f64)), "{total}");
 }
+
+#[test]
+fn llama_4_caches_its_chunked_layers_within_the_chunk_and_every_fourth_layer_in_full() {
+    // Llama4TextConfig(): 48 layers, 8 KV heads of 128, chunked attention over 8192 tokens on
+    // the rotary layers (three of four), full attention on every fourth (no rotary positions).
+    let kv = resolve(json!({"model_type": "llama4_text"})).kv_layout().unwrap();
+    let per_layer = 2 * 8 * 128;
+    assert_eq!(kv.values(100_000), 36 * per_layer * 8192 + 12 * per_layer * 100_000);
+}
