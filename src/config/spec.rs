@@ -3,8 +3,8 @@
 //! layers stack (attention with its switches, norms and where they sit, a dense or gated MLP, a
 //! mixture of experts with its routing, shared experts and dense layers, sliding or chunked
 //! layers). One reader resolves any of them into a [`SpecConfig`]; one graph builder
-//! (`graph/spec.rs`) plans it from the shared blocks. The tables are `spec_dense.rs` and
-//! `spec_moe.rs`; how to add a type is in the README ("Adding a model type").
+//! (`graph/spec.rs`) plans it from the shared blocks. The tables are `spec_dense.rs`,
+//! `spec_moe.rs` and `spec_shared.rs`; how to add a type is in the README ("Adding a model type").
 
 use serde::Serialize;
 
