@@ -7,6 +7,9 @@ use serde_json::Value;
 use crate::config::{Common, ConfigError};
 use crate::graph::Architecture;
 
+mod described;
+pub use described::not_yet;
+
 /// Reads a family's config (the whole JSON value) into its resolved, planable form.
 pub type Resolver = fn(&Value, &Common) -> Result<Box<dyn Architecture>, ConfigError>;
 
@@ -432,7 +435,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
 ];
 
 pub fn info(key: &str) -> Option<&'static FamilyInfo> {
-    FAMILIES.iter().find(|f| f.key == key)
+    all().find(|f| f.key == key)
+}
+
+/// Every family: those above and the described types' (`family/described.rs`).
+pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
+    FAMILIES.iter().chain(described::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its
@@ -483,7 +491,7 @@ mod tests {
 
     #[test]
     fn every_supported_key_is_its_own_slug() {
-        for f in super::FAMILIES {
+        for f in super::all() {
             assert_eq!(super::slug(f.key), f.key);
             assert_eq!(super::key(f.key), f.key);
         }

@@ -93,10 +93,13 @@ pub fn plan_with(
     match fam.and_then(|f| f.resolve) {
         None => {
             page.config_facts = config::facts(&value);
-            page.unsupported_reason = Some(format!(
-                "model_type {:?} is not a family the planner supports yet; the page shows what its config says",
-                common.model_type
-            ));
+            page.unsupported_reason = Some(match family::not_yet(&common.model_type) {
+                Some(why) => format!("model_type {:?} is not planned yet: {why}", common.model_type),
+                None => format!(
+                    "model_type {:?} is not a family the planner supports yet; the page shows what its config says",
+                    common.model_type
+                ),
+            });
         }
         Some(resolve) => {
             let arch = resolve(&value, &common).map_err(fail)?;

@@ -296,8 +296,7 @@ fn write_site_pages(
             supported: info.is_some(),
             summary: info.map(|f| f.summary.to_string()),
             derives_from: info.and_then(|f| f.derives_from).map(|d| family_link(d, &keys)),
-            derived_by: family::FAMILIES
-                .iter()
+            derived_by: family::all()
                 .filter(|f| f.derives_from == Some(key.as_str()))
                 .map(|f| family_link(f.key, &keys))
                 .collect(),

@@ -1,0 +1,232 @@
+//! Decoder types described as data: each type is a [`Spec`], a table of the keys its config class
+//! reads (with the class's defaults and `attribute_map` aliases), its classes, and the blocks its
+//! layers stack (attention with its switches, norms and where they sit, a dense or gated MLP, a
+//! mixture of experts with its routing, shared experts and dense layers, sliding or chunked
+//! layers). One reader resolves any of them into a [`SpecConfig`]; one graph builder
+//! (`graph/spec.rs`) plans it from the shared blocks. The tables are `spec_dense.rs`,
+//! `spec_moe.rs` and `spec_shared.rs`; how to add a type is in the README ("Adding a model type").
+
+use serde::Serialize;
+
+use super::Defaulted;
+use super::decoder::DecoderHead;
+pub(crate) use super::spec_keys::{Reader, head, lookup};
+
+/// A config class's default for a key.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Dv {
+    U(u64),
+    F(f64),
+    B(bool),
+    S(&'static str),
+    /// The class leaves it None (`head_dim` then follows hidden / heads).
+    Null,
+}
+
+/// Whether a projection has a bias: from a key of the table, or fixed by the modeling code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bias {
+    Key(&'static str),
+    Fixed(bool),
+}
+
+/// The norm a layer normalises with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NormKind {
+    Rms,
+    /// `nn.LayerNorm` with weight and bias (Phi-MoE).
+    LayerNorm,
+    /// A LayerNorm with a weight and no bias (Cohere).
+    LayerNormNoBias,
+}
+
+/// Where a layer norm sits: before attention, between attention and the MLP, after the MLP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    Before,
+    Between,
+    After,
+}
+
+/// Query and key norms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QkNorm {
+    None,
+    /// One scale of `head_dim` shared by every head (Qwen3, EXAONE 4).
+    PerHead,
+    /// Over all query (key) heads together (OLMoE).
+    Full,
+    /// OLMoE: the query norm as wide as the hidden state, the key norm over the key heads at
+    /// hidden / heads each.
+    OverHidden,
+    /// A scale per head and channel, `[heads, head_dim]` (Cohere's `use_qk_norm`).
+    HeadByChannel,
+}
+
+/// The MLP of a dense layer, and of each expert.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mlp {
+    /// `gate_proj`, `up_proj`, `down_proj`.
+    Gated,
+    /// `gate_up_proj`, `down_proj` (GLM).
+    GatedFused,
+    /// `up_proj`, activation, `down_proj` (Arcee's ReLU²).
+    Plain,
+}
+
+/// How the routed experts are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Experts {
+    /// One module per expert: `experts.{e}.gate_proj` ... (the names checkpoints use).
+    PerExpert { gate: &'static str, up: &'static str, down: &'static str },
+    /// Stacked `[experts, ...]` tensors (`experts.gate_up_proj`), as gpt-oss and Llama 4 store
+    /// them; `bias` adds gpt-oss's `gate_up_proj_bias` and `down_proj_bias`.
+    Stacked { bias: bool },
+}
+
+/// Which layers route through the experts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sparse {
+    All,
+    /// The first k layers dense (`first_k_dense_replace`).
+    FirstDense(&'static str),
+    /// Every `step`-th layer sparse unless a list key names them (Llama 4's
+    /// `interleave_moe_layer_step` and `moe_layers`).
+    Step {
+        step: &'static str,
+        list: &'static str,
+    },
+    /// ERNIE 4.5: from `moe_layer_start_index` to `moe_layer_end_index` (-1: the last), every
+    /// `moe_layer_interval`-th.
+    Range,
+}
+
+/// The always-on shared expert beside the routed ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shared {
+    None,
+    /// As wide as a key says (`intermediate_size` for Llama 4).
+    Width {
+        name: &'static str,
+        key: &'static str,
+    },
+    /// `n` experts' width fused into one MLP (`n_shared_experts` x `moe_intermediate_size`);
+    /// none when `n` is 0.
+    Times {
+        name: &'static str,
+        key: &'static str,
+    },
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct MoeSpec {
+    /// The layer's MLP module (`mlp`, `feed_forward`).
+    pub block: &'static str,
+    /// `gate` or `router`, with its bias.
+    pub router: &'static str,
+    pub router_bias: bool,
+    /// ERNIE's `gate.moe_statics.e_score_correction_bias`, a `[1, experts]` parameter.
+    pub correction_param: bool,
+    /// A router's `e_score_correction_bias` buffer, saved with the weights: its name under the
+    /// block (GLM-4.5's `gate.e_score_correction_bias`).
+    pub correction_buffer: Option<&'static str>,
+    pub experts_key: &'static str,
+    pub top_k_key: &'static str,
+    pub width_key: &'static str,
+    pub experts: Experts,
+    pub shared: Shared,
+    pub sparse: Sparse,
+}
+
+/// Which layers attend within a window, and over which window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    None,
+    /// `sliding_window` on every layer when set (Phi-MoE).
+    AllWhenSet,
+    /// `layer_types` when the file lists them, else a full layer every `period` (from the key
+    /// when the class reads one, which may also be a string like "LLLG").
+    Pattern {
+        period_key: Option<&'static str>,
+        period: u64,
+    },
+    /// Llama 4: chunked attention on the rotary layers (three of four, `no_rope_layer_interval`),
+    /// over `attention_chunk_size` tokens.
+    Chunked,
+}
+
+/// One model type, described.
+#[derive(Debug, Clone, Copy)]
+pub struct Spec {
+    pub model_type: &'static str,
+    /// Every class the modeling file defines that the planner builds, with its head.
+    pub classes: &'static [(&'static str, HeadKind)],
+    /// Keys the class reads, with its defaults. Keys not listed are never read or checked.
+    pub keys: &'static [(&'static str, Dv)],
+    /// `attribute_map`: a file may write the alias instead of the key.
+    pub aliases: &'static [(&'static str, &'static str)],
+    /// Key of the norm epsilon (`rms_norm_eps`, `layer_norm_eps`).
+    pub eps_key: &'static str,
+    pub qkv_bias: Bias,
+    pub o_bias: Bias,
+    pub qk_norm: QkNorm,
+    /// A key that switches the q/k norm on (Cohere's `use_qk_norm`); None: always as `qk_norm`.
+    pub qk_norm_key: Option<&'static str>,
+    /// gpt-oss's learned attention sinks, one per head.
+    pub sinks: bool,
+    pub norm: NormKind,
+    /// The layer's norms, in order, by name and slot.
+    pub layer_norms: &'static [(&'static str, Slot)],
+    pub mlp: Mlp,
+    pub mlp_bias: Bias,
+    /// The dense MLP's width key (`intermediate_size_mlp` for Llama 4).
+    pub dense_width_key: &'static str,
+    pub moe: Option<MoeSpec>,
+    pub lm_bias: Bias,
+    pub window: Window,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeadKind {
+    Model,
+    CausalLm,
+    Sequence,
+    Token,
+}
+
+/// A resolved config of a described type: every size the graph needs, no optional structure.
+#[derive(Debug, Clone, Serialize)]
+pub struct SpecConfig {
+    pub model_type: String,
+    #[serde(skip)]
+    pub spec: &'static Spec,
+    pub class: String,
+    pub head: DecoderHead,
+    pub vocab_size: u64,
+    pub hidden_size: u64,
+    pub num_layers: u64,
+    pub num_heads: u64,
+    pub num_kv_heads: u64,
+    pub head_dim: u64,
+    pub intermediate_size: u64,
+    pub qkv_bias: bool,
+    pub o_bias: bool,
+    pub qk_norm: bool,
+    pub mlp_bias: bool,
+    pub lm_bias: bool,
+    pub num_experts: Option<u64>,
+    pub experts_per_token: Option<u64>,
+    pub expert_width: u64,
+    pub shared_width: Option<u64>,
+    /// For each layer, whether its MLP is the mixture of experts.
+    pub sparse_layers: Vec<bool>,
+    /// Per layer, the attention window (None: full).
+    pub windows: Vec<Option<u64>>,
+    pub max_position_embeddings: u64,
+    pub norm_eps: f64,
+    pub tie_word_embeddings: bool,
+    pub pad_token_id: Option<u64>,
+    pub hidden_act: String,
+    pub defaulted: Vec<Defaulted>,
+}

@@ -1,0 +1,220 @@
+//! Dense decoder types as descriptions (see `config/spec.rs`). Defaults are those of
+//! transformers 5.x's `configuration_<type>.py`; every entry starts from [`BASE`] (Llama's
+//! layers) and says only what differs.
+
+use super::spec::{Bias, Dv, HeadKind, Mlp, NormKind, QkNorm, Slot, Spec, Window};
+use Dv::{B, F, Null, S, U};
+use HeadKind::{CausalLm, Model, Sequence, Token};
+
+/// RMSNorm before attention and before the MLP.
+pub const PRE: &[(&str, Slot)] =
+    &[("input_layernorm", Slot::Before), ("post_attention_layernorm", Slot::Between)];
+
+/// Llama's layers: what an entry starts from.
+pub const BASE: Spec = Spec {
+    model_type: "",
+    classes: &[],
+    keys: &[],
+    aliases: &[],
+    eps_key: "rms_norm_eps",
+    qkv_bias: Bias::Key("attention_bias"),
+    o_bias: Bias::Key("attention_bias"),
+    qk_norm: QkNorm::None,
+    qk_norm_key: None,
+    sinks: false,
+    norm: NormKind::Rms,
+    layer_norms: PRE,
+    mlp: Mlp::Gated,
+    mlp_bias: Bias::Fixed(false),
+    dense_width_key: "intermediate_size",
+    moe: None,
+    lm_bias: Bias::Fixed(false),
+    window: Window::None,
+};
+
+pub const TYPES: &[Spec] = &[
+    Spec {
+        model_type: "cohere",
+        classes: &[("CohereModel", Model), ("CohereForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(256000)),
+            ("hidden_size", U(8192)),
+            ("intermediate_size", U(22528)),
+            ("num_hidden_layers", U(40)),
+            ("num_attention_heads", U(64)),
+            ("num_key_value_heads", Null),
+            ("max_position_embeddings", U(8192)),
+            ("layer_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(true)),
+            ("pad_token_id", U(0)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("use_qk_norm", B(false)),
+        ],
+        eps_key: "layer_norm_eps",
+        qk_norm: QkNorm::HeadByChannel,
+        qk_norm_key: Some("use_qk_norm"),
+        // Attention and the MLP read the same normed input, in parallel.
+        norm: NormKind::LayerNormNoBias,
+        layer_norms: &[("input_layernorm", Slot::Before)],
+        ..BASE
+    },
+    Spec {
+        model_type: "cohere2",
+        classes: &[("Cohere2Model", Model), ("Cohere2ForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(256000)),
+            ("hidden_size", U(8192)),
+            ("intermediate_size", U(22528)),
+            ("num_hidden_layers", U(40)),
+            ("num_attention_heads", U(64)),
+            ("num_key_value_heads", Null),
+            ("max_position_embeddings", U(8192)),
+            ("layer_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(true)),
+            ("pad_token_id", U(0)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("sliding_window", U(4096)),
+        ],
+        eps_key: "layer_norm_eps",
+        norm: NormKind::LayerNormNoBias,
+        layer_norms: &[("input_layernorm", Slot::Before)],
+        window: Window::Pattern { period_key: Some("sliding_window_pattern"), period: 4 },
+        ..BASE
+    },
+    Spec {
+        model_type: "glm",
+        classes: GLM_CLASSES,
+        keys: GLM_KEYS,
+        o_bias: Bias::Fixed(false),
+        mlp: Mlp::GatedFused,
+        ..BASE
+    },
+    Spec {
+        model_type: "glm4",
+        classes: &[
+            ("Glm4Model", Model),
+            ("Glm4ForCausalLM", CausalLm),
+            ("Glm4ForSequenceClassification", Sequence),
+            ("Glm4ForTokenClassification", Token),
+        ],
+        keys: GLM_KEYS,
+        o_bias: Bias::Fixed(false),
+        mlp: Mlp::GatedFused,
+        layer_norms: &[
+            ("input_layernorm", Slot::Before),
+            ("post_self_attn_layernorm", Slot::Between),
+            ("post_attention_layernorm", Slot::Between),
+            ("post_mlp_layernorm", Slot::After),
+        ],
+        ..BASE
+    },
+    Spec {
+        model_type: "exaone4",
+        classes: &[
+            ("Exaone4Model", Model),
+            ("Exaone4ForCausalLM", CausalLm),
+            ("Exaone4ForSequenceClassification", Sequence),
+            ("Exaone4ForTokenClassification", Token),
+        ],
+        keys: &[
+            ("vocab_size", U(102400)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(16384)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", Null),
+            ("max_position_embeddings", U(2048)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("hidden_act", S("silu")),
+            ("sliding_window", U(4096)),
+        ],
+        qkv_bias: Bias::Fixed(false),
+        o_bias: Bias::Fixed(false),
+        qk_norm: QkNorm::PerHead,
+        // Norms after each sublayer, before its residual add (OLMo 2's placement).
+        layer_norms: &[
+            ("post_attention_layernorm", Slot::Between),
+            ("post_feedforward_layernorm", Slot::After),
+        ],
+        window: Window::Pattern { period_key: Some("sliding_window_pattern"), period: 4 },
+        ..BASE
+    },
+    Spec {
+        model_type: "ernie4_5",
+        classes: &[("Ernie4_5Model", Model), ("Ernie4_5ForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(103424)),
+            ("hidden_size", U(1024)),
+            ("intermediate_size", U(3072)),
+            ("num_hidden_layers", U(18)),
+            ("num_attention_heads", U(16)),
+            ("num_key_value_heads", U(2)),
+            ("head_dim", U(128)),
+            ("max_position_embeddings", U(131072)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(true)),
+            ("pad_token_id", U(0)),
+            ("hidden_act", S("silu")),
+            ("use_bias", B(false)),
+        ],
+        qkv_bias: Bias::Key("use_bias"),
+        o_bias: Bias::Key("use_bias"),
+        mlp_bias: Bias::Key("use_bias"),
+        ..BASE
+    },
+    Spec {
+        model_type: "arcee",
+        classes: &[
+            ("ArceeModel", Model),
+            ("ArceeForCausalLM", CausalLm),
+            ("ArceeForSequenceClassification", Sequence),
+            ("ArceeForTokenClassification", Token),
+        ],
+        keys: &[
+            ("vocab_size", U(32000)),
+            ("hidden_size", U(2560)),
+            ("intermediate_size", U(18432)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", Null),
+            ("max_position_embeddings", U(4096)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("hidden_act", S("relu2")),
+            ("attention_bias", B(false)),
+            ("mlp_bias", B(false)),
+        ],
+        // ReLU² without a gate: up_proj, down_proj.
+        mlp: Mlp::Plain,
+        mlp_bias: Bias::Key("mlp_bias"),
+        ..BASE
+    },
+];
+
+const GLM_CLASSES: &[(&str, HeadKind)] = &[
+    ("GlmModel", Model),
+    ("GlmForCausalLM", CausalLm),
+    ("GlmForSequenceClassification", Sequence),
+    ("GlmForTokenClassification", Token),
+];
+
+/// GLM-4's keys (GlmConfig and Glm4Config share them); `attention_bias` puts biases on q, k and
+/// v only.
+const GLM_KEYS: &[(&str, Dv)] = &[
+    ("vocab_size", U(151552)),
+    ("hidden_size", U(4096)),
+    ("intermediate_size", U(13696)),
+    ("num_hidden_layers", U(40)),
+    ("num_attention_heads", U(32)),
+    ("num_key_value_heads", U(2)),
+    ("head_dim", U(128)),
+    ("max_position_embeddings", U(131072)),
+    ("rms_norm_eps", F(1.5625e-07)),
+    ("tie_word_embeddings", B(false)),
+    ("pad_token_id", U(151329)),
+    ("hidden_act", S("silu")),
+    ("attention_bias", B(true)),
+];

@@ -1,0 +1,189 @@
+//! Mixture-of-experts decoder types as descriptions (see `config/spec.rs`). Defaults are those of
+//! transformers 5.x's `configuration_<type>.py`. Expert names follow the published checkpoints:
+//! one module per expert where they store one (`experts.{e}.gate_proj`), stacked tensors where
+//! they stack them (gpt-oss, Llama 4).
+
+use super::spec::{Bias, Dv, Experts, HeadKind, MoeSpec, NormKind, QkNorm, Shared, Sparse, Spec, Window};
+use super::spec_dense::BASE;
+use Dv::{B, F, Null, S, U};
+use HeadKind::{CausalLm, Model, Sequence, Token};
+
+pub(crate) const GATED: Experts = Experts::PerExpert { gate: "gate_proj", up: "up_proj", down: "down_proj" };
+
+/// A router over experts in `mlp`, every layer sparse, no shared expert.
+pub(crate) const MOE: MoeSpec = MoeSpec {
+    block: "mlp",
+    router: "gate",
+    router_bias: false,
+    correction_param: false,
+    correction_buffer: None,
+    experts_key: "num_experts",
+    top_k_key: "num_experts_per_tok",
+    width_key: "moe_intermediate_size",
+    experts: GATED,
+    shared: Shared::None,
+    sparse: Sparse::All,
+};
+
+pub const TYPES: &[Spec] = &[
+    Spec {
+        model_type: "gpt_oss",
+        classes: &[
+            ("GptOssModel", Model),
+            ("GptOssForCausalLM", CausalLm),
+            ("GptOssForSequenceClassification", Sequence),
+            ("GptOssForTokenClassification", Token),
+        ],
+        keys: &[
+            ("vocab_size", U(201088)),
+            ("hidden_size", U(2880)),
+            ("intermediate_size", U(2880)),
+            ("num_hidden_layers", U(36)),
+            ("num_attention_heads", U(64)),
+            ("num_key_value_heads", U(8)),
+            ("head_dim", U(64)),
+            ("max_position_embeddings", U(131072)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(true)),
+            ("num_local_experts", U(128)),
+            ("num_experts_per_tok", U(4)),
+            ("sliding_window", U(128)),
+        ],
+        aliases: &[("num_experts", "num_local_experts")],
+        sinks: true,
+        moe: Some(MoeSpec {
+            router: "router",
+            router_bias: true,
+            experts_key: "num_local_experts",
+            width_key: "intermediate_size",
+            experts: Experts::Stacked { bias: true },
+            ..MOE
+        }),
+        // Sliding and full layers alternate, sliding first.
+        window: Window::Pattern { period_key: None, period: 2 },
+        ..BASE
+    },
+    Spec {
+        model_type: "phimoe",
+        classes: &[
+            ("PhimoeModel", Model),
+            ("PhimoeForCausalLM", CausalLm),
+            ("PhimoeForSequenceClassification", Sequence),
+        ],
+        keys: &[
+            ("vocab_size", U(32064)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(6400)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", U(8)),
+            ("max_position_embeddings", U(131072)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("lm_head_bias", B(false)),
+            ("num_local_experts", U(16)),
+            ("num_experts_per_tok", U(2)),
+        ],
+        norm: NormKind::LayerNorm,
+        moe: Some(MoeSpec {
+            block: "block_sparse_moe",
+            experts_key: "num_local_experts",
+            width_key: "intermediate_size",
+            experts: Experts::PerExpert { gate: "w1", up: "w3", down: "w2" },
+            ..MOE
+        }),
+        lm_bias: Bias::Key("lm_head_bias"),
+        window: Window::AllWhenSet,
+        ..BASE
+    },
+    Spec {
+        model_type: "olmoe",
+        classes: &[("OlmoeModel", Model), ("OlmoeForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(50304)),
+            ("hidden_size", U(2048)),
+            ("intermediate_size", U(2048)),
+            ("num_hidden_layers", U(16)),
+            ("num_attention_heads", U(16)),
+            ("num_key_value_heads", Null),
+            ("max_position_embeddings", U(4096)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", U(1)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("num_experts", U(64)),
+            ("num_experts_per_tok", U(8)),
+        ],
+        aliases: &[("num_local_experts", "num_experts")],
+        qk_norm: QkNorm::OverHidden,
+        moe: Some(MoeSpec { width_key: "intermediate_size", ..MOE }),
+        ..BASE
+    },
+    Spec {
+        model_type: "minimax_m2",
+        classes: &[("MiniMaxM2Model", Model), ("MiniMaxM2ForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(200064)),
+            ("hidden_size", U(3072)),
+            ("intermediate_size", U(1536)),
+            ("num_hidden_layers", U(62)),
+            ("num_attention_heads", U(48)),
+            ("num_key_value_heads", U(8)),
+            ("head_dim", U(128)),
+            ("max_position_embeddings", U(196608)),
+            ("rms_norm_eps", F(1e-6)),
+            ("tie_word_embeddings", B(false)),
+            ("hidden_act", S("silu")),
+            ("num_local_experts", U(256)),
+            ("num_experts_per_tok", U(8)),
+        ],
+        aliases: &[("num_experts", "num_local_experts")],
+        qkv_bias: Bias::Fixed(false),
+        o_bias: Bias::Fixed(false),
+        qk_norm: QkNorm::Full,
+        moe: Some(MoeSpec {
+            block: "block_sparse_moe",
+            correction_buffer: Some("e_score_correction_bias"),
+            experts_key: "num_local_experts",
+            width_key: "intermediate_size",
+            experts: Experts::PerExpert { gate: "w1", up: "w3", down: "w2" },
+            ..MOE
+        }),
+        ..BASE
+    },
+    Spec {
+        model_type: "granitemoe",
+        classes: &[("GraniteMoeModel", Model), ("GraniteMoeForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(32000)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(11008)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", Null),
+            ("max_position_embeddings", U(2048)),
+            ("rms_norm_eps", F(1e-6)),
+            ("tie_word_embeddings", B(false)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("num_local_experts", U(8)),
+            ("num_experts_per_tok", U(2)),
+        ],
+        // Its multipliers scale activations, not shapes; experts are stacked (`input_linear`,
+        // `output_linear` in the checkpoints).
+        moe: Some(MoeSpec {
+            block: "block_sparse_moe",
+            router: "router",
+            experts_key: "num_local_experts",
+            width_key: "intermediate_size",
+            experts: Experts::Stacked { bias: false },
+            ..MOE
+        }),
+        ..BASE
+    },
+];

@@ -1,0 +1,228 @@
+//! Resolves a described type's config.json (see `config/spec.rs`) into a [`SpecConfig`]: the
+//! sizes through the type's key table, the layer patterns (which layers route through experts,
+//! which attend within a window) through its switches.
+
+use serde_json::Value;
+
+use super::spec::{QkNorm, Reader, Shared, Sparse, Spec, SpecConfig, Window, head, lookup};
+use super::{Common, ConfigError, Defaulted, Limit, check_range};
+
+fn bounded(field: &'static str, max: u64, v: u64) -> Result<u64, ConfigError> {
+    check_range(Limit { field, max }, v)
+}
+
+impl SpecConfig {
+    /// Reads and resolves a config; `SpecConfig::resolve` (in `graph/spec.rs`, which can build
+    /// the graph) adds the check that the sizes together stay within reach.
+    pub(crate) fn read(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let spec = lookup(&common.model_type)
+            .ok_or_else(|| ConfigError::field("model_type", "not a described model type"))?;
+        if !value.is_object() {
+            return Err(ConfigError::NotObject);
+        }
+        let mut r = Reader { spec, value, defaulted: vec![] };
+        let vocab_size = r.size("vocab_size", 100_000_000)?;
+        let hidden_size = r.size("hidden_size", 1 << 18)?;
+        let num_layers = r.size("num_hidden_layers", 10_000)?;
+        let num_heads = r.size("num_attention_heads", 1 << 16)?;
+        let num_kv_heads = match r.opt_u("num_key_value_heads")? {
+            Some(k) => bounded("num_key_value_heads", 1 << 16, k)?,
+            None => num_heads,
+        };
+        // Every class reads `head_dim` with getattr, so a file's value wins even where the class
+        // has no such key (Cohere 2 computes hidden / heads, then sets the file's keys over it).
+        let head_dim = match r.opt_u("head_dim")? {
+            Some(h) => h,
+            None => hidden_size / num_heads,
+        };
+        let head_dim = bounded("head_dim", 1 << 16, head_dim)?;
+        let intermediate_size = r.size(spec.dense_width_key, 1 << 22)?;
+        let max_position_embeddings = r.size("max_position_embeddings", 1 << 30)?;
+        let norm_eps = r.float(spec.eps_key)?;
+        let tie_word_embeddings = r.flag("tie_word_embeddings")?;
+        let pad_token_id = r.opt_u("pad_token_id")?;
+        let hidden_act = r.string("hidden_act")?;
+        let qkv_bias = r.bias(spec.qkv_bias)?;
+        let o_bias = r.bias(spec.o_bias)?;
+        let mlp_bias = r.bias(spec.mlp_bias)?;
+        let lm_bias = r.bias(spec.lm_bias)?;
+        let qk_norm = spec.qk_norm != QkNorm::None
+            && match spec.qk_norm_key {
+                Some(k) => r.flag(k)?,
+                None => true,
+            };
+
+        let (mut num_experts, mut experts_per_token, mut expert_width, mut shared_width) =
+            (None, None, 0, None);
+        let mut sparse_layers = vec![false; num_layers as usize];
+        if let Some(m) = &spec.moe {
+            let n = r.size(m.experts_key, 1 << 16)?;
+            let k = r.size(m.top_k_key, 1 << 16)?;
+            if k > n {
+                return Err(ConfigError::field(
+                    m.top_k_key,
+                    format!("{k} experts per token, but only {n} experts"),
+                ));
+            }
+            num_experts = Some(n);
+            experts_per_token = Some(k);
+            expert_width = r.size(m.width_key, 1 << 22)?;
+            shared_width = match m.shared {
+                Shared::None => None,
+                Shared::Width { key, .. } => Some(r.size(key, 1 << 22)?),
+                Shared::Times { key, .. } => match r.opt_u(key)?.unwrap_or(0) {
+                    0 => None,
+                    s => Some(bounded(key, 1 << 16, s)? * expert_width),
+                },
+            };
+            sparse_layers = sparse(&mut r, m.sparse, num_layers)?;
+        }
+        let windows = windows(&mut r, spec, num_layers)?;
+        let mut d = r.defaulted;
+        let (class, head) = head(spec, common, value, &mut d)?;
+        Ok(SpecConfig {
+            model_type: common.model_type.clone(),
+            spec,
+            class,
+            head,
+            vocab_size,
+            hidden_size,
+            num_layers,
+            num_heads,
+            num_kv_heads,
+            head_dim,
+            intermediate_size,
+            qkv_bias,
+            o_bias,
+            qk_norm,
+            mlp_bias,
+            lm_bias,
+            num_experts,
+            experts_per_token,
+            expert_width,
+            shared_width,
+            sparse_layers,
+            windows,
+            max_position_embeddings,
+            norm_eps,
+            tie_word_embeddings,
+            pad_token_id,
+            hidden_act,
+            defaulted: d,
+        })
+    }
+}
+
+fn sparse(r: &mut Reader, rule: Sparse, layers: u64) -> Result<Vec<bool>, ConfigError> {
+    Ok(match rule {
+        Sparse::All => vec![true; layers as usize],
+        Sparse::FirstDense(key) => {
+            let k = r.opt_u(key)?.unwrap_or(0);
+            (0..layers).map(|i| i >= k).collect()
+        }
+        Sparse::Step { step, list } => match r.index_list(list)? {
+            Some(l) => (0..layers).map(|i| l.contains(&i)).collect(),
+            None => {
+                let s = r.size(step, 10_000)?;
+                (0..layers).map(|i| (i + 1) % s == 0).collect()
+            }
+        },
+        Sparse::Range => {
+            let start = r.opt_u("moe_layer_start_index")?.unwrap_or(0);
+            let interval = r.size("moe_layer_interval", 10_000)?;
+            // -1 (the class's default) means the last layer.
+            let end = match r.raw("moe_layer_end_index") {
+                None => layers.saturating_sub(1),
+                Some(v) => match v.as_i64() {
+                    Some(-1) => layers.saturating_sub(1),
+                    Some(e) if e >= 0 => e as u64,
+                    _ => {
+                        return Err(ConfigError::field(
+                            "moe_layer_end_index",
+                            format!("expected a layer index or -1, found {v}"),
+                        ));
+                    }
+                },
+            };
+            (0..layers).map(|i| (i + 1) % interval == 0 && i >= start && i <= end).collect()
+        }
+    })
+}
+
+/// The period of a sliding pattern: a number, or a string of `L` (local) and `G` (global) whose
+/// length is the period (EXAONE 4 writes "LLLG").
+fn period(r: &mut Reader, key: &'static str, default: u64) -> Result<u64, ConfigError> {
+    match r.raw(key) {
+        None => {
+            r.defaulted.push(Defaulted { field: key, value: default.to_string() });
+            Ok(default)
+        }
+        Some(Value::String(s)) if !s.is_empty() && s.chars().all(|c| c == 'L' || c == 'G') => {
+            Ok(s.len() as u64)
+        }
+        Some(v) => match v.as_u64() {
+            Some(p) => bounded(key, 10_000, p),
+            None => Err(ConfigError::field(key, format!("expected a layer period, found {v}"))),
+        },
+    }
+}
+
+fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>, ConfigError> {
+    let n = layers as usize;
+    let window = |r: &mut Reader| -> Result<Option<u64>, ConfigError> {
+        match r.opt_u("sliding_window")? {
+            Some(w) => Ok(Some(bounded("sliding_window", 1 << 30, w)?)),
+            None => Ok(None),
+        }
+    };
+    Ok(match spec.window {
+        Window::None => vec![None; n],
+        Window::AllWhenSet => vec![window(r)?; n],
+        Window::Pattern { period_key, period: default } => {
+            let Some(w) = window(r)? else { return Ok(vec![None; n]) };
+            if let Some(types) = r.raw("layer_types").cloned() {
+                let bad = || {
+                    ConfigError::field(
+                        "layer_types",
+                        format!("expected {n} of sliding_attention or full_attention"),
+                    )
+                };
+                let list = types.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
+                return list
+                    .iter()
+                    .map(|t| match t.as_str() {
+                        Some("sliding_attention") => Ok(Some(w)),
+                        Some("full_attention") => Ok(None),
+                        _ => Err(bad()),
+                    })
+                    .collect();
+            }
+            let p = match period_key {
+                Some(k) => period(r, k, default)?,
+                None => default,
+            };
+            (0..layers).map(|i| ((i + 1) % p != 0).then_some(w)).collect()
+        }
+        Window::Chunked => {
+            if let Some(list) = r.raw("layer_types").and_then(Value::as_array).cloned() {
+                let chunk = r.opt_u("attention_chunk_size")?;
+                if list.len() != n {
+                    return Err(ConfigError::field(
+                        "layer_types",
+                        format!("{} entries for {n} layers", list.len()),
+                    ));
+                }
+                return Ok(list
+                    .iter()
+                    .map(|t| if t == "chunked_attention" { chunk } else { None })
+                    .collect());
+            }
+            let chunk = match r.opt_u("attention_chunk_size")? {
+                Some(c) => Some(bounded("attention_chunk_size", 1 << 30, c)?),
+                None => None,
+            };
+            let every = r.size("no_rope_layer_interval", 10_000)?;
+            (0..layers).map(|i| if (i + 1) % every != 0 { chunk } else { None }).collect()
+        }
+    })
+}

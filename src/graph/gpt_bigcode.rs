@@ -1,0 +1,167 @@
+//! The GPT-BigCode graph, named as transformers' `GPTBigCodeModel` (`wte`, `wpe`,
+//! `h.{i}.attn.c_attn`, `ln_f`) under `transformer.` in head classes; `nn.Linear` weights
+//! `[out, in]`, and `c_attn` fuses the queries with one shared key and value head under
+//! `multi_query`.
+
+use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
+use super::kv::{KvGroup, KvLayout};
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
+use crate::config::decoder::DecoderHead;
+use crate::config::gpt_bigcode::GptBigCodeConfig;
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for GptBigCodeConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("activation_function", self.activation.clone())]
+    }
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        Dims {
+            hidden_size: self.n_embd,
+            num_layers: self.n_layer,
+            num_heads: self.n_head,
+            num_kv_heads: self.kv_heads,
+            head_dim: self.head_dim(),
+            intermediate_size: self.inner,
+            vocab_size: self.vocab_size,
+            context: self.n_positions,
+            usable_context: self.n_positions,
+            pad_token_id: self.pad_token_id,
+            tie_word_embeddings: self.tie_word_embeddings,
+            layer_norm_eps: self.layer_norm_epsilon,
+            num_experts: None,
+            experts_per_token: None,
+        }
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        let mut out = vec![];
+        if self.head == DecoderHead::CausalLm && self.tie_word_embeddings {
+            out.push(Candidate::extra(
+                "tied lm_head stored twice",
+                vec![("lm_head.weight".into(), vec![self.vocab_size, self.n_embd])],
+                "lm_head is tied to transformer.wte, but the checkpoint stores the matrix a second time",
+            ));
+        }
+        out
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["transformer.".into()]
+    }
+    fn kv_layout(&self) -> Option<KvLayout> {
+        let (kv, hd) = (self.kv_heads, self.head_dim());
+        Some(KvLayout {
+            groups: vec![KvGroup {
+                layers: self.n_layer,
+                values_per_token: 2 * kv * hd,
+                window: None,
+                what: format!("full attention: 2 x {kv} KV heads x {hd} head_dim"),
+            }],
+            // The encoder's keys and values, per decoder layer, when the blocks cross-attend.
+            cross: self.add_cross_attention.then(|| KvGroup {
+                layers: self.n_layer,
+                values_per_token: 2 * self.n_embd,
+                window: None,
+                what: "cross-attention: the encoder's keys and values".into(),
+            }),
+            cross_fixed_len: None,
+        })
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        // GPTBigCodePreTrainedModel scales c_proj's init by 1/sqrt(2 x n_layer), as GPT-2 does.
+        false
+    }
+}
+
+pub fn build(c: &GptBigCodeConfig, seq: u64) -> Graph {
+    let p = base_prefix(c.head, "transformer.");
+    let e = c.n_embd;
+    let wte = format!("{p}wte.weight");
+    let mut sections = vec![Section {
+        name: format!("{p}embeddings"),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            embedding(&format!("{p}wte"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, e),
+            embedding(
+                &format!("{p}wpe"),
+                format!("{} positions, learned", c.n_positions),
+                seq,
+                c.n_positions,
+                e,
+            ),
+        ],
+    }];
+    let l = format!("{p}h.{{i}}");
+    let (hd, kv) = (c.head_dim(), c.kv_heads);
+    let mut nodes = vec![
+        layer_norm(&format!("{l}.ln_1"), "pre-attention norm", seq, e, true),
+        linear(
+            &format!("{l}.attn.c_attn"),
+            &format!("fused q and {kv} shared k, v heads"),
+            seq,
+            e,
+            e + 2 * kv * hd,
+            true,
+        ),
+        Node::new(
+            format!("{l}.attn"),
+            Op::Attention,
+            format!("{} query heads x {hd} over {kv} key/value heads, causal, learned positions", c.n_head),
+            &[seq, e],
+        ),
+        linear(&format!("{l}.attn.c_proj"), "attention output projection", seq, e, e, true),
+    ];
+    if c.add_cross_attention {
+        nodes.extend([
+            layer_norm(&format!("{l}.ln_cross_attn"), "pre-cross-attention norm", seq, e, true),
+            linear(&format!("{l}.crossattention.q_attn"), "query from the decoder", seq, e, e, true),
+            linear(&format!("{l}.crossattention.c_attn"), "fused k, v from the encoder", seq, e, 2 * e, true),
+            linear(
+                &format!("{l}.crossattention.c_proj"),
+                "cross-attention output projection",
+                seq,
+                e,
+                e,
+                true,
+            ),
+        ]);
+    }
+    nodes.extend([
+        layer_norm(&format!("{l}.ln_2"), "pre-MLP norm", seq, e, true),
+        linear(
+            &format!("{l}.mlp.c_fc"),
+            &format!("up projection, then {}", c.activation),
+            seq,
+            e,
+            c.inner,
+            true,
+        ),
+        linear(&format!("{l}.mlp.c_proj"), "down projection", seq, c.inner, e, true),
+    ]);
+    sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
+    sections.push(Section {
+        name: format!("{p}ln_f"),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![layer_norm(&format!("{p}ln_f"), "final norm", seq, e, true)],
+    });
+    let names = HeadNames {
+        lm: "lm_head",
+        lm_bias: false,
+        lm_note: String::new(),
+        score_rows: None,
+        token: "classifier",
+        tied_to: c.tie_word_embeddings.then_some(&wte),
+    };
+    sections.extend(head_section(c.head, &names, seq, e, c.vocab_size));
+    Graph { seq_len: seq, sections }
+}

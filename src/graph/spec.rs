@@ -1,0 +1,272 @@
+//! One graph builder for the described types (`config/spec.rs`): embeddings, then per layer the
+//! norms in their slots around grouped-query attention (with q/k norms and sinks where the type
+//! has them) and a dense MLP or a mixture of experts (router, routed experts, shared expert), then
+//! the final norm and the head, all from `graph/blocks.rs`.
+
+use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm};
+use super::{Graph, Node, Op, Role, Section, Tensor};
+use crate::config::decoder::DecoderHead;
+use crate::config::spec::{Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
+use crate::config::{Common, ConfigError};
+
+impl SpecConfig {
+    /// Reads and resolves a config of a described type, then checks that its sizes together
+    /// describe a model within reach.
+    pub fn resolve(value: &serde_json::Value, common: &Common) -> Result<Self, ConfigError> {
+        let c = Self::read(value, common)?;
+        c.check_scale()?;
+        Ok(c)
+    }
+
+    /// Each size is bounded alone, but their products can still overflow a count: the graph is
+    /// sized in floating point first (at one token) and refused past 1e15 parameters.
+    fn check_scale(&self) -> Result<(), ConfigError> {
+        const MAX_SCALARS: f64 = 1e15;
+        let g = build(self, 1);
+        let mut total = 0.0;
+        let mut largest = (0.0, "");
+        for s in &g.sections {
+            for n in &s.nodes {
+                let each: f64 =
+                    n.params.iter().map(|t| t.shape.iter().map(|&x| x as f64).product::<f64>()).sum();
+                let part = s.repeat as f64 * n.copies as f64 * each;
+                total += part;
+                if part > largest.0 {
+                    largest = (part, n.name.as_str());
+                }
+            }
+        }
+        if total <= MAX_SCALARS {
+            return Ok(());
+        }
+        let name = largest.1;
+        let field = match (&self.spec.moe, name) {
+            (_, n) if n.contains("embed_tokens") || n == "lm_head" => "vocab_size",
+            (Some(m), n) if n.contains(".experts") => m.experts_key,
+            (_, n) if n.contains("self_attn") => "num_attention_heads",
+            (_, n) if n.contains("proj") => self.spec.dense_width_key,
+            _ => "num_hidden_layers",
+        };
+        Err(ConfigError::field(
+            field,
+            format!(
+                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
+            ),
+        ))
+    }
+
+    fn prefix(&self) -> &'static str {
+        if self.head == DecoderHead::Model { "" } else { "model." }
+    }
+}
+
+fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
+    let h = c.hidden_size;
+    match c.spec.norm {
+        NormKind::Rms => rms_norm(name, &format!("RMSNorm, {what}"), &[seq, h], h),
+        NormKind::LayerNorm => layer_norm(name, &format!("LayerNorm, {what}"), &[seq, h], h, true),
+        NormKind::LayerNormNoBias => {
+            Node::new(name, Op::LayerNorm, format!("LayerNorm without bias, {what}"), &[seq, h])
+                .with([Tensor::new(format!("{name}.weight"), &[h])])
+        }
+    }
+}
+
+fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
+    let a = format!("{l}.self_attn");
+    let (heads, kv, hd) = (c.num_heads, c.num_kv_heads, c.head_dim);
+    let qk = if c.qk_norm { c.spec.qk_norm } else { QkNorm::None };
+    let shared_qk = match qk {
+        QkNorm::PerHead => crate::config::QkNorm::PerHead,
+        QkNorm::Full => crate::config::QkNorm::Full,
+        _ => crate::config::QkNorm::None,
+    };
+    let mut nodes = gqa(&Gqa {
+        a: &a,
+        seq,
+        hidden: c.hidden_size,
+        heads,
+        kv_heads: kv,
+        head_dim: hd,
+        qkv_bias: c.qkv_bias,
+        o_bias: c.o_bias,
+        fused_qkv: false,
+        qk_norm: shared_qk,
+        norm_word: "RMSNorm",
+        what: "causal, rotary".into(),
+    });
+    let own_norms: Option<(Vec<u64>, Vec<u64>)> = match qk {
+        QkNorm::OverHidden => Some((vec![c.hidden_size], vec![c.hidden_size / heads * kv])),
+        QkNorm::HeadByChannel => Some((vec![heads, hd], vec![kv, hd])),
+        _ => None,
+    };
+    let at = nodes.iter().position(|n| n.op == Op::Attention).unwrap_or(nodes.len());
+    if let Some((q, k)) = own_norms {
+        let norm = |n: &str, shape: Vec<u64>, out: u64| {
+            Node::new(
+                format!("{a}.{n}"),
+                Op::LayerNorm,
+                format!("norm of the {n}, weight {shape:?}"),
+                &[seq, out],
+            )
+            .with([Tensor::new(format!("{a}.{n}.weight"), &shape)])
+        };
+        nodes.insert(at, norm("k_norm", k, kv * hd));
+        nodes.insert(at, norm("q_norm", q, heads * hd));
+    }
+    if c.spec.sinks
+        && let Some(n) = nodes.iter_mut().find(|n| n.op == Op::Attention)
+    {
+        n.detail.push_str(", a learned sink logit per head");
+        n.params.push(Tensor::new(format!("{a}.sinks"), &[heads]));
+    }
+    nodes
+}
+
+fn mlp(c: &SpecConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
+    let h = c.hidden_size;
+    match c.spec.mlp {
+        Mlp::Gated => gated_mlp(prefix, seq, h, ffn, &c.hidden_act, bias, false),
+        Mlp::GatedFused => gated_mlp(prefix, seq, h, ffn, &c.hidden_act, bias, true),
+        Mlp::Plain => vec![
+            linear(
+                &format!("{prefix}.up_proj"),
+                &format!("up projection, then {}", c.hidden_act),
+                seq,
+                h,
+                ffn,
+                bias,
+            ),
+            linear(&format!("{prefix}.down_proj"), "down projection", seq, ffn, h, bias),
+        ],
+    }
+}
+
+fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
+    let (h, f) = (c.hidden_size, c.expert_width);
+    let (n, k) = (c.num_experts.unwrap_or(1), c.experts_per_token.unwrap_or(1));
+    let b = format!("{l}.{}", m.block);
+    let r = format!("{b}.{}", m.router);
+    let mut router = linear(&r, &format!("router over {n} experts, top {k}"), seq, h, n, m.router_bias);
+    if m.correction_param {
+        router.params.push(Tensor::new(format!("{r}.moe_statics.e_score_correction_bias"), &[1, n]));
+    }
+    if m.correction_buffer.is_some() {
+        router.detail.push_str(", with a score-correction bias buffer");
+    }
+    let mut nodes = vec![router];
+    match m.experts {
+        Experts::PerExpert { gate, up, down } => {
+            let e = format!("{b}.experts.{{e}}");
+            nodes.push(
+                linear(&format!("{e}.{gate}"), "expert gate projection", seq, h, f, false).experts(n, k),
+            );
+            nodes.push(linear(&format!("{e}.{up}"), "expert up projection", seq, h, f, false).experts(n, k));
+            nodes.push(
+                linear(&format!("{e}.{down}"), "expert down projection", seq, f, h, false).experts(n, k),
+            );
+        }
+        Experts::Stacked { bias } => {
+            // One [experts, ...] tensor each; `[{e}]` names an expert's slice of it.
+            let e = format!("{b}.experts");
+            let slice = |name: &str, out: u64, inp: u64, what: &str| {
+                let mut node = Node::new(format!("{e}.{name}"), Op::Linear, what, &[seq, out])
+                    .with([Tensor::new(format!("{e}.{name}[{{e}}]"), &[out, inp])]);
+                if bias {
+                    node.params.push(Tensor::new(format!("{e}.{name}_bias[{{e}}]"), &[out]));
+                }
+                node.experts(n, k)
+            };
+            nodes.push(slice("gate_up_proj", 2 * f, h, "stacked experts' gate and up projection"));
+            nodes.push(slice("down_proj", h, f, "stacked experts' down projection"));
+        }
+    }
+    match m.shared {
+        Shared::None => {}
+        Shared::Width { name, .. } | Shared::Times { name, .. } => {
+            if let Some(s) = c.shared_width {
+                nodes.extend(mlp(c, &format!("{b}.{name}"), seq, s, c.mlp_bias));
+            }
+        }
+    }
+    nodes
+}
+
+fn layer(c: &SpecConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
+    let norms = |slot: Slot, what: &str| -> Vec<Node> {
+        c.spec
+            .layer_norms
+            .iter()
+            .filter(|(_, s)| *s == slot)
+            .map(|(n, _)| norm_node(c, &format!("{l}.{n}"), what, seq))
+            .collect()
+    };
+    let mut nodes = norms(Slot::Before, "before attention");
+    nodes.extend(attention(c, l, seq));
+    nodes.extend(norms(Slot::Between, "between attention and the MLP"));
+    match (&c.spec.moe, sparse) {
+        (Some(m), true) => nodes.extend(moe(c, m, l, seq)),
+        (m, _) => {
+            let block = m.as_ref().map_or("mlp", |m| m.block);
+            nodes.extend(mlp(c, &format!("{l}.{block}"), seq, c.intermediate_size, c.mlp_bias));
+        }
+    }
+    nodes.extend(norms(Slot::After, "after the MLP"));
+    nodes
+}
+
+pub fn build(c: &SpecConfig, seq: u64) -> Graph {
+    let p = c.prefix();
+    let (h, v) = (c.hidden_size, c.vocab_size);
+    let embed = format!("{p}embed_tokens");
+    let embed_weight = format!("{embed}.weight");
+    let mut sections = vec![Section {
+        name: embed.clone(),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            Node::new(&embed, Op::Embedding, format!("{v} tokens"), &[seq, h])
+                .with([Tensor::new(&embed_weight, &[v, h])]),
+        ],
+    }];
+    // A run of like layers from layer 0 repeats with `{i}`; later layers that differ from it
+    // (dense among sparse) are named one by one.
+    let flags = &c.sparse_layers;
+    let first_run = flags.iter().take_while(|s| **s == flags[0]).count();
+    if first_run > 0 {
+        let l = format!("{p}layers.{{i}}");
+        sections.push(Section {
+            name: l.clone(),
+            role: Role::Layers,
+            repeat: first_run as u64,
+            nodes: layer(c, &l, flags[0], seq),
+        });
+    }
+    for (i, sparse) in flags.iter().enumerate().skip(first_run) {
+        let l = format!("{p}layers.{i}");
+        sections.push(Section {
+            name: l.clone(),
+            role: Role::Layers,
+            repeat: 1,
+            nodes: layer(c, &l, *sparse, seq),
+        });
+    }
+    let norm = format!("{p}norm");
+    sections.push(Section {
+        name: norm.clone(),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![norm_node(c, &norm, "final", seq)],
+    });
+    let names = HeadNames {
+        lm: "lm_head",
+        lm_bias: c.lm_bias,
+        lm_note: String::new(),
+        token: "score",
+        score_rows: None,
+        tied_to: c.tie_word_embeddings.then_some(&embed_weight),
+    };
+    sections.extend(head_section(c.head, &names, seq, h, v));
+    Graph { seq_len: seq, sections }
+}
