@@ -182,7 +182,8 @@ fn fill(
     let dims = arch.dims();
     let seq = plan_seq(&page.family, &dims);
     let g = arch.graph(seq);
-    let candidates = arch.checkpoint_candidates();
+    let mut candidates = arch.checkpoint_candidates();
+    candidates.extend(crate::graph::quantized::fp8_block_scales(&g, raw));
     let prefixes = arch.checkpoint_prefixes();
     let prefixes: Vec<&str> = prefixes.iter().map(String::as_str).collect();
     let ckpt = files.meta.as_ref().and_then(|m| m.checkpoint.as_ref());

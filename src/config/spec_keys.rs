@@ -124,6 +124,24 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .find(|s| s.model_type == model_type)
 }
 
+/// The family's own class for a remote-code class (one the config's `auto_map` loads), matched by
+/// the head its name ends with.
+fn native_class(spec: &Spec, class: &str, value: &Value) -> Option<&'static str> {
+    value.get("auto_map")?.as_object()?;
+    let suffixes = [
+        "ForCausalLM",
+        "ForSequenceClassification",
+        "ForTokenClassification",
+        "ForQuestionAnswering",
+        "Model",
+    ];
+    let suffix = suffixes.iter().find(|s| class.ends_with(*s))?;
+    spec.classes
+        .iter()
+        .map(|(c, _)| *c)
+        .find(|c| c.ends_with(suffix) && (*suffix != "Model" || !c.contains("For")))
+}
+
 /// The class planned and its head.
 pub(crate) fn head(
     spec: &Spec,
@@ -132,7 +150,18 @@ pub(crate) fn head(
     d: &mut Vec<Defaulted>,
 ) -> Result<(String, DecoderHead), ConfigError> {
     let base = spec.classes.first().map_or("", |(c, _)| *c);
-    let class = class_or(common, base, d);
+    let mut class = class_or(common, base, d);
+    if !spec.classes.iter().any(|(c, _)| *c == class)
+        && let Some(native) = native_class(spec, &class, value)
+    {
+        // A repository with remote code (`auto_map`) names its own class; transformers without
+        // `trust_remote_code` loads the family's class with the same head, which is what is planned.
+        d.push(Defaulted {
+            field: "architectures",
+            value: format!("{native} (transformers' class for {class})"),
+        });
+        class = native.to_string();
+    }
     let Some((_, kind)) = spec.classes.iter().find(|(c, _)| *c == class) else {
         return Err(ConfigError::field(
             "architectures[0]",

@@ -23,6 +23,7 @@ pub mod llama;
 pub mod mpnet;
 pub mod opt;
 pub mod phi;
+pub mod quantized;
 pub mod spec;
 mod spec_arch;
 pub mod t5;
