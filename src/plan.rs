@@ -75,6 +75,7 @@ pub fn plan_with(
         memory: None,
         cards: vec![],
         structure: None,
+        vision: None,
         training: None,
         serving: None,
         fit: None,
@@ -101,6 +102,7 @@ pub fn plan_with(
             let arch = resolve(&value, &common).map_err(fail)?;
             page.architecture = Some(arch.class().to_string());
             page.defaulted = arch.defaulted().to_vec();
+            page.vision = arch.vision();
             fill(&mut page, files, &common, &value, arch.as_ref()).map_err(|e| {
                 // A count out of range comes from the metadata file when it names a checkpoint
                 // field, else from a tensor the config sizes.
@@ -114,7 +116,9 @@ pub fn plan_with(
             if let (Some(g), Some(dims)) = (page.structure.as_ref(), page.config.as_ref()) {
                 let mut opts = options.training.clone();
                 opts.dropout = dropout(&value);
-                page.training = Some(training::view(g, dims, &page.family, g.seq_len, opts));
+                let mut tr = training::view(g, dims, &page.family, g.seq_len, opts);
+                tr.assumptions.extend(arch.training_notes());
+                page.training = Some(tr);
             }
             serve_fit_cost(
                 &mut page,
