@@ -478,6 +478,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         resolve: Some(composite),
     },
     FamilyInfo {
+        key: "llava_next",
+        kind: ModelKind::Decoder,
+        name: "LLaVA-NeXT",
+        derives_from: Some("llava"),
+        summary: "LLaVA-1.6 (Liu et al., 2024): LLaVA's CLIP tower and MLP projector over any-resolution tiles of an image, with a learned newline token after each row of patches.",
+        resolve: Some(composite),
+    },
+    FamilyInfo {
         key: "paligemma",
         kind: ModelKind::Decoder,
         name: "PaliGemma",

@@ -1,5 +1,5 @@
 //! Vision-language wrappers whose config nests a `text_config` and a `vision_config` (`gemma3`,
-//! `llava`, `paligemma`, `mistral3`), read as transformers 5.x reads them: a nested dict takes its
+//! `llava`, `llava_next`, `paligemma`, `mistral3`), read as transformers 5.x reads them: a nested dict takes its
 //! own config class's defaults (the class named by its `model_type`, or the wrapper's default
 //! type); a missing one takes the wrapper's `sub_configs_defaults`. The language model is planned
 //! through its own type; the vision tower and projector are built in `graph/vision.rs` and
@@ -18,8 +18,9 @@ use crate::graph::vision::{VisionTower, nested};
 pub enum Projector {
     /// Gemma 3: an RMSNorm on the pooled patches and one bias-free matrix.
     Gemma3,
-    /// LLaVA: linear, GELU, linear (`multimodal_projector_bias`).
-    Mlp2 { bias: bool, feature_layers: u64 },
+    /// LLaVA: linear, GELU, linear (`multimodal_projector_bias`); LLaVA-NeXT adds one learned
+    /// `image_newline` vector of the text width.
+    Mlp2 { bias: bool, feature_layers: u64, image_newline: bool },
     /// PaliGemma: one linear with bias to `projection_dim`.
     Linear { projection_dim: u64 },
     /// Mistral 3: RMSNorm, a patch merger over `spatial_merge_size`², then Llava's two linears.
@@ -67,6 +68,19 @@ pub const WRAPPERS: &[Wrapper] = &[
         },
         tie_default: false,
         tie_from_text: true,
+    },
+    Wrapper {
+        model_type: "llava_next",
+        prefix: "LlavaNext",
+        text_type: "llama",
+        vision_type: "clip_vision_model",
+        text_default: empty,
+        vision_default: || {
+            json!({"intermediate_size": 4096, "hidden_size": 1024, "patch_size": 14, "image_size": 336,
+                   "num_hidden_layers": 24, "num_attention_heads": 16})
+        },
+        tie_default: false,
+        tie_from_text: false,
     },
     Wrapper {
         model_type: "paligemma",
@@ -186,6 +200,19 @@ impl CompositeConfig {
         };
         let text_tie = top_flag(&text_value, "tie_word_embeddings", false).map_err(|e| nested("text_config", e))?;
         let tie = top_flag(value, "tie_word_embeddings", w.tie_default)? || (w.tie_from_text && text_tie);
+        if value.get("tie_word_embeddings").is_none()
+            && text_value.get("tie_word_embeddings").is_some()
+            && tie != text_tie
+        {
+            // Files written by 4.x keep the flag in text_config only, and 4.x tied by it.
+            d.push(Defaulted {
+                field: "tie_word_embeddings",
+                value: format!(
+                    "{tie}: the wrapper's default in transformers 5.x, which this plan follows (5.x ties lm_head by the top-level flag); transformers 4.x read text_config.tie_word_embeddings = {text_tie}, {} the vocabulary x hidden matrix of the head",
+                    if text_tie { "sharing" } else { "counting separately" }
+                ),
+            });
+        }
         let desc = super::types::lookup(&text_type).ok_or_else(|| {
             ConfigError::field(
                 "text_config.model_type",
@@ -213,7 +240,13 @@ impl CompositeConfig {
             "llava" => {
                 let n = top_size(value, "image_seq_length", 576, &mut d)?;
                 let bias = top_flag(value, "multimodal_projector_bias", true)?;
-                (Projector::Mlp2 { bias, feature_layers: feature_layers(value) }, Some((n, "image_seq_length".into())))
+                let projector = Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: false };
+                (projector, Some((n, "image_seq_length".into())))
+            }
+            "llava_next" => {
+                // Any-resolution tiling: an image's tokens follow its size and grid.
+                let bias = top_flag(value, "multimodal_projector_bias", true)?;
+                (Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: true }, None)
             }
             "paligemma" => {
                 let projection_dim = top_size(value, "projection_dim", 2048, &mut d)?;

@@ -77,7 +77,17 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
             Node::new(m, Op::Linear, "to the language model's width", &[rows, th])
                 .with([Tensor::new(format!("{m}.mm_input_projection_weight"), &[vh, th])]),
         ],
-        Projector::Mlp2 { bias, feature_layers } => mlp2(m, rows, vh * feature_layers, th, bias),
+        Projector::Mlp2 { bias, feature_layers, image_newline } => {
+            let mut nodes = mlp2(m, rows, vh * feature_layers, th, bias);
+            if image_newline {
+                let name = m.replace("multi_modal_projector", "image_newline");
+                nodes.push(
+                    Node::new(&name, Op::Embedding, "a learned token after each row of patches", &[1, th])
+                        .with([Tensor::new(name.clone(), &[th])]),
+                );
+            }
+            nodes
+        }
         Projector::Linear { projection_dim } => {
             vec![linear(&format!("{m}.linear"), "to projection_dim", rows, vh, projection_dim, true)]
         }

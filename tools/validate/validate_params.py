@@ -90,7 +90,7 @@ FAMILIES = [
     "granite", "olmo2", "olmo3", "seed_oss", "smollm3", "ministral", "starcoder2",
     # State-space models (src/config/ssm.rs) and vision-language wrappers
     # (src/config/composite.rs).
-    "mamba", "falcon_mamba", "mamba2", "gemma3", "llava", "paligemma", "mistral3",
+    "mamba", "falcon_mamba", "mamba2", "gemma3", "llava", "llava_next", "paligemma", "mistral3",
 ]
 
 # Classes beyond base / usual head / ForSequenceClassification, for the families modelatlas
@@ -114,6 +114,7 @@ EXTRA_CLASSES = {
     "starcoder2": ["Starcoder2ForTokenClassification"],
     "gemma3": ["Gemma3ForConditionalGeneration"],
     "llava": ["LlavaForConditionalGeneration"],
+    "llava_next": ["LlavaNextForConditionalGeneration"],
     "paligemma": ["PaliGemmaForConditionalGeneration"],
     "mistral3": ["Mistral3ForConditionalGeneration"],
 }
@@ -196,6 +197,12 @@ VARIATIONS: dict[str, list[dict]] = {
              vision_feature_layer=[-2, -1], multimodal_projector_bias=False, image_seq_length=16),
         dict(text_config=dict(_SMALL_TEXT, model_type="qwen2"),
              vision_config=dict(_SIGLIP, vision_use_head=False)),
+    ],
+    "llava_next": [
+        dict(text_config=dict(_SMALL_TEXT, model_type="llama"), vision_config=_CLIP),
+        dict(text_config=dict(_SMALL_TEXT, model_type="qwen2"), vision_config=_CLIP,
+             vision_feature_layer=[-2, -1], multimodal_projector_bias=False,
+             tie_word_embeddings=True),
     ],
     "paligemma": [
         dict(text_config=dict(_SMALL_TEXT, model_type="gemma"), vision_config=_SIGLIP,
