@@ -86,6 +86,10 @@ fn ssm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::ssm::SsmConfig::resolve(v, c))
 }
 
+fn jamba(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::jamba::JambaConfig::resolve(v, c))
+}
+
 fn composite(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::composite::CompositeConfig::resolve(v, c))
 }
@@ -460,6 +464,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("mamba"),
         summary: "Mamba with a multi-head scan whose A is a scalar per head and whose B and C are shared in groups, computed as structured state-space duality (Dao and Gu, 2024); Codestral Mamba uses it.",
         resolve: Some(ssm),
+    },
+    FamilyInfo {
+        key: "jamba",
+        kind: ModelKind::Decoder,
+        name: "Jamba",
+        derives_from: Some("mamba"),
+        summary: "AI21's hybrid (Lieber et al., 2024): Mamba layers with one attention layer in eight and a mixture of 16 experts, 2 per token, in every other MLP; serving keeps a KV cache for the attention layers only and a fixed state for the rest.",
+        resolve: Some(jamba),
     },
     FamilyInfo {
         key: "gemma3",

@@ -113,8 +113,13 @@ fn a_small_gemma3_counts_siglip_the_soft_token_projector_and_the_text_decoder() 
         "vision_config": {"hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
             "num_attention_heads": 4, "image_size": 64, "patch_size": 8, "vision_use_head": false},
         "mm_tokens_per_image": 16});
-    let p = page(config);
+    let p = page(config.clone());
     assert_eq!(p.params.as_ref().unwrap().derived, vision + projector + text);
+    // Gemma3ForSequenceClassification: the same model under `model.` and a bias-free score
+    // over the text width for PretrainedConfig's default two labels, 2 x 128.
+    let mut classifier = config;
+    classifier["architectures"] = json!(["Gemma3ForSequenceClassification"]);
+    assert_eq!(derived(classifier), vision + projector + text + 2 * 128);
     let part = p.vision.unwrap();
     assert_eq!((part.tower_params, part.projector_params, part.language_model_params), (vision, projector, text));
     // 16 image tokens x 2 layers x (2 x 2 KV heads x 32) values x 2 bytes.
@@ -198,4 +203,36 @@ fn a_wrappers_bare_model_names_the_language_model_without_the_model_prefix() {
     assert!(names.contains(&"language_model.layers.0.self_attn.q_proj.weight".to_string()), "{names:?}");
     assert!(names.contains(&"vision_tower.encoder.layers.0.mlp.fc1.weight".to_string()), "{names:?}");
     assert!(!names.iter().any(|n| n.starts_with("lm_head")), "{names:?}");
+}
+
+#[test]
+fn a_small_jamba_alternates_mamba_and_attention_and_routes_every_other_mlp() {
+    // hidden 128, ffn 256, 4 layers; attention where i % 2 == 1 (layers 1, 3), Mamba elsewhere;
+    // experts where i % 2 == 0 (layers 0, 2: 4 experts, 2 per token), dense MLPs elsewhere.
+    // Mamba: expand 2 (i = 256), state 8, conv 4, dt rank ceil(128 / 16) = 8, with RMSNorms on
+    // dt (8), B (8) and C (8); no in/out biases, a conv bias.
+    let (h, i, n, r) = (128u64, 256u64, 8u64, 8u64);
+    let mamba = h * 2 * i + (i * 4 + i) + i * (r + 2 * n) + (r + 2 * n) + (r * i + i) + i * n + i + i * h;
+    let attention = h * 128 + 2 * h * 64 + 128 * h;
+    let dense = 3 * h * 256;
+    let moe = 4 * h + 4 * dense;
+    let norms = 2 * h;
+    let expected = 1000 * h + 2 * (mamba + moe + norms) + 2 * (attention + dense + norms) + h + 1000 * h;
+    let config = json!({"model_type": "jamba", "architectures": ["JambaForCausalLM"], "hidden_size": h,
+        "intermediate_size": 256, "num_hidden_layers": 4, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "num_experts": 4, "num_experts_per_tok": 2, "vocab_size": 1000,
+        "attn_layer_period": 2, "attn_layer_offset": 1, "expert_layer_period": 2,
+        "expert_layer_offset": 0, "mamba_d_state": n});
+    let p = page(config);
+    let params = p.params.as_ref().unwrap();
+    assert_eq!(params.derived, expected);
+    // One token uses 2 of the 4 experts in each routed layer.
+    assert_eq!(params.active, expected - 2 * 2 * dense);
+    // Serving: the two attention layers cache 2 x 2 KV heads x 32 per token; the two Mamba
+    // layers keep 256 x 4 conv and 256 x 8 scan values per sequence.
+    let layout = &p.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
+    assert_eq!((layout.groups[0].layers, layout.groups[0].values_per_token), (2, 128));
+    let state = layout.recurrent.as_ref().unwrap();
+    assert_eq!((state.layers, state.conv_values, state.ssm_values), (2, 1024, 2048));
+    assert_eq!(layout.values(10), 2 * 128 * 10 + 2 * (1024 + 2048));
 }

@@ -39,6 +39,8 @@ pub struct Wrapper {
     /// Pre-5.x files kept `tie_word_embeddings` in `text_config`; LLaVA's and Qwen-VL's configs
     /// forward it to the top level, the others ignore it.
     pub tie_from_text: bool,
+    /// Whether the modeling file defines `<X>ForSequenceClassification`.
+    pub sequence_classification: bool,
 }
 
 fn empty() -> Value {
@@ -55,6 +57,7 @@ pub const WRAPPERS: &[Wrapper] = &[
         vision_default: empty,
         tie_default: true,
         tie_from_text: false,
+        sequence_classification: true,
     },
     Wrapper {
         model_type: "llava",
@@ -68,6 +71,7 @@ pub const WRAPPERS: &[Wrapper] = &[
         },
         tie_default: false,
         tie_from_text: true,
+        sequence_classification: false,
     },
     Wrapper {
         model_type: "llava_next",
@@ -81,6 +85,7 @@ pub const WRAPPERS: &[Wrapper] = &[
         },
         tie_default: false,
         tie_from_text: false,
+        sequence_classification: false,
     },
     Wrapper {
         model_type: "paligemma",
@@ -97,6 +102,7 @@ pub const WRAPPERS: &[Wrapper] = &[
         },
         tie_default: true,
         tie_from_text: false,
+        sequence_classification: false,
     },
     Wrapper {
         model_type: "mistral3",
@@ -115,6 +121,7 @@ pub const WRAPPERS: &[Wrapper] = &[
         },
         tie_default: true,
         tie_from_text: false,
+        sequence_classification: false,
     },
 ];
 
@@ -128,6 +135,9 @@ pub struct CompositeConfig {
     pub model_type: String,
     /// `ForConditionalGeneration` (true) or the bare `Model`.
     pub generation: bool,
+    /// `ForSequenceClassification` (Gemma 3): the bare model under `model.` and a bias-free
+    /// `score` over the text width, with this many labels.
+    pub score_labels: Option<u64>,
     pub text: Box<dyn Architecture>,
     pub text_type: String,
     pub vision: VisionTower,
@@ -181,12 +191,18 @@ impl CompositeConfig {
         let generation = match class.strip_prefix(w.prefix) {
             Some("Model") => false,
             Some("ForConditionalGeneration") => true,
+            Some("ForSequenceClassification") if w.sequence_classification => false,
             _ => {
                 return Err(ConfigError::field(
                     "architectures[0]",
                     format!("class {class} is not one the planner knows for this family"),
                 ));
             }
+        };
+        let score_labels = if class.ends_with("ForSequenceClassification") {
+            Some(super::classifier_labels(super::num_labels(value)?, &mut d)?)
+        } else {
+            None
         };
         let vision_value = sub(value, "vision_config", w.vision_default)?;
         let vision = VisionTower::resolve(&vision_value, w.vision_type, &mut d)?;
@@ -267,6 +283,7 @@ impl CompositeConfig {
             class,
             model_type: w.model_type.to_string(),
             generation,
+            score_labels,
             text,
             text_type,
             vision,

@@ -15,6 +15,7 @@ pub mod electra;
 pub mod falcon;
 pub mod gpt2;
 pub mod gpt_neox;
+pub mod jamba;
 pub mod llama;
 pub mod mpnet;
 pub mod opt;

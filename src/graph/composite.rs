@@ -31,7 +31,7 @@ pub struct VisionPart {
 }
 
 fn prefix(c: &CompositeConfig) -> &'static str {
-    if c.generation { "model." } else { "" }
+    if c.generation || c.score_labels.is_some() { "model." } else { "" }
 }
 
 fn moved(name: &str, lm: &str) -> String {
@@ -63,6 +63,10 @@ pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
             }
         }
         sections.push(s);
+    }
+    if let Some(labels) = c.score_labels {
+        let node = linear("score", "labels, read at the last non-padding token", 1, c.text.dims().hidden_size, labels, false);
+        sections.push(Section { name: "score".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
     }
     Graph { seq_len: seq, sections }
 }

@@ -18,6 +18,7 @@ pub mod electra;
 pub mod falcon;
 pub mod gpt2;
 pub mod gpt_neox;
+pub mod jamba;
 pub mod kv;
 pub mod llama;
 pub mod mpnet;

@@ -90,7 +90,7 @@ FAMILIES = [
     "granite", "olmo2", "olmo3", "seed_oss", "smollm3", "ministral", "starcoder2",
     # State-space models (src/config/ssm.rs) and vision-language wrappers
     # (src/config/composite.rs).
-    "mamba", "falcon_mamba", "mamba2", "gemma3", "llava", "llava_next", "paligemma", "mistral3",
+    "mamba", "falcon_mamba", "mamba2", "jamba", "gemma3", "llava", "llava_next", "paligemma", "mistral3",
 ]
 
 # Classes beyond base / usual head / ForSequenceClassification, for the families modelatlas
@@ -183,6 +183,16 @@ VARIATIONS: dict[str, list[dict]] = {
         dict(hidden_size=96, expand=1, num_heads=6, head_dim=16, n_groups=1, state_size=8,
              conv_kernel=3, use_bias=True, use_conv_bias=False, tie_word_embeddings=True,
              num_hidden_layers=3, vocab_size=777),
+    ],
+    "jamba": [
+        dict(hidden_size=128, intermediate_size=256, num_hidden_layers=4, num_attention_heads=4,
+             num_key_value_heads=2, num_experts=4, num_experts_per_tok=2, vocab_size=1000,
+             attn_layer_period=2, attn_layer_offset=1, expert_layer_period=2,
+             expert_layer_offset=0, mamba_d_state=8),
+        dict(hidden_size=96, intermediate_size=200, num_hidden_layers=5, num_attention_heads=6,
+             num_key_value_heads=3, num_experts=1, vocab_size=777, mamba_expand=3,
+             mamba_d_conv=3, mamba_dt_rank=5, mamba_conv_bias=False, mamba_proj_bias=True,
+             tie_word_embeddings=True, attn_layer_period=3, attn_layer_offset=2, num_labels=5),
     ],
     "gemma3": [
         dict(text_config=_SMALL_TEXT, vision_config=dict(_SIGLIP, vision_use_head=False),
