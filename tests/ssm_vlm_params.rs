@@ -121,7 +121,10 @@ fn a_small_gemma3_counts_siglip_the_soft_token_projector_and_the_text_decoder() 
     classifier["architectures"] = json!(["Gemma3ForSequenceClassification"]);
     assert_eq!(derived(classifier), vision + projector + text + 2 * 128);
     let part = p.vision.unwrap();
-    assert_eq!((part.tower_params, part.projector_params, part.language_model_params), (vision, projector, text));
+    assert_eq!(
+        (part.tower_params, part.projector_params, part.language_model_params),
+        (vision, projector, text)
+    );
     // 16 image tokens x 2 layers x (2 x 2 KV heads x 32) values x 2 bytes.
     assert_eq!(part.image_tokens, Some(16));
     assert_eq!(part.kv_bytes_per_image_bf16, Some(16 * 2 * 128 * 2));

@@ -171,7 +171,12 @@ fn top_flag(value: &Value, key: &'static str, default: bool) -> Result<bool, Con
     }
 }
 
-fn top_size(value: &Value, key: &'static str, default: u64, d: &mut Vec<Defaulted>) -> Result<u64, ConfigError> {
+fn top_size(
+    value: &Value,
+    key: &'static str,
+    default: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<u64, ConfigError> {
     let v = match value.get(key) {
         None | Some(Value::Null) => None,
         Some(v) => Some(
@@ -184,8 +189,9 @@ fn top_size(value: &Value, key: &'static str, default: u64, d: &mut Vec<Defaulte
 
 impl CompositeConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
-        let w = wrapper(&common.model_type)
-            .ok_or_else(|| ConfigError::field("model_type", "not a vision-language wrapper the planner knows"))?;
+        let w = wrapper(&common.model_type).ok_or_else(|| {
+            ConfigError::field("model_type", "not a vision-language wrapper the planner knows")
+        })?;
         let mut d = Vec::new();
         let class = super::class_or(common, &format!("{}Model", w.prefix), &mut d);
         let generation = match class.strip_prefix(w.prefix) {
@@ -211,10 +217,14 @@ impl CompositeConfig {
             None => w.text_type.to_string(),
             Some(Value::String(s)) => s.clone(),
             Some(other) => {
-                return Err(ConfigError::field("text_config.model_type", format!("expected a string, found {other}")));
+                return Err(ConfigError::field(
+                    "text_config.model_type",
+                    format!("expected a string, found {other}"),
+                ));
             }
         };
-        let text_tie = top_flag(&text_value, "tie_word_embeddings", false).map_err(|e| nested("text_config", e))?;
+        let text_tie =
+            top_flag(&text_value, "tie_word_embeddings", false).map_err(|e| nested("text_config", e))?;
         let tie = top_flag(value, "tie_word_embeddings", w.tie_default)? || (w.tie_from_text && text_tie);
         if value.get("tie_word_embeddings").is_none()
             && text_value.get("tie_word_embeddings").is_some()
@@ -232,7 +242,10 @@ impl CompositeConfig {
         let desc = super::types::lookup(&text_type).ok_or_else(|| {
             ConfigError::field(
                 "text_config.model_type",
-                format!("{text_type:?} is not a language model type the planner knows inside {}", w.model_type),
+                format!(
+                    "{text_type:?} is not a language model type the planner knows inside {}",
+                    w.model_type
+                ),
             )
         })?;
         let resolve = crate::family::info(&text_type).and_then(|f| f.resolve).ok_or_else(|| {
@@ -256,7 +269,8 @@ impl CompositeConfig {
             "llava" => {
                 let n = top_size(value, "image_seq_length", 576, &mut d)?;
                 let bias = top_flag(value, "multimodal_projector_bias", true)?;
-                let projector = Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: false };
+                let projector =
+                    Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: false };
                 (projector, Some((n, "image_seq_length".into())))
             }
             "llava_next" => {
@@ -267,7 +281,10 @@ impl CompositeConfig {
             "paligemma" => {
                 let projection_dim = top_size(value, "projection_dim", 2048, &mut d)?;
                 let n = vision.patches();
-                (Projector::Linear { projection_dim }, Some((n, "(vision_config.image_size / patch_size)²".into())))
+                (
+                    Projector::Linear { projection_dim },
+                    Some((n, "(vision_config.image_size / patch_size)²".into())),
+                )
             }
             _ => {
                 let merge = top_size(value, "spatial_merge_size", 2, &mut d)?;
@@ -275,10 +292,11 @@ impl CompositeConfig {
                 (Projector::PatchMerger { merge, bias, feature_layers: feature_layers(value) }, None)
             }
         };
-        d.extend(text.defaulted().iter().map(|x| Defaulted {
-            field: x.field,
-            value: format!("{} (text_config)", x.value),
-        }));
+        d.extend(
+            text.defaulted()
+                .iter()
+                .map(|x| Defaulted { field: x.field, value: format!("{} (text_config)", x.value) }),
+        );
         Ok(CompositeConfig {
             class,
             model_type: w.model_type.to_string(),

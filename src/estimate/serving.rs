@@ -239,7 +239,10 @@ impl ServingView {
                     c = c.plus(term);
                 }
                 if let Some(r) = &kv.layout.recurrent {
-                    c = c.plus(Coefficients { per_sample_bytes: r.values() as f64 * b, ..Coefficients::default() });
+                    c = c.plus(Coefficients {
+                        per_sample_bytes: r.values() as f64 * b,
+                        ..Coefficients::default()
+                    });
                 }
                 if let Some(x) = &kv.layout.cross {
                     let per_token = (x.layers * x.values_per_token) as f64 * b;

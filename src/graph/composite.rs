@@ -65,7 +65,14 @@ pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
         sections.push(s);
     }
     if let Some(labels) = c.score_labels {
-        let node = linear("score", "labels, read at the last non-padding token", 1, c.text.dims().hidden_size, labels, false);
+        let node = linear(
+            "score",
+            "labels, read at the last non-padding token",
+            1,
+            c.text.dims().hidden_size,
+            labels,
+            false,
+        );
         sections.push(Section { name: "score".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
     }
     Graph { seq_len: seq, sections }
@@ -77,7 +84,12 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
     let rows = c.image_tokens.as_ref().map_or(v.patches(), |(n, _)| *n);
     let nodes = match c.projector {
         Projector::Gemma3 => vec![
-            rms_norm(&format!("{m}.mm_soft_emb_norm"), "RMSNorm (1 + w) on the pooled patches", &[rows, vh], vh),
+            rms_norm(
+                &format!("{m}.mm_soft_emb_norm"),
+                "RMSNorm (1 + w) on the pooled patches",
+                &[rows, vh],
+                vh,
+            ),
             Node::new(m, Op::Linear, "to the language model's width", &[rows, th])
                 .with([Tensor::new(format!("{m}.mm_input_projection_weight"), &[vh, th])]),
         ],

@@ -65,8 +65,13 @@ impl Architecture for JambaConfig {
 
 fn mamba_nodes(c: &JambaConfig, m: &str, seq: u64) -> Vec<Node> {
     let (h, i, n, r, k) = (c.hidden_size, c.mamba_inner, c.d_state, c.dt_rank, c.d_conv);
-    let mut conv = Node::new(format!("{m}.conv1d"), Op::Conv1d, format!("depthwise causal convolution, kernel {k}"), &[seq, i])
-        .with([Tensor::new(format!("{m}.conv1d.weight"), &[i, 1, k])]);
+    let mut conv = Node::new(
+        format!("{m}.conv1d"),
+        Op::Conv1d,
+        format!("depthwise causal convolution, kernel {k}"),
+        &[seq, i],
+    )
+    .with([Tensor::new(format!("{m}.conv1d.weight"), &[i, 1, k])]);
     if c.conv_bias {
         conv.params.push(Tensor::new(format!("{m}.conv1d.bias"), &[i]));
     }
@@ -91,7 +96,9 @@ fn moe_nodes(c: &JambaConfig, f: &str, seq: u64) -> Vec<Node> {
         Node::new(format!("{f}.router"), Op::Linear, format!("router over {e} experts"), &[seq, e])
             .with([Tensor::new(format!("{f}.router.weight"), &[e, h])]),
     ];
-    nodes.extend(gated_mlp(&x, seq, h, ffn, &c.hidden_act, false, false).into_iter().map(|n| n.experts(e, top)));
+    nodes.extend(
+        gated_mlp(&x, seq, h, ffn, &c.hidden_act, false, false).into_iter().map(|n| n.experts(e, top)),
+    );
     nodes
 }
 
@@ -110,7 +117,8 @@ pub fn build(c: &JambaConfig, seq: u64) -> Graph {
     }];
     for (idx, (attention, experts)) in c.layers.iter().enumerate() {
         let l = format!("{p}layers.{idx}");
-        let mut nodes = vec![rms_norm(&format!("{l}.input_layernorm"), "RMSNorm before the mixer", &[seq, h], h)];
+        let mut nodes =
+            vec![rms_norm(&format!("{l}.input_layernorm"), "RMSNorm before the mixer", &[seq, h], h)];
         if *attention {
             nodes.extend(gqa(&Gqa {
                 a: &format!("{l}.self_attn"),
@@ -148,7 +156,8 @@ pub fn build(c: &JambaConfig, seq: u64) -> Graph {
     let head = match c.head {
         None => None,
         Some(None) => {
-            let mut node = Node::new("lm_head", Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size]);
+            let mut node =
+                Node::new("lm_head", Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size]);
             node.params.push(tied_if(
                 c.tie_word_embeddings,
                 "lm_head.weight",
@@ -157,7 +166,9 @@ pub fn build(c: &JambaConfig, seq: u64) -> Graph {
             ));
             Some(node)
         }
-        Some(Some(labels)) => Some(linear("score", "labels, read at the last non-padding token", 1, h, labels, false)),
+        Some(Some(labels)) => {
+            Some(linear("score", "labels, read at the last non-padding token", 1, h, labels, false))
+        }
     };
     if let Some(node) = head {
         sections.push(Section { name: node.name.clone(), role: Role::Head, repeat: 1, nodes: vec![node] });

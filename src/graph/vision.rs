@@ -66,7 +66,9 @@ fn class_defaults(model_type: &str) -> Option<(TowerKind, ClassDefaults)> {
 /// Prefixes a nested config's error with the key it sits under (`vision_config.hidden_size`).
 pub(crate) fn nested(key: &str, e: ConfigError) -> ConfigError {
     match e {
-        ConfigError::Field { field, reason } => ConfigError::Field { field: format!("{key}.{field}"), reason },
+        ConfigError::Field { field, reason } => {
+            ConfigError::Field { field: format!("{key}.{field}"), reason }
+        }
         ConfigError::NotObject => ConfigError::field(key, "expected an object"),
         other => other,
     }
@@ -138,7 +140,8 @@ impl VisionTower {
             }
             n
         };
-        let mut embed = vec![Node::new("pixel_values", Op::Input, "one image", &[c, self.image_size, self.image_size])];
+        let mut embed =
+            vec![Node::new("pixel_values", Op::Input, "one image", &[c, self.image_size, self.image_size])];
         let mut layer = vec![];
         let mut post = vec![];
         let l = format!("{t}.encoder.layers.{{i}}");
@@ -177,20 +180,37 @@ impl VisionTower {
                     embed.push(conv(&format!("{e}.patch_embedding"), true));
                     embed.push(pos(format!("{e}.position_embedding"), tokens));
                 }
-                layer.push(layer_norm(&format!("{l}.layer_norm1"), "LayerNorm before attention", &shape, h, true));
+                layer.push(layer_norm(
+                    &format!("{l}.layer_norm1"),
+                    "LayerNorm before attention",
+                    &shape,
+                    h,
+                    true,
+                ));
                 layer.extend(attn(&format!("{l}.self_attn"), "out_proj", true, tokens));
-                layer.push(layer_norm(&format!("{l}.layer_norm2"), "LayerNorm before the MLP", &shape, h, true));
+                layer.push(layer_norm(
+                    &format!("{l}.layer_norm2"),
+                    "LayerNorm before the MLP",
+                    &shape,
+                    h,
+                    true,
+                ));
                 layer.extend(fc(&format!("{l}.mlp"), tokens));
                 post.push(layer_norm(&format!("{t}.post_layernorm"), "final LayerNorm", &shape, h, true));
                 if self.use_head {
                     let hd = format!("{t}.head");
                     post.push(
-                        Node::new(format!("{hd}.attention"), Op::Attention, "attention pooling on a probe", &[1, h])
-                            .with([
-                                Tensor::new(format!("{hd}.probe"), &[1, 1, h]),
-                                Tensor::new(format!("{hd}.attention.in_proj_weight"), &[3 * h, h]),
-                                Tensor::new(format!("{hd}.attention.in_proj_bias"), &[3 * h]),
-                            ]),
+                        Node::new(
+                            format!("{hd}.attention"),
+                            Op::Attention,
+                            "attention pooling on a probe",
+                            &[1, h],
+                        )
+                        .with([
+                            Tensor::new(format!("{hd}.probe"), &[1, 1, h]),
+                            Tensor::new(format!("{hd}.attention.in_proj_weight"), &[3 * h, h]),
+                            Tensor::new(format!("{hd}.attention.in_proj_bias"), &[3 * h]),
+                        ]),
                     );
                     post.push(linear(&format!("{hd}.attention.out_proj"), "pooling output", 1, h, h, true));
                     post.push(layer_norm(&format!("{hd}.layernorm"), "LayerNorm", &[1, h], h, true));
@@ -204,14 +224,23 @@ impl VisionTower {
                 layer.push(rms_norm(&format!("{l}.attention_norm"), "RMSNorm before attention", &shape, h));
                 layer.extend(attn(&format!("{l}.attention"), "o_proj", false, tokens));
                 layer.push(rms_norm(&format!("{l}.ffn_norm"), "RMSNorm before the MLP", &shape, h));
-                layer.extend(gated_mlp(&format!("{l}.feed_forward"), tokens, h, f, &self.hidden_act, false, false));
-                return vec![
-                    section(t.to_string(), 1, embed),
-                    section(l, self.num_layers, layer),
-                ];
+                layer.extend(gated_mlp(
+                    &format!("{l}.feed_forward"),
+                    tokens,
+                    h,
+                    f,
+                    &self.hidden_act,
+                    false,
+                    false,
+                ));
+                return vec![section(t.to_string(), 1, embed), section(l, self.num_layers, layer)];
             }
         }
-        vec![section(format!("{t}.embeddings"), 1, embed), section(l, self.num_layers, layer), section(format!("{t}.post_layernorm"), 1, post)]
+        vec![
+            section(format!("{t}.embeddings"), 1, embed),
+            section(l, self.num_layers, layer),
+            section(format!("{t}.post_layernorm"), 1, post),
+        ]
     }
 }
 
