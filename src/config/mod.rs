@@ -25,6 +25,7 @@ pub mod t5;
 pub mod types;
 pub mod vit;
 pub mod whisper;
+pub mod wrappers;
 
 pub use types::QkNorm;
 
