@@ -82,16 +82,26 @@ fn decoder(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> 
     boxed(crate::config::llama::DecoderConfig::resolve(v, c))
 }
 
+/// Resolves, then refuses sizes whose product no machine holds (see `graph::ssm::check_scale`).
+fn scaled<T: Architecture + 'static>(
+    r: Result<T, ConfigError>,
+    field: &'static str,
+) -> Result<Box<dyn Architecture>, ConfigError> {
+    let a = r?;
+    crate::graph::ssm::check_scale(&a.graph(1), field)?;
+    boxed(Ok(a))
+}
+
 fn ssm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::ssm::SsmConfig::resolve(v, c))
+    scaled(crate::config::ssm::SsmConfig::resolve(v, c), "hidden_size")
 }
 
 fn jamba(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::jamba::JambaConfig::resolve(v, c))
+    scaled(crate::config::jamba::JambaConfig::resolve(v, c), "num_hidden_layers")
 }
 
 fn composite(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::composite::CompositeConfig::resolve(v, c))
+    scaled(crate::config::composite::CompositeConfig::resolve(v, c), "vision_config.hidden_size")
 }
 
 /// What a family's stack is, for serving: an encoder keeps no KV cache; a decoder caches its own

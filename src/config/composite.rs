@@ -187,6 +187,12 @@ impl CompositeConfig {
             }
             _ => {
                 let merge = top_size(value, "spatial_merge_size", 2, &mut d)?;
+                if merge > 64 {
+                    return Err(ConfigError::field(
+                        "spatial_merge_size",
+                        format!("{merge} is beyond any real model (at most 64)"),
+                    ));
+                }
                 let bias = top_flag(value, "multimodal_projector_bias", false)?;
                 (Projector::PatchMerger { merge, bias, feature_layers: feature_layers(value) }, None)
             }

@@ -294,7 +294,8 @@ mod tests {
 
     #[test]
     fn an_unknown_family_keeps_what_its_config_says() {
-        let (common, value) = parse(r#"{"model_type": "zamba2", "hidden_size": 768, "n_layer": 24}"#).unwrap();
+        let (common, value) =
+            parse(r#"{"model_type": "zamba2", "hidden_size": 768, "n_layer": 24}"#).unwrap();
         assert_eq!(common.model_type, "zamba2");
         assert_eq!(
             facts(&value),

@@ -154,7 +154,10 @@ impl CompositeConfig {
             patch_size: self.vision.patch_size,
             image_tokens: self.image_tokens.as_ref().map(|(n, _)| *n),
             image_tokens_source: self.image_tokens.as_ref().map(|(_, s)| s.clone()),
-            kv_bytes_per_image_bf16: self.image_tokens.as_ref().map(|(n, _)| 2 * n * kv_per_token),
+            kv_bytes_per_image_bf16: self
+                .image_tokens
+                .as_ref()
+                .and_then(|(n, _)| n.checked_mul(kv_per_token)?.checked_mul(2)),
         }
     }
 }

@@ -51,6 +51,32 @@ impl Architecture for SsmConfig {
     }
 }
 
+/// Each size is bounded on its own, but their products can still describe a model no machine
+/// holds, whose count would overflow: the graph is sized in floating point first, and such a
+/// config refused, naming `field`.
+pub(crate) fn check_scale(g: &Graph, field: &'static str) -> Result<(), crate::config::ConfigError> {
+    const MAX_SCALARS: f64 = 1e15;
+    let numel = |t: &Tensor| t.shape.iter().map(|&x| x as f64).product::<f64>();
+    let total: f64 = g
+        .sections
+        .iter()
+        .flat_map(|s| {
+            s.nodes
+                .iter()
+                .map(move |n| s.repeat as f64 * n.copies as f64 * n.params.iter().map(numel).sum::<f64>())
+        })
+        .sum();
+    if total > MAX_SCALARS {
+        return Err(crate::config::ConfigError::field(
+            field,
+            format!(
+                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// What the training estimate leaves out for these layers.
 pub const SCAN_NOTE: &str = "Not modelled: the tensors the selective scan saves for its backward pass (transformers' sequential scan keeps a state per step; the fused kernels recompute it). The training figures count the linears, convolution and norms around it only, so they are a floor for state-space layers.";
 
