@@ -385,7 +385,8 @@ fn serve_fit_cost(
     let fit_view = fit::fit(&modes, &options.cards, seq, dims.context, &serve, split);
     drop(modes);
     let flops = cost::FlopInputs {
-        active_params: params.active,
+        // A vision tower runs per image, not per token: its weights are not per-token FLOPs.
+        active_params: params.active.saturating_sub(g.param_count_where(|r| r == Role::Vision)),
         layers: dims.num_layers,
         attention_width: dims.num_heads * dims.head_dim,
         causal: kind != family::ModelKind::Encoder,

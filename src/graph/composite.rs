@@ -196,7 +196,7 @@ impl Architecture for CompositeConfig {
     fn training_notes(&self) -> Vec<String> {
         let part = self.vision_part();
         vec![format!(
-            "Not modelled: the vision tower's and projector's activations, which depend on the images per sample, not on the sequence ({} patches per {}x{} image through {} layers of width {}); the training figures count their weights, gradients and optimizer states, and the language model's activations at the sequence length (image tokens included in it).",
+            "Not modelled: the vision tower's and projector's activations, which depend on the images per sample, not on the sequence ({} patches per {}x{} image through {} layers of width {}); the training figures count their weights, gradients and optimizer states, and the language model's activations at the sequence length (image tokens included in it). Likewise the cost's FLOPs are the language model's per token; the tower's per image are not added.",
             self.vision.patches(),
             part.image_size,
             part.image_size,
