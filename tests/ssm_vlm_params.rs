@@ -239,3 +239,26 @@ fn a_small_jamba_alternates_mamba_and_attention_and_routes_every_other_mlp() {
     assert_eq!((state.layers, state.conv_values, state.ssm_values), (2, 1024, 2048));
     assert_eq!(layout.values(10), 2 * 128 * 10 + 2 * (1024 + 2048));
 }
+
+#[test]
+fn state_space_and_vision_language_pages_say_the_state_and_the_parts() {
+    let renderer = modelatlas::render::Renderer::new();
+    let site = modelatlas::manifest::SiteSettings {
+        title: "modelatlas".into(),
+        base_url: "https://example.org/atlas/".into(),
+    };
+    let mamba = renderer.model(&page(json!({"model_type": "mamba"})), &site, "../../").unwrap();
+    for text in [&mamba.html, &mamba.markdown] {
+        assert!(text.contains("recurrent state"), "{text}");
+    }
+    assert!(!mamba.json.contains("\"vision\""));
+    let gemma3 = page(json!({"model_type": "gemma3", "architectures": ["Gemma3ForConditionalGeneration"],
+        "text_config": small_text("gemma3_text")}));
+    let files = renderer.model(&gemma3, &site, "../../").unwrap();
+    for text in [&files.html, &files.markdown] {
+        assert!(text.contains("vision-language model") && text.contains("256 tokens"), "{text}");
+    }
+    // A text-only model's JSON has no vision part and its KV layout no recurrent state.
+    let llama = renderer.model(&page(json!({"model_type": "llama"})), &site, "../../").unwrap();
+    assert!(!llama.json.contains("\"vision\"") && !llama.json.contains("\"recurrent\""));
+}
