@@ -85,6 +85,28 @@ fn decoder(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> 
     boxed(crate::config::llama::DecoderConfig::resolve(v, c))
 }
 
+/// Resolves, then refuses sizes whose product no machine holds (see `graph::ssm::check_scale`).
+fn scaled<T: Architecture + 'static>(
+    r: Result<T, ConfigError>,
+    field: &'static str,
+) -> Result<Box<dyn Architecture>, ConfigError> {
+    let a = r?;
+    crate::graph::ssm::check_scale(&a.graph(1), field)?;
+    boxed(Ok(a))
+}
+
+fn ssm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::ssm::SsmConfig::resolve(v, c), "hidden_size")
+}
+
+fn jamba(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::jamba::JambaConfig::resolve(v, c), "num_hidden_layers")
+}
+
+fn composite(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::composite::CompositeConfig::resolve(v, c), "vision_config.hidden_size")
+}
+
 /// What a family's stack is, for serving: an encoder keeps no KV cache; a decoder caches its own
 /// keys and values; an encoder-decoder caches the decoder's and, per decoder layer, the encoder's
 /// (cross-attention).
@@ -432,6 +454,78 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Mistral AI's small decoders (Ministral 8B, 2024): Mistral's layers with a sliding window per layer type.",
         resolve: Some(decoder),
     },
+    FamilyInfo {
+        key: "mamba",
+        kind: ModelKind::Decoder,
+        name: "Mamba",
+        derives_from: None,
+        summary: "A selective state-space model (Gu and Dao, 2023): each layer is a gated causal convolution and an input-dependent scan instead of attention, so generation keeps a fixed-size state per sequence instead of a KV cache.",
+        resolve: Some(ssm),
+    },
+    FamilyInfo {
+        key: "falcon_mamba",
+        kind: ModelKind::Decoder,
+        name: "Falcon Mamba",
+        derives_from: Some("mamba"),
+        summary: "TII's Mamba (Falcon Mamba 7B, 2024): Mamba's layers with weightless RMSNorms on the scan's dt, B and C.",
+        resolve: Some(ssm),
+    },
+    FamilyInfo {
+        key: "mamba2",
+        kind: ModelKind::Decoder,
+        name: "Mamba-2",
+        derives_from: Some("mamba"),
+        summary: "Mamba with a multi-head scan whose A is a scalar per head and whose B and C are shared in groups, computed as structured state-space duality (Dao and Gu, 2024); Codestral Mamba uses it.",
+        resolve: Some(ssm),
+    },
+    FamilyInfo {
+        key: "jamba",
+        kind: ModelKind::Decoder,
+        name: "Jamba",
+        derives_from: Some("mamba"),
+        summary: "AI21's hybrid (Lieber et al., 2024): Mamba layers with one attention layer in eight and a mixture of 16 experts, 2 per token, in every other MLP; serving keeps a KV cache for the attention layers only and a fixed state for the rest.",
+        resolve: Some(jamba),
+    },
+    FamilyInfo {
+        key: "gemma3",
+        kind: ModelKind::Decoder,
+        name: "Gemma 3",
+        derives_from: Some("gemma3_text"),
+        summary: "Gemma 3's vision-language model (Gemma Team, 2025): a SigLIP vision tower whose patches are pooled to 256 soft tokens per image and projected into the Gemma 3 text decoder.",
+        resolve: Some(composite),
+    },
+    FamilyInfo {
+        key: "llava",
+        kind: ModelKind::Decoder,
+        name: "LLaVA",
+        derives_from: Some("llama"),
+        summary: "Visual instruction tuning (Liu et al., 2023): a CLIP vision tower's patch features through a two-layer MLP projector into a Llama-family decoder, 576 tokens per 336-pixel image.",
+        resolve: Some(composite),
+    },
+    FamilyInfo {
+        key: "llava_next",
+        kind: ModelKind::Decoder,
+        name: "LLaVA-NeXT",
+        derives_from: Some("llava"),
+        summary: "LLaVA-1.6 (Liu et al., 2024): LLaVA's CLIP tower and MLP projector over any-resolution tiles of an image, with a learned newline token after each row of patches.",
+        resolve: Some(composite),
+    },
+    FamilyInfo {
+        key: "paligemma",
+        kind: ModelKind::Decoder,
+        name: "PaliGemma",
+        derives_from: Some("gemma"),
+        summary: "Google's PaliGemma (2024): a SigLIP-So400m vision tower and one linear projection into a Gemma decoder, one token per image patch.",
+        resolve: Some(composite),
+    },
+    FamilyInfo {
+        key: "mistral3",
+        kind: ModelKind::Decoder,
+        name: "Mistral 3 (vision)",
+        derives_from: Some("mistral"),
+        summary: "Mistral Small 3.1's vision-language model (2025): a Pixtral vision encoder at native resolution, a 2x2 patch merger and an MLP projector into a Mistral decoder.",
+        resolve: Some(composite),
+    },
 ];
 
 pub fn info(key: &str) -> Option<&'static FamilyInfo> {
@@ -486,7 +580,7 @@ mod tests {
         assert_eq!(super::key("QWEN2"), "qwen2-unsupported");
         // Punctuation that slugs away cannot reach a supported page either.
         assert_eq!(super::key("qwen2!"), "qwen2-unsupported");
-        assert_eq!(super::key("Mamba"), "mamba");
+        assert_eq!(super::key("Zamba2"), "zamba2");
     }
 
     #[test]

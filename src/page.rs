@@ -43,6 +43,10 @@ pub struct ModelPage {
     pub training: Option<crate::estimate::training::TrainingView>,
     pub cards: Vec<CardFit>,
     pub structure: Option<Graph>,
+    /// A vision-language model's parts and image tokens (schema 2, optional: absent for
+    /// text-only models).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vision: Option<crate::graph::composite::VisionPart>,
     /// Serving memory: weights at bf16/fp8/int8/int4 and the KV cache's structure.
     pub serving: Option<ServingView>,
     /// Per card and mode: largest batch, sweep over lengths, verdict, vLLM's view, multi-card.

@@ -81,6 +81,7 @@ pub fn plan_with(
         memory: None,
         cards: vec![],
         structure: None,
+        vision: None,
         training: None,
         serving: None,
         fit: None,
@@ -105,6 +106,7 @@ pub fn plan_with(
             let arch = resolve(&value, &common).map_err(fail)?;
             page.architecture = Some(arch.class().to_string());
             page.defaulted = arch.defaulted().to_vec();
+            page.vision = arch.vision();
             fill(&mut page, files, &common, &value, arch.as_ref()).map_err(|e| {
                 // A count out of range comes from the metadata file when it names a checkpoint
                 // field, else from a tensor the config sizes.
@@ -118,7 +120,9 @@ pub fn plan_with(
             if let (Some(g), Some(dims)) = (page.structure.as_ref(), page.config.as_ref()) {
                 let mut opts = options.training.clone();
                 opts.dropout = dropout(&value);
-                page.training = Some(training::view(g, dims, &page.family, g.seq_len, opts));
+                let mut tr = training::view(g, dims, &page.family, g.seq_len, opts);
+                tr.assumptions.extend(arch.training_notes());
+                page.training = Some(tr);
             }
             serve_fit_cost(
                 &mut page,
@@ -387,7 +391,8 @@ fn serve_fit_cost(
     let fit_view = fit::fit(&modes, &options.cards, seq, dims.context, &serve, split);
     drop(modes);
     let flops = cost::FlopInputs {
-        active_params: params.active,
+        // A vision tower runs per image, not per token: its weights are not per-token FLOPs.
+        active_params: params.active.saturating_sub(g.param_count_where(|r| r == Role::Vision)),
         layers: dims.num_layers,
         attention_width: dims.num_heads * dims.head_dim,
         causal: kind != family::ModelKind::Encoder,

@@ -7,6 +7,7 @@ pub mod albert;
 pub mod bart;
 pub mod bert;
 pub mod bloom;
+pub mod composite;
 pub mod deberta_v2;
 pub mod decoder;
 pub mod distilbert;
@@ -15,6 +16,7 @@ pub mod falcon;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod gpt_neox;
+pub mod jamba;
 pub mod llama;
 pub mod mpnet;
 pub mod opt;
@@ -25,10 +27,12 @@ mod spec_keys;
 pub mod spec_moe;
 mod spec_read;
 pub mod spec_shared;
+pub mod ssm;
 pub mod t5;
 pub mod types;
 pub mod vit;
 pub mod whisper;
+pub mod wrappers;
 
 pub use types::QkNorm;
 
@@ -297,8 +301,9 @@ mod tests {
 
     #[test]
     fn an_unknown_family_keeps_what_its_config_says() {
-        let (common, value) = parse(r#"{"model_type": "mamba", "hidden_size": 768, "n_layer": 24}"#).unwrap();
-        assert_eq!(common.model_type, "mamba");
+        let (common, value) =
+            parse(r#"{"model_type": "zamba2", "hidden_size": 768, "n_layer": 24}"#).unwrap();
+        assert_eq!(common.model_type, "zamba2");
         assert_eq!(
             facts(&value),
             vec![("hidden_size".into(), "768".into()), ("n_layer".into(), "24".into())]

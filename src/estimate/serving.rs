@@ -151,6 +151,15 @@ pub fn view(
                 None => "Cross-attention: each decoder layer caches the encoder's keys and values once per sequence; the encoder is taken to read as many tokens as the sequence.".into(),
             });
         }
+        if let Some(r) = &l.recurrent {
+            notes.push(format!(
+                "Recurrent state: {} state-space layers each keep {} conv + {} scan values per sequence ({}), whatever its length; it is sized at the KV cache's bytes per value.",
+                r.layers,
+                crate::render::format::commas(r.conv_values),
+                crate::render::format::commas(r.ssm_values),
+                r.what
+            ));
+        }
         KvView {
             bytes_per_token_bf16: 2 * vpt,
             bytes_per_token_fp8: vpt,
@@ -228,6 +237,12 @@ impl ServingView {
                         _ => Coefficients { per_token_bytes: per_token, ..Coefficients::default() },
                     };
                     c = c.plus(term);
+                }
+                if let Some(r) = &kv.layout.recurrent {
+                    c = c.plus(Coefficients {
+                        per_sample_bytes: r.values() as f64 * b,
+                        ..Coefficients::default()
+                    });
                 }
                 if let Some(x) = &kv.layout.cross {
                     let per_token = (x.layers * x.values_per_token) as f64 * b;
@@ -337,6 +352,7 @@ mod tests {
             ],
             cross: None,
             cross_fixed_len: None,
+            recurrent: None,
         };
         // 2 layers x 10 x min(500, 100) + 1 x 10 x 500.
         assert_eq!(l.values(500), 2 * 10 * 100 + 10 * 500);
@@ -352,6 +368,7 @@ mod tests {
             ],
             cross: None,
             cross_fixed_len: None,
+            recurrent: None,
         };
         let v = ServingView {
             kind: ModelKind::Decoder,

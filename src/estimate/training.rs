@@ -381,7 +381,8 @@ pub fn activations(
     let mut fixed = 0.0;
     let mut rotary = false;
     let vocab = dims.vocab_size;
-    for s in &g.sections {
+    // A vision tower runs per image, not per token: left to the architecture's notes.
+    for s in g.sections.iter().filter(|s| s.role != Role::Vision) {
         let has_act_node = s.nodes.iter().any(|n| n.op == Op::Activation);
         // Whether the previous node's output is a bf16 tensor already saved (SDPA's output,
         // ReLU's output), and the previous linear's input width (siblings share one input).
@@ -615,6 +616,9 @@ pub fn activations(
                 }
                 Op::Add => {
                     saves = "nothing (an add saves no tensor)".into();
+                }
+                Op::Scan => {
+                    saves = "not modelled (see the notes)".into();
                 }
             }
             if hidden_dropout && s.role == Role::Layers && n.op == Op::Attention {

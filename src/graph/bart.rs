@@ -42,6 +42,7 @@ impl Architecture for BartConfig {
             groups: vec![g(format!("decoder self-attention: {what}"))],
             cross: Some(g(format!("cross-attention over the encoder's tokens: {what}"))),
             cross_fixed_len: None,
+            recurrent: None,
         })
     }
     fn unscaled_residual_init(&self) -> bool {

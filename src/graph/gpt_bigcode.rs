@@ -72,6 +72,7 @@ impl Architecture for GptBigCodeConfig {
                 what: "cross-attention: the encoder's keys and values".into(),
             }),
             cross_fixed_len: None,
+            recurrent: None,
         })
     }
     fn unscaled_residual_init(&self) -> bool {

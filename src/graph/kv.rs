@@ -29,6 +29,31 @@ pub struct KvLayout {
     /// The encoder's length when it is fixed (Whisper: 1500 audio frames); null: the encoder
     /// reads as many tokens as the sequence.
     pub cross_fixed_len: Option<u64>,
+    /// A state-space model's recurrent state: a fixed number of values per sequence, whatever
+    /// its length, in place of (or, in a hybrid, beside) a KV cache. Absent from the JSON when
+    /// the model has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recurrent: Option<RecurrentState>,
+}
+
+/// The state a recurrent (state-space) layer carries from token to token, per sequence: the
+/// causal convolution's last inputs and the selective scan's state, both as transformers' cache
+/// allocates them (`conv_states`, `ssm_states`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RecurrentState {
+    pub layers: u64,
+    /// Per layer: conv channels x conv_kernel.
+    pub conv_values: u64,
+    /// Per layer: the scan's state (channels or heads x head_dim, times state_size).
+    pub ssm_values: u64,
+    pub what: String,
+}
+
+impl RecurrentState {
+    /// Values one sequence holds, all layers.
+    pub fn values(&self) -> u64 {
+        self.layers * (self.conv_values + self.ssm_values)
+    }
 }
 
 impl KvLayout {
@@ -43,6 +68,7 @@ impl KvLayout {
             }],
             cross: None,
             cross_fixed_len: None,
+            recurrent: None,
         }
     }
 
@@ -57,7 +83,7 @@ impl KvLayout {
             .cross
             .as_ref()
             .map_or(0, |c| c.layers * c.values_per_token * self.cross_fixed_len.unwrap_or(seq));
-        own + cross
+        own + cross + self.recurrent.as_ref().map_or(0, RecurrentState::values)
     }
 
     /// Values per token while no window is full: the figure "bytes per token" quotes.
@@ -71,6 +97,6 @@ impl KvLayout {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.groups.iter().all(|g| g.layers == 0)
+        self.groups.iter().all(|g| g.layers == 0) && self.recurrent.is_none()
     }
 }

@@ -130,7 +130,7 @@ impl Architecture for DecoderConfig {
                 None => vec![group(self.num_layers, None, "full attention")],
             }
         };
-        Some(KvLayout { groups, cross: None, cross_fixed_len: None })
+        Some(KvLayout { groups, cross: None, cross_fixed_len: None, recurrent: None })
     }
     fn unscaled_residual_init(&self) -> bool {
         // `_init_weights` draws every linear from normal(0, initializer_range), depth-blind.

@@ -10,6 +10,7 @@ pub mod bart;
 pub mod bert;
 pub mod blocks;
 pub mod bloom;
+pub mod composite;
 pub mod deberta_v2;
 pub mod decoder;
 pub mod distilbert;
@@ -18,6 +19,7 @@ pub mod falcon;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod gpt_neox;
+pub mod jamba;
 pub mod kv;
 pub mod llama;
 pub mod mpnet;
@@ -26,7 +28,9 @@ pub mod phi;
 pub mod quantized;
 pub mod spec;
 mod spec_arch;
+pub mod ssm;
 pub mod t5;
+pub mod vision;
 pub mod vit;
 pub mod whisper;
 
@@ -65,6 +69,15 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     fn activations(&self) -> Vec<(&'static str, String)> {
         vec![]
     }
+    /// What the training estimate does not model for this architecture, in words for the page
+    /// (a state-space scan's saved tensors, a vision tower's activations).
+    fn training_notes(&self) -> Vec<String> {
+        vec![]
+    }
+    /// A vision-language model's parts (tower, projector, language model) and image tokens.
+    fn vision(&self) -> Option<composite::VisionPart> {
+        None
+    }
 }
 
 /// What a section is for; estimates use it (the baseline memory method sizes embeddings and
@@ -76,6 +89,8 @@ pub enum Role {
     Layers,
     Pooler,
     Head,
+    /// A vision-language model's vision tower and projector: run once per image, not per token.
+    Vision,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -90,6 +105,8 @@ pub enum Op {
     Add,
     /// A 1-D convolution (Whisper's audio front end).
     Conv1d,
+    /// A selective state-space scan (Mamba's mixer core).
+    Scan,
 }
 
 impl Op {
@@ -103,6 +120,7 @@ impl Op {
             Op::Activation => "Activation",
             Op::Add => "Add",
             Op::Conv1d => "Conv1d",
+            Op::Scan => "Scan",
         }
     }
 }

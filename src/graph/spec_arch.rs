@@ -86,7 +86,7 @@ impl Architecture for SpecConfig {
                 },
             })
             .collect();
-        Some(KvLayout { groups, cross: None, cross_fixed_len: None })
+        Some(KvLayout { groups, cross: None, cross_fixed_len: None, recurrent: None })
     }
     fn unscaled_residual_init(&self) -> bool {
         true

@@ -40,7 +40,7 @@ impl Architecture for T5Config {
         let vpt = 2 * self.num_heads * self.d_kv;
         let what = format!("2 x {} heads x {} d_kv", self.num_heads, self.d_kv);
         if !self.has_decoder() {
-            return Some(KvLayout { groups: vec![], cross: None, cross_fixed_len: None });
+            return Some(KvLayout { groups: vec![], cross: None, cross_fixed_len: None, recurrent: None });
         }
         let g = |what: String| KvGroup {
             layers: self.num_decoder_layers,
@@ -52,6 +52,7 @@ impl Architecture for T5Config {
             groups: vec![g(format!("decoder self-attention: {what}"))],
             cross: Some(g(format!("cross-attention over the encoder's tokens: {what}"))),
             cross_fixed_len: None,
+            recurrent: None,
         })
     }
     fn unscaled_residual_init(&self) -> bool {

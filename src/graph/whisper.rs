@@ -42,17 +42,19 @@ impl Architecture for WhisperConfig {
             |what: String| KvGroup { layers: self.decoder_layers, values_per_token: vpt, window: None, what };
         Some(match self.head {
             Head::AudioClassification { .. } => {
-                KvLayout { groups: vec![], cross: None, cross_fixed_len: None }
+                KvLayout { groups: vec![], cross: None, cross_fixed_len: None, recurrent: None }
             }
             Head::CausalLm => KvLayout {
                 groups: vec![g(format!("decoder self-attention: {what}"))],
                 cross: None,
                 cross_fixed_len: None,
+                recurrent: None,
             },
             _ => KvLayout {
                 groups: vec![g(format!("decoder self-attention: {what}"))],
                 cross: Some(g(format!("cross-attention over the encoder's frames: {what}"))),
                 cross_fixed_len: Some(self.max_source_positions),
+                recurrent: None,
             },
         })
     }

@@ -94,6 +94,9 @@ FAMILIES = [
     "minimax_m2", "granitemoe",
     # Known and not planned yet (its page says why): rows read "unsupported".
     "qwen3_next",
+    # State-space models (src/config/ssm.rs) and vision-language wrappers
+    # (src/config/composite.rs).
+    "mamba", "falcon_mamba", "mamba2", "jamba", "gemma3", "llava", "llava_next", "paligemma", "mistral3",
 ]
 
 # Classes beyond base / usual head / ForSequenceClassification, for the families modelatlas
@@ -121,6 +124,11 @@ EXTRA_CLASSES = {
     "exaone4": ["Exaone4ForTokenClassification"],
     "arcee": ["ArceeForTokenClassification"],
     "gpt_bigcode": ["GPTBigCodeForTokenClassification"],
+    "gemma3": ["Gemma3ForConditionalGeneration"],
+    "llava": ["LlavaForConditionalGeneration"],
+    "llava_next": ["LlavaNextForConditionalGeneration"],
+    "paligemma": ["PaliGemmaForConditionalGeneration"],
+    "mistral3": ["Mistral3ForConditionalGeneration"],
 }
 
 # Small variations, applied as keyword arguments to the family's config class. Each is built for
@@ -165,7 +173,72 @@ _GEMMA_LIKE = [
          num_labels=5),
 ]
 
+_MAMBA_LIKE = [
+    dict(hidden_size=128, num_hidden_layers=2, state_size=8, vocab_size=1000),
+    dict(hidden_size=96, num_hidden_layers=3, expand=3, conv_kernel=3, use_bias=True,
+         use_conv_bias=False, time_step_rank=7, tie_word_embeddings=False, vocab_size=777),
+    dict(hidden_size=64, num_hidden_layers=1, state_size=4, vocab_size=501, time_step_rank="auto"),
+]
+_SMALL_TEXT = dict(hidden_size=128, intermediate_size=256, num_hidden_layers=2,
+                   num_attention_heads=4, num_key_value_heads=2, head_dim=32, vocab_size=1000)
+_SIGLIP = dict(model_type="siglip_vision_model", hidden_size=64, intermediate_size=128,
+               num_hidden_layers=2, num_attention_heads=4, image_size=64, patch_size=8)
+_CLIP = dict(_SIGLIP, model_type="clip_vision_model", image_size=56, patch_size=14)
+_PIXTRAL = dict(model_type="pixtral", hidden_size=64, intermediate_size=160, num_hidden_layers=3,
+                num_attention_heads=4, head_dim=16, image_size=112, patch_size=14)
 VARIATIONS: dict[str, list[dict]] = {
+    "mamba": _MAMBA_LIKE,
+    "falcon_mamba": _MAMBA_LIKE,
+    "mamba2": [
+        dict(hidden_size=128, num_heads=8, head_dim=32, n_groups=2, state_size=16,
+             num_hidden_layers=2, vocab_size=1000),
+        dict(hidden_size=96, expand=1, num_heads=6, head_dim=16, n_groups=1, state_size=8,
+             conv_kernel=3, use_bias=True, use_conv_bias=False, tie_word_embeddings=True,
+             num_hidden_layers=3, vocab_size=777),
+    ],
+    "jamba": [
+        dict(hidden_size=128, intermediate_size=256, num_hidden_layers=4, num_attention_heads=4,
+             num_key_value_heads=2, num_experts=4, num_experts_per_tok=2, vocab_size=1000,
+             attn_layer_period=2, attn_layer_offset=1, expert_layer_period=2,
+             expert_layer_offset=0, mamba_d_state=8),
+        dict(hidden_size=96, intermediate_size=200, num_hidden_layers=5, num_attention_heads=6,
+             num_key_value_heads=3, num_experts=1, vocab_size=777, mamba_expand=3,
+             mamba_d_conv=3, mamba_dt_rank=5, mamba_conv_bias=False, mamba_proj_bias=True,
+             tie_word_embeddings=True, attn_layer_period=3, attn_layer_offset=2, num_labels=5),
+    ],
+    "gemma3": [
+        dict(text_config=_SMALL_TEXT, vision_config=dict(_SIGLIP, vision_use_head=False),
+             mm_tokens_per_image=16),
+        dict(text_config=dict(_SMALL_TEXT, num_hidden_layers=7), vision_config=_SIGLIP,
+             tie_word_embeddings=False, mm_tokens_per_image=4),
+    ],
+    "llava": [
+        dict(text_config=dict(_SMALL_TEXT, model_type="llama"), vision_config=_CLIP),
+        dict(text_config=dict(_SMALL_TEXT, model_type="mistral", tie_word_embeddings=True),
+             vision_config=dict(_CLIP, hidden_size=96, num_hidden_layers=3),
+             vision_feature_layer=[-2, -1], multimodal_projector_bias=False, image_seq_length=16),
+        dict(text_config=dict(_SMALL_TEXT, model_type="qwen2"),
+             vision_config=dict(_SIGLIP, vision_use_head=False)),
+    ],
+    "llava_next": [
+        dict(text_config=dict(_SMALL_TEXT, model_type="llama"), vision_config=_CLIP),
+        dict(text_config=dict(_SMALL_TEXT, model_type="qwen2"), vision_config=_CLIP,
+             vision_feature_layer=[-2, -1], multimodal_projector_bias=False,
+             tie_word_embeddings=True),
+    ],
+    "paligemma": [
+        dict(text_config=dict(_SMALL_TEXT, model_type="gemma"), vision_config=_SIGLIP,
+             projection_dim=128),
+        dict(text_config=dict(_SMALL_TEXT, model_type="gemma2"),
+             vision_config=dict(_SIGLIP, vision_use_head=False), projection_dim=128,
+             tie_word_embeddings=False),
+    ],
+    "mistral3": [
+        dict(text_config=dict(_SMALL_TEXT, model_type="mistral"), vision_config=_PIXTRAL),
+        dict(text_config=dict(_SMALL_TEXT, model_type="mistral"), vision_config=_PIXTRAL,
+             spatial_merge_size=1, multimodal_projector_bias=True, vision_feature_layer=[-1, -2],
+             tie_word_embeddings=False),
+    ],
     "gpt2": [
         dict(n_embd=128, n_layer=2, n_head=4, n_positions=256, vocab_size=1000),
         dict(n_embd=96, n_layer=3, n_head=3, n_positions=64, vocab_size=777, n_inner=200,

@@ -1,0 +1,218 @@
+//! Vision-language wrappers whose config nests a `text_config` and a `vision_config` (`gemma3`,
+//! `llava`, `llava_next`, `paligemma`, `mistral3`; described in `wrappers.rs`), read as
+//! transformers 5.x reads them: a nested dict takes its own config class's defaults (the class named by its `model_type`, or the wrapper's default
+//! type); a missing one takes the wrapper's `sub_configs_defaults`. The language model is planned
+//! through its own type; the vision tower and projector are built in `graph/vision.rs` and
+//! `graph/composite.rs`.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::wrappers::wrapper;
+use super::{Common, ConfigError, Defaulted, size};
+use crate::graph::Architecture;
+use crate::graph::vision::{VisionTower, nested};
+
+/// How a wrapper joins the tower to the language model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Projector {
+    /// Gemma 3: an RMSNorm on the pooled patches and one bias-free matrix.
+    Gemma3,
+    /// LLaVA: linear, GELU, linear (`multimodal_projector_bias`); LLaVA-NeXT adds one learned
+    /// `image_newline` vector of the text width.
+    Mlp2 { bias: bool, feature_layers: u64, image_newline: bool },
+    /// PaliGemma: one linear with bias to `projection_dim`.
+    Linear { projection_dim: u64 },
+    /// Mistral 3: RMSNorm, a patch merger over `spatial_merge_size`², then Llava's two linears.
+    PatchMerger { merge: u64, bias: bool, feature_layers: u64 },
+}
+
+#[derive(Debug)]
+pub struct CompositeConfig {
+    pub class: String,
+    pub model_type: String,
+    /// `ForConditionalGeneration` (true) or the bare `Model`.
+    pub generation: bool,
+    /// `ForSequenceClassification` (Gemma 3): the bare model under `model.` and a bias-free
+    /// `score` over the text width, with this many labels.
+    pub score_labels: Option<u64>,
+    pub text: Box<dyn Architecture>,
+    pub text_type: String,
+    pub vision: VisionTower,
+    pub projector: Projector,
+    /// Tokens one image takes in the sequence, where the config says; why, in words.
+    pub image_tokens: Option<(u64, String)>,
+    pub defaulted: Vec<Defaulted>,
+}
+
+/// A nested config: the file's object, or the wrapper's default when the key is absent or null.
+fn sub(value: &Value, key: &str, default: fn() -> Value) -> Result<Value, ConfigError> {
+    match value.get(key) {
+        None | Some(Value::Null) => Ok(default()),
+        Some(v @ Value::Object(_)) => Ok(v.clone()),
+        Some(other) => Err(ConfigError::field(key, format!("expected an object, found {other}"))),
+    }
+}
+
+fn feature_layers(value: &Value) -> u64 {
+    match value.get("vision_feature_layer") {
+        Some(Value::Array(a)) => a.len() as u64,
+        _ => 1,
+    }
+}
+
+fn top_flag(value: &Value, key: &'static str, default: bool) -> Result<bool, ConfigError> {
+    match value.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(ConfigError::field(key, format!("expected true or false, found {other}"))),
+    }
+}
+
+fn top_size(
+    value: &Value,
+    key: &'static str,
+    default: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<u64, ConfigError> {
+    let v = match value.get(key) {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64()
+                .ok_or_else(|| ConfigError::field(key, format!("expected a positive integer, found {v}")))?,
+        ),
+    };
+    size(key, v, default, 1 << 20, d)
+}
+
+impl CompositeConfig {
+    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let w = wrapper(&common.model_type).ok_or_else(|| {
+            ConfigError::field("model_type", "not a vision-language wrapper the planner knows")
+        })?;
+        let mut d = Vec::new();
+        let class = super::class_or(common, &format!("{}Model", w.prefix), &mut d);
+        let generation = match class.strip_prefix(w.prefix) {
+            Some("Model") => false,
+            Some("ForConditionalGeneration") => true,
+            Some("ForSequenceClassification") if w.sequence_classification => false,
+            _ => {
+                return Err(ConfigError::field(
+                    "architectures[0]",
+                    format!("class {class} is not one the planner knows for this family"),
+                ));
+            }
+        };
+        let score_labels = if class.ends_with("ForSequenceClassification") {
+            Some(super::classifier_labels(super::num_labels(value)?, &mut d)?)
+        } else {
+            None
+        };
+        let vision_value = sub(value, "vision_config", w.vision_default)?;
+        let vision = VisionTower::resolve(&vision_value, w.vision_type, &mut d)?;
+        let mut text_value = sub(value, "text_config", w.text_default)?;
+        let text_type = match text_value.get("model_type") {
+            None => w.text_type.to_string(),
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => {
+                return Err(ConfigError::field(
+                    "text_config.model_type",
+                    format!("expected a string, found {other}"),
+                ));
+            }
+        };
+        let text_tie =
+            top_flag(&text_value, "tie_word_embeddings", false).map_err(|e| nested("text_config", e))?;
+        let tie = top_flag(value, "tie_word_embeddings", w.tie_default)? || (w.tie_from_text && text_tie);
+        if value.get("tie_word_embeddings").is_none()
+            && text_value.get("tie_word_embeddings").is_some()
+            && tie != text_tie
+        {
+            // Files written by 4.x keep the flag in text_config only, and 4.x tied by it.
+            d.push(Defaulted {
+                field: "tie_word_embeddings",
+                value: format!(
+                    "{tie}: the wrapper's default in transformers 5.x, which this plan follows (5.x ties lm_head by the top-level flag); transformers 4.x read text_config.tie_word_embeddings = {text_tie}, {} the vocabulary x hidden matrix of the head",
+                    if text_tie { "sharing" } else { "counting separately" }
+                ),
+            });
+        }
+        let desc = super::types::lookup(&text_type).ok_or_else(|| {
+            ConfigError::field(
+                "text_config.model_type",
+                format!(
+                    "{text_type:?} is not a language model type the planner knows inside {}",
+                    w.model_type
+                ),
+            )
+        })?;
+        let resolve = crate::family::info(&text_type).and_then(|f| f.resolve).ok_or_else(|| {
+            ConfigError::field("text_config.model_type", format!("{text_type:?} is not planned yet"))
+        })?;
+        if let Some(obj) = text_value.as_object_mut() {
+            // The wrapper's LM head, not the text model's, is tied or not: its flag decides.
+            obj.insert("tie_word_embeddings".into(), Value::Bool(tie));
+            obj.remove("architectures");
+        }
+        let text_class =
+            if generation { format!("{}ForCausalLM", desc.classes) } else { desc.base_class.to_string() };
+        let text_common =
+            Common { model_type: text_type.clone(), architecture: Some(text_class), torch_dtype: None };
+        let text = resolve(&text_value, &text_common).map_err(|e| nested("text_config", e))?;
+        let (projector, image_tokens) = match w.model_type {
+            "gemma3" => {
+                let n = top_size(value, "mm_tokens_per_image", 256, &mut d)?;
+                (Projector::Gemma3, Some((n, "mm_tokens_per_image".to_string())))
+            }
+            "llava" => {
+                let n = top_size(value, "image_seq_length", 576, &mut d)?;
+                let bias = top_flag(value, "multimodal_projector_bias", true)?;
+                let projector =
+                    Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: false };
+                (projector, Some((n, "image_seq_length".into())))
+            }
+            "llava_next" => {
+                // Any-resolution tiling: an image's tokens follow its size and grid.
+                let bias = top_flag(value, "multimodal_projector_bias", true)?;
+                (Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: true }, None)
+            }
+            "paligemma" => {
+                let projection_dim = top_size(value, "projection_dim", 2048, &mut d)?;
+                let n = vision.patches();
+                (
+                    Projector::Linear { projection_dim },
+                    Some((n, "(vision_config.image_size / patch_size)²".into())),
+                )
+            }
+            _ => {
+                let merge = top_size(value, "spatial_merge_size", 2, &mut d)?;
+                if merge > 64 {
+                    return Err(ConfigError::field(
+                        "spatial_merge_size",
+                        format!("{merge} is beyond any real model (at most 64)"),
+                    ));
+                }
+                let bias = top_flag(value, "multimodal_projector_bias", false)?;
+                (Projector::PatchMerger { merge, bias, feature_layers: feature_layers(value) }, None)
+            }
+        };
+        d.extend(
+            text.defaulted()
+                .iter()
+                .map(|x| Defaulted { field: x.field, value: format!("{} (text_config)", x.value) }),
+        );
+        Ok(CompositeConfig {
+            class,
+            model_type: w.model_type.to_string(),
+            generation,
+            score_labels,
+            text,
+            text_type,
+            vision,
+            projector,
+            image_tokens,
+            defaulted: d,
+        })
+    }
+}

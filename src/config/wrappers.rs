@@ -1,0 +1,99 @@
+//! The vision-language wrappers, one description each: class prefix, default text and vision
+//! types, the `sub_configs_defaults` used when a file has no nested dict, and how the LM head's
+//! tie is decided (transformers 5.x `configuration_<type>.py`).
+
+use serde_json::{Value, json};
+
+pub struct Wrapper {
+    pub model_type: &'static str,
+    pub prefix: &'static str,
+    pub text_type: &'static str,
+    pub vision_type: &'static str,
+    /// `sub_configs_defaults` init kwargs, used when the file has no such dict.
+    pub text_default: fn() -> Value,
+    pub vision_default: fn() -> Value,
+    pub tie_default: bool,
+    /// Pre-5.x files kept `tie_word_embeddings` in `text_config`; LLaVA's and Qwen-VL's configs
+    /// forward it to the top level, the others ignore it.
+    pub tie_from_text: bool,
+    /// Whether the modeling file defines `<X>ForSequenceClassification`.
+    pub sequence_classification: bool,
+}
+
+fn empty() -> Value {
+    json!({})
+}
+
+/// What most wrappers share; each entry says what differs.
+const BASE: Wrapper = Wrapper {
+    model_type: "",
+    prefix: "",
+    text_type: "llama",
+    vision_type: "clip_vision_model",
+    text_default: empty,
+    vision_default: empty,
+    tie_default: true,
+    tie_from_text: false,
+    sequence_classification: false,
+};
+
+const LLAVA: Wrapper = Wrapper {
+    model_type: "llava",
+    prefix: "Llava",
+    vision_default: || {
+        json!({"intermediate_size": 4096, "hidden_size": 1024, "patch_size": 14, "image_size": 336,
+               "num_hidden_layers": 24, "num_attention_heads": 16})
+    },
+    tie_default: false,
+    tie_from_text: true,
+    ..BASE
+};
+
+pub const WRAPPERS: &[Wrapper] = &[
+    Wrapper {
+        model_type: "gemma3",
+        prefix: "Gemma3",
+        text_type: "gemma3_text",
+        vision_type: "siglip_vision_model",
+        sequence_classification: true,
+        ..BASE
+    },
+    LLAVA,
+    Wrapper { model_type: "llava_next", prefix: "LlavaNext", tie_from_text: false, ..LLAVA },
+    Wrapper {
+        model_type: "paligemma",
+        prefix: "PaliGemma",
+        text_type: "gemma",
+        vision_type: "siglip_vision_model",
+        text_default: || {
+            json!({"hidden_size": 2048, "num_hidden_layers": 18, "intermediate_size": 16384,
+                   "num_attention_heads": 8, "num_key_value_heads": 1, "vocab_size": 257152})
+        },
+        vision_default: || {
+            json!({"intermediate_size": 4096, "hidden_size": 1152, "patch_size": 14, "image_size": 224,
+                   "num_hidden_layers": 27, "num_attention_heads": 16, "vision_use_head": false})
+        },
+        ..BASE
+    },
+    Wrapper {
+        model_type: "mistral3",
+        prefix: "Mistral3",
+        text_type: "mistral",
+        vision_type: "pixtral",
+        text_default: || {
+            json!({"head_dim": 128, "hidden_act": "silu", "hidden_size": 5120, "intermediate_size": 32768,
+                   "max_position_embeddings": 131072, "num_attention_heads": 32, "num_hidden_layers": 40,
+                   "num_key_value_heads": 8, "rms_norm_eps": 1e-05, "rope_theta": 1e9,
+                   "sliding_window": null, "vocab_size": 131072})
+        },
+        vision_default: || {
+            json!({"intermediate_size": 4096, "hidden_size": 1024, "patch_size": 14, "image_size": 1540,
+                   "num_hidden_layers": 24, "num_attention_heads": 16, "head_dim": 64, "hidden_act": "gelu"})
+        },
+        ..BASE
+    },
+];
+
+pub fn wrapper(model_type: &str) -> Option<&'static Wrapper> {
+    WRAPPERS.iter().find(|w| w.model_type == model_type)
+}

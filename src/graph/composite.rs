@@ -1,0 +1,210 @@
+//! A vision-language wrapper's graph, named as transformers 5.x's `<X>ForConditionalGeneration`:
+//! `model.vision_tower.*`, `model.multi_modal_projector.*`, `model.language_model.*` (the text
+//! model's own graph, moved under it) and `lm_head`. The bare `<X>Model` drops the `model.`.
+
+use serde::Serialize;
+
+use super::blocks::{linear, rms_norm};
+use super::kv::KvLayout;
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::composite::{CompositeConfig, Projector};
+use crate::config::{Defaulted, Dims};
+
+/// The parts of a vision-language model, for the page and the JSON (`vision`).
+#[derive(Debug, Clone, Serialize)]
+pub struct VisionPart {
+    /// `siglip_vision_model`, `clip_vision_model`, `pixtral`.
+    pub tower: String,
+    pub tower_params: u64,
+    pub projector_params: u64,
+    /// The language model's type (`gemma3_text`, `llama`) and its parameters, head included.
+    pub language_model: String,
+    pub language_model_params: u64,
+    pub image_size: u64,
+    pub patch_size: u64,
+    /// Tokens one image takes in the sequence, where the config says (null: it varies with the
+    /// image, as Pixtral's do), and the key it comes from.
+    pub image_tokens: Option<u64>,
+    pub image_tokens_source: Option<String>,
+    /// KV cache one image's tokens take, bf16.
+    pub kv_bytes_per_image_bf16: Option<u64>,
+}
+
+fn prefix(c: &CompositeConfig) -> &'static str {
+    if c.generation || c.score_labels.is_some() { "model." } else { "" }
+}
+
+fn moved(name: &str, lm: &str) -> String {
+    let rest = name.strip_prefix("model.").unwrap_or(name);
+    format!("{lm}{rest}")
+}
+
+pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
+    let p = prefix(c);
+    let t = format!("{p}vision_tower");
+    let mut sections = c.vision.sections(&t);
+    sections.push(projector(c, &format!("{p}multi_modal_projector")));
+    let lm = format!("{p}language_model.");
+    for mut s in c.text.graph(seq).sections {
+        if s.role != Role::Head {
+            s.name = moved(&s.name, &lm);
+            for n in &mut s.nodes {
+                if n.op != Op::Input {
+                    n.name = moved(&n.name, &lm);
+                }
+                for t in &mut n.params {
+                    t.name = moved(&t.name, &lm);
+                }
+            }
+        }
+        for n in &mut s.nodes {
+            for t in &mut n.params {
+                t.tied_to = t.tied_to.as_ref().map(|to| moved(to, &lm));
+            }
+        }
+        sections.push(s);
+    }
+    if let Some(labels) = c.score_labels {
+        let node = linear(
+            "score",
+            "labels, read at the last non-padding token",
+            1,
+            c.text.dims().hidden_size,
+            labels,
+            false,
+        );
+        sections.push(Section { name: "score".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
+    }
+    Graph { seq_len: seq, sections }
+}
+
+fn projector(c: &CompositeConfig, m: &str) -> Section {
+    let v = &c.vision;
+    let (vh, th) = (v.hidden_size, c.text.dims().hidden_size);
+    let rows = c.image_tokens.as_ref().map_or(v.patches(), |(n, _)| *n);
+    let nodes = match c.projector {
+        Projector::Gemma3 => vec![
+            rms_norm(
+                &format!("{m}.mm_soft_emb_norm"),
+                "RMSNorm (1 + w) on the pooled patches",
+                &[rows, vh],
+                vh,
+            ),
+            Node::new(m, Op::Linear, "to the language model's width", &[rows, th])
+                .with([Tensor::new(format!("{m}.mm_input_projection_weight"), &[vh, th])]),
+        ],
+        Projector::Mlp2 { bias, feature_layers, image_newline } => {
+            let mut nodes = mlp2(m, rows, vh * feature_layers, th, bias);
+            if image_newline {
+                let name = m.replace("multi_modal_projector", "image_newline");
+                nodes.push(
+                    Node::new(&name, Op::Embedding, "a learned token after each row of patches", &[1, th])
+                        .with([Tensor::new(name.clone(), &[th])]),
+                );
+            }
+            nodes
+        }
+        Projector::Linear { projection_dim } => {
+            vec![linear(&format!("{m}.linear"), "to projection_dim", rows, vh, projection_dim, true)]
+        }
+        Projector::PatchMerger { merge, bias, feature_layers } => {
+            let mut nodes = vec![
+                rms_norm(&format!("{m}.norm"), "RMSNorm", &[rows, vh], vh),
+                linear(
+                    &format!("{m}.patch_merger.merging_layer"),
+                    &format!("merges {merge}x{merge} patches"),
+                    rows,
+                    vh * merge * merge,
+                    vh,
+                    false,
+                ),
+            ];
+            nodes.extend(mlp2(m, rows, vh * feature_layers, th, bias));
+            nodes
+        }
+    };
+    Section { name: m.to_string(), role: Role::Vision, repeat: 1, nodes }
+}
+
+fn mlp2(m: &str, rows: u64, inp: u64, th: u64, bias: bool) -> Vec<Node> {
+    vec![
+        linear(&format!("{m}.linear_1"), "projector up", rows, inp, th, bias),
+        Node::new(format!("{m}.act"), Op::Activation, "GELU", &[rows, th]),
+        linear(&format!("{m}.linear_2"), "projector out", rows, th, th, bias),
+    ]
+}
+
+impl CompositeConfig {
+    pub fn vision_part(&self) -> VisionPart {
+        let g = build(self, 1);
+        let p = prefix(self);
+        let within = |start: &str| {
+            g.sections.iter().filter(|s| s.name.starts_with(start)).map(Section::param_count).sum::<u64>()
+        };
+        let tower_params = within(&format!("{p}vision_tower"));
+        let projector_params = within(&format!("{p}multi_modal_projector"));
+        let kv_per_token = self.text.kv_layout().map_or(0, |l| l.values_per_token());
+        VisionPart {
+            tower: self.vision.model_type.clone(),
+            tower_params,
+            projector_params,
+            language_model: self.text_type.clone(),
+            language_model_params: g.param_count() - tower_params - projector_params,
+            image_size: self.vision.image_size,
+            patch_size: self.vision.patch_size,
+            image_tokens: self.image_tokens.as_ref().map(|(n, _)| *n),
+            image_tokens_source: self.image_tokens.as_ref().map(|(_, s)| s.clone()),
+            kv_bytes_per_image_bf16: self
+                .image_tokens
+                .as_ref()
+                .and_then(|(n, _)| n.checked_mul(kv_per_token)?.checked_mul(2)),
+        }
+    }
+}
+
+impl Architecture for CompositeConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        self.text.activations()
+    }
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        self.text.dims()
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        vec![]
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["model.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        self.text.unscaled_residual_init()
+    }
+    fn kv_layout(&self) -> Option<KvLayout> {
+        self.text.kv_layout()
+    }
+    fn context_source(&self) -> String {
+        format!("the language model's context (text_config, {})", self.text_type)
+    }
+    fn training_notes(&self) -> Vec<String> {
+        let part = self.vision_part();
+        vec![format!(
+            "Not modelled: the vision tower's and projector's activations, which depend on the images per sample, not on the sequence ({} patches per {}x{} image through {} layers of width {}); the training figures count their weights, gradients and optimizer states, and the language model's activations at the sequence length (image tokens included in it). Likewise the cost's FLOPs are the language model's per token; the tower's per image are not added.",
+            self.vision.patches(),
+            part.image_size,
+            part.image_size,
+            self.vision.num_layers,
+            self.vision.hidden_size
+        )]
+    }
+    fn vision(&self) -> Option<VisionPart> {
+        Some(self.vision_part())
+    }
+}

@@ -1,0 +1,193 @@
+//! The state-space graph, named as transformers' `MambaModel` / `Mamba2Model` under `backbone.`:
+//! `embeddings`, `layers.{i}.norm`, `layers.{i}.mixer.{in_proj, conv1d, x_proj, dt_proj, A_log,
+//! D, norm, out_proj}`, `norm_f`, and `lm_head` (tied to the embeddings when the config says so).
+//! No attention and no KV cache: serving keeps each layer's recurrent state per sequence.
+
+use super::blocks::{linear, rms_norm};
+use super::kv::{KvLayout, RecurrentState};
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, tied_if};
+use crate::config::ssm::{Mixer, SsmConfig};
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for SsmConfig {
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        vec![("hidden_act", self.hidden_act.clone())]
+    }
+    fn class(&self) -> &str {
+        &self.class
+    }
+    fn dims(&self) -> Dims {
+        SsmConfig::dims(self)
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        vec![]
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        vec!["backbone.".into()]
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        // `rescale_prenorm_residual` defaults to False: out_proj is not scaled by depth.
+        true
+    }
+    fn kv_layout(&self) -> Option<KvLayout> {
+        Some(KvLayout {
+            groups: vec![],
+            cross: None,
+            cross_fixed_len: None,
+            recurrent: Some(recurrent_state(self)),
+        })
+    }
+    fn context_source(&self) -> String {
+        "a recurrent state, which sets no length limit: the plan's default length".into()
+    }
+    fn training_notes(&self) -> Vec<String> {
+        vec![SCAN_NOTE.into()]
+    }
+}
+
+/// Each size is bounded on its own, but their products can still describe a model no machine
+/// holds, whose count would overflow: the graph is sized in floating point first, and such a
+/// config refused, naming `field`.
+pub(crate) fn check_scale(g: &Graph, field: &'static str) -> Result<(), crate::config::ConfigError> {
+    const MAX_SCALARS: f64 = 1e15;
+    let numel = |t: &Tensor| t.shape.iter().map(|&x| x as f64).product::<f64>();
+    let total: f64 = g
+        .sections
+        .iter()
+        .flat_map(|s| {
+            s.nodes
+                .iter()
+                .map(move |n| s.repeat as f64 * n.copies as f64 * n.params.iter().map(numel).sum::<f64>())
+        })
+        .sum();
+    if total > MAX_SCALARS {
+        return Err(crate::config::ConfigError::field(
+            field,
+            format!(
+                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// What the training estimate leaves out for these layers.
+pub const SCAN_NOTE: &str = "Not modelled: the tensors the selective scan saves for its backward pass (transformers' sequential scan keeps a state per step; the fused kernels recompute it). The training figures count the linears, convolution and norms around it only, so they are a floor for state-space layers.";
+
+/// The per-sequence state transformers' cache allocates: `conv_states` (conv channels x
+/// conv_kernel) and `ssm_states` (Mamba: channels x state_size; Mamba-2: heads x head_dim x
+/// state_size), per layer.
+pub fn recurrent_state(c: &SsmConfig) -> RecurrentState {
+    let conv = c.conv_channels();
+    let (ssm_values, ssm_what) = match c.mixer {
+        Mixer::Mamba { .. } => (
+            c.intermediate_size * c.state_size,
+            format!("{} channels x {} state_size", c.intermediate_size, c.state_size),
+        ),
+        Mixer::Mamba2 { num_heads, head_dim, .. } => (
+            num_heads * head_dim * c.state_size,
+            format!("{num_heads} heads x {head_dim} head_dim x {} state_size", c.state_size),
+        ),
+    };
+    RecurrentState {
+        layers: c.num_layers,
+        conv_values: conv * c.conv_kernel,
+        ssm_values,
+        what: format!("conv: {conv} channels x {} conv_kernel; scan: {ssm_what}", c.conv_kernel),
+    }
+}
+
+pub fn build(c: &SsmConfig, seq: u64) -> Graph {
+    let (h, inter, n) = (c.hidden_size, c.intermediate_size, c.state_size);
+    let embeddings = "backbone.embeddings";
+    let mut sections = vec![Section {
+        name: embeddings.into(),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            embedding(embeddings, format!("{} tokens", c.vocab_size), seq, c.vocab_size, h),
+        ],
+    }];
+    let l = "backbone.layers.{i}";
+    let m = format!("{l}.mixer");
+    let conv = c.conv_channels();
+    let mut conv_node = Node::new(
+        format!("{m}.conv1d"),
+        Op::Conv1d,
+        format!("depthwise causal convolution, kernel {}", c.conv_kernel),
+        &[seq, conv],
+    )
+    .with([Tensor::new(format!("{m}.conv1d.weight"), &[conv, 1, c.conv_kernel])]);
+    if c.use_conv_bias {
+        conv_node.params.push(Tensor::new(format!("{m}.conv1d.bias"), &[conv]));
+    }
+    let mut nodes = vec![rms_norm(&format!("{l}.norm"), "RMSNorm before the mixer", &[seq, h], h)];
+    match c.mixer {
+        Mixer::Mamba { time_step_rank: r } => {
+            nodes.push(linear(&format!("{m}.in_proj"), "x and the gate z", seq, h, 2 * inter, c.use_bias));
+            nodes.push(conv_node);
+            nodes.push(linear(&format!("{m}.x_proj"), "dt, B and C", seq, inter, r + 2 * n, false));
+            nodes.push(linear(&format!("{m}.dt_proj"), "dt to every channel", seq, r, inter, true));
+            nodes.push(
+                Node::new(
+                    m.clone(),
+                    Op::Scan,
+                    format!("selective scan: {inter} channels x {n} states"),
+                    &[seq, inter],
+                )
+                .with([
+                    Tensor::new(format!("{m}.A_log"), &[inter, n]),
+                    Tensor::new(format!("{m}.D"), &[inter]),
+                ]),
+            );
+        }
+        Mixer::Mamba2 { num_heads, head_dim, n_groups } => {
+            let out = inter + conv + num_heads;
+            nodes.push(linear(&format!("{m}.in_proj"), "z, x, B, C and dt", seq, h, out, c.use_bias));
+            nodes.push(conv_node);
+            nodes.push(
+                Node::new(
+                    m.clone(),
+                    Op::Scan,
+                    format!(
+                        "selective scan: {num_heads} heads x {head_dim}, {n} states, B and C in {n_groups} groups"
+                    ),
+                    &[seq, inter],
+                )
+                .with([
+                    Tensor::new(format!("{m}.dt_bias"), &[num_heads]),
+                    Tensor::new(format!("{m}.A_log"), &[num_heads]),
+                    Tensor::new(format!("{m}.D"), &[num_heads]),
+                ]),
+            );
+            nodes.push(rms_norm(&format!("{m}.norm"), "gated RMSNorm", &[seq, inter], inter));
+        }
+    }
+    nodes.push(linear(&format!("{m}.out_proj"), "mixer output projection", seq, inter, h, c.use_bias));
+    nodes.push(Node::new(format!("{l}.residual"), Op::Add, "residual add", &[seq, h]));
+    sections.push(Section { name: l.into(), role: Role::Layers, repeat: c.num_layers, nodes });
+    sections.push(Section {
+        name: "backbone.norm_f".into(),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![rms_norm("backbone.norm_f", "final RMSNorm", &[seq, h], h)],
+    });
+    if c.causal_lm {
+        let mut head = Node::new("lm_head", Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size]);
+        head.params.push(tied_if(
+            c.tie_word_embeddings,
+            "lm_head.weight",
+            &[c.vocab_size, h],
+            "backbone.embeddings.weight",
+        ));
+        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![head] });
+    }
+    Graph { seq_len: seq, sections }
+}
