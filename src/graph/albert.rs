@@ -6,39 +6,17 @@
 //! How often the forward pass runs each group is said in the nodes' detail.
 
 use super::bert::{layer_norm, linear};
-use super::{
-    Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if,
-};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if};
 use crate::config::albert::AlbertConfig;
 use crate::config::bert::{Head, PositionEmbedding};
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for AlbertConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        AlbertConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["albert.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+architecture!(
+    AlbertConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["albert."],
+    candidates: candidates,
+    unscaled_residual_init: true
+);
 
 fn prefix(c: &AlbertConfig) -> &'static str {
     if c.head == Head::Model { "" } else { "albert." }

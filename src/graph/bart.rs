@@ -3,32 +3,16 @@
 //! The attention and feed-forward builders are shared with Whisper, which has the same layers.
 
 use super::kv::{KvGroup, KvLayout};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::{BartConfig, Head, POSITION_OFFSET};
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for BartConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("activation_function", self.activation_function.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        BartConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["model.".into()]
-    }
+architecture!(
+    BartConfig,
+    |c| activations: vec![("activation_function", c.activation_function.clone())],
+    prefixes: ["model."],
+    candidates: checkpoint_candidates,
+    // BartPreTrainedModel draws every linear from normal(0, init_std = 0.02), whatever the depth.
+    unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
         let vpt = 2 * self.d_model;
         let what = format!(
@@ -44,11 +28,7 @@ impl Architecture for BartConfig {
             cross_fixed_len: None,
         })
     }
-    fn unscaled_residual_init(&self) -> bool {
-        // BartPreTrainedModel draws every linear from normal(0, init_std = 0.02), whatever the depth.
-        true
-    }
-}
+);
 
 pub(crate) use super::blocks::linear;
 

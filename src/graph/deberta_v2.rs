@@ -3,39 +3,17 @@
 //! `cls.predictions.decoder`.
 
 use super::bert::{layer_norm, linear};
-use super::{
-    Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if,
-};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if};
 use crate::config::bert::Head;
 use crate::config::deberta_v2::DebertaV2Config;
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for DebertaV2Config {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        DebertaV2Config::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["deberta.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+architecture!(
+    DebertaV2Config,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["deberta."],
+    candidates: candidates,
+    unscaled_residual_init: true
+);
 
 fn prefix(c: &DebertaV2Config) -> &'static str {
     if c.head == Head::Model { "" } else { "deberta." }

@@ -2,37 +2,17 @@
 //! `discriminator_predictions` or `generator_predictions` + `generator_lm_head` on top.
 
 use super::bert::{layer_norm, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::{Head, PositionEmbedding};
 use crate::config::electra::ElectraConfig;
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for ElectraConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        ElectraConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["electra.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+architecture!(
+    ElectraConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["electra."],
+    candidates: candidates,
+    unscaled_residual_init: true
+);
 
 fn prefix(c: &ElectraConfig) -> &'static str {
     if c.head == Head::Model { "" } else { "electra." }

@@ -5,6 +5,9 @@
 //! 80-layer model is as small to hold, count and render as a 2-layer one; [`Graph::tensors`]
 //! expands the names when a checkpoint's tensor list has to be matched.
 
+#[macro_use]
+mod architecture;
+
 pub mod albert;
 pub mod bart;
 pub mod bert;

@@ -2,39 +2,17 @@
 //! `mpnet.encoder.relative_attention_bias`, `lm_head.decoder`.
 
 use super::bert::{layer_norm, linear};
-use super::{
-    Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if,
-};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if};
 use crate::config::bert::Head;
 use crate::config::mpnet::MpnetConfig;
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for MpnetConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        MpnetConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["mpnet.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+architecture!(
+    MpnetConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["mpnet."],
+    candidates: candidates,
+    unscaled_residual_init: true
+);
 
 fn prefix(c: &MpnetConfig) -> &'static str {
     if c.head == Head::Model { "" } else { "mpnet." }

@@ -3,39 +3,25 @@
 //! `lm_head`. Every linear in the stacks is bias-free and every norm is a scale-only RMSNorm.
 
 use super::kv::{KvGroup, KvLayout};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::t5::{BiasLayout, Head, T5Config};
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for T5Config {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        // T5Config: `dense_act_fn` is the part after `gated-`, except that `gated-gelu` means
-        // `gelu_new` for backward compatibility.
-        let act = if self.feed_forward_proj == "gated-gelu" {
+architecture!(
+    T5Config,
+    // T5Config: `dense_act_fn` is the part after `gated-`, except that `gated-gelu` means
+    // `gelu_new` for backward compatibility.
+    |c| activations: {
+        let act = if c.feed_forward_proj == "gated-gelu" {
             "gelu_new".to_string()
         } else {
-            self.feed_forward_proj.rsplit('-').next().unwrap_or_default().to_string()
+            c.feed_forward_proj.rsplit('-').next().unwrap_or_default().to_string()
         };
         vec![("feed_forward_proj", act)]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        T5Config::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["transformer.".into()]
-    }
+    },
+    prefixes: ["transformer."],
+    candidates: checkpoint_candidates,
+    // T5 initialises each projection with std initializer_factor / sqrt(fan-in), not 0.02.
+    unscaled_residual_init: false;
     fn kv_layout(&self) -> Option<KvLayout> {
         let vpt = 2 * self.num_heads * self.d_kv;
         let what = format!("2 x {} heads x {} d_kv", self.num_heads, self.d_kv);
@@ -54,11 +40,7 @@ impl Architecture for T5Config {
             cross_fixed_len: None,
         })
     }
-    fn unscaled_residual_init(&self) -> bool {
-        // T5 initialises each projection with std initializer_factor / sqrt(fan-in), not 0.02.
-        false
-    }
-}
+);
 
 /// T5's linears have no bias; its classification head's do.
 fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
