@@ -51,6 +51,9 @@ pub struct AlbertConfig {
     pub pad_token_id: u64,
     pub layer_norm_eps: f64,
     pub hidden_act: String,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -122,6 +125,7 @@ impl AlbertConfig {
             pad_token_id,
             layer_norm_eps,
             hidden_act,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }

@@ -62,6 +62,9 @@ pub struct BartConfig {
     pub activation_function: String,
     pub tie_word_embeddings: bool,
     pub pad_token_id: Option<u64>,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -138,6 +141,7 @@ impl BartConfig {
             activation_function,
             tie_word_embeddings,
             pad_token_id,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }

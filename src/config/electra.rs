@@ -53,6 +53,9 @@ pub struct ElectraConfig {
     /// ElectraForMultipleChoice's `sequence_summary.summary` output width: none when
     /// `summary_use_proj` is false (an identity).
     pub summary_proj: Option<u64>,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -136,6 +139,7 @@ impl ElectraConfig {
             layer_norm_eps,
             hidden_act,
             summary_proj,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }

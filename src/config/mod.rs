@@ -18,6 +18,7 @@ pub mod llama;
 pub mod mpnet;
 pub mod opt;
 pub mod phi;
+pub mod release;
 pub mod t5;
 pub mod types;
 pub mod vit;

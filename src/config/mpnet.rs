@@ -43,6 +43,9 @@ pub struct MpnetConfig {
     pub pad_token_id: u64,
     pub layer_norm_eps: f64,
     pub hidden_act: String,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -100,6 +103,7 @@ impl MpnetConfig {
             pad_token_id,
             layer_norm_eps,
             hidden_act,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }

@@ -126,6 +126,9 @@ pub struct T5Config {
     /// The input length the page plans at: relative buckets reach any length, so this is the
     /// pre-training length (`n_positions` where the file writes it, else 512).
     pub context: u64,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -266,6 +269,7 @@ impl T5Config {
             pad_token_id,
             layer_norm_epsilon,
             context,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }
@@ -276,6 +280,12 @@ impl T5Config {
 
     /// `num_layers` is the decoder's depth when the class has a decoder (the stack that generates),
     /// the encoder's otherwise; `num_heads` and `d_ff` are the same in both stacks.
+    /// Whether `lm_head` shares `shared`: transformers 5.x's T5 config classes force the tie (the
+    /// file's flag then only decides the output scaling); 4.x follows the flag.
+    pub fn ties_head(&self) -> bool {
+        self.release == super::release::Release::V5 || self.tie_word_embeddings
+    }
+
     pub fn dims(&self) -> super::Dims {
         super::Dims {
             hidden_size: self.d_model,
@@ -288,7 +298,7 @@ impl T5Config {
             context: self.context,
             usable_context: self.context,
             pad_token_id: self.pad_token_id,
-            tie_word_embeddings: self.tie_word_embeddings,
+            tie_word_embeddings: self.ties_head(),
             layer_norm_eps: self.layer_norm_epsilon,
             num_experts: None,
             experts_per_token: None,

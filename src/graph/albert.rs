@@ -6,16 +6,26 @@
 //! How often the forward pass runs each group is said in the nodes' detail.
 
 use super::bert::{layer_norm, linear};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if};
+use super::release::{DISTANCE, MLM_BIAS, decoder_bias_candidate, note};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::albert::AlbertConfig;
 use crate::config::bert::{Head, PositionEmbedding};
+use crate::config::release::Release;
 
 architecture!(
     AlbertConfig,
     |c| activations: vec![("hidden_act", c.hidden_act.clone())],
     prefixes: ["albert."],
     candidates: candidates,
-    unscaled_residual_init: true
+    unscaled_residual_init: true;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let why = [
+            ((matches!(self.head, Head::MaskedLm | Head::PreTraining)) && !self.tie_word_embeddings, MLM_BIAS),
+            (self.position_embedding != PositionEmbedding::Absolute, DISTANCE),
+        ];
+        let why = why.into_iter().filter(|(applies, _)| *applies).map(|(_, w)| w).collect();
+        note(self, &AlbertConfig { release: Release::V4, ..self.clone() }, why)
+    }
 );
 
 fn prefix(c: &AlbertConfig) -> &'static str {
@@ -107,7 +117,7 @@ pub fn build(c: &AlbertConfig, seq: u64) -> Graph {
             format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V; {shared}"),
             &[seq, h],
         );
-        if c.position_embedding != PositionEmbedding::Absolute {
+        if c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4 {
             attention.params.push(Tensor::new(
                 format!("{l}.attention.distance_embedding.weight"),
                 &[2 * c.max_position_embeddings - 1, hd],
@@ -141,7 +151,12 @@ pub fn build(c: &AlbertConfig, seq: u64) -> Graph {
             layer_norm("predictions.LayerNorm", "norm", &[seq, e], e),
             Node::new("predictions.decoder", Op::Linear, "logits over the vocabulary", &[seq, v]).with([
                 tied_if(c.tie_word_embeddings, "predictions.decoder.weight", &[v, e], &word),
-                tied("predictions.decoder.bias", &[v], "predictions.bias"),
+                tied_if(
+                    c.release.ties(c.tie_word_embeddings),
+                    "predictions.decoder.bias",
+                    &[v],
+                    "predictions.bias",
+                ),
                 Tensor::new("predictions.bias", &[v]),
             ]),
         ]
@@ -206,11 +221,8 @@ fn candidates(c: &AlbertConfig) -> Vec<Candidate> {
                 "the decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
             ));
         }
-        out.push(Candidate::extra(
-            "decoder bias stored twice",
-            vec![("predictions.decoder.bias".into(), vec![v])],
-            "the decoder's bias is tied to `predictions.bias`, but the checkpoint stores it a second time",
-        ));
+        let tied = c.release.ties(c.tie_word_embeddings);
+        out.push(decoder_bias_candidate(tied, "predictions.decoder.bias", "predictions.bias", v));
     } else {
         out.push(Candidate::extra(
             "masked-LM head",

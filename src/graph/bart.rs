@@ -5,6 +5,7 @@
 use super::kv::{KvGroup, KvLayout};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::{BartConfig, Head, POSITION_OFFSET};
+use crate::config::release::Release;
 
 architecture!(
     BartConfig,
@@ -13,6 +14,10 @@ architecture!(
     candidates: checkpoint_candidates,
     // BartPreTrainedModel draws every linear from normal(0, init_std = 0.02), whatever the depth.
     unscaled_residual_init: true;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let why = vec!["4.x always ties each stack's `embed_tokens` to `shared`; 5.x only with `tie_word_embeddings`"];
+        super::release::note(self, &BartConfig { release: Release::V4, ..self.clone() }, why)
+    }
     fn kv_layout(&self) -> Option<KvLayout> {
         let vpt = 2 * self.d_model;
         let what = format!(
@@ -107,7 +112,8 @@ pub(crate) fn encoder_layer(
 fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option<&str>) -> Vec<Node> {
     let (h, v) = (c.d_model, c.vocab_size);
     let mut tokens = Tensor::new(format!("{s}.embed_tokens.weight"), &[v, h]);
-    tokens.tied_to = shared.map(str::to_string);
+    // 5.x unties the stacks' embed_tokens from `shared` with the head; 4.x always shares it.
+    tokens.tied_to = shared.filter(|_| c.release.ties(c.tie_word_embeddings)).map(str::to_string);
     let rows = c.max_position_embeddings + POSITION_OFFSET;
     vec![
         Node::new(format!("{s}.embed_tokens"), Op::Embedding, format!("{v} tokens"), &[seq, h])
@@ -205,7 +211,17 @@ pub fn checkpoint_candidates(c: &BartConfig) -> Vec<Candidate> {
         vec![("final_logits_bias".into(), vec![1, v])],
         "a zero buffer BartForConditionalGeneration adds to the logits and saves with the weights; not a parameter",
     )];
-    if c.has_encoder() {
+    if c.has_encoder() && !c.release.ties(c.tie_word_embeddings) {
+        let p = if c.head == Head::Model { "" } else { "model." };
+        out.push(Candidate::missing(
+            "embed_tokens untied from shared",
+            vec![
+                (format!("{p}encoder.embed_tokens.weight"), vec![v, h]),
+                (format!("{p}decoder.embed_tokens.weight"), vec![v, h]),
+            ],
+            "transformers 5.x unties each stack's embed_tokens from `shared` with the LM head; a checkpoint saved by 4.x may hold only `shared`",
+        ));
+    } else if c.has_encoder() {
         let p = if c.head == Head::Model { "" } else { "model." };
         out.push(Candidate::extra(
             "embed_tokens stored per stack",

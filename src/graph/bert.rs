@@ -1,15 +1,26 @@
 //! The BERT-family graph, named exactly as transformers' modules (and so the checkpoint's
 //! tensors): `bert.encoder.layer.{i}.attention.self.query`, `lm_head.dense`, `cls.predictions`.
 
+use super::release::{DISTANCE, MLM_BIAS, decoder_bias_candidate, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bert::{BertConfig, Head, PositionEmbedding, Style};
+use crate::config::release::Release;
 
 architecture!(
     BertConfig,
     |c| activations: vec![("hidden_act", c.hidden_act.clone())],
     prefixes: ["bert.", "roberta."],
     candidates: checkpoint_candidates,
-    unscaled_residual_init: true
+    unscaled_residual_init: true;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let lm = matches!(self.head, Head::MaskedLm | Head::CausalLm | Head::PreTraining);
+        let why = [
+            (lm && !self.tie_word_embeddings, MLM_BIAS),
+            (self.position_embedding != PositionEmbedding::Absolute, DISTANCE),
+        ];
+        let why = why.into_iter().filter(|(applies, _)| *applies).map(|(_, w)| w).collect();
+        note(self, &BertConfig { release: Release::V4, ..self.clone() }, why)
+    }
 );
 
 /// The encoders' linears all have a bias.
@@ -87,7 +98,8 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
         format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V"),
         &[seq, h],
     );
-    if c.position_embedding != PositionEmbedding::Absolute {
+    // transformers 5.x dropped the relative tables: `position_embedding_type` builds nothing.
+    if c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4 {
         attention.params.push(Tensor::new(
             format!("{l}.attention.self.distance_embedding.weight"),
             &[2 * c.max_position_embeddings - 1, hd],
@@ -148,14 +160,17 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
 }
 
 /// The LM head's decoder: tied to the word embeddings unless the config unties it; its bias is
-/// the head's own `bias` parameter (transformers ties `decoder.bias` to it).
+/// the head's own `bias` parameter while the tie holds (always under 4.x, only with
+/// `tie_word_embeddings` under 5.x).
 fn decoder(name: &str, bias_name: &str, c: &BertConfig, seq: u64, word_embeddings: &str) -> Node {
     let mut weight = Tensor::new(format!("{name}.weight"), &[c.vocab_size, c.hidden_size]);
     if c.tie_word_embeddings {
         weight.tied_to = Some(word_embeddings.to_string());
     }
     let mut decoder_bias = Tensor::new(format!("{name}.bias"), &[c.vocab_size]);
-    decoder_bias.tied_to = Some(bias_name.to_string());
+    if c.release.ties(c.tie_word_embeddings) {
+        decoder_bias.tied_to = Some(bias_name.to_string());
+    }
     Node::new(name, Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size]).with([
         weight,
         decoder_bias,
@@ -218,10 +233,11 @@ pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
                 "the LM head's decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
             ));
         }
-        out.push(Candidate::extra(
-            "decoder bias stored twice",
-            vec![(format!("{dec}.bias"), vec![v])],
-            &format!("the decoder's bias is tied to `{tied}`, but the checkpoint stores it a second time"),
+        out.push(decoder_bias_candidate(
+            c.release.ties(c.tie_word_embeddings),
+            &format!("{dec}.bias"),
+            tied,
+            v,
         ));
     } else {
         let tensors = match c.style {

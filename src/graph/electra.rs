@@ -2,16 +2,22 @@
 //! `discriminator_predictions` or `generator_predictions` + `generator_lm_head` on top.
 
 use super::bert::{layer_norm, linear};
+use super::release::{DISTANCE, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::{Head, PositionEmbedding};
 use crate::config::electra::ElectraConfig;
+use crate::config::release::Release;
 
 architecture!(
     ElectraConfig,
     |c| activations: vec![("hidden_act", c.hidden_act.clone())],
     prefixes: ["electra."],
     candidates: candidates,
-    unscaled_residual_init: true
+    unscaled_residual_init: true;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let why = vec![DISTANCE];
+        note(self, &ElectraConfig { release: Release::V4, ..self.clone() }, why)
+    }
 );
 
 fn prefix(c: &ElectraConfig) -> &'static str {
@@ -64,7 +70,7 @@ pub fn build(c: &ElectraConfig, seq: u64) -> Graph {
         format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V"),
         &[seq, h],
     );
-    if c.position_embedding != PositionEmbedding::Absolute {
+    if c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4 {
         attention.params.push(Tensor::new(
             format!("{l}.attention.self.distance_embedding.weight"),
             &[2 * c.max_position_embeddings - 1, hd],

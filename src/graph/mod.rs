@@ -25,6 +25,7 @@ pub mod llama;
 pub mod mpnet;
 pub mod opt;
 pub mod phi;
+pub mod release;
 pub mod t5;
 pub mod vit;
 pub mod whisper;
@@ -63,6 +64,10 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     /// with the name it looks up; empty for a class with a fixed activation (BLOOM).
     fn activations(&self) -> Vec<(&'static str, String)> {
         vec![]
+    }
+    /// The count under transformers 4.x where it differs from the 5.x count the plan follows.
+    fn other_release(&self) -> Option<release::ReleaseNote> {
+        None
     }
 }
 
@@ -287,11 +292,6 @@ impl Candidate {
 }
 
 pub(crate) use blocks::embedding;
-
-/// A tensor that is the same storage as `to`: listed, counted once at `to`.
-pub(crate) fn tied(name: impl Into<String>, shape: &[u64], to: impl Into<String>) -> Tensor {
-    Tensor { name: name.into(), shape: shape.to_vec(), tied_to: Some(to.into()) }
-}
 
 /// A tensor that is tied to `to` only when `tie` holds; an own parameter otherwise.
 pub(crate) fn tied_if(tie: bool, name: impl Into<String>, shape: &[u64], to: impl Into<String>) -> Tensor {

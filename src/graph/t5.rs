@@ -4,6 +4,7 @@
 
 use super::kv::{KvGroup, KvLayout};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::release::Release;
 use crate::config::t5::{BiasLayout, Head, T5Config};
 
 architecture!(
@@ -22,6 +23,10 @@ architecture!(
     candidates: checkpoint_candidates,
     // T5 initialises each projection with std initializer_factor / sqrt(fan-in), not 0.02.
     unscaled_residual_init: false;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let why = vec!["4.x ties `lm_head` to `shared` only when `tie_word_embeddings` is true; 5.x's T5 config classes always tie it"];
+        super::release::note(self, &T5Config { release: Release::V4, ..self.clone() }, why)
+    }
     fn kv_layout(&self) -> Option<KvLayout> {
         let vpt = 2 * self.num_heads * self.d_kv;
         let what = format!("2 x {} heads x {} d_kv", self.num_heads, self.d_kv);
@@ -199,7 +204,7 @@ pub fn build(c: &T5Config, seq: u64) -> Graph {
         Head::Model | Head::Encoder => vec![],
         Head::ConditionalGeneration => {
             let mut w = Tensor::new("lm_head.weight", &[v, h]);
-            if c.tie_word_embeddings {
+            if c.ties_head() {
                 w.tied_to = Some(shared.clone());
             }
             let detail = if c.tie_word_embeddings {
@@ -253,7 +258,7 @@ pub fn checkpoint_candidates(c: &T5Config) -> Vec<Candidate> {
         ));
     }
     match c.head {
-        Head::ConditionalGeneration if c.tie_word_embeddings => out.push(Candidate::extra(
+        Head::ConditionalGeneration if c.ties_head() => out.push(Candidate::extra(
             "tied LM head stored twice",
             vec![("lm_head.weight".into(), vec![v, h])],
             "the LM head is tied to `shared`, but the checkpoint stores the matrix a second time",
