@@ -153,22 +153,20 @@ impl BartConfig {
     /// The decoder's depth, heads and width: every class of the family has a decoder.
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.d_model,
-            num_layers: self.decoder_layers,
-            num_heads: self.decoder_attention_heads,
-            num_kv_heads: self.decoder_attention_heads,
-            head_dim: self.d_model / self.decoder_attention_heads,
-            intermediate_size: self.decoder_ffn_dim,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
             // The offset rows sit before position 0: every one of the configured positions is usable.
             usable_context: self.max_position_embeddings,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             // nn.LayerNorm's default; BartConfig has no epsilon.
             layer_norm_eps: 1e-5,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.d_model,
+                self.decoder_layers,
+                self.decoder_attention_heads,
+                self.decoder_ffn_dim,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 }

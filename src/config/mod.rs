@@ -77,6 +77,29 @@ pub struct Dims {
     pub experts_per_token: Option<u64>,
 }
 
+impl Dims {
+    /// A dense stack of multi-head layers: every head has its own keys and values, `hidden / heads`
+    /// wide; every position is usable; no experts. A family overrides what differs.
+    pub(crate) fn mha(hidden: u64, layers: u64, heads: u64, ffn: u64, vocab: u64, context: u64) -> Dims {
+        Dims {
+            hidden_size: hidden,
+            num_layers: layers,
+            num_heads: heads,
+            num_kv_heads: heads,
+            head_dim: hidden.checked_div(heads).unwrap_or(0),
+            intermediate_size: ffn,
+            vocab_size: vocab,
+            context,
+            usable_context: context,
+            pad_token_id: None,
+            tie_word_embeddings: false,
+            layer_norm_eps: 0.0,
+            num_experts: None,
+            experts_per_token: None,
+        }
+    }
+}
+
 /// Fields every family shares, read before dispatch.
 #[derive(Debug, Clone, Serialize)]
 pub struct Common {
@@ -274,28 +297,4 @@ pub(crate) fn classifier_labels(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn broken_json_is_reported_with_its_position() {
-        let err = parse("{\"model_type\": \"bert\",").unwrap_err();
-        assert!(matches!(&err, ConfigError::NotJson(m) if m.contains("line 1")), "{err}");
-    }
-
-    #[test]
-    fn a_missing_model_type_names_the_field() {
-        let err = parse("{\"hidden_size\": 768}").unwrap_err();
-        assert!(matches!(&err, ConfigError::Field { field, .. } if field == "model_type"));
-    }
-
-    #[test]
-    fn an_unknown_family_keeps_what_its_config_says() {
-        let (common, value) = parse(r#"{"model_type": "mamba", "hidden_size": 768, "n_layer": 24}"#).unwrap();
-        assert_eq!(common.model_type, "mamba");
-        assert_eq!(
-            facts(&value),
-            vec![("hidden_size".into(), "768".into()), ("n_layer".into(), "24".into())]
-        );
-    }
-}
+mod tests;

@@ -194,20 +194,10 @@ impl WhisperConfig {
             )
         };
         super::Dims {
-            hidden_size: self.d_model,
-            num_layers: layers,
-            num_heads: heads,
-            num_kv_heads: heads,
-            head_dim: self.d_model / heads,
-            intermediate_size: ffn,
-            vocab_size: self.vocab_size,
-            context,
-            usable_context: context,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: 1e-5,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(self.d_model, layers, heads, ffn, self.vocab_size, context)
         }
     }
 }
