@@ -174,11 +174,9 @@ pub(crate) fn position_embedding(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn albert(text: &str) -> Result<AlbertConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        AlbertConfig::resolve(&value, &common)
+        crate::config::testing::read(text, AlbertConfig::resolve)
     }
 
     #[test]
@@ -205,10 +203,7 @@ mod tests {
                 "num_labels",
             ),
         ] {
-            match albert(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(albert(text), text, field);
         }
     }
 }

@@ -174,11 +174,9 @@ impl BartConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn bart(text: &str) -> Result<BartConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        BartConfig::resolve(&value, &common)
+        crate::config::testing::read(text, BartConfig::resolve)
     }
 
     #[test]
@@ -201,10 +199,7 @@ mod tests {
                 "architectures[0]",
             ),
         ] {
-            match bart(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(bart(text), text, field);
         }
     }
 }

@@ -131,11 +131,9 @@ impl DistilBertConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn distilbert(text: &str) -> Result<DistilBertConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        DistilBertConfig::resolve(&value, &common)
+        crate::config::testing::read(text, DistilBertConfig::resolve)
     }
 
     #[test]
@@ -166,10 +164,7 @@ mod tests {
                 "architectures[0]",
             ),
         ] {
-            match distilbert(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(distilbert(text), text, field);
         }
     }
 }

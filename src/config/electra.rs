@@ -164,11 +164,9 @@ impl ElectraConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn electra(text: &str) -> Result<ElectraConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        ElectraConfig::resolve(&value, &common)
+        crate::config::testing::read(text, ElectraConfig::resolve)
     }
 
     #[test]
@@ -191,10 +189,7 @@ mod tests {
                 "summary_type",
             ),
         ] {
-            match electra(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(electra(text), text, field);
         }
     }
 }

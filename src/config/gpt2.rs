@@ -163,11 +163,9 @@ fn double_heads_summary(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn gpt2(text: &str) -> Result<Gpt2Config, ConfigError> {
-        let (common, value) = parse(text)?;
-        Gpt2Config::resolve(&value, &common)
+        crate::config::testing::read(text, Gpt2Config::resolve)
     }
 
     #[test]
@@ -186,10 +184,7 @@ mod tests {
             (r#"{"model_type": "gpt2", "n_inner": 0}"#, "n_inner"),
             (r#"{"model_type": "gpt2", "max_position_embeddings": 0}"#, "max_position_embeddings"),
         ] {
-            match gpt2(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(gpt2(text), text, field);
         }
     }
 }

@@ -297,4 +297,6 @@ pub(crate) fn classifier_labels(
 }
 
 #[cfg(test)]
+mod testing;
+#[cfg(test)]
 mod tests;

@@ -130,11 +130,9 @@ impl MpnetConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn mpnet(text: &str) -> Result<MpnetConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        MpnetConfig::resolve(&value, &common)
+        crate::config::testing::read(text, MpnetConfig::resolve)
     }
 
     #[test]
@@ -154,10 +152,7 @@ mod tests {
             (r#"{"model_type": "mpnet", "num_attention_heads": 1.5}"#, "num_attention_heads"),
             (r#"{"model_type": "mpnet", "architectures": ["MPNetForCausalLM"]}"#, "architectures[0]"),
         ] {
-            match mpnet(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(mpnet(text), text, field);
         }
     }
 }

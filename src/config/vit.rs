@@ -185,11 +185,9 @@ impl VitConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn vit(text: &str) -> Result<VitConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        VitConfig::resolve(&value, &common)
+        crate::config::testing::read(text, VitConfig::resolve)
     }
 
     #[test]
@@ -208,10 +206,7 @@ mod tests {
             (r#"{"model_type": "vit", "image_size": 1048576, "patch_size": 1048576}"#, "image_size"),
             (r#"{"model_type": "vit", "architectures": ["ViTForMaskedLM"]}"#, "architectures[0]"),
         ] {
-            match vit(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(vit(text), text, field);
         }
     }
 }

@@ -205,11 +205,9 @@ impl WhisperConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn whisper(text: &str) -> Result<WhisperConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        WhisperConfig::resolve(&value, &common)
+        crate::config::testing::read(text, WhisperConfig::resolve)
     }
 
     #[test]
@@ -229,10 +227,7 @@ mod tests {
             (r#"{"model_type": "whisper", "max_target_positions": "448"}"#, "max_target_positions"),
             (r#"{"model_type": "whisper", "architectures": ["WhisperForCTC"]}"#, "architectures[0]"),
         ] {
-            match whisper(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(whisper(text), text, field);
         }
     }
 }

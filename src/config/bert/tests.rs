@@ -1,9 +1,7 @@
 use super::*;
-use crate::config::parse;
 
 fn bert(text: &str) -> Result<BertConfig, ConfigError> {
-    let (common, value) = parse(text)?;
-    BertConfig::resolve(&value, &common)
+    crate::config::testing::read(text, BertConfig::resolve)
 }
 
 #[test]
@@ -42,10 +40,7 @@ fn zero_negative_and_absurd_sizes_name_the_field() {
         (r#"{"model_type": "bert", "hidden_size": 100000000000}"#, "hidden_size"),
         (r#"{"model_type": "bert", "intermediate_size": 3.5}"#, "intermediate_size"),
     ] {
-        match bert(text) {
-            Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-            other => panic!("{text}: expected an error on {field}, got {other:?}"),
-        }
+        crate::config::testing::assert_field(bert(text), text, field);
     }
 }
 

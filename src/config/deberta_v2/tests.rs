@@ -1,9 +1,7 @@
 use super::*;
-use crate::config::parse;
 
 fn deberta(text: &str) -> Result<DebertaV2Config, ConfigError> {
-    let (common, value) = parse(text)?;
-    DebertaV2Config::resolve(&value, &common)
+    crate::config::testing::read(text, DebertaV2Config::resolve)
 }
 
 #[test]
@@ -36,9 +34,6 @@ fn bad_values_name_the_field() {
         ),
         (r#"{"model_type": "deberta-v2", "architectures": ["DebertaV2ForCausalLM"]}"#, "architectures[0]"),
     ] {
-        match deberta(text) {
-            Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-            other => panic!("{text}: expected an error on {field}, got {other:?}"),
-        }
+        crate::config::testing::assert_field(deberta(text), text, field);
     }
 }

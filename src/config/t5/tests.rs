@@ -1,9 +1,7 @@
 use super::*;
-use crate::config::parse;
 
 fn t5(text: &str) -> Result<T5Config, ConfigError> {
-    let (common, value) = parse(text)?;
-    T5Config::resolve(&value, &common)
+    crate::config::testing::read(text, T5Config::resolve)
 }
 
 #[test]
@@ -37,9 +35,6 @@ fn bad_values_name_the_field() {
         (r#"{"model_type": "t5", "feed_forward_proj": "gelu-gated"}"#, "feed_forward_proj"),
         (r#"{"model_type": "t5", "architectures": ["T5ForCausalLM"]}"#, "architectures[0]"),
     ] {
-        match t5(text) {
-            Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-            other => panic!("{text}: expected an error on {field}, got {other:?}"),
-        }
+        crate::config::testing::assert_field(t5(text), text, field);
     }
 }
