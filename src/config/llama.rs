@@ -150,7 +150,8 @@ impl DecoderConfig {
         let moe = resolve_moe(family, &raw, value, &mut d)?;
         let sparse_layers = sparse_layers(family, &raw, moe.is_some(), num_layers, &mut d)?;
 
-        let (sliding_window, attn_logit_softcapping, final_logit_softcapping) = windows(desc, &raw, &mut d)?;
+        let layers::Windows { sliding_window, attn_logit_softcapping, final_logit_softcapping } =
+            windows(desc, &raw, &mut d)?;
         let layer_types = layer_types(desc, &raw, num_layers, &mut d)?;
 
         let labels = num_labels(value)?;

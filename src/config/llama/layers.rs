@@ -5,11 +5,13 @@ use super::super::{ConfigError, Defaulted, size};
 use super::raw::Raw;
 
 /// The attention window and the attention and final logit caps, as the rule set reads them.
-pub(super) fn windows(
-    desc: &TypeDesc,
-    raw: &Raw,
-    d: &mut Vec<Defaulted>,
-) -> Result<(Option<u64>, Option<f64>, Option<f64>), ConfigError> {
+pub(super) struct Windows {
+    pub sliding_window: Option<u64>,
+    pub attn_logit_softcapping: Option<f64>,
+    pub final_logit_softcapping: Option<f64>,
+}
+
+pub(super) fn windows(desc: &TypeDesc, raw: &Raw, d: &mut Vec<Defaulted>) -> Result<Windows, ConfigError> {
     let family = desc.rules;
     let sliding_window = match family {
         _ if desc.window_period.is_some() => {
@@ -38,7 +40,7 @@ pub(super) fn windows(
         Family::Gemma3Text => (raw.attn_logit_softcapping, raw.final_logit_softcapping),
         _ => (None, None),
     };
-    Ok((sliding_window, attn_logit_softcapping, final_logit_softcapping))
+    Ok(Windows { sliding_window, attn_logit_softcapping, final_logit_softcapping })
 }
 
 pub(super) fn layer_types(
