@@ -1,6 +1,7 @@
 //! The BERT-family graph, named exactly as transformers' modules (and so the checkpoint's
 //! tensors): `bert.encoder.layer.{i}.attention.self.query`, `lm_head.dense`, `cls.predictions`.
 
+use super::encoder::{BertLayer, bert_embeddings, bert_layer};
 use super::release::{DISTANCE, MLM_BIAS, note};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bert::{BertConfig, Head, PositionEmbedding, Style};
@@ -64,74 +65,23 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     let word_embeddings = format!("{p}embeddings.word_embeddings.weight");
 
     let emb = format!("{p}embeddings");
-    let mut sections = vec![Section {
-        name: emb.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            Node::new(format!("{emb}.word_embeddings"), Op::Embedding, format!("{v} tokens"), &[seq, h])
-                .with([Tensor::new(&word_embeddings, &[v, h])]),
-            Node::new(
-                format!("{emb}.position_embeddings"),
-                Op::Embedding,
-                format!("{} positions, learned", c.max_position_embeddings),
-                &[seq, h],
-            )
-            .with([Tensor::new(
-                format!("{emb}.position_embeddings.weight"),
-                &[c.max_position_embeddings, h],
-            )]),
-            Node::new(
-                format!("{emb}.token_type_embeddings"),
-                Op::Embedding,
-                format!("{} token types", c.type_vocab_size),
-                &[seq, h],
-            )
-            .with([Tensor::new(format!("{emb}.token_type_embeddings.weight"), &[c.type_vocab_size, h])]),
-            layer_norm(&format!("{emb}.LayerNorm"), "sum of the three embeddings, normalised", &[seq, h], h),
-        ],
-    }];
-
+    let sizes = [v, c.max_position_embeddings, c.type_vocab_size];
+    let nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
+    let mut sections = vec![Section { name: emb.clone(), role: Role::Embeddings, repeat: 1, nodes }];
     let l = format!("{p}encoder.layer.{{i}}");
-    let heads = c.num_heads;
-    let hd = c.head_dim();
-    let mut attention = Node::new(
-        format!("{l}.attention.self"),
-        Op::Attention,
-        format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V"),
-        &[seq, h],
-    );
     // transformers 5.x dropped the relative tables: `position_embedding_type` builds nothing.
-    if c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4 {
-        attention.params.push(Tensor::new(
-            format!("{l}.attention.self.distance_embedding.weight"),
-            &[2 * c.max_position_embeddings - 1, hd],
-        ));
-    }
-    let ffn = c.intermediate_size;
-    sections.push(Section {
-        name: l.clone(),
-        role: Role::Layers,
-        repeat: c.num_layers,
-        nodes: vec![
-            linear(&format!("{l}.attention.self.query"), "query projection", seq, h, h),
-            linear(&format!("{l}.attention.self.key"), "key projection", seq, h, h),
-            linear(&format!("{l}.attention.self.value"), "value projection", seq, h, h),
-            attention,
-            linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
-            layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-            linear(
-                &format!("{l}.intermediate.dense"),
-                &format!("up projection, then {}", c.hidden_act),
-                seq,
-                h,
-                ffn,
-            ),
-            linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
-            layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-        ],
+    let relative = c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4;
+    let nodes = bert_layer(&BertLayer {
+        l: &l,
+        seq,
+        hidden: h,
+        heads: c.num_heads,
+        head_dim: c.head_dim(),
+        ffn: c.intermediate_size,
+        act: &c.hidden_act,
+        distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
     });
+    sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
 
     if has_pooler(c) {
         let name = format!("{p}pooler.dense");

@@ -17,6 +17,7 @@ pub mod deberta_v2;
 pub mod decoder;
 pub mod distilbert;
 pub mod electra;
+mod encoder;
 pub mod falcon;
 pub mod gpt2;
 pub mod gpt_neox;
