@@ -6,8 +6,9 @@
 //! How often the forward pass runs each group is said in the nodes' detail.
 
 use super::bert::{layer_norm, linear};
+use super::encoder::bert_embeddings;
 use super::release::{DISTANCE, MLM_BIAS, decoder_bias_candidate, note};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, shapes, tied_if};
 use crate::config::albert::AlbertConfig;
 use crate::config::bert::{Head, PositionEmbedding};
 use crate::config::release::Release;
@@ -58,35 +59,13 @@ pub fn build(c: &AlbertConfig, seq: u64) -> Graph {
     let (h, e, v) = (c.hidden_size, c.embedding_size, c.vocab_size);
     let emb = format!("{p}embeddings");
     let word = format!("{emb}.word_embeddings.weight");
+    let sizes = [v, c.max_position_embeddings, c.type_vocab_size];
     let mut sections = vec![
         Section {
             name: emb.clone(),
             role: Role::Embeddings,
             repeat: 1,
-            nodes: vec![
-                Node::new("input_ids", Op::Input, "token ids", &[seq]),
-                embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens, width {e}"), seq, v, e),
-                embedding(
-                    &format!("{emb}.position_embeddings"),
-                    format!("{} positions, learned", c.max_position_embeddings),
-                    seq,
-                    c.max_position_embeddings,
-                    e,
-                ),
-                embedding(
-                    &format!("{emb}.token_type_embeddings"),
-                    format!("{} token types", c.type_vocab_size),
-                    seq,
-                    c.type_vocab_size,
-                    e,
-                ),
-                layer_norm(
-                    &format!("{emb}.LayerNorm"),
-                    "sum of the three embeddings, normalised",
-                    &[seq, e],
-                    e,
-                ),
-            ],
+            nodes: bert_embeddings(&emb, seq, format!("{v} tokens, width {e}"), sizes, e),
         },
         Section {
             name: format!("{p}encoder.embedding_hidden_mapping_in"),
