@@ -122,6 +122,9 @@ pub struct ParamsView {
     pub breakdown: Vec<Part>,
     pub tied: Vec<Tied>,
     pub reconciliation: Reconciliation,
+    /// The count under transformers 4.x where it differs from the 5.x count above (untied MLM
+    /// decoder biases, BART's untied stacks, T5's forced tie, BERT's relative position tables).
+    pub other_release: Option<crate::graph::release::ReleaseNote>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -244,6 +244,7 @@ fn fill(
         breakdown,
         tied,
         reconciliation,
+        other_release: arch.other_release(),
     });
     page.forward_pass = Some(shape_check::check(&dims, &arch.activations()));
     let lint_cards: Vec<lints::CardBf16> = cards::builtin()

@@ -39,6 +39,13 @@ fn derived(config: &str) -> u64 {
     plan_text(config).unwrap().params.unwrap().derived
 }
 
+/// The count under transformers 4.x the page states beside the 5.x one, when they differ.
+fn derived_4x(config: &str) -> Option<u64> {
+    let note = plan_text(config).unwrap().params.unwrap().other_release?;
+    assert_eq!(serde_json::to_value(note.release).unwrap(), "4.x");
+    Some(note.derived)
+}
+
 #[test]
 fn t5_small_is_60_506_624() {
     // config.json: vocab 32128, d_model 512, 8 heads x d_kv 64, d_ff 2048, relu, 6 + 6 layers,
@@ -88,9 +95,10 @@ fn t5_small_is_60_506_624() {
 }
 
 #[test]
-fn mt5_base_is_582_401_280_with_its_untied_lm_head() {
+fn mt5_base_ties_its_lm_head_under_5x_and_is_582_401_280_under_4x_which_unties_it() {
     // config.json: vocab 250112, d_model 768, 12 heads x 64, d_ff 2048, gated-gelu, 12 + 12 layers,
-    // tie_word_embeddings false: lm_head is a second vocab x d matrix.
+    // tie_word_embeddings false: under 4.x lm_head is a second vocab x d matrix; 5.x's MT5Config
+    // forces tie_word_embeddings to true (configuration_mt5.py), so lm_head shares `shared`.
     let shared = 250_112 * 768;
     assert_eq!(shared, 192_086_016);
     assert_eq!(t5_encoder_block(768, 768, 2048, true), 7_079_424);
@@ -101,12 +109,15 @@ fn mt5_base_is_582_401_280_with_its_untied_lm_head() {
         + 12 * t5_decoder_block(768, 768, 2048, true)
         + 250_112 * 768;
     assert_eq!(expected, 582_401_280);
+    let tied = expected - 250_112 * 768;
+    assert_eq!(tied, 390_315_264);
     let page = plan_id("google/mt5-base");
-    assert_eq!(page.params.as_ref().unwrap().derived, expected);
+    assert_eq!(page.params.as_ref().unwrap().derived, tied);
     assert!(!published_counts().contains_key("google/mt5-base"));
     let p = page.params.unwrap();
-    assert!(p.tied.iter().all(|t| t.tensor != "lm_head.weight"), "untied: lm_head is counted");
-    assert_eq!(p.tied.len(), 2, "the stacks' embed_tokens stay tied to `shared`");
+    assert_eq!(p.other_release.as_ref().map(|n| n.derived), Some(expected), "4.x counts the untied head");
+    assert!(p.tied.iter().any(|t| t.tensor == "lm_head.weight" && t.tied_to == "shared.weight"));
+    assert_eq!(p.tied.len(), 3, "the stacks' embed_tokens and lm_head share `shared`");
 }
 
 #[test]
@@ -140,8 +151,8 @@ fn t5_heads_are_sized_from_the_config() {
     let encoder = t5_stack_once(512, 32, 8) + 6 * t5_encoder_block(512, 512, 2048, false);
     let decoder = t5_stack_once(512, 32, 8) + 6 * t5_decoder_block(512, 512, 2048, false);
     let cases = [
-        // Untied: lm_head is its own matrix.
-        (json!({"tie_word_embeddings": false}), shared + encoder + decoder + 32_128 * 512),
+        // 5.x's T5Config forces the tie whatever the file says (4.x: see below).
+        (json!({"tie_word_embeddings": false}), shared + encoder + decoder),
         (json!({"architectures": ["T5EncoderModel"]}), shared + encoder),
         // T5ClassificationHead: dense d x d + d, out_proj d x labels + labels.
         (
@@ -160,6 +171,11 @@ fn t5_heads_are_sized_from_the_config() {
         let config = reference_config_with("google-t5--t5-small", patch.clone());
         assert_eq!(derived(&config), expected, "{patch}");
     }
+    // Under 4.x the untied lm_head is its own matrix; the page says so beside the 5.x count.
+    let untied = reference_config_with("google-t5--t5-small", json!({"tie_word_embeddings": false}));
+    assert_eq!(derived_4x(&untied), Some(shared + encoder + decoder + 32_128 * 512));
+    let tied = reference_config_with("google-t5--t5-small", json!({}));
+    assert_eq!(derived_4x(&tied), None, "tied: both releases count the same");
     // Head classes keep the model under `transformer.`.
     let config =
         reference_config_with("google-t5--t5-small", json!({"architectures": ["T5ForTokenClassification"]}));
@@ -237,9 +253,10 @@ fn bart_heads_and_the_final_logits_bias_buffer() {
     let cases = [
         // lm_head is tied to shared; final_logits_bias is a buffer, not a parameter.
         (json!({"architectures": ["BartForConditionalGeneration"]}), base),
+        // Untied under 5.x: lm_head, and each stack's embed_tokens apart from `shared`.
         (
             json!({"architectures": ["BartForConditionalGeneration"], "tie_word_embeddings": false}),
-            base + 50_265 * 768,
+            base + 3 * 50_265 * 768,
         ),
         // BartClassificationHead with the config's 3 labels (id2label).
         (
@@ -258,6 +275,12 @@ fn bart_heads_and_the_final_logits_bias_buffer() {
         let config = reference_config_with("facebook--bart-base", patch.clone());
         assert_eq!(derived(&config), expected, "{patch}");
     }
+    // 4.x keeps the stacks on `shared` whatever the flag: only lm_head is added.
+    let untied = reference_config_with(
+        "facebook--bart-base",
+        json!({"architectures": ["BartForConditionalGeneration"], "tie_word_embeddings": false}),
+    );
+    assert_eq!(derived_4x(&untied), Some(base + 50_265 * 768));
     let config = reference_config_with(
         "facebook--bart-base",
         json!({"architectures": ["BartForConditionalGeneration"]}),

@@ -149,10 +149,11 @@ fn heads_are_sized_from_the_config() {
             base + 768 * 5 + 5,
         ),
         (serde_json::json!({"architectures": ["RobertaModel"]}), base + pooler(768)),
-        // Untied: the decoder's weight is a parameter of its own.
+        // Untied: the decoder's weight is a parameter of its own, and under 5.x its bias too (the
+        // tie of `lm_head.decoder.bias` to `lm_head.bias` is one of `_tied_weights_keys`).
         (
             serde_json::json!({"architectures": ["RobertaForMaskedLM"], "tie_word_embeddings": false}),
-            base + mlm_head(768, 50_265) + 50_265 * 768,
+            base + mlm_head(768, 50_265) + 50_265 * 768 + 50_265,
         ),
     ];
     for (patch, expected) in cases {
@@ -168,13 +169,39 @@ fn heads_are_sized_from_the_config() {
 }
 
 #[test]
-fn relative_position_embeddings_add_a_distance_table_per_layer() {
+fn relative_position_embeddings_build_nothing_under_5x_and_a_distance_table_per_layer_under_4x() {
     let config = reference_config_with(
         "google-bert--bert-base-uncased",
         serde_json::json!({"architectures": ["BertModel"], "position_embedding_type": "relative_key"}),
     );
     let absolute = embeddings(30_522, 512, 2, 768) + 12 * bert_layer(768, 3072) + pooler(768);
-    // nn.Embedding(2 * max_position_embeddings - 1, head_dim) in every self-attention.
+    // 4.x: nn.Embedding(2 * max_position_embeddings - 1, head_dim) in every self-attention; 5.x's
+    // BertSelfAttention has no relative path at all.
     let distance = 12 * (2 * 512 - 1) * 64;
-    assert_eq!(plan_text(&config).unwrap().params.unwrap().derived, absolute + distance);
+    let params = plan_text(&config).unwrap().params.unwrap();
+    assert_eq!(params.derived, absolute);
+    let note = params.other_release.expect("4.x counts differently");
+    assert_eq!(note.derived, absolute + distance);
+    assert!(note.why.contains("distance_embedding"), "{}", note.why);
+}
+
+#[test]
+fn an_untied_mlm_decoder_keeps_its_own_bias_under_5x_and_shares_the_heads_under_4x() {
+    let base = embeddings(30_522, 512, 2, 768) + 12 * bert_layer(768, 3072);
+    // BertOnlyMLMHead: transform dense h x h + h, LayerNorm 2h, decoder h x vocab, bias vocab.
+    let head = (768 * 768 + 768) + 2 * 768 + 30_522;
+    let untied = reference_config_with(
+        "google-bert--bert-base-uncased",
+        serde_json::json!({"architectures": ["BertForMaskedLM"], "tie_word_embeddings": false}),
+    );
+    let params = plan_text(&untied).unwrap().params.unwrap();
+    assert_eq!(params.derived, base + head + 30_522 * 768 + 30_522, "own weight and own decoder.bias");
+    assert_eq!(params.other_release.map(|n| n.derived), Some(base + head + 30_522 * 768));
+    let tied = reference_config_with(
+        "google-bert--bert-base-uncased",
+        serde_json::json!({"architectures": ["BertForMaskedLM"]}),
+    );
+    let params = plan_text(&tied).unwrap().params.unwrap();
+    assert_eq!(params.derived, base + head);
+    assert!(params.other_release.is_none(), "tied: both releases count the same");
 }

@@ -367,3 +367,46 @@ fn vit_heads() {
     let no_bias = json!({"model_type": "vit", "architectures": ["ViTForImageClassification"], "num_labels": 10, "qkv_bias": false});
     assert_eq!(derived(&no_bias), encoder - 12 * 3 * 768 + linear(768, 10));
 }
+
+// ---------------------------------------------------------------- transformers 5.x against 4.x
+
+/// The count the page follows (5.x) and the 4.x count its note states, when the two differ.
+fn both_releases(config: &serde_json::Value) -> (u64, Option<u64>) {
+    let params = plan_text(&config.to_string()).unwrap().params.unwrap();
+    (params.derived, params.other_release.map(|n| n.derived))
+}
+
+#[test]
+fn untied_mlm_decoders_of_albert_mpnet_and_deberta_v2_keep_a_bias_of_their_own_under_5x() {
+    // 4.x assigns `self.decoder.bias = self.bias` in every MLM head; 5.x ties the two only through
+    // `_tied_weights_keys`, which hold only while tie_word_embeddings is true: untied, 5.x counts
+    // one more vocab-long vector. Vocab sizes are the config classes' defaults (AlbertConfig
+    // 30000, MPNetConfig 30527, DebertaV2Config 128100, whose default head is the legacy one).
+    for (model_type, class, vocab) in [
+        ("albert", "AlbertForMaskedLM", 30_000),
+        ("albert", "AlbertForPreTraining", 30_000),
+        ("mpnet", "MPNetForMaskedLM", 30_527),
+        ("deberta-v2", "DebertaV2ForMaskedLM", 128_100),
+    ] {
+        let untied =
+            json!({"model_type": model_type, "architectures": [class], "tie_word_embeddings": false});
+        let (five, four) = both_releases(&untied);
+        assert_eq!(Some(five - vocab), four, "{class}");
+        let tied = json!({"model_type": model_type, "architectures": [class], "tie_word_embeddings": true});
+        assert_eq!(both_releases(&tied).1, None, "{class}: tied, both releases count the same");
+    }
+}
+
+#[test]
+fn relative_key_attention_of_electra_and_albert_builds_its_distance_table_only_under_4x() {
+    // 4.x: nn.Embedding(2 x max_position_embeddings - 1, head_dim) in every self-attention
+    // module; 5.x's attention has no relative path. ElectraConfig(): 12 layers, hidden 256 over
+    // 4 heads (head_dim 64), 512 positions. AlbertConfig(): one shared layer (1 group x 1 inner
+    // layer), hidden 4096 over 64 heads (head_dim 64), 512 positions.
+    for (model_type, tables) in [("electra", 12), ("albert", 1)] {
+        let config = json!({"model_type": model_type, "position_embedding_type": "relative_key"});
+        let (five, four) = both_releases(&config);
+        assert_eq!(four, Some(five + tables * (2 * 512 - 1) * 64), "{model_type}");
+        assert_eq!(five, derived(&json!({"model_type": model_type})), "{model_type}: as absolute");
+    }
+}

@@ -51,6 +51,9 @@ pub struct AlbertConfig {
     pub pad_token_id: u64,
     pub layer_norm_eps: f64,
     pub hidden_act: String,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -122,28 +125,26 @@ impl AlbertConfig {
             pad_token_id,
             layer_norm_eps,
             hidden_act,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }
 
     pub fn dims(&self) -> super::Dims {
+        // Applications, not parameter sets: activations and the serving working set grow with
+        // every pass through a shared layer.
         super::Dims {
-            hidden_size: self.hidden_size,
-            // Applications, not parameter sets: activations and the serving working set grow with
-            // every pass through a shared layer.
-            num_layers: self.num_layers,
-            num_heads: self.num_heads,
-            num_kv_heads: self.num_heads,
-            head_dim: self.hidden_size / self.num_heads,
-            intermediate_size: self.intermediate_size,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
-            usable_context: self.max_position_embeddings,
             pad_token_id: Some(self.pad_token_id),
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_eps,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.hidden_size,
+                self.num_layers,
+                self.num_heads,
+                self.intermediate_size,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 }
@@ -173,11 +174,9 @@ pub(crate) fn position_embedding(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn albert(text: &str) -> Result<AlbertConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        AlbertConfig::resolve(&value, &common)
+        crate::config::testing::read(text, AlbertConfig::resolve)
     }
 
     #[test]
@@ -204,10 +203,7 @@ mod tests {
                 "num_labels",
             ),
         ] {
-            match albert(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(albert(text), text, field);
         }
     }
 }

@@ -62,6 +62,9 @@ pub struct BartConfig {
     pub activation_function: String,
     pub tie_word_embeddings: bool,
     pub pad_token_id: Option<u64>,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -138,6 +141,7 @@ impl BartConfig {
             activation_function,
             tie_word_embeddings,
             pad_token_id,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }
@@ -149,22 +153,20 @@ impl BartConfig {
     /// The decoder's depth, heads and width: every class of the family has a decoder.
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.d_model,
-            num_layers: self.decoder_layers,
-            num_heads: self.decoder_attention_heads,
-            num_kv_heads: self.decoder_attention_heads,
-            head_dim: self.d_model / self.decoder_attention_heads,
-            intermediate_size: self.decoder_ffn_dim,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
             // The offset rows sit before position 0: every one of the configured positions is usable.
             usable_context: self.max_position_embeddings,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             // nn.LayerNorm's default; BartConfig has no epsilon.
             layer_norm_eps: 1e-5,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.d_model,
+                self.decoder_layers,
+                self.decoder_attention_heads,
+                self.decoder_ffn_dim,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 }
@@ -172,11 +174,9 @@ impl BartConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn bart(text: &str) -> Result<BartConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        BartConfig::resolve(&value, &common)
+        crate::config::testing::read(text, BartConfig::resolve)
     }
 
     #[test]
@@ -199,10 +199,7 @@ mod tests {
                 "architectures[0]",
             ),
         ] {
-            match bart(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(bart(text), text, field);
         }
     }
 }

@@ -129,6 +129,9 @@ pub struct BertConfig {
     pub pad_token_id: u64,
     pub layer_norm_eps: f64,
     pub hidden_act: String,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -201,6 +204,7 @@ impl BertConfig {
             pad_token_id,
             layer_norm_eps,
             hidden_act,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }
@@ -211,20 +215,19 @@ impl BertConfig {
 
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            num_heads: self.num_heads,
-            num_kv_heads: self.num_heads,
             head_dim: self.head_dim(),
-            intermediate_size: self.intermediate_size,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
             usable_context: self.usable_positions(),
             pad_token_id: Some(self.pad_token_id),
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_eps,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.hidden_size,
+                self.num_layers,
+                self.num_heads,
+                self.intermediate_size,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 
@@ -267,68 +270,4 @@ fn classify(class: &str, num_labels: u64) -> Option<(Style, Head)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::parse;
-
-    fn bert(text: &str) -> Result<BertConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        BertConfig::resolve(&value, &common)
-    }
-
-    #[test]
-    fn missing_keys_take_the_config_class_defaults_and_are_recorded() {
-        let c = bert(r#"{"model_type": "roberta"}"#).unwrap();
-        assert_eq!((c.vocab_size, c.hidden_size, c.num_layers, c.pad_token_id), (50265, 768, 12, 1));
-        assert_eq!(c.class, "RobertaModel");
-        assert!(c.defaulted.iter().any(|d| d.field == "vocab_size" && d.value == "50265"));
-        let x = bert(r#"{"model_type": "xlm-roberta"}"#).unwrap();
-        assert_eq!(x.vocab_size, 30522, "XLMRobertaConfig's default vocabulary");
-    }
-
-    #[test]
-    fn num_labels_comes_from_id2label() {
-        let c = bert(
-            r#"{"model_type": "bert", "architectures": ["BertForSequenceClassification"],
-            "id2label": {"0": "a", "1": "b", "2": "c"}, "num_labels": 7}"#,
-        )
-        .unwrap();
-        assert_eq!(c.head, Head::SequenceClassification { num_labels: 3 });
-    }
-
-    #[test]
-    fn a_wrong_type_names_the_field() {
-        let err = bert(r#"{"model_type": "bert", "hidden_size": "768"}"#).unwrap_err();
-        let ConfigError::Field { field, reason } = err else { panic!() };
-        assert_eq!(field, "hidden_size");
-        assert!(reason.contains("invalid type"), "{reason}");
-    }
-
-    #[test]
-    fn zero_negative_and_absurd_sizes_name_the_field() {
-        for (text, field) in [
-            (r#"{"model_type": "bert", "num_hidden_layers": 0}"#, "num_hidden_layers"),
-            (r#"{"model_type": "bert", "vocab_size": -5}"#, "vocab_size"),
-            (r#"{"model_type": "bert", "hidden_size": 100000000000}"#, "hidden_size"),
-            (r#"{"model_type": "bert", "intermediate_size": 3.5}"#, "intermediate_size"),
-        ] {
-            match bert(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
-        }
-    }
-
-    #[test]
-    fn an_unknown_class_is_an_error_on_architectures() {
-        let err = bert(r#"{"model_type": "bert", "architectures": ["BertForTranslation"]}"#).unwrap_err();
-        assert!(matches!(err, ConfigError::Field { field, .. } if field == "architectures[0]"));
-    }
-
-    #[test]
-    fn roberta_positions_lose_the_padding_offset() {
-        let c = bert(r#"{"model_type": "xlm-roberta", "max_position_embeddings": 514, "pad_token_id": 1}"#)
-            .unwrap();
-        assert_eq!(c.usable_positions(), 512);
-    }
-}
+mod tests;

@@ -92,22 +92,19 @@ impl BloomConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
+        // BloomMLP is always 4 x hidden; the config has no key for it.
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.n_layer,
-            num_heads: self.n_head,
-            num_kv_heads: self.n_head,
-            head_dim: self.hidden_size / self.n_head,
-            // BloomMLP is always 4 x hidden; the config has no key for it.
-            intermediate_size: 4 * self.hidden_size,
-            vocab_size: self.vocab_size,
-            context: self.trained_context,
-            usable_context: self.trained_context,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_epsilon,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.hidden_size,
+                self.n_layer,
+                self.n_head,
+                4 * self.hidden_size,
+                self.vocab_size,
+                self.trained_context,
+            )
         }
     }
 }

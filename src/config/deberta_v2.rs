@@ -86,6 +86,9 @@ pub struct DebertaV2Config {
     pub pad_token_id: u64,
     pub layer_norm_eps: f64,
     pub hidden_act: String,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -256,6 +259,7 @@ impl DebertaV2Config {
             pad_token_id,
             layer_norm_eps,
             hidden_act,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }
@@ -268,76 +272,24 @@ impl DebertaV2Config {
 
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            num_heads: self.num_heads,
-            num_kv_heads: self.num_heads,
             head_dim: self.attention_head_size,
-            intermediate_size: self.intermediate_size,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
             // Without an absolute table (position_biased_input false) nothing is indexed by
             // position, but the relative buckets are sized for this length: it stays the limit.
             usable_context: self.max_position_embeddings,
             pad_token_id: Some(self.pad_token_id),
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_eps,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.hidden_size,
+                self.num_layers,
+                self.num_heads,
+                self.intermediate_size,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::parse;
-
-    fn deberta(text: &str) -> Result<DebertaV2Config, ConfigError> {
-        let (common, value) = parse(text)?;
-        DebertaV2Config::resolve(&value, &common)
-    }
-
-    #[test]
-    fn relative_table_rows_follow_buckets_then_max_relative_positions() {
-        let c =
-            deberta(r#"{"model_type": "deberta-v2", "relative_attention": true, "position_buckets": 256}"#)
-                .unwrap();
-        assert_eq!(c.rel_embeddings, 512);
-        let c = deberta(
-            r#"{"model_type": "deberta-v2", "relative_attention": true, "max_relative_positions": -1}"#,
-        )
-        .unwrap();
-        assert_eq!(c.rel_embeddings, 1024, "falls back to max_position_embeddings");
-        let c =
-            deberta(r#"{"model_type": "deberta-v2", "pos_att_type": "p2c|c2p", "relative_attention": true}"#)
-                .unwrap();
-        assert!(c.pos_proj("c2p") && c.pos_proj("p2c"));
-    }
-
-    #[test]
-    fn bad_values_name_the_field() {
-        for (text, field) in [
-            (
-                r#"{"model_type": "deberta-v2", "hidden_size": 100, "num_attention_heads": 12}"#,
-                "num_attention_heads",
-            ),
-            (r#"{"model_type": "deberta-v2", "conv_kernel_size": 3, "conv_groups": 5}"#, "conv_groups"),
-            (r#"{"model_type": "deberta-v2", "type_vocab_size": -1}"#, "type_vocab_size"),
-            (r#"{"model_type": "deberta-v2", "attention_head_size": 65536}"#, "attention_head_size"),
-            (
-                r#"{"model_type": "deberta-v2", "architectures": ["DebertaV2ForMaskedLM"], "legacy": false}"#,
-                "legacy",
-            ),
-            (
-                r#"{"model_type": "deberta-v2", "architectures": ["DebertaV2ForCausalLM"]}"#,
-                "architectures[0]",
-            ),
-        ] {
-            match deberta(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
-        }
-    }
-}
+mod tests;

@@ -110,22 +110,20 @@ impl DistilBertConfig {
 
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.dim,
-            num_layers: self.n_layers,
-            num_heads: self.n_heads,
-            num_kv_heads: self.n_heads,
-            head_dim: self.dim / self.n_heads,
-            intermediate_size: self.hidden_dim,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
             // Position ids run from 0, so every row of the table is reachable.
             usable_context: self.max_position_embeddings,
             pad_token_id: Some(self.pad_token_id),
             tie_word_embeddings: self.tie_word_embeddings,
             // Hard-coded in every DistilBERT LayerNorm; the config has no key for it.
             layer_norm_eps: 1e-12,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.dim,
+                self.n_layers,
+                self.n_heads,
+                self.hidden_dim,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 }
@@ -133,11 +131,9 @@ impl DistilBertConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn distilbert(text: &str) -> Result<DistilBertConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        DistilBertConfig::resolve(&value, &common)
+        crate::config::testing::read(text, DistilBertConfig::resolve)
     }
 
     #[test]
@@ -168,10 +164,7 @@ mod tests {
                 "architectures[0]",
             ),
         ] {
-            match distilbert(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(distilbert(text), text, field);
         }
     }
 }

@@ -53,6 +53,9 @@ pub struct ElectraConfig {
     /// ElectraForMultipleChoice's `sequence_summary.summary` output width: none when
     /// `summary_use_proj` is false (an identity).
     pub summary_proj: Option<u64>,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -136,26 +139,24 @@ impl ElectraConfig {
             layer_norm_eps,
             hidden_act,
             summary_proj,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }
 
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            num_heads: self.num_heads,
-            num_kv_heads: self.num_heads,
-            head_dim: self.hidden_size / self.num_heads,
-            intermediate_size: self.intermediate_size,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
-            usable_context: self.max_position_embeddings,
             pad_token_id: Some(self.pad_token_id),
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_eps,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.hidden_size,
+                self.num_layers,
+                self.num_heads,
+                self.intermediate_size,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 }
@@ -163,11 +164,9 @@ impl ElectraConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn electra(text: &str) -> Result<ElectraConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        ElectraConfig::resolve(&value, &common)
+        crate::config::testing::read(text, ElectraConfig::resolve)
     }
 
     #[test]
@@ -190,10 +189,7 @@ mod tests {
                 "summary_type",
             ),
         ] {
-            match electra(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(electra(text), text, field);
         }
     }
 }

@@ -166,20 +166,19 @@ impl FalconConfig {
 
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            num_heads: self.num_heads,
             num_kv_heads: self.kv_heads,
             head_dim: self.head_dim(),
-            intermediate_size: self.ffn_hidden_size,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
-            usable_context: self.max_position_embeddings,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_epsilon,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.hidden_size,
+                self.num_layers,
+                self.num_heads,
+                self.ffn_hidden_size,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 }

@@ -126,20 +126,17 @@ impl Gpt2Config {
 
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.n_embd,
-            num_layers: self.n_layer,
-            num_heads: self.n_head,
-            num_kv_heads: self.n_head,
-            head_dim: self.n_embd / self.n_head,
-            intermediate_size: self.inner,
-            vocab_size: self.vocab_size,
-            context: self.n_positions,
-            usable_context: self.n_positions,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_epsilon,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.n_embd,
+                self.n_layer,
+                self.n_head,
+                self.inner,
+                self.vocab_size,
+                self.n_positions,
+            )
         }
     }
 }
@@ -166,11 +163,9 @@ fn double_heads_summary(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn gpt2(text: &str) -> Result<Gpt2Config, ConfigError> {
-        let (common, value) = parse(text)?;
-        Gpt2Config::resolve(&value, &common)
+        crate::config::testing::read(text, Gpt2Config::resolve)
     }
 
     #[test]
@@ -189,10 +184,7 @@ mod tests {
             (r#"{"model_type": "gpt2", "n_inner": 0}"#, "n_inner"),
             (r#"{"model_type": "gpt2", "max_position_embeddings": 0}"#, "max_position_embeddings"),
         ] {
-            match gpt2(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(gpt2(text), text, field);
         }
     }
 }

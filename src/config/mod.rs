@@ -10,6 +10,7 @@ pub mod bloom;
 pub mod composite;
 pub mod deberta_v2;
 pub mod decoder;
+mod dims;
 pub mod distilbert;
 pub mod electra;
 pub mod falcon;
@@ -28,12 +29,14 @@ pub mod spec_moe;
 mod spec_read;
 pub mod spec_shared;
 pub mod ssm;
+pub mod release;
 pub mod t5;
 pub mod types;
 pub mod vit;
 pub mod whisper;
 pub mod wrappers;
 
+pub use dims::Dims;
 pub use types::QkNorm;
 
 use serde::Serialize;
@@ -62,29 +65,6 @@ impl ConfigError {
 pub struct Defaulted {
     pub field: &'static str,
     pub value: String,
-}
-
-/// The sizes every transformer shares, as one family-neutral view for the checks, the lints and
-/// the page.
-#[derive(Debug, Clone, Serialize)]
-pub struct Dims {
-    pub hidden_size: u64,
-    pub num_layers: u64,
-    pub num_heads: u64,
-    pub num_kv_heads: u64,
-    pub head_dim: u64,
-    pub intermediate_size: u64,
-    pub vocab_size: u64,
-    /// `max_position_embeddings` as written.
-    pub context: u64,
-    /// The longest input the position scheme can index (less than `context` for RoBERTa).
-    pub usable_context: u64,
-    pub pad_token_id: Option<u64>,
-    pub tie_word_embeddings: bool,
-    pub layer_norm_eps: f64,
-    /// Routed experts per MoE layer, and how many each token is sent to; null for dense models.
-    pub num_experts: Option<u64>,
-    pub experts_per_token: Option<u64>,
 }
 
 /// Fields every family shares, read before dispatch.
@@ -284,29 +264,6 @@ pub(crate) fn classifier_labels(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn broken_json_is_reported_with_its_position() {
-        let err = parse("{\"model_type\": \"bert\",").unwrap_err();
-        assert!(matches!(&err, ConfigError::NotJson(m) if m.contains("line 1")), "{err}");
-    }
-
-    #[test]
-    fn a_missing_model_type_names_the_field() {
-        let err = parse("{\"hidden_size\": 768}").unwrap_err();
-        assert!(matches!(&err, ConfigError::Field { field, .. } if field == "model_type"));
-    }
-
-    #[test]
-    fn an_unknown_family_keeps_what_its_config_says() {
-        let (common, value) =
-            parse(r#"{"model_type": "zamba2", "hidden_size": 768, "n_layer": 24}"#).unwrap();
-        assert_eq!(common.model_type, "zamba2");
-        assert_eq!(
-            facts(&value),
-            vec![("hidden_size".into(), "768".into()), ("n_layer".into(), "24".into())]
-        );
-    }
-}
+mod testing;
+#[cfg(test)]
+mod tests;

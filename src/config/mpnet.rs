@@ -43,6 +43,9 @@ pub struct MpnetConfig {
     pub pad_token_id: u64,
     pub layer_norm_eps: f64,
     pub hidden_act: String,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -100,27 +103,26 @@ impl MpnetConfig {
             pad_token_id,
             layer_norm_eps,
             hidden_act,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }
 
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            num_heads: self.num_heads,
-            num_kv_heads: self.num_heads,
-            head_dim: self.hidden_size / self.num_heads,
-            intermediate_size: self.intermediate_size,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
             // Position ids start after the padding index, RoBERTa-style: rows 0 and 1 are never used.
             usable_context: self.max_position_embeddings.saturating_sub(PADDING_IDX + 1),
             pad_token_id: Some(self.pad_token_id),
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_eps,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.hidden_size,
+                self.num_layers,
+                self.num_heads,
+                self.intermediate_size,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 }
@@ -128,11 +130,9 @@ impl MpnetConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn mpnet(text: &str) -> Result<MpnetConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        MpnetConfig::resolve(&value, &common)
+        crate::config::testing::read(text, MpnetConfig::resolve)
     }
 
     #[test]
@@ -152,10 +152,7 @@ mod tests {
             (r#"{"model_type": "mpnet", "num_attention_heads": 1.5}"#, "num_attention_heads"),
             (r#"{"model_type": "mpnet", "architectures": ["MPNetForCausalLM"]}"#, "architectures[0]"),
         ] {
-            match mpnet(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(mpnet(text), text, field);
         }
     }
 }

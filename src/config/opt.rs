@@ -123,20 +123,17 @@ impl OptConfig {
 
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            num_heads: self.num_heads,
-            num_kv_heads: self.num_heads,
-            head_dim: self.hidden_size / self.num_heads,
-            intermediate_size: self.ffn_dim,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
-            usable_context: self.max_position_embeddings,
             pad_token_id: Some(self.pad_token_id),
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: 1e-5,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.hidden_size,
+                self.num_layers,
+                self.num_heads,
+                self.ffn_dim,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 }

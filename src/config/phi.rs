@@ -117,20 +117,19 @@ impl PhiConfig {
 
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            num_heads: self.num_heads,
             num_kv_heads: self.num_kv_heads,
             head_dim: self.head_dim,
-            intermediate_size: self.intermediate_size,
-            vocab_size: self.vocab_size,
-            context: self.max_position_embeddings,
-            usable_context: self.max_position_embeddings,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_eps,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.hidden_size,
+                self.num_layers,
+                self.num_heads,
+                self.intermediate_size,
+                self.vocab_size,
+                self.max_position_embeddings,
+            )
         }
     }
 }

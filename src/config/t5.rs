@@ -126,31 +126,13 @@ pub struct T5Config {
     /// The input length the page plans at: relative buckets reach any length, so this is the
     /// pre-training length (`n_positions` where the file writes it, else 512).
     pub context: u64,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 
-/// A class name of this family: its layout of position biases and its head.
-fn classify(class: &str, num_labels: u64) -> Option<(BiasLayout, Head)> {
-    let (layout, rest) = if let Some(rest) = class.strip_prefix("UMT5") {
-        (BiasLayout::EveryLayer, rest)
-    } else if let Some(rest) = class.strip_prefix("MT5") {
-        (BiasLayout::FirstLayer, rest)
-    } else if let Some(rest) = class.strip_prefix("T5") {
-        (BiasLayout::FirstLayer, rest)
-    } else {
-        return None;
-    };
-    let head = match rest {
-        "Model" => Head::Model,
-        "ForConditionalGeneration" => Head::ConditionalGeneration,
-        "EncoderModel" => Head::Encoder,
-        "ForSequenceClassification" => Head::SequenceClassification { num_labels },
-        "ForTokenClassification" => Head::TokenClassification { num_labels },
-        "ForQuestionAnswering" => Head::QuestionAnswering { num_labels },
-        _ => return None,
-    };
-    Some((layout, head))
-}
+use classes::classify;
 
 impl T5Config {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
@@ -266,6 +248,7 @@ impl T5Config {
             pad_token_id,
             layer_norm_epsilon,
             context,
+            release: super::release::Release::V5,
             defaulted: d,
         })
     }
@@ -276,71 +259,30 @@ impl T5Config {
 
     /// `num_layers` is the decoder's depth when the class has a decoder (the stack that generates),
     /// the encoder's otherwise; `num_heads` and `d_ff` are the same in both stacks.
+    /// Whether `lm_head` shares `shared`: transformers 5.x's T5 config classes force the tie (the
+    /// file's flag then only decides the output scaling); 4.x follows the flag.
+    pub fn ties_head(&self) -> bool {
+        self.release == super::release::Release::V5 || self.tie_word_embeddings
+    }
+
     pub fn dims(&self) -> super::Dims {
         super::Dims {
-            hidden_size: self.d_model,
-            num_layers: if self.has_decoder() { self.num_decoder_layers } else { self.num_layers },
-            num_heads: self.num_heads,
-            num_kv_heads: self.num_heads,
             head_dim: self.d_kv,
-            intermediate_size: self.d_ff,
-            vocab_size: self.vocab_size,
-            context: self.context,
-            usable_context: self.context,
             pad_token_id: self.pad_token_id,
-            tie_word_embeddings: self.tie_word_embeddings,
+            tie_word_embeddings: self.ties_head(),
             layer_norm_eps: self.layer_norm_epsilon,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.d_model,
+                if self.has_decoder() { self.num_decoder_layers } else { self.num_layers },
+                self.num_heads,
+                self.d_ff,
+                self.vocab_size,
+                self.context,
+            )
         }
     }
 }
 
+mod classes;
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::parse;
-
-    fn t5(text: &str) -> Result<T5Config, ConfigError> {
-        let (common, value) = parse(text)?;
-        T5Config::resolve(&value, &common)
-    }
-
-    #[test]
-    fn each_config_class_has_its_own_defaults() {
-        let t = t5(r#"{"model_type": "t5"}"#).unwrap();
-        assert_eq!((t.vocab_size, t.d_model, t.d_ff, t.num_layers, t.num_heads), (32128, 512, 2048, 6, 8));
-        assert!(!t.gated && t.tie_word_embeddings);
-        let m = t5(r#"{"model_type": "mt5"}"#).unwrap();
-        assert_eq!((m.vocab_size, m.d_ff, m.num_layers, m.num_heads), (250112, 1024, 8, 6));
-        assert!(m.gated && !m.tie_word_embeddings);
-        let u = t5(r#"{"model_type": "umt5"}"#).unwrap();
-        assert!(u.tie_word_embeddings);
-        assert_eq!(u.bias_layout, BiasLayout::EveryLayer);
-    }
-
-    #[test]
-    fn aliases_and_decoder_depth_follow_transformers() {
-        let c = t5(r#"{"model_type": "t5", "hidden_size": 768, "num_attention_heads": 12, "head_dim": 32, "num_layers": 4}"#)
-            .unwrap();
-        assert_eq!((c.d_model, c.num_heads, c.d_kv, c.num_decoder_layers), (768, 12, 32, 4));
-        let c = t5(r#"{"model_type": "t5", "num_layers": 4, "num_decoder_layers": 2}"#).unwrap();
-        assert_eq!((c.num_layers, c.num_decoder_layers), (4, 2));
-    }
-
-    #[test]
-    fn bad_values_name_the_field() {
-        for (text, field) in [
-            (r#"{"model_type": "t5", "d_kv": 0}"#, "d_kv"),
-            (r#"{"model_type": "t5", "hidden_size": 0, "d_model": 512}"#, "hidden_size"),
-            (r#"{"model_type": "t5", "d_ff": "big"}"#, "d_ff"),
-            (r#"{"model_type": "t5", "feed_forward_proj": "gelu-gated"}"#, "feed_forward_proj"),
-            (r#"{"model_type": "t5", "architectures": ["T5ForCausalLM"]}"#, "architectures[0]"),
-        ] {
-            match t5(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
-        }
-    }
-}
+mod tests;

@@ -165,24 +165,19 @@ impl VitConfig {
 
     pub fn dims(&self) -> super::Dims {
         let tokens = self.num_patches() + 1;
+        // No token vocabulary: the input is pixels. The lints that read a vocabulary skip 0.
+        // The sequence is the patches plus the [CLS] token; the position table has exactly
+        // that many rows (other resolutions need `interpolate_pos_encoding`).
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            num_heads: self.num_heads,
-            num_kv_heads: self.num_heads,
-            head_dim: self.hidden_size / self.num_heads,
-            intermediate_size: self.intermediate_size,
-            // No token vocabulary: the input is pixels. The lints that read a vocabulary skip 0.
-            vocab_size: 0,
-            // The sequence is the patches plus the [CLS] token; the position table has exactly
-            // that many rows (other resolutions need `interpolate_pos_encoding`).
-            context: tokens,
-            usable_context: tokens,
-            pad_token_id: None,
-            tie_word_embeddings: false,
             layer_norm_eps: self.layer_norm_eps,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(
+                self.hidden_size,
+                self.num_layers,
+                self.num_heads,
+                self.intermediate_size,
+                0,
+                tokens,
+            )
         }
     }
 }
@@ -190,11 +185,9 @@ impl VitConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn vit(text: &str) -> Result<VitConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        VitConfig::resolve(&value, &common)
+        crate::config::testing::read(text, VitConfig::resolve)
     }
 
     #[test]
@@ -213,10 +206,7 @@ mod tests {
             (r#"{"model_type": "vit", "image_size": 1048576, "patch_size": 1048576}"#, "image_size"),
             (r#"{"model_type": "vit", "architectures": ["ViTForMaskedLM"]}"#, "architectures[0]"),
         ] {
-            match vit(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(vit(text), text, field);
         }
     }
 }

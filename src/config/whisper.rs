@@ -194,20 +194,10 @@ impl WhisperConfig {
             )
         };
         super::Dims {
-            hidden_size: self.d_model,
-            num_layers: layers,
-            num_heads: heads,
-            num_kv_heads: heads,
-            head_dim: self.d_model / heads,
-            intermediate_size: ffn,
-            vocab_size: self.vocab_size,
-            context,
-            usable_context: context,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: 1e-5,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(self.d_model, layers, heads, ffn, self.vocab_size, context)
         }
     }
 }
@@ -215,11 +205,9 @@ impl WhisperConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
 
     fn whisper(text: &str) -> Result<WhisperConfig, ConfigError> {
-        let (common, value) = parse(text)?;
-        WhisperConfig::resolve(&value, &common)
+        crate::config::testing::read(text, WhisperConfig::resolve)
     }
 
     #[test]
@@ -239,10 +227,7 @@ mod tests {
             (r#"{"model_type": "whisper", "max_target_positions": "448"}"#, "max_target_positions"),
             (r#"{"model_type": "whisper", "architectures": ["WhisperForCTC"]}"#, "architectures[0]"),
         ] {
-            match whisper(text) {
-                Err(ConfigError::Field { field: f, .. }) => assert_eq!(f, field, "{text}"),
-                other => panic!("{text}: expected an error on {field}, got {other:?}"),
-            }
+            crate::config::testing::assert_field(whisper(text), text, field);
         }
     }
 }

@@ -6,39 +6,28 @@
 //! How often the forward pass runs each group is said in the nodes' detail.
 
 use super::bert::{layer_norm, linear};
-use super::{
-    Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if,
-};
+use super::encoder::bert_embeddings;
+use super::release::{DISTANCE, MLM_BIAS, decoder_bias_candidate, note};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, shapes, tied_if};
 use crate::config::albert::AlbertConfig;
 use crate::config::bert::{Head, PositionEmbedding};
-use crate::config::{Defaulted, Dims};
+use crate::config::release::Release;
 
-impl Architecture for AlbertConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
+architecture!(
+    AlbertConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["albert."],
+    candidates: candidates,
+    unscaled_residual_init: true;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let why = [
+            ((matches!(self.head, Head::MaskedLm | Head::PreTraining)) && !self.tie_word_embeddings, MLM_BIAS),
+            (self.position_embedding != PositionEmbedding::Absolute, DISTANCE),
+        ];
+        let why = why.into_iter().filter(|(applies, _)| *applies).map(|(_, w)| w).collect();
+        note(self, &AlbertConfig { release: Release::V4, ..self.clone() }, why)
     }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        AlbertConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["albert.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+);
 
 fn prefix(c: &AlbertConfig) -> &'static str {
     if c.head == Head::Model { "" } else { "albert." }
@@ -70,35 +59,13 @@ pub fn build(c: &AlbertConfig, seq: u64) -> Graph {
     let (h, e, v) = (c.hidden_size, c.embedding_size, c.vocab_size);
     let emb = format!("{p}embeddings");
     let word = format!("{emb}.word_embeddings.weight");
+    let sizes = [v, c.max_position_embeddings, c.type_vocab_size];
     let mut sections = vec![
         Section {
             name: emb.clone(),
             role: Role::Embeddings,
             repeat: 1,
-            nodes: vec![
-                Node::new("input_ids", Op::Input, "token ids", &[seq]),
-                embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens, width {e}"), seq, v, e),
-                embedding(
-                    &format!("{emb}.position_embeddings"),
-                    format!("{} positions, learned", c.max_position_embeddings),
-                    seq,
-                    c.max_position_embeddings,
-                    e,
-                ),
-                embedding(
-                    &format!("{emb}.token_type_embeddings"),
-                    format!("{} token types", c.type_vocab_size),
-                    seq,
-                    c.type_vocab_size,
-                    e,
-                ),
-                layer_norm(
-                    &format!("{emb}.LayerNorm"),
-                    "sum of the three embeddings, normalised",
-                    &[seq, e],
-                    e,
-                ),
-            ],
+            nodes: bert_embeddings(&emb, seq, format!("{v} tokens, width {e}"), sizes, e),
         },
         Section {
             name: format!("{p}encoder.embedding_hidden_mapping_in"),
@@ -129,7 +96,7 @@ pub fn build(c: &AlbertConfig, seq: u64) -> Graph {
             format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V; {shared}"),
             &[seq, h],
         );
-        if c.position_embedding != PositionEmbedding::Absolute {
+        if c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4 {
             attention.params.push(Tensor::new(
                 format!("{l}.attention.distance_embedding.weight"),
                 &[2 * c.max_position_embeddings - 1, hd],
@@ -163,7 +130,12 @@ pub fn build(c: &AlbertConfig, seq: u64) -> Graph {
             layer_norm("predictions.LayerNorm", "norm", &[seq, e], e),
             Node::new("predictions.decoder", Op::Linear, "logits over the vocabulary", &[seq, v]).with([
                 tied_if(c.tie_word_embeddings, "predictions.decoder.weight", &[v, e], &word),
-                tied("predictions.decoder.bias", &[v], "predictions.bias"),
+                tied_if(
+                    c.release.ties(c.tie_word_embeddings),
+                    "predictions.decoder.bias",
+                    &[v],
+                    "predictions.bias",
+                ),
                 Tensor::new("predictions.bias", &[v]),
             ]),
         ]
@@ -228,11 +200,8 @@ fn candidates(c: &AlbertConfig) -> Vec<Candidate> {
                 "the decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
             ));
         }
-        out.push(Candidate::extra(
-            "decoder bias stored twice",
-            vec![("predictions.decoder.bias".into(), vec![v])],
-            "the decoder's bias is tied to `predictions.bias`, but the checkpoint stores it a second time",
-        ));
+        let tied = c.release.ties(c.tie_word_embeddings);
+        out.push(decoder_bias_candidate(tied, "predictions.decoder.bias", "predictions.bias", v));
     } else {
         out.push(Candidate::extra(
             "masked-LM head",

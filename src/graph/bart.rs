@@ -3,31 +3,20 @@
 //! The attention and feed-forward builders are shared with Whisper, which has the same layers.
 
 use super::kv::{KvGroup, KvLayout};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::{BartConfig, Head, POSITION_OFFSET};
-use crate::config::{Defaulted, Dims};
+use crate::config::release::Release;
 
-impl Architecture for BartConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("activation_function", self.activation_function.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        BartConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["model.".into()]
+architecture!(
+    BartConfig,
+    |c| activations: vec![("activation_function", c.activation_function.clone())],
+    prefixes: ["model."],
+    candidates: checkpoint_candidates,
+    // BartPreTrainedModel draws every linear from normal(0, init_std = 0.02), whatever the depth.
+    unscaled_residual_init: true;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let why = vec!["4.x always ties each stack's `embed_tokens` to `shared`; 5.x only with `tie_word_embeddings`"];
+        super::release::note(self, &BartConfig { release: Release::V4, ..self.clone() }, why)
     }
     fn kv_layout(&self) -> Option<KvLayout> {
         let vpt = 2 * self.d_model;
@@ -45,11 +34,7 @@ impl Architecture for BartConfig {
             recurrent: None,
         })
     }
-    fn unscaled_residual_init(&self) -> bool {
-        // BartPreTrainedModel draws every linear from normal(0, init_std = 0.02), whatever the depth.
-        true
-    }
-}
+);
 
 pub(crate) use super::blocks::linear;
 
@@ -128,7 +113,8 @@ pub(crate) fn encoder_layer(
 fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option<&str>) -> Vec<Node> {
     let (h, v) = (c.d_model, c.vocab_size);
     let mut tokens = Tensor::new(format!("{s}.embed_tokens.weight"), &[v, h]);
-    tokens.tied_to = shared.map(str::to_string);
+    // 5.x unties the stacks' embed_tokens from `shared` with the head; 4.x always shares it.
+    tokens.tied_to = shared.filter(|_| c.release.ties(c.tie_word_embeddings)).map(str::to_string);
     let rows = c.max_position_embeddings + POSITION_OFFSET;
     vec![
         Node::new(format!("{s}.embed_tokens"), Op::Embedding, format!("{v} tokens"), &[seq, h])
@@ -226,7 +212,17 @@ pub fn checkpoint_candidates(c: &BartConfig) -> Vec<Candidate> {
         vec![("final_logits_bias".into(), vec![1, v])],
         "a zero buffer BartForConditionalGeneration adds to the logits and saves with the weights; not a parameter",
     )];
-    if c.has_encoder() {
+    if c.has_encoder() && !c.release.ties(c.tie_word_embeddings) {
+        let p = if c.head == Head::Model { "" } else { "model." };
+        out.push(Candidate::missing(
+            "embed_tokens untied from shared",
+            vec![
+                (format!("{p}encoder.embed_tokens.weight"), vec![v, h]),
+                (format!("{p}decoder.embed_tokens.weight"), vec![v, h]),
+            ],
+            "transformers 5.x unties each stack's embed_tokens from `shared` with the LM head; a checkpoint saved by 4.x may hold only `shared`",
+        ));
+    } else if c.has_encoder() {
         let p = if c.head == Head::Model { "" } else { "model." };
         out.push(Candidate::extra(
             "embed_tokens stored per stack",

@@ -1,36 +1,32 @@
 //! The BERT-family graph, named exactly as transformers' modules (and so the checkpoint's
 //! tensors): `bert.encoder.layer.{i}.attention.self.query`, `lm_head.dense`, `cls.predictions`.
 
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::encoder::{BertLayer, bert_embeddings, bert_layer};
+use super::release::{DISTANCE, MLM_BIAS, note};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bert::{BertConfig, Head, PositionEmbedding, Style};
-use crate::config::{Defaulted, Dims};
+use crate::config::release::Release;
 
-impl Architecture for BertConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
+mod candidates;
+
+pub use candidates::checkpoint_candidates;
+
+architecture!(
+    BertConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["bert.", "roberta."],
+    candidates: checkpoint_candidates,
+    unscaled_residual_init: true;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let lm = matches!(self.head, Head::MaskedLm | Head::CausalLm | Head::PreTraining);
+        let why = [
+            (lm && !self.tie_word_embeddings, MLM_BIAS),
+            (self.position_embedding != PositionEmbedding::Absolute, DISTANCE),
+        ];
+        let why = why.into_iter().filter(|(applies, _)| *applies).map(|(_, w)| w).collect();
+        note(self, &BertConfig { release: Release::V4, ..self.clone() }, why)
     }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        BertConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["bert.".into(), "roberta.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+);
 
 /// The encoders' linears all have a bias.
 pub(crate) fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
@@ -69,73 +65,23 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     let word_embeddings = format!("{p}embeddings.word_embeddings.weight");
 
     let emb = format!("{p}embeddings");
-    let mut sections = vec![Section {
-        name: emb.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            Node::new(format!("{emb}.word_embeddings"), Op::Embedding, format!("{v} tokens"), &[seq, h])
-                .with([Tensor::new(&word_embeddings, &[v, h])]),
-            Node::new(
-                format!("{emb}.position_embeddings"),
-                Op::Embedding,
-                format!("{} positions, learned", c.max_position_embeddings),
-                &[seq, h],
-            )
-            .with([Tensor::new(
-                format!("{emb}.position_embeddings.weight"),
-                &[c.max_position_embeddings, h],
-            )]),
-            Node::new(
-                format!("{emb}.token_type_embeddings"),
-                Op::Embedding,
-                format!("{} token types", c.type_vocab_size),
-                &[seq, h],
-            )
-            .with([Tensor::new(format!("{emb}.token_type_embeddings.weight"), &[c.type_vocab_size, h])]),
-            layer_norm(&format!("{emb}.LayerNorm"), "sum of the three embeddings, normalised", &[seq, h], h),
-        ],
-    }];
-
+    let sizes = [v, c.max_position_embeddings, c.type_vocab_size];
+    let nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
+    let mut sections = vec![Section { name: emb.clone(), role: Role::Embeddings, repeat: 1, nodes }];
     let l = format!("{p}encoder.layer.{{i}}");
-    let heads = c.num_heads;
-    let hd = c.head_dim();
-    let mut attention = Node::new(
-        format!("{l}.attention.self"),
-        Op::Attention,
-        format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V"),
-        &[seq, h],
-    );
-    if c.position_embedding != PositionEmbedding::Absolute {
-        attention.params.push(Tensor::new(
-            format!("{l}.attention.self.distance_embedding.weight"),
-            &[2 * c.max_position_embeddings - 1, hd],
-        ));
-    }
-    let ffn = c.intermediate_size;
-    sections.push(Section {
-        name: l.clone(),
-        role: Role::Layers,
-        repeat: c.num_layers,
-        nodes: vec![
-            linear(&format!("{l}.attention.self.query"), "query projection", seq, h, h),
-            linear(&format!("{l}.attention.self.key"), "key projection", seq, h, h),
-            linear(&format!("{l}.attention.self.value"), "value projection", seq, h, h),
-            attention,
-            linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
-            layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-            linear(
-                &format!("{l}.intermediate.dense"),
-                &format!("up projection, then {}", c.hidden_act),
-                seq,
-                h,
-                ffn,
-            ),
-            linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
-            layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-        ],
+    // transformers 5.x dropped the relative tables: `position_embedding_type` builds nothing.
+    let relative = c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4;
+    let nodes = bert_layer(&BertLayer {
+        l: &l,
+        seq,
+        hidden: h,
+        heads: c.num_heads,
+        head_dim: c.head_dim(),
+        ffn: c.intermediate_size,
+        act: &c.hidden_act,
+        distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
     });
+    sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
 
     if has_pooler(c) {
         let name = format!("{p}pooler.dense");
@@ -168,105 +114,22 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
 }
 
 /// The LM head's decoder: tied to the word embeddings unless the config unties it; its bias is
-/// the head's own `bias` parameter (transformers ties `decoder.bias` to it).
+/// the head's own `bias` parameter while the tie holds (always under 4.x, only with
+/// `tie_word_embeddings` under 5.x).
 fn decoder(name: &str, bias_name: &str, c: &BertConfig, seq: u64, word_embeddings: &str) -> Node {
     let mut weight = Tensor::new(format!("{name}.weight"), &[c.vocab_size, c.hidden_size]);
     if c.tie_word_embeddings {
         weight.tied_to = Some(word_embeddings.to_string());
     }
     let mut decoder_bias = Tensor::new(format!("{name}.bias"), &[c.vocab_size]);
-    decoder_bias.tied_to = Some(bias_name.to_string());
+    if c.release.ties(c.tie_word_embeddings) {
+        decoder_bias.tied_to = Some(bias_name.to_string());
+    }
     Node::new(name, Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size]).with([
         weight,
         decoder_bias,
         Tensor::new(bias_name, &[c.vocab_size]),
     ])
-}
-
-/// Tensors that a checkpoint of this family may hold although the class does not build them, or
-/// lack although the class does: what the checkpoint reconciliation tries, with the reason for
-/// each. Sizes come from the config, never from the checkpoint.
-pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
-    let p = encoder_prefix(c);
-    let h = c.hidden_size;
-    let v = c.vocab_size;
-    let base = match c.style {
-        Style::Bert => "bert.",
-        Style::Roberta => "roberta.",
-    };
-    // Checkpoints are usually saved from a head class, so their encoder tensors carry its prefix.
-    let ckpt_p = if p.is_empty() { base } else { p };
-    let mut out = vec![Candidate::extra(
-        "position_ids buffer",
-        vec![(format!("{ckpt_p}embeddings.position_ids"), vec![1, c.max_position_embeddings])],
-        "an int64 buffer of position indices that transformers before 4.31 saved with the weights; not a parameter",
-    )];
-    let pooler = vec![
-        (format!("{ckpt_p}pooler.dense.weight"), vec![h, h]),
-        (format!("{ckpt_p}pooler.dense.bias"), vec![h]),
-    ];
-    if has_pooler(c) {
-        out.push(Candidate::missing(
-            "pooler",
-            pooler,
-            "the class builds a pooler that the checkpoint does not store (it is then freshly initialised on load)",
-        ));
-    } else {
-        out.push(Candidate::extra(
-            "pooler",
-            pooler,
-            "the pooler (dense + tanh on the first token) of the class the checkpoint was trained with; this class is built with add_pooling_layer=False and drops it",
-        ));
-    }
-    let has_lm = matches!(c.head, Head::MaskedLm | Head::CausalLm | Head::PreTraining);
-    if c.style == Style::Bert && !matches!(c.head, Head::PreTraining | Head::NextSentencePrediction) {
-        out.push(Candidate::extra(
-            "next-sentence head",
-            vec![("cls.seq_relationship.weight".into(), vec![2, h]), ("cls.seq_relationship.bias".into(), vec![2])],
-            "BERT's next-sentence-prediction head from pre-training (BertForPreTraining); this class has no use for it",
-        ));
-    }
-    if has_lm {
-        let (dec, tied) = match c.style {
-            Style::Bert => ("cls.predictions.decoder", "cls.predictions.bias"),
-            Style::Roberta => ("lm_head.decoder", "lm_head.bias"),
-        };
-        if c.tie_word_embeddings {
-            out.push(Candidate::extra(
-                "tied decoder stored twice",
-                vec![(format!("{dec}.weight"), vec![v, h])],
-                "the LM head's decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
-            ));
-        }
-        out.push(Candidate::extra(
-            "decoder bias stored twice",
-            vec![(format!("{dec}.bias"), vec![v])],
-            &format!("the decoder's bias is tied to `{tied}`, but the checkpoint stores it a second time"),
-        ));
-    } else {
-        let tensors = match c.style {
-            Style::Bert => vec![
-                ("cls.predictions.transform.dense.weight".into(), vec![h, h]),
-                ("cls.predictions.transform.dense.bias".into(), vec![h]),
-                ("cls.predictions.transform.LayerNorm.weight".into(), vec![h]),
-                ("cls.predictions.transform.LayerNorm.bias".into(), vec![h]),
-                ("cls.predictions.bias".into(), vec![v]),
-            ],
-            Style::Roberta => vec![
-                ("lm_head.dense.weight".into(), vec![h, h]),
-                ("lm_head.dense.bias".into(), vec![h]),
-                ("lm_head.layer_norm.weight".into(), vec![h]),
-                ("lm_head.layer_norm.bias".into(), vec![h]),
-                ("lm_head.bias".into(), vec![v]),
-            ],
-        };
-        out.push(Candidate::extra(
-            "masked-LM head",
-            tensors,
-            "the masked-language-model head from pre-training (its decoder is tied to the embeddings); this class drops it",
-        ));
-    }
-    out
 }
 
 fn bert_mlm(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {

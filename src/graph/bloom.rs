@@ -3,34 +3,17 @@
 //! `transformer.` in head classes. Positions are ALiBi biases: no table, no parameters.
 
 use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
+use super::{Candidate, Graph, Node, Op, Role, Section};
 use crate::config::bloom::BloomConfig;
 use crate::config::decoder::DecoderHead;
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for BloomConfig {
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        BloomConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["transformer.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+architecture!(
+    BloomConfig,
+    |_c| activations: vec![],
+    prefixes: ["transformer."],
+    candidates: checkpoint_candidates,
+    unscaled_residual_init: true
+);
 
 pub fn build(c: &BloomConfig, seq: u64) -> Graph {
     let p = base_prefix(c.head, "transformer.");

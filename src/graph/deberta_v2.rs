@@ -3,39 +3,26 @@
 //! `cls.predictions.decoder`.
 
 use super::bert::{layer_norm, linear};
-use super::{
-    Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if,
-};
+use super::release::{MLM_BIAS, note};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::Head;
 use crate::config::deberta_v2::DebertaV2Config;
-use crate::config::{Defaulted, Dims};
+use crate::config::release::Release;
 
-impl Architecture for DebertaV2Config {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
+architecture!(
+    DebertaV2Config,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["deberta."],
+    candidates: candidates,
+    unscaled_residual_init: true;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let why = [
+            ((self.head == Head::MaskedLm && self.legacy) && !self.tie_word_embeddings, MLM_BIAS),
+        ];
+        let why = why.into_iter().filter(|(applies, _)| *applies).map(|(_, w)| w).collect();
+        note(self, &DebertaV2Config { release: Release::V4, ..self.clone() }, why)
     }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        DebertaV2Config::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["deberta.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+);
 
 fn prefix(c: &DebertaV2Config) -> &'static str {
     if c.head == Head::Model { "" } else { "deberta." }
@@ -207,7 +194,12 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
                 Node::new("cls.predictions.decoder", Op::Linear, "logits over the vocabulary", &[seq, v])
                     .with([
                         tied_if(c.tie_word_embeddings, "cls.predictions.decoder.weight", &[v, e], word),
-                        tied("cls.predictions.decoder.bias", &[v], "cls.predictions.bias"),
+                        tied_if(
+                            c.release.ties(c.tie_word_embeddings),
+                            "cls.predictions.decoder.bias",
+                            &[v],
+                            "cls.predictions.bias",
+                        ),
                         Tensor::new("cls.predictions.bias", &[v]),
                     ]),
             ],

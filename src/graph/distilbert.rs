@@ -2,37 +2,17 @@
 //! `vocab_projector`.
 
 use super::bert::{layer_norm, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::Head;
 use crate::config::distilbert::DistilBertConfig;
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for DistilBertConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("activation", self.activation.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        DistilBertConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["distilbert.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+architecture!(
+    DistilBertConfig,
+    |c| activations: vec![("activation", c.activation.clone())],
+    prefixes: ["distilbert."],
+    candidates: candidates,
+    unscaled_residual_init: true
+);
 
 fn prefix(c: &DistilBertConfig) -> &'static str {
     if c.head == Head::Model { "" } else { "distilbert." }

@@ -2,37 +2,24 @@
 //! `discriminator_predictions` or `generator_predictions` + `generator_lm_head` on top.
 
 use super::bert::{layer_norm, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
+use super::encoder::{BertLayer, bert_embeddings, bert_layer};
+use super::release::{DISTANCE, note};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, shapes, tied_if};
 use crate::config::bert::{Head, PositionEmbedding};
 use crate::config::electra::ElectraConfig;
-use crate::config::{Defaulted, Dims};
+use crate::config::release::Release;
 
-impl Architecture for ElectraConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
+architecture!(
+    ElectraConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["electra."],
+    candidates: candidates,
+    unscaled_residual_init: true;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let why = vec![DISTANCE];
+        note(self, &ElectraConfig { release: Release::V4, ..self.clone() }, why)
     }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        ElectraConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["electra.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+);
 
 fn prefix(c: &ElectraConfig) -> &'static str {
     if c.head == Head::Model { "" } else { "electra." }
@@ -42,25 +29,8 @@ pub fn build(c: &ElectraConfig, seq: u64) -> Graph {
     let p = prefix(c);
     let (h, e, v) = (c.hidden_size, c.embedding_size, c.vocab_size);
     let emb = format!("{p}embeddings");
-    let mut emb_nodes = vec![
-        Node::new("input_ids", Op::Input, "token ids", &[seq]),
-        embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens, width {e}"), seq, v, e),
-        embedding(
-            &format!("{emb}.position_embeddings"),
-            format!("{} positions, learned", c.max_position_embeddings),
-            seq,
-            c.max_position_embeddings,
-            e,
-        ),
-        embedding(
-            &format!("{emb}.token_type_embeddings"),
-            format!("{} token types", c.type_vocab_size),
-            seq,
-            c.type_vocab_size,
-            e,
-        ),
-        layer_norm(&format!("{emb}.LayerNorm"), "sum of the three embeddings, normalised", &[seq, e], e),
-    ];
+    let sizes = [v, c.max_position_embeddings, c.type_vocab_size];
+    let mut emb_nodes = bert_embeddings(&emb, seq, format!("{v} tokens, width {e}"), sizes, e);
     // ElectraModel builds the projection only when the widths differ.
     if e != h {
         emb_nodes.push(linear(
@@ -74,44 +44,20 @@ pub fn build(c: &ElectraConfig, seq: u64) -> Graph {
     let mut sections =
         vec![Section { name: emb.clone(), role: Role::Embeddings, repeat: 1, nodes: emb_nodes }];
     let l = format!("{p}encoder.layer.{{i}}");
-    let (heads, hd, ffn) = (c.num_heads, h / c.num_heads, c.intermediate_size);
     // The config has `embedding_size`, so transformers does not refuse heads that do not divide
     // the hidden size: q, k and v project to heads x floor(hidden / heads).
-    let all = heads * hd;
-    let mut attention = Node::new(
-        format!("{l}.attention.self"),
-        Op::Attention,
-        format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V"),
-        &[seq, h],
-    );
-    if c.position_embedding != PositionEmbedding::Absolute {
-        attention.params.push(Tensor::new(
-            format!("{l}.attention.self.distance_embedding.weight"),
-            &[2 * c.max_position_embeddings - 1, hd],
-        ));
-    }
-    sections.push(Section {
-        name: l.clone(),
-        role: Role::Layers,
-        repeat: c.num_layers,
-        nodes: vec![
-            linear(&format!("{l}.attention.self.query"), "query projection", seq, h, all),
-            linear(&format!("{l}.attention.self.key"), "key projection", seq, h, all),
-            linear(&format!("{l}.attention.self.value"), "value projection", seq, h, all),
-            attention,
-            linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
-            layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-            linear(
-                &format!("{l}.intermediate.dense"),
-                &format!("up projection, then {}", c.hidden_act),
-                seq,
-                h,
-                ffn,
-            ),
-            linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
-            layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-        ],
+    let relative = c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4;
+    let nodes = bert_layer(&BertLayer {
+        l: &l,
+        seq,
+        hidden: h,
+        heads: c.num_heads,
+        head_dim: h / c.num_heads,
+        ffn: c.intermediate_size,
+        act: &c.hidden_act,
+        distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
     });
+    sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
     let word = format!("{emb}.word_embeddings.weight");
     let (name, nodes) = match c.head {
         Head::Model | Head::NextSentencePrediction => ("", vec![]),

@@ -2,37 +2,17 @@
 //! `h.{i}.self_attention.query_key_value`, `ln_f`) under `transformer.` in head classes.
 
 use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
+use super::{Candidate, Graph, Node, Op, Role, Section};
 use crate::config::decoder::DecoderHead;
 use crate::config::falcon::{BlockNorms, FalconConfig, QkvLayout};
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for FalconConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("activation", self.activation.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        FalconConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["transformer.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+architecture!(
+    FalconConfig,
+    |c| activations: vec![("activation", c.activation.clone())],
+    prefixes: ["transformer."],
+    candidates: checkpoint_candidates,
+    unscaled_residual_init: true
+);
 
 pub fn build(c: &FalconConfig, seq: u64) -> Graph {
     let p = base_prefix(c.head, "transformer.");

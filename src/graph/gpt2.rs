@@ -4,38 +4,18 @@
 
 use super::blocks::conv1d;
 use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
+use super::{Candidate, Graph, Node, Op, Role, Section};
 use crate::config::decoder::DecoderHead;
 use crate::config::gpt2::Gpt2Config;
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for Gpt2Config {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("activation_function", self.activation.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        Gpt2Config::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["transformer.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        // GPT2PreTrainedModel scales c_proj's init by 1/sqrt(2 x n_layer).
-        false
-    }
-}
+architecture!(
+    Gpt2Config,
+    |c| activations: vec![("activation_function", c.activation.clone())],
+    prefixes: ["transformer."],
+    candidates: checkpoint_candidates,
+    // GPT2PreTrainedModel scales c_proj's init by 1/sqrt(2 x n_layer).
+    unscaled_residual_init: false
+);
 
 pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
     let p = base_prefix(c.head, "transformer.");

@@ -3,11 +3,15 @@
 //! experts. Names are those of the class's `state_dict()`: `model.layers.{i}.self_attn.q_proj`,
 //! `model.layers.{i}.block_sparse_moe.experts.{e}.w1`, `lm_head`.
 
-use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm};
+use super::blocks::{HeadNames, head_section, layer_norm, rms_norm};
 use super::kv::{KvGroup, KvLayout};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
-use crate::config::llama::{Attention, DecoderConfig, Head, MlpKind, Moe, MoeStyle, NormKind, Norms};
-use crate::config::{Common, ConfigError, Defaulted, Dims};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::llama::{Attention, DecoderConfig, Head, NormKind};
+use crate::config::{Common, ConfigError};
+
+mod layer;
+
+use layer::layer_nodes;
 
 impl DecoderConfig {
     /// Reads and resolves a config of any type of the lineage, then checks that its sizes
@@ -75,28 +79,13 @@ impl DecoderConfig {
     }
 }
 
-impl Architecture for DecoderConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![(self.hidden_act_field, self.hidden_act.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        DecoderConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["model.".into(), "transformer.".into()]
-    }
+architecture!(
+    DecoderConfig,
+    |c| activations: vec![(c.hidden_act_field, c.hidden_act.clone())],
+    prefixes: ["model.", "transformer."],
+    candidates: checkpoint_candidates,
+    // `_init_weights` draws every linear from normal(0, initializer_range), depth-blind.
+    unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
         use crate::config::llama::Attention;
         let (values_per_token, what) = match &self.attention {
@@ -132,11 +121,7 @@ impl Architecture for DecoderConfig {
         };
         Some(KvLayout { groups, cross: None, cross_fixed_len: None, recurrent: None })
     }
-    fn unscaled_residual_init(&self) -> bool {
-        // `_init_weights` draws every linear from normal(0, initializer_range), depth-blind.
-        true
-    }
-}
+);
 
 /// Where the class keeps its decoder stack: nowhere for the bare model, `model.` for the heads
 /// (`transformer.` for Llama's and Qwen's question answering).
@@ -168,191 +153,6 @@ fn hidden_norm(c: &DecoderConfig, name: &str, what: &str, seq: u64) -> Node {
 
 fn norm_detail(c: &DecoderConfig, what: &str) -> String {
     format!("{}, {what}", norm_word(c))
-}
-
-fn attention_nodes(c: &DecoderConfig, l: &str, seq: u64) -> Vec<Node> {
-    let h = c.hidden_size;
-    let a = format!("{l}.self_attn");
-    match c.attention {
-        Attention::Grouped { num_heads, num_kv_heads, head_dim, qkv_bias, o_bias, qk_norm, fused_qkv } => {
-            let window = c.sliding_window.map(|w| format!(", window {w}")).unwrap_or_default();
-            gqa(&Gqa {
-                a: &a,
-                seq,
-                hidden: h,
-                heads: num_heads,
-                kv_heads: num_kv_heads,
-                head_dim,
-                qkv_bias,
-                o_bias,
-                fused_qkv,
-                qk_norm,
-                norm_word: norm_word(c),
-                what: format!("causal, rotary{window}"),
-            })
-        }
-        Attention::Latent {
-            num_heads,
-            q_lora_rank,
-            kv_lora_rank,
-            qk_nope_head_dim,
-            qk_rope_head_dim,
-            v_head_dim,
-            bias,
-        } => {
-            let qk = qk_nope_head_dim + qk_rope_head_dim;
-            let mut nodes = match q_lora_rank {
-                None => {
-                    vec![linear(&format!("{a}.q_proj"), "query projection", seq, h, num_heads * qk, false)]
-                }
-                Some(r) => vec![
-                    linear(&format!("{a}.q_a_proj"), "query down-projection to the latent", seq, h, r, bias),
-                    rms_norm(&format!("{a}.q_a_layernorm"), "RMSNorm of the query latent", &[seq, r], r),
-                    linear(&format!("{a}.q_b_proj"), "query up-projection", seq, r, num_heads * qk, false),
-                ],
-            };
-            nodes.extend([
-                linear(
-                    &format!("{a}.kv_a_proj_with_mqa"),
-                    "key/value latent plus the shared rotary key",
-                    seq,
-                    h,
-                    kv_lora_rank + qk_rope_head_dim,
-                    bias,
-                ),
-                rms_norm(
-                    &format!("{a}.kv_a_layernorm"),
-                    "RMSNorm of the key/value latent",
-                    &[seq, kv_lora_rank],
-                    kv_lora_rank,
-                ),
-                linear(
-                    &format!("{a}.kv_b_proj"),
-                    "key (no-rope part) and value up-projection",
-                    seq,
-                    kv_lora_rank,
-                    num_heads * (qk_nope_head_dim + v_head_dim),
-                    false,
-                ),
-                Node::new(
-                    &a,
-                    Op::Attention,
-                    format!(
-                        "{num_heads} heads, q/k {qk} ({qk_rope_head_dim} rotary), v {v_head_dim}, causal"
-                    ),
-                    &[seq, num_heads * v_head_dim],
-                ),
-                linear(
-                    &format!("{a}.o_proj"),
-                    "attention output projection",
-                    seq,
-                    num_heads * v_head_dim,
-                    h,
-                    bias,
-                ),
-            ]);
-            nodes
-        }
-    }
-}
-
-fn mlp(c: &DecoderConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
-    let h = c.hidden_size;
-    match c.desc.mlp {
-        MlpKind::Gated => gated_mlp(prefix, seq, h, ffn, &c.hidden_act, bias, c.fused_gate_up),
-        MlpKind::Plain { up, down } => vec![
-            linear(
-                &format!("{prefix}.{up}"),
-                &format!("up projection, then {}", c.hidden_act),
-                seq,
-                h,
-                ffn,
-                bias,
-            ),
-            linear(&format!("{prefix}.{down}"), "down projection", seq, ffn, h, bias),
-        ],
-    }
-}
-
-fn moe_nodes(c: &DecoderConfig, m: &Moe, l: &str, seq: u64) -> Vec<Node> {
-    let h = c.hidden_size;
-    let n = m.num_experts;
-    // An unset top-k routes nowhere definite; every expert is then counted as active.
-    let k = m.experts_per_token.unwrap_or(n);
-    let f = m.expert_intermediate_size;
-    let route = format!(
-        "router over {n} experts, top {}",
-        m.experts_per_token.map_or("unset".to_string(), |k| k.to_string())
-    );
-    let mut nodes = vec![];
-    match m.style {
-        MoeStyle::Mixtral => {
-            let b = format!("{l}.block_sparse_moe");
-            let e = format!("{b}.experts.{{e}}");
-            nodes.push(linear(&format!("{b}.gate"), &route, seq, h, n, false));
-            nodes.push(linear(&format!("{e}.w1"), "expert gate projection", seq, h, f, false).experts(n, k));
-            nodes.push(linear(&format!("{e}.w3"), "expert up projection", seq, h, f, false).experts(n, k));
-            nodes.push(linear(&format!("{e}.w2"), "expert down projection", seq, f, h, false).experts(n, k));
-        }
-        MoeStyle::Qwen | MoeStyle::Deepseek => {
-            let b = format!("{l}.mlp");
-            let mut gate = linear(&format!("{b}.gate"), &route, seq, h, n, false);
-            if m.style == MoeStyle::Deepseek && m.score_correction_bias {
-                gate.detail.push_str(", with a score-correction bias buffer");
-            }
-            nodes.push(gate);
-            let bias = c.mlp_bias && m.style == MoeStyle::Deepseek;
-            for node in mlp(c, &format!("{b}.experts.{{e}}"), seq, f, bias) {
-                nodes.push(node.experts(n, k));
-            }
-            if let Some(s) = m.shared_intermediate_size {
-                let name = if m.style == MoeStyle::Qwen { "shared_expert" } else { "shared_experts" };
-                nodes.extend(mlp(c, &format!("{b}.{name}"), seq, s, bias));
-            }
-            if m.shared_expert_gate {
-                nodes.push(linear(
-                    &format!("{b}.shared_expert_gate"),
-                    "sigmoid gate on the shared expert",
-                    seq,
-                    h,
-                    1,
-                    false,
-                ));
-            }
-        }
-    }
-    nodes
-}
-
-fn layer_nodes(c: &DecoderConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
-    let norm = |name: &str, what: &str| hidden_norm(c, &format!("{l}.{name}"), what, seq);
-    let mut nodes = vec![];
-    if c.norms != Norms::Post {
-        nodes.push(norm("input_layernorm", "before attention"));
-    }
-    nodes.extend(attention_nodes(c, l, seq));
-    match c.norms {
-        Norms::Pre => nodes.push(norm("post_attention_layernorm", "residual add, then norm before the MLP")),
-        Norms::Sandwich => {
-            nodes.push(norm("post_attention_layernorm", "after attention"));
-            nodes.push(norm("pre_feedforward_layernorm", "before the MLP"));
-        }
-        Norms::Post => {
-            nodes.push(norm("post_attention_layernorm", "after attention, before the residual add"))
-        }
-    }
-    match (&c.moe, sparse) {
-        (Some(m), true) => nodes.extend(moe_nodes(c, m, l, seq)),
-        _ => nodes.extend(mlp(c, &format!("{l}.mlp"), seq, c.intermediate_size, c.mlp_bias)),
-    }
-    match c.norms {
-        Norms::Pre => {}
-        Norms::Sandwich => nodes.push(norm("post_feedforward_layernorm", "after the MLP")),
-        Norms::Post => {
-            nodes.push(norm("post_feedforward_layernorm", "after the MLP, before the residual add"))
-        }
-    }
-    nodes
 }
 
 pub fn build(c: &DecoderConfig, seq: u64) -> Graph {

@@ -5,6 +5,9 @@
 //! 80-layer model is as small to hold, count and render as a 2-layer one; [`Graph::tensors`]
 //! expands the names when a checkpoint's tensor list has to be matched.
 
+#[macro_use]
+mod architecture;
+
 pub mod albert;
 pub mod bart;
 pub mod bert;
@@ -15,6 +18,7 @@ pub mod deberta_v2;
 pub mod decoder;
 pub mod distilbert;
 pub mod electra;
+mod encoder;
 pub mod falcon;
 pub mod gpt2;
 pub mod gpt_bigcode;
@@ -29,10 +33,14 @@ pub mod quantized;
 pub mod spec;
 mod spec_arch;
 pub mod ssm;
+pub mod release;
 pub mod t5;
 pub mod vision;
 pub mod vit;
 pub mod whisper;
+
+mod candidate;
+pub use candidate::Candidate;
 
 use serde::Serialize;
 
@@ -76,6 +84,10 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     }
     /// A vision-language model's parts (tower, projector, language model) and image tokens.
     fn vision(&self) -> Option<composite::VisionPart> {
+        None
+    }
+    /// The count under transformers 4.x where it differs from the 5.x count the plan follows.
+    fn other_release(&self) -> Option<release::ReleaseNote> {
         None
     }
 }
@@ -278,39 +290,7 @@ impl Graph {
     }
 }
 
-/// A set of tensors that may explain a difference between the class and a published checkpoint.
-#[derive(Debug, Clone, Serialize)]
-pub struct Candidate {
-    pub label: String,
-    /// (checkpoint name, shape).
-    pub tensors: Vec<(String, Vec<u64>)>,
-    /// True: the checkpoint holds these and the class does not; false: the reverse.
-    pub in_checkpoint_only: bool,
-    pub reason: String,
-}
-
-impl Candidate {
-    pub fn extra(label: &str, tensors: Vec<(String, Vec<u64>)>, reason: &str) -> Self {
-        Candidate { label: label.into(), tensors, in_checkpoint_only: true, reason: reason.into() }
-    }
-
-    pub fn missing(label: &str, tensors: Vec<(String, Vec<u64>)>, reason: &str) -> Self {
-        Candidate { label: label.into(), tensors, in_checkpoint_only: false, reason: reason.into() }
-    }
-
-    /// Scalars this candidate adds to the class's count to reach the checkpoint's.
-    pub fn signed_scalars(&self) -> i64 {
-        let n: u64 = self.tensors.iter().map(|(_, s)| s.iter().product::<u64>()).sum();
-        if self.in_checkpoint_only { n as i64 } else { -(n as i64) }
-    }
-}
-
 pub(crate) use blocks::embedding;
-
-/// A tensor that is the same storage as `to`: listed, counted once at `to`.
-pub(crate) fn tied(name: impl Into<String>, shape: &[u64], to: impl Into<String>) -> Tensor {
-    Tensor { name: name.into(), shape: shape.to_vec(), tied_to: Some(to.into()) }
-}
 
 /// A tensor that is tied to `to` only when `tie` holds; an own parameter otherwise.
 pub(crate) fn tied_if(tie: bool, name: impl Into<String>, shape: &[u64], to: impl Into<String>) -> Tensor {

@@ -2,39 +2,26 @@
 //! `mpnet.encoder.relative_attention_bias`, `lm_head.decoder`.
 
 use super::bert::{layer_norm, linear};
-use super::{
-    Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied, tied_if,
-};
+use super::release::{MLM_BIAS, decoder_bias_candidate, note};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::Head;
 use crate::config::mpnet::MpnetConfig;
-use crate::config::{Defaulted, Dims};
+use crate::config::release::Release;
 
-impl Architecture for MpnetConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
+architecture!(
+    MpnetConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["mpnet."],
+    candidates: candidates,
+    unscaled_residual_init: true;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let why = [
+            ((self.head == Head::MaskedLm) && !self.tie_word_embeddings, MLM_BIAS),
+        ];
+        let why = why.into_iter().filter(|(applies, _)| *applies).map(|(_, w)| w).collect();
+        note(self, &MpnetConfig { release: Release::V4, ..self.clone() }, why)
     }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        MpnetConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["mpnet.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+);
 
 fn prefix(c: &MpnetConfig) -> &'static str {
     if c.head == Head::Model { "" } else { "mpnet." }
@@ -137,7 +124,12 @@ pub fn build(c: &MpnetConfig, seq: u64) -> Graph {
                 layer_norm("lm_head.layer_norm", "norm", &[seq, h], h),
                 Node::new("lm_head.decoder", Op::Linear, "logits over the vocabulary", &[seq, v]).with([
                     tied_if(c.tie_word_embeddings, "lm_head.decoder.weight", &[v, h], word),
-                    tied("lm_head.decoder.bias", &[v], "lm_head.bias"),
+                    tied_if(
+                        c.release.ties(c.tie_word_embeddings),
+                        "lm_head.decoder.bias",
+                        &[v],
+                        "lm_head.bias",
+                    ),
                     Tensor::new("lm_head.bias", &[v]),
                 ]),
             ],
@@ -193,11 +185,8 @@ fn candidates(c: &MpnetConfig) -> Vec<Candidate> {
                 "the decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
             ));
         }
-        out.push(Candidate::extra(
-            "decoder bias stored twice",
-            vec![("lm_head.decoder.bias".into(), vec![v])],
-            "the decoder's bias is tied to `lm_head.bias`, but the checkpoint stores it a second time",
-        ));
+        let tied = c.release.ties(c.tie_word_embeddings);
+        out.push(decoder_bias_candidate(tied, "lm_head.decoder.bias", "lm_head.bias", v));
     }
     out
 }

@@ -2,37 +2,17 @@
 //! `decoder.layers.{i}.self_attn.q_proj`) under `model.` in head classes.
 
 use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
+use super::{Candidate, Graph, Node, Op, Role, Section};
 use crate::config::decoder::DecoderHead;
 use crate::config::opt::{OptConfig, POSITION_OFFSET};
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for OptConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("activation_function", self.activation.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        OptConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["model.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+architecture!(
+    OptConfig,
+    |c| activations: vec![("activation_function", c.activation.clone())],
+    prefixes: ["model."],
+    candidates: checkpoint_candidates,
+    unscaled_residual_init: true
+);
 
 pub fn build(c: &OptConfig, seq: u64) -> Graph {
     let p = format!("{}decoder.", base_prefix(c.head, "model."));

@@ -3,37 +3,17 @@
 //! parallel on one LayerNorm's output.
 
 use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
+use super::{Candidate, Graph, Node, Op, Role, Section};
 use crate::config::decoder::DecoderHead;
 use crate::config::phi::PhiConfig;
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for PhiConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        PhiConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["model.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-}
+architecture!(
+    PhiConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["model."],
+    candidates: checkpoint_candidates,
+    unscaled_residual_init: true
+);
 
 pub fn build(c: &PhiConfig, seq: u64) -> Graph {
     let p = base_prefix(c.head, "model.");

@@ -3,38 +3,29 @@
 //! `lm_head`. Every linear in the stacks is bias-free and every norm is a scale-only RMSNorm.
 
 use super::kv::{KvGroup, KvLayout};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::release::Release;
 use crate::config::t5::{BiasLayout, Head, T5Config};
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for T5Config {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        // T5Config: `dense_act_fn` is the part after `gated-`, except that `gated-gelu` means
-        // `gelu_new` for backward compatibility.
-        let act = if self.feed_forward_proj == "gated-gelu" {
+architecture!(
+    T5Config,
+    // T5Config: `dense_act_fn` is the part after `gated-`, except that `gated-gelu` means
+    // `gelu_new` for backward compatibility.
+    |c| activations: {
+        let act = if c.feed_forward_proj == "gated-gelu" {
             "gelu_new".to_string()
         } else {
-            self.feed_forward_proj.rsplit('-').next().unwrap_or_default().to_string()
+            c.feed_forward_proj.rsplit('-').next().unwrap_or_default().to_string()
         };
         vec![("feed_forward_proj", act)]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        T5Config::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["transformer.".into()]
+    },
+    prefixes: ["transformer."],
+    candidates: checkpoint_candidates,
+    // T5 initialises each projection with std initializer_factor / sqrt(fan-in), not 0.02.
+    unscaled_residual_init: false;
+    fn other_release(&self) -> Option<super::release::ReleaseNote> {
+        let why = vec!["4.x ties `lm_head` to `shared` only when `tie_word_embeddings` is true; 5.x's T5 config classes always tie it"];
+        super::release::note(self, &T5Config { release: Release::V4, ..self.clone() }, why)
     }
     fn kv_layout(&self) -> Option<KvLayout> {
         let vpt = 2 * self.num_heads * self.d_kv;
@@ -55,11 +46,7 @@ impl Architecture for T5Config {
             recurrent: None,
         })
     }
-    fn unscaled_residual_init(&self) -> bool {
-        // T5 initialises each projection with std initializer_factor / sqrt(fan-in), not 0.02.
-        false
-    }
-}
+);
 
 /// T5's linears have no bias; its classification head's do.
 fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
@@ -218,7 +205,7 @@ pub fn build(c: &T5Config, seq: u64) -> Graph {
         Head::Model | Head::Encoder => vec![],
         Head::ConditionalGeneration => {
             let mut w = Tensor::new("lm_head.weight", &[v, h]);
-            if c.tie_word_embeddings {
+            if c.ties_head() {
                 w.tied_to = Some(shared.clone());
             }
             let detail = if c.tie_word_embeddings {
@@ -272,7 +259,7 @@ pub fn checkpoint_candidates(c: &T5Config) -> Vec<Candidate> {
         ));
     }
     match c.head {
-        Head::ConditionalGeneration if c.tie_word_embeddings => out.push(Candidate::extra(
+        Head::ConditionalGeneration if c.ties_head() => out.push(Candidate::extra(
             "tied LM head stored twice",
             vec![("lm_head.weight".into(), vec![v, h])],
             "the LM head is tied to `shared`, but the checkpoint stores the matrix a second time",

@@ -2,41 +2,21 @@
 //! `vit.encoder.layer.{i}.attention.attention.query`, `classifier`.
 
 use super::bert::{layer_norm, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, shapes};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, shapes};
 use crate::config::vit::{VitConfig, VitHead};
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for VitConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        VitConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["vit.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
+architecture!(
+    VitConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["vit."],
+    candidates: candidates,
+    unscaled_residual_init: true;
     fn context_source(&self) -> String {
         let (ih, iw) = self.image_size;
         let (ph, pw) = self.patch_size;
         format!("{ih}x{iw} image in {ph}x{pw} patches, plus [CLS]")
     }
-}
+);
 
 fn prefix(c: &VitConfig) -> &'static str {
     if c.head == VitHead::Model { "" } else { "vit." }

@@ -4,32 +4,16 @@
 
 use super::bart::{decoder_layer, encoder_layer, layer_norm, linear};
 use super::kv::{KvGroup, KvLayout};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::whisper::{Head, WhisperConfig};
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for WhisperConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("activation_function", self.activation_function.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        WhisperConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        checkpoint_candidates(self)
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["model.".into()]
-    }
+architecture!(
+    WhisperConfig,
+    |c| activations: vec![("activation_function", c.activation_function.clone())],
+    prefixes: ["model."],
+    candidates: checkpoint_candidates,
+    // WhisperPreTrainedModel draws every linear from normal(0, init_std = 0.02).
+    unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
         use crate::config::whisper::Head;
         let vpt = 2 * self.d_model;
@@ -58,11 +42,7 @@ impl Architecture for WhisperConfig {
             },
         })
     }
-    fn unscaled_residual_init(&self) -> bool {
-        // WhisperPreTrainedModel draws every linear from normal(0, init_std = 0.02).
-        true
-    }
-}
+);
 
 fn conv(name: &str, detail: &str, out_shape: &[u64], inp: u64, out: u64) -> Node {
     Node::new(name, Op::Conv1d, detail, out_shape).with([

@@ -1,0 +1,49 @@
+//! The family-neutral view of a config's sizes.
+
+use serde::Serialize;
+
+/// The sizes every transformer shares, as one family-neutral view for the checks, the lints and
+/// the page.
+#[derive(Debug, Clone, Serialize)]
+pub struct Dims {
+    pub hidden_size: u64,
+    pub num_layers: u64,
+    pub num_heads: u64,
+    pub num_kv_heads: u64,
+    pub head_dim: u64,
+    pub intermediate_size: u64,
+    pub vocab_size: u64,
+    /// `max_position_embeddings` as written.
+    pub context: u64,
+    /// The longest input the position scheme can index (less than `context` for RoBERTa).
+    pub usable_context: u64,
+    pub pad_token_id: Option<u64>,
+    pub tie_word_embeddings: bool,
+    pub layer_norm_eps: f64,
+    /// Routed experts per MoE layer, and how many each token is sent to; null for dense models.
+    pub num_experts: Option<u64>,
+    pub experts_per_token: Option<u64>,
+}
+
+impl Dims {
+    /// A dense stack of multi-head layers: every head has its own keys and values, `hidden / heads`
+    /// wide; every position is usable; no experts. A family overrides what differs.
+    pub(crate) fn mha(hidden: u64, layers: u64, heads: u64, ffn: u64, vocab: u64, context: u64) -> Dims {
+        Dims {
+            hidden_size: hidden,
+            num_layers: layers,
+            num_heads: heads,
+            num_kv_heads: heads,
+            head_dim: hidden.checked_div(heads).unwrap_or(0),
+            intermediate_size: ffn,
+            vocab_size: vocab,
+            context,
+            usable_context: context,
+            pad_token_id: None,
+            tie_word_embeddings: false,
+            layer_norm_eps: 0.0,
+            num_experts: None,
+            experts_per_token: None,
+        }
+    }
+}
