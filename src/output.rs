@@ -28,6 +28,9 @@ pub const MARKER: &str = ".modelatlas-site";
 
 const MARKER_TEXT: &[u8] = b"This folder was written by modelatlas; a rebuild replaces it whole.\n";
 
+/// Starts the marker's line that names the build which wrote the site.
+const STAMP: &str = "build ";
+
 /// Files that say a folder is a project, not an output folder.
 const PROJECT_FILES: [&str; 3] = ["Cargo.toml", "models.toml", ".git"];
 
@@ -353,14 +356,13 @@ impl SiteWriter {
 
     /// Writes one file, `rel` being a `/`-separated path under the site root.
     pub fn write(&self, rel: &str, contents: &[u8]) -> Result<(), OutputError> {
-        let rel_path = Path::new(rel);
-        if rel.is_empty()
-            || rel == MARKER
-            || !rel_path.components().all(|c| matches!(c, Component::Normal(_)))
-        {
-            return Err(OutputError::BadPath(rel.to_string()));
-        }
-        let path = self.staging.join(rel_path);
+        let path = self.prepare(rel)?;
+        std::fs::write(&path, contents).map_err(io(&path))
+    }
+
+    /// The staged path of `rel`, its folder made.
+    fn prepare(&self, rel: &str) -> Result<PathBuf, OutputError> {
+        let path = self.staged(rel)?;
         if let Some(dir) = path.parent() {
             // Creating a folder costs about a millisecond here: remember the ones made.
             let mut made = self.made_dirs.lock().unwrap_or_else(|e| e.into_inner());
@@ -369,7 +371,64 @@ impl SiteWriter {
                 made.insert(dir.to_path_buf());
             }
         }
-        std::fs::write(&path, contents).map_err(io(&path))
+        Ok(path)
+    }
+
+    /// Carries a file of the site being replaced into the new one unchanged, as a hard link (the
+    /// same file: not rewritten, its modification time kept), or as a copy where the file system
+    /// has no hard links. `Ok(false)` when the previous site has no such file.
+    pub fn reuse(&self, rel: &str) -> Result<bool, OutputError> {
+        self.staged(rel)?;
+        let from = self.target.join(rel);
+        match std::fs::symlink_metadata(&from) {
+            Ok(meta) if meta.is_file() => {}
+            Ok(_) => return Ok(false),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(io(&from)(e)),
+        }
+        let to = self.prepare(rel)?;
+        if std::fs::hard_link(&from, &to).is_err() {
+            std::fs::copy(&from, &to).map_err(io(&to))?;
+        }
+        Ok(true)
+    }
+
+    /// The contents of a file of the site being replaced; `None` when it has no such file.
+    pub fn previous(&self, rel: &str) -> Result<Option<Vec<u8>>, OutputError> {
+        self.staged(rel)?;
+        let from = self.target.join(rel);
+        match std::fs::read(&from) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io(&from)(e)),
+        }
+    }
+
+    /// The build stamp of the site being replaced (see [`SiteWriter::stamp`]), if it has one.
+    pub fn previous_stamp(&self) -> Option<String> {
+        let text = std::fs::read_to_string(self.target.join(MARKER)).ok()?;
+        text.lines().find_map(|l| l.strip_prefix(STAMP)).map(str::to_string)
+    }
+
+    /// Records in the new site's marker which build wrote it, so that a later build uses its
+    /// cache (kept beside the site, [`SiteWriter::cache_path`]) only for the site it describes.
+    pub fn stamp(&self, id: &str) -> Result<(), OutputError> {
+        let path = self.staging.join(MARKER);
+        let mut text = MARKER_TEXT.to_vec();
+        text.extend_from_slice(format!("{STAMP}{id}\n").as_bytes());
+        std::fs::write(&path, text).map_err(io(&path))
+    }
+
+    /// `.<name>.modelatlas-cache`, beside the target: what an incremental build keeps of the
+    /// last one. Outside the site, so it is neither published nor counted in the site's bytes.
+    pub fn cache_path(&self) -> PathBuf {
+        sibling(&self.target, &self.name, "cache")
+    }
+
+    /// Leaves the target as it is and discards the staging folder: for a build that found
+    /// nothing to change.
+    pub fn keep_previous(self) {
+        drop(self)
     }
 
     /// Adds to the end of a file written earlier in this build (a model page's second pass).

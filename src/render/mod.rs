@@ -82,7 +82,7 @@ pub struct Renderer {
     env: Environment<'static>,
 }
 
-const TEMPLATES: &[(&str, &str)] = &[
+pub const TEMPLATES: &[(&str, &str)] = &[
     ("base.html", include_str!("../../templates/base.html")),
     ("model.html", include_str!("../../templates/model.html")),
     ("model.md.j2", include_str!("../../templates/model.md.j2")),
