@@ -84,11 +84,12 @@ pub struct ModelEntry {
 }
 
 /// A group of site pages rendered together (a family's three files, the index and what is made
-/// from it, the fixed pages): the fingerprint of their inputs and their paths.
+/// from it, the fixed pages): the fingerprint of their inputs, and each file's path and the
+/// digest of its bytes (a group rendered again rewrites only the files whose bytes changed).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PageEntry {
     pub input: String,
-    pub files: Vec<String>,
+    pub files: Vec<(String, String)>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -166,7 +167,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("cache");
         let mut cache = Cache::new();
-        cache.pages.insert("x".into(), PageEntry { input: "1".into(), files: vec!["x.html".into()] });
+        cache
+            .pages
+            .insert("x".into(), PageEntry { input: "1".into(), files: vec![("x.html".into(), "2".into())] });
         let stamp = cache.seal_and_save(&path).unwrap();
         assert!(Cache::load(&path, Some(&stamp)).is_some());
         assert!(Cache::load(&path, Some("another build")).is_none());

@@ -393,6 +393,12 @@ impl SiteWriter {
         Ok(true)
     }
 
+    /// Whether the site being replaced has a file at `rel`.
+    pub fn previous_has(&self, rel: &str) -> bool {
+        self.staged(rel).is_ok()
+            && std::fs::symlink_metadata(self.target.join(rel)).is_ok_and(|m| m.is_file())
+    }
+
     /// The contents of a file of the site being replaced; `None` when it has no such file.
     pub fn previous(&self, rel: &str) -> Result<Option<Vec<u8>>, OutputError> {
         self.staged(rel)?;

@@ -464,7 +464,14 @@ pub fn build_site_opts(
     let same_set = prev
         .as_ref()
         .is_some_and(|p| p.models.keys().eq(next.models.keys()) && p.pages.keys().eq(next.pages.keys()));
-    if all_same && pages_written == 0 && same_set {
+    // A file deleted from the site by hand since is written again, through the carry-over below.
+    let all_there = || {
+        written.par_iter().all(|second| match second {
+            Ok(Second { reuse: Some(files), .. }) => files.iter().all(|f| writer.previous_has(f)),
+            _ => true,
+        })
+    };
+    if all_same && pages_written == 0 && same_set && all_there() {
         // Nothing to write: the site on disk is already this build's, byte for byte.
         report.unchanged = true;
         writer.keep_previous();
@@ -509,8 +516,11 @@ pub fn build_site_opts(
         if writer.reuse(rel)? {
             reused += 1;
         } else {
-            // A page the cache says is there is not: the next build must not trust the cache.
-            next.pages.clear();
+            // Checked just before: only a hand deleting it in between gets here.
+            return Err(BuildError::Render(format!(
+                "{rel} disappeared from {} during the build",
+                out.display()
+            )));
         }
     }
     report.files_reused = reused;
@@ -549,19 +559,27 @@ impl Pages<'_> {
         input: String,
         render: impl FnOnce() -> Result<Vec<(String, String)>, BuildError>,
     ) -> Result<(), BuildError> {
-        if let Some(p) = self.prev.and_then(|p| p.get(name))
+        let prev = self.prev.and_then(|p| p.get(name));
+        if let Some(p) = prev
             && p.input == input
+            && p.files.iter().all(|(path, _)| self.writer.previous_has(path))
         {
-            self.reuse.extend(p.files.iter().cloned());
+            self.reuse.extend(p.files.iter().map(|(path, _)| path.clone()));
             self.next.insert(name.to_string(), p.clone());
             return Ok(());
         }
-        let files = render()?;
-        for (path, text) in &files {
-            self.writer.write(path, text.as_bytes())?;
+        let mut files = vec![];
+        for (path, text) in render()? {
+            let digest = incremental::digest(&[text.as_bytes()]);
+            let same = prev.is_some_and(|p| p.files.iter().any(|(f, d)| *f == path && *d == digest));
+            if same && self.writer.previous_has(&path) {
+                self.reuse.push(path.clone());
+            } else {
+                self.writer.write(&path, text.as_bytes())?;
+                self.written += 1;
+            }
+            files.push((path, digest));
         }
-        self.written += files.len();
-        let files = files.into_iter().map(|(path, _)| path).collect();
         self.next.insert(name.to_string(), PageEntry { input, files });
         Ok(())
     }
