@@ -376,7 +376,8 @@ impl SiteWriter {
 
     /// Carries a file of the site being replaced into the new one unchanged, as a hard link (the
     /// same file: not rewritten, its modification time kept), or as a copy where the file system
-    /// has no hard links. `Ok(false)` when the previous site has no such file.
+    /// has no hard links. `Ok(false)` when the previous site has no such file. A carried file
+    /// is the live site's own until the swap: remove it before writing that path again.
     pub fn reuse(&self, rel: &str) -> Result<bool, OutputError> {
         self.staged(rel)?;
         let from = self.target.join(rel);

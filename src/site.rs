@@ -277,6 +277,9 @@ impl Ctx<'_> {
     /// Both passes for one model, from its files: for a cached model whose last files cannot be
     /// used after all.
     fn rebuild(&self, id: &ModelId, family: &[&ModelSummary]) -> Result<Second, String> {
+        // Some of its files may be carried over already: hard links of the live site's files,
+        // which writing through would change in place. Unlinked first, they are written anew.
+        remove_model_files(self.writer, &id.site_stem());
         let files = self.source.load(id).map_err(|e| e.to_string())?;
         let input = incremental::model_input(&self.key, &id.to_string(), &files);
         let (summary, pending) = self.plan_and_write_heads(id, &files)?;
