@@ -536,6 +536,29 @@ mod tests {
     }
 
     #[test]
+    fn a_file_carried_over_is_the_previous_sites_file_unchanged_and_outlives_the_swap() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("site");
+        let w = SiteWriter::create(&target).unwrap();
+        w.write("models/a/kept.html", b"kept").unwrap();
+        w.finish().unwrap();
+        let inode = std::fs::metadata(target.join("models/a/kept.html")).unwrap().ino();
+        let w = SiteWriter::create(&target).unwrap();
+        assert!(w.previous_has("models/a/kept.html"));
+        assert!(w.reuse("models/a/kept.html").unwrap());
+        assert!(!w.reuse("models/a/never.html").unwrap(), "nothing to carry over");
+        assert_eq!(w.previous("models/a/kept.html").unwrap().unwrap(), b"kept");
+        w.stamp("b1").unwrap();
+        w.finish().unwrap();
+        assert_eq!(std::fs::read(target.join("models/a/kept.html")).unwrap(), b"kept");
+        assert_eq!(std::fs::metadata(target.join("models/a/kept.html")).unwrap().ino(), inode);
+        let w = SiteWriter::create(&target).unwrap();
+        assert_eq!(w.previous_stamp().as_deref(), Some("b1"));
+        assert!(matches!(w.reuse("../x"), Err(OutputError::BadPath(_))));
+    }
+
+    #[test]
     fn the_two_rename_fallback_also_replaces_the_site_and_leaves_no_copy() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("site");
