@@ -18,6 +18,11 @@ use modelatlas::source::hub_cache::HubCacheSource;
 use modelatlas::source::local::load_path;
 use modelatlas::source::{ModelSource, SourceError};
 
+/// A build allocates and frees many small strings and template values per model: under glibc's
+/// allocator malloc and free took a fifth of its CPU time (perf, 1,000 models).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "modelatlas",

@@ -206,22 +206,31 @@ pub struct Leftovers {
 /// Removes a site folder so that, if interrupted, what remains still carries the marker or is
 /// empty: the marker goes last.
 fn remove_site(dir: &Path) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        if entry.file_name() == MARKER {
-            continue;
-        }
-        if entry.file_type()?.is_dir() {
-            std::fs::remove_dir_all(entry.path())?;
-        } else {
-            std::fs::remove_file(entry.path())?;
-        }
-    }
+    let entries: Vec<std::fs::DirEntry> = std::fs::read_dir(dir)?
+        .filter(|e| e.as_ref().map_or(true, |e| e.file_name() != MARKER))
+        .collect::<Result<_, _>>()?;
+    remove_entries(entries)?;
     match std::fs::remove_file(dir.join(MARKER)) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
         _ => {}
     }
     std::fs::remove_dir(dir)
+}
+
+/// Removes files and folders, on every worker thread: one file at a time, removing the previous
+/// site of 1,000 models took 1.3 to 22 s here (2 cores shared with other builds), as long as
+/// building the new one.
+fn remove_entries(entries: Vec<std::fs::DirEntry>) -> std::io::Result<()> {
+    use rayon::prelude::*;
+    entries.into_par_iter().try_for_each(|entry| {
+        let path = entry.path();
+        if entry.file_type()?.is_dir() {
+            remove_entries(std::fs::read_dir(&path)?.collect::<Result<_, _>>()?)?;
+            std::fs::remove_dir(&path)
+        } else {
+            std::fs::remove_file(&path)
+        }
+    })
 }
 
 /// The leftovers of earlier builds into `target`; call only while holding its lock.
