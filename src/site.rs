@@ -127,16 +127,70 @@ fn remove_model_files(writer: &SiteWriter, stem: &str) {
     }
 }
 
-/// Up to [`MAX_SIBLINGS`] other models of the family, nearest in parameter count first (then by
-/// ID), so a 7B page lists the 7Bs and 13Bs before the 70Bs.
-fn siblings(me: &ModelSummary, family: &[&ModelSummary]) -> Vec<ModelSummary> {
-    let size = |m: &ModelSummary| (m.derived.unwrap_or(1).max(1) as f64).ln();
-    let mine = size(me);
-    let mut others: Vec<&&ModelSummary> = family.iter().filter(|m| m.id != me.id).collect();
-    others.sort_by(|a, b| {
-        (size(a) - mine).abs().total_cmp(&(size(b) - mine).abs()).then_with(|| a.id.cmp(&b.id))
-    });
-    others.into_iter().take(MAX_SIBLINGS).map(|m| (*m).clone()).collect()
+/// A model's size for choosing its siblings: the log of its parameter count.
+fn size(m: &ModelSummary) -> f64 {
+    (m.derived.unwrap_or(1).max(1) as f64).ln()
+}
+
+/// A family's models sorted by size (then ID), so that each model finds its nearest siblings by
+/// walking outwards from its own place instead of sorting the whole family again: a family of
+/// thousands of models would otherwise cost a sort of thousands per model.
+struct Family<'a> {
+    sorted: Vec<(f64, &'a ModelSummary)>,
+}
+
+impl<'a> Family<'a> {
+    fn new(models: &[&'a ModelSummary]) -> Self {
+        let mut sorted: Vec<(f64, &ModelSummary)> = models.iter().map(|m| (size(m), *m)).collect();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)));
+        Family { sorted }
+    }
+
+    fn len(&self) -> usize {
+        self.sorted.len()
+    }
+
+    /// Up to [`MAX_SIBLINGS`] other models of the family, nearest in parameter count first (then
+    /// by ID), so a 7B page lists the 7Bs and 13Bs before the 70Bs.
+    fn siblings(&self, me: &ModelSummary) -> Vec<ModelSummary> {
+        let mine = size(me);
+        let list = &self.sorted;
+        let distance = |i: usize| (list[i].0 - mine).abs();
+        // The first model not smaller than `me`: the walk goes left from before it and right from
+        // it; `me` itself is met at distance 0 and skipped.
+        let pos = list.partition_point(|(s, m)| s.total_cmp(&mine).then_with(|| m.id.cmp(&me.id)).is_lt());
+        let (mut left, mut right) = (pos, pos);
+        let mut out: Vec<&ModelSummary> = vec![];
+        while out.len() < MAX_SIBLINGS && (left > 0 || right < list.len()) {
+            // The next distance, on whichever side is nearer.
+            let d = match (left.checked_sub(1).map(distance), (right < list.len()).then(|| distance(right))) {
+                (Some(l), Some(r)) => {
+                    if l.total_cmp(&r).is_le() {
+                        l
+                    } else {
+                        r
+                    }
+                }
+                (Some(l), None) => l,
+                (None, Some(r)) => r,
+                (None, None) => break,
+            };
+            // Every model at exactly that distance, both sides, ordered by ID.
+            let mut tied: Vec<&ModelSummary> = vec![];
+            while left > 0 && distance(left - 1).total_cmp(&d).is_eq() {
+                left -= 1;
+                tied.push(list[left].1);
+            }
+            while right < list.len() && distance(right).total_cmp(&d).is_eq() {
+                tied.push(list[right].1);
+                right += 1;
+            }
+            tied.retain(|m| m.id != me.id);
+            tied.sort_by(|a, b| a.id.cmp(&b.id));
+            out.extend(tied);
+        }
+        out.into_iter().take(MAX_SIBLINGS).cloned().collect()
+    }
 }
 
 pub fn build_site(
@@ -221,10 +275,10 @@ impl Ctx<'_> {
         input: &str,
         summary: &ModelSummary,
         family_name: &str,
-        family: &[&ModelSummary],
+        family: &Family,
     ) -> Result<(SiblingsView, String), String> {
         let view =
-            SiblingsView::new(summary, family_name.to_string(), siblings(summary, family), family.len());
+            SiblingsView::new(summary, family_name.to_string(), family.siblings(summary), family.len());
         let json = serde_json::to_vec(&view).map_err(|e| format!("{}: {e}", summary.id))?;
         let output = incremental::digest(&[input.as_bytes(), &json]);
         Ok((view, output))
@@ -238,7 +292,7 @@ impl Ctx<'_> {
         input: &str,
         summary: &ModelSummary,
         pending: &Pending,
-        family: &[&ModelSummary],
+        family: &Family,
     ) -> Result<Second, String> {
         let stem = id.site_stem();
         let writer = self.writer;
@@ -276,7 +330,7 @@ impl Ctx<'_> {
 
     /// Both passes for one model, from its files: for a cached model whose last files cannot be
     /// used after all.
-    fn rebuild(&self, id: &ModelId, family: &[&ModelSummary]) -> Result<Second, String> {
+    fn rebuild(&self, id: &ModelId, family: &Family) -> Result<Second, String> {
         // Some of its files may be carried over already: hard links of the live site's files,
         // which writing through would change in place. Unlinked first, they are written anew.
         remove_model_files(self.writer, &id.site_stem());
@@ -294,7 +348,7 @@ impl Ctx<'_> {
         id: &ModelId,
         input: &str,
         entry: &ModelEntry,
-        family: &[&ModelSummary],
+        family: &Family,
     ) -> Result<Second, String> {
         let stem = id.site_stem();
         let mut files: Vec<String> =
@@ -391,10 +445,11 @@ pub fn build_site_opts(
     report.phases.push(("plan and render", t.elapsed()));
 
     let ok: Vec<&ModelSummary> = planned.iter().filter_map(|r| r.as_ref().ok().map(First::summary)).collect();
-    let mut by_family: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
+    let mut members: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
     for s in &ok {
-        by_family.entry(s.family.as_str()).or_default().push(s);
+        members.entry(s.family.as_str()).or_default().push(s);
     }
+    let by_family: BTreeMap<&str, Family> = members.iter().map(|(k, v)| (*k, Family::new(v))).collect();
 
     let t = Instant::now();
     let written: Vec<Result<Second, String>> = manifest
@@ -686,4 +741,60 @@ fn write_site_pages(
         out.push((".nojekyll".to_string(), String::new()));
         Ok(out)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(id: &str, derived: Option<u64>) -> ModelSummary {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "url": "", "json": "", "markdown": "", "family": "f", "architecture": null,
+            "supported": true, "derived": derived, "active": derived, "checkpoint": null,
+            "delta_pct": null, "reconciliation": null, "layers": null, "hidden": null, "heads": null,
+            "kv_heads": null, "vocab": null, "context": null, "smallest_card": {}, "smallest_card_gb": {},
+            "tags": [],
+        }))
+        .unwrap()
+    }
+
+    /// The definition: every other model sorted by distance in log size, then by ID.
+    fn naive(me: &ModelSummary, family: &[&ModelSummary]) -> Vec<String> {
+        let mine = size(me);
+        let mut others: Vec<&&ModelSummary> = family.iter().filter(|m| m.id != me.id).collect();
+        others.sort_by(|a, b| {
+            (size(a) - mine).abs().total_cmp(&(size(b) - mine).abs()).then_with(|| a.id.cmp(&b.id))
+        });
+        others.into_iter().take(MAX_SIBLINGS).map(|m| m.id.clone()).collect()
+    }
+
+    #[test]
+    fn the_nearest_siblings_walk_gives_what_sorting_the_whole_family_gives() {
+        // A fixed linear congruential sequence: families with many equal sizes (copies of one
+        // config), sizes equally far on both sides, unknown sizes, and families of one.
+        let mut x: u64 = 12345;
+        let mut next = move |n: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % n
+        };
+        for round in 0..300 {
+            let n = 1 + next(60) as usize;
+            let models: Vec<ModelSummary> = (0..n)
+                .map(|i| {
+                    let derived = match next(4) {
+                        0 => None,
+                        1 => Some(1 << next(40)),
+                        _ => Some(1 + next(8) * 1000),
+                    };
+                    summary(&format!("m{}-{i}", next(1000)), derived)
+                })
+                .collect();
+            let refs: Vec<&ModelSummary> = models.iter().collect();
+            let family = Family::new(&refs);
+            for me in &models {
+                let got: Vec<String> = family.siblings(me).into_iter().map(|m| m.id).collect();
+                assert_eq!(got, naive(me, &refs), "round {round}, {}", me.id);
+            }
+        }
+    }
 }
