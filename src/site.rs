@@ -96,6 +96,8 @@ struct Pending {
 }
 
 /// What pass one leaves of a model.
+// One per model, and in a full build every one is `Fresh`: boxing it would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 enum First<'c> {
     /// Planned and rendered in this build; the heads of its files are written.
     Fresh { input: String, summary: ModelSummary, pending: Pending },

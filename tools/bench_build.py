@@ -124,6 +124,7 @@ def main():
     ap.add_argument("--sizes", default="1000,5000,10000")
     ap.add_argument("--no-shipped", action="store_true")
     ap.add_argument("--jobs", type=int, help="worker threads (default: one per core)")
+    ap.add_argument("--hugo-max", type=int, default=10**9, help="compare with Hugo only up to this many models")
     ap.add_argument("--bin", help="a built binary to time instead of building target/release (bytes only: a debug build's speed means nothing)")
     a = ap.parse_args()
     global BIN
@@ -155,7 +156,7 @@ def main():
                     f"CPU {cpu:.2f} s ({n / (cpu / 2):.0f} models/s on 2 idle cores), "
                     f"peak RSS {rss / 1024:.0f} MiB, {per / 1000:.1f} kB per model ({per_models / 1000:.1f} kB in models/), "
                     f"{verdict} the {BUDGET // 1000} kB budget")
-            hugo = hugo_ratio(root, n, int(per_models), a.runs)
+            hugo = hugo_ratio(root, n, int(per_models), a.runs) if n <= a.hugo_max else None
             if hugo:
                 line += f"; Hugo {hugo:.2f} s for {n} pages of {per_models / 1000:.0f} kB: modelatlas/Hugo speed {hugo / t:.2f}x"
             else:
