@@ -324,6 +324,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
 }
 
+// The build command's flags, passed as they are.
+#[allow(clippy::too_many_arguments)]
 fn build(
     manifest: &Path,
     hub: &Path,
