@@ -12,6 +12,8 @@ pub mod estimate;
 pub mod family;
 pub mod feeds;
 pub mod graph;
+#[cfg(feature = "io")]
+pub mod incremental;
 pub mod input_file;
 pub mod manifest;
 #[cfg(feature = "io")]

@@ -262,7 +262,8 @@ impl SiblingsView {
 
 /// What the index and family pages keep of a model: small, so that a build of many thousands of
 /// models holds only these in memory.
-#[derive(Debug, Clone, Serialize)]
+// Deserialize: an incremental build reads the summaries of unchanged models back from its cache.
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct ModelSummary {
     pub id: String,
     pub url: String,
@@ -289,10 +290,26 @@ pub struct ModelSummary {
     pub smallest_card_gb: SmallestCardGb,
     /// Searchable properties: "moe", "gqa", "mqa", "encoder", "decoder", "encoder-decoder"
     /// (schema 2).
+    #[serde(deserialize_with = "known_tags")]
     pub tags: Vec<&'static str>,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+/// The tags [`ModelPage::summary`] gives; a cached summary's tags are mapped back onto them.
+pub const TAGS: [&str; 6] = ["moe", "gqa", "mqa", "encoder", "decoder", "encoder-decoder"];
+
+fn known_tags<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<&'static str>, D::Error> {
+    let tags: Vec<String> = serde::Deserialize::deserialize(d)?;
+    tags.iter()
+        .map(|t| {
+            TAGS.iter()
+                .find(|k| **k == t.as_str())
+                .copied()
+                .ok_or_else(|| serde::de::Error::custom(format!("unknown tag {t:?}")))
+        })
+        .collect()
+}
+
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct SmallestCardGb {
     pub full: Option<f64>,
     pub lora: Option<f64>,
@@ -300,7 +317,7 @@ pub struct SmallestCardGb {
     pub serve: Option<f64>,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct SmallestCard {
     pub full: Option<String>,
     pub lora: Option<String>,

@@ -15,10 +15,12 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::family;
+use crate::incremental::{self, Cache, ModelEntry, PageEntry};
 use crate::manifest::Manifest;
 use crate::model_id::ModelId;
 use crate::output::{Leftovers, OutputError, SiteWriter};
-use crate::page::{ModelPage, ModelSummary, SCHEMA_VERSION, SiblingsView};
+use crate::page::ModelPage;
+use crate::page::{ModelSummary, SCHEMA_VERSION, SiblingsView};
 use crate::plan::{PlanOptions, plan_with};
 use crate::render::{Badge, FamilyLink, FamilyView, IndexView, Renderer};
 use crate::source::ModelSource;
@@ -44,6 +46,14 @@ pub struct BuildReport {
     /// (phase, wall time), in order.
     pub phases: Vec<(&'static str, Duration)>,
     pub files_written: usize,
+    /// Models planned and rendered in full (the rest were unchanged since the last build).
+    pub models_rendered: usize,
+    /// Files carried over from the last build unchanged (hard links: not rewritten).
+    pub files_reused: usize,
+    /// Nothing had changed since the last build: the site was left as it was.
+    pub unchanged: bool,
+    /// Why the next build cannot be incremental, when the cache could not be saved.
+    pub cache_note: Option<String>,
     /// What interrupted builds into the same target had left, and this one cleaned up.
     pub leftovers: Leftovers,
 }
@@ -72,16 +82,47 @@ pub enum BuildError {
     Render(String),
 }
 
-/// What pass two needs of a model beyond its summary: the family's display name and the ends of
-/// the HTML and Markdown files that follow the sibling part.
+/// What pass two needs of a model planned in this build beyond its summary: the family's display
+/// name, the ends of the HTML and Markdown files that follow the sibling part, and what the cache
+/// keeps.
 struct Pending {
     family_name: String,
     html_tail: String,
     md_tail: String,
     /// The model's upstream changes, for the site-wide feed and the Recent changes page.
     changes: Vec<crate::feeds::FeedEntry>,
+    feed: Option<String>,
     /// The OSV documents written for the model, to remove with its other files on a failure.
     osv: Vec<String>,
+    /// Bytes of the HTML, Markdown and JSON heads written in pass one.
+    heads: (usize, usize, usize),
+}
+
+/// What pass one leaves of a model.
+// One per model, and in a full build every one is `Fresh`: boxing it would only add an allocation.
+#[allow(clippy::large_enum_variant)]
+enum First<'c> {
+    /// Planned and rendered in this build; the heads of its files are written.
+    Fresh { input: String, summary: ModelSummary, pending: Pending },
+    /// Its inputs are the last build's: what that build kept of it. Nothing is written yet.
+    Cached { input: String, entry: &'c ModelEntry },
+}
+
+impl First<'_> {
+    fn summary(&self) -> &ModelSummary {
+        match self {
+            First::Fresh { summary, .. } => summary,
+            First::Cached { entry, .. } => &entry.summary,
+        }
+    }
+}
+
+/// What pass two leaves of a model: what the next build's cache keeps, and, for a model whose
+/// files are exactly the last build's, which files to carry over.
+struct Second {
+    entry: ModelEntry,
+    reuse: Option<Vec<String>>,
+    rendered: bool,
 }
 
 /// Best effort: the model is reported failed whatever is left, and a later error names the file.
@@ -107,21 +148,70 @@ fn osv_documents(page: &ModelPage, base_url: &str) -> Result<Vec<(String, String
         .collect()
 }
 
-fn plan_one(source: &dyn ModelSource, id: &ModelId, options: &PlanOptions) -> Result<ModelPage, String> {
-    let files = source.load(id).map_err(|e| e.to_string())?;
-    plan_with(&files, Some(format!("{}.html", id.site_stem())), options).map_err(|e| e.to_string())
+/// A model's size for choosing its siblings: the log of its parameter count.
+fn size(m: &ModelSummary) -> f64 {
+    (m.derived.unwrap_or(1).max(1) as f64).ln()
 }
 
-/// Up to [`MAX_SIBLINGS`] other models of the family, nearest in parameter count first (then by
-/// ID), so a 7B page lists the 7Bs and 13Bs before the 70Bs.
-fn siblings(me: &ModelSummary, family: &[&ModelSummary]) -> Vec<ModelSummary> {
-    let size = |m: &ModelSummary| (m.derived.unwrap_or(1).max(1) as f64).ln();
-    let mine = size(me);
-    let mut others: Vec<&&ModelSummary> = family.iter().filter(|m| m.id != me.id).collect();
-    others.sort_by(|a, b| {
-        (size(a) - mine).abs().total_cmp(&(size(b) - mine).abs()).then_with(|| a.id.cmp(&b.id))
-    });
-    others.into_iter().take(MAX_SIBLINGS).map(|m| (*m).clone()).collect()
+/// A family's models sorted by size (then ID), so that each model finds its nearest siblings by
+/// walking outwards from its own place instead of sorting the whole family again: a family of
+/// thousands of models would otherwise cost a sort of thousands per model.
+struct Family<'a> {
+    sorted: Vec<(f64, &'a ModelSummary)>,
+}
+
+impl<'a> Family<'a> {
+    fn new(models: &[&'a ModelSummary]) -> Self {
+        let mut sorted: Vec<(f64, &ModelSummary)> = models.iter().map(|m| (size(m), *m)).collect();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)));
+        Family { sorted }
+    }
+
+    fn len(&self) -> usize {
+        self.sorted.len()
+    }
+
+    /// Up to [`MAX_SIBLINGS`] other models of the family, nearest in parameter count first (then
+    /// by ID), so a 7B page lists the 7Bs and 13Bs before the 70Bs.
+    fn siblings(&self, me: &ModelSummary) -> Vec<ModelSummary> {
+        let mine = size(me);
+        let list = &self.sorted;
+        let distance = |i: usize| (list[i].0 - mine).abs();
+        // The first model not smaller than `me`: the walk goes left from before it and right from
+        // it; `me` itself is met at distance 0 and skipped.
+        let pos = list.partition_point(|(s, m)| s.total_cmp(&mine).then_with(|| m.id.cmp(&me.id)).is_lt());
+        let (mut left, mut right) = (pos, pos);
+        let mut out: Vec<&ModelSummary> = vec![];
+        while out.len() < MAX_SIBLINGS && (left > 0 || right < list.len()) {
+            // The next distance, on whichever side is nearer.
+            let d = match (left.checked_sub(1).map(distance), (right < list.len()).then(|| distance(right))) {
+                (Some(l), Some(r)) => {
+                    if l.total_cmp(&r).is_le() {
+                        l
+                    } else {
+                        r
+                    }
+                }
+                (Some(l), None) => l,
+                (None, Some(r)) => r,
+                (None, None) => break,
+            };
+            // Every model at exactly that distance, both sides, ordered by ID.
+            let mut tied: Vec<&ModelSummary> = vec![];
+            while left > 0 && distance(left - 1).total_cmp(&d).is_eq() {
+                left -= 1;
+                tied.push(list[left].1);
+            }
+            while right < list.len() && distance(right).total_cmp(&d).is_eq() {
+                tied.push(list[right].1);
+                right += 1;
+            }
+            tied.retain(|m| m.id != me.id);
+            tied.sort_by(|a, b| a.id.cmp(&b.id));
+            out.extend(tied);
+        }
+        out.into_iter().take(MAX_SIBLINGS).cloned().collect()
+    }
 }
 
 pub fn build_site(
@@ -141,119 +231,449 @@ pub fn build_site_with(
     renderer: &Renderer,
     options: &PlanOptions,
 ) -> Result<BuildReport, BuildError> {
+    build_site_opts(manifest, source, out, renderer, options, false)
+}
+
+/// Everything one build shares between models.
+struct Ctx<'a> {
+    writer: &'a SiteWriter,
+    renderer: &'a Renderer,
+    manifest: &'a Manifest,
+    source: &'a dyn ModelSource,
+    options: &'a PlanOptions,
+    key: String,
+}
+
+const ROOT: &str = "../../";
+
+impl Ctx<'_> {
+    /// Pass one for a model whose inputs changed: plans it, renders and writes its files less the
+    /// sibling part.
+    fn plan_and_write_heads(
+        &self,
+        id: &ModelId,
+        files: &crate::source::ModelFiles,
+    ) -> Result<(ModelSummary, Pending), String> {
+        let page = plan_with(files, Some(format!("{}.html", id.site_stem())), self.options)
+            .map_err(|e| e.to_string())?;
+        let summary = page.summary();
+        let parts =
+            self.renderer.model_parts(&page, &self.manifest.site, ROOT).map_err(|e| format!("{id}: {e}"))?;
+        let family_name = page.family_name.clone();
+        let feed = crate::feeds::model_feed(&page, &self.manifest.site);
+        let changes = crate::feeds::entries(&page);
+        let osv = osv_documents(&page, &self.manifest.site.base_url).map_err(|e| format!("{id}: {e}"))?;
+        drop(page);
+        let stem = id.site_stem();
+        let writer = self.writer;
+        let written = (|| {
+            writer.write(&format!("{stem}.html"), parts.html_head.as_bytes())?;
+            writer.write(&format!("{stem}.md"), parts.md_head.as_bytes())?;
+            writer.write(&format!("{stem}.json"), parts.json_head.as_bytes())?;
+            for (path, doc) in &osv {
+                writer.write(path, doc.as_bytes())?;
+            }
+            match &feed {
+                Some((path, atom)) => writer.write(path, atom.as_bytes()),
+                None => Ok(()),
+            }
+        })();
+        let osv: Vec<String> = osv.into_iter().map(|(path, _)| path).collect();
+        if let Err(e) = written {
+            remove_model_files(writer, &stem, &osv);
+            return Err(e.to_string());
+        }
+        let heads = (parts.html_head.len(), parts.md_head.len(), parts.json_head.len());
+        let pending = Pending {
+            family_name,
+            html_tail: parts.html_tail,
+            md_tail: parts.md_tail,
+            changes,
+            feed: feed.map(|(path, _)| path),
+            osv,
+            heads,
+        };
+        Ok((summary, pending))
+    }
+
+    /// The sibling part's view of a model, and the fingerprint of its files.
+    fn view(
+        &self,
+        input: &str,
+        summary: &ModelSummary,
+        family_name: &str,
+        family: &Family,
+    ) -> Result<(SiblingsView, String), String> {
+        let view =
+            SiblingsView::new(summary, family_name.to_string(), family.siblings(summary), family.len());
+        let json = serde_json::to_vec(&view).map_err(|e| format!("{}: {e}", summary.id))?;
+        let output = incremental::digest(&[input.as_bytes(), &json]);
+        Ok((view, output))
+    }
+
+    /// Pass two for a model planned in this build: renders its sibling part and completes its
+    /// files.
+    fn finish_fresh(
+        &self,
+        id: &ModelId,
+        input: &str,
+        summary: &ModelSummary,
+        pending: &Pending,
+        family: &Family,
+    ) -> Result<Second, String> {
+        let stem = id.site_stem();
+        let writer = self.writer;
+        let finish = || -> Result<Second, String> {
+            let (view, output) = self.view(input, summary, &pending.family_name, family)?;
+            // Rendered in full before the first byte is appended.
+            let part = self
+                .renderer
+                .model_siblings(&view, &self.manifest.site, ROOT)
+                .map_err(|e| format!("{id}: {e}"))?;
+            let html = [part.html.as_str(), pending.html_tail.as_str()].concat();
+            let md = [part.markdown.as_str(), pending.md_tail.as_str()].concat();
+            writer.append(&format!("{stem}.html"), html.as_bytes()).map_err(|e| e.to_string())?;
+            writer.append(&format!("{stem}.md"), md.as_bytes()).map_err(|e| e.to_string())?;
+            writer.append(&format!("{stem}.json"), part.json.as_bytes()).map_err(|e| e.to_string())?;
+            let badge = Badge::for_model(summary).to_json().map_err(|e| format!("{id}: {e}"))?;
+            writer.write(&format!("{stem}.badge.json"), badge.as_bytes()).map_err(|e| e.to_string())?;
+            let (h, m, j) = pending.heads;
+            let entry = ModelEntry {
+                input: input.to_string(),
+                output,
+                summary: summary.clone(),
+                family_name: pending.family_name.clone(),
+                changes: pending.changes.iter().map(|e| e.change.change.clone()).collect(),
+                feed: pending.feed.clone(),
+                osv: pending.osv.clone(),
+                html: (h, h + part.html.len()),
+                md: (m, m + part.markdown.len()),
+                json: j,
+            };
+            Ok(Second { entry, reuse: None, rendered: true })
+        };
+        // A failure leaves no partial files of the model.
+        finish().inspect_err(|_| remove_model_files(writer, &stem, &pending.osv))
+    }
+
+    /// Both passes for one model, from its files: for a cached model whose last files cannot be
+    /// used after all.
+    fn rebuild(&self, id: &ModelId, family: &Family, osv: &[String]) -> Result<Second, String> {
+        // Some of its files may be carried over already: hard links of the live site's files,
+        // which writing through would change in place. Unlinked first, they are written anew.
+        remove_model_files(self.writer, &id.site_stem(), osv);
+        let files = self.source.load(id).map_err(|e| e.to_string())?;
+        let input = incremental::model_input(&self.key, &id.to_string(), &files);
+        let (summary, pending) = self.plan_and_write_heads(id, &files)?;
+        self.finish_fresh(id, &input, &summary, &pending, family)
+    }
+
+    /// Pass two for a model whose inputs are unchanged: nothing to do if its sibling part is the
+    /// same too (its files are carried over later, if the site changes at all); otherwise the new
+    /// part is spliced into the last build's files, with no planning.
+    fn finish_cached(
+        &self,
+        id: &ModelId,
+        input: &str,
+        entry: &ModelEntry,
+        family: &Family,
+    ) -> Result<Second, String> {
+        let stem = id.site_stem();
+        let mut files: Vec<String> =
+            ["html", "md", "json", "badge.json"].iter().map(|ext| format!("{stem}.{ext}")).collect();
+        files.extend(entry.feed.iter().cloned());
+        files.extend(entry.osv.iter().cloned());
+        let (view, output) = self.view(input, &entry.summary, &entry.family_name, family)?;
+        if output == entry.output {
+            return Ok(Second { entry: entry.clone(), reuse: Some(files), rendered: false });
+        }
+        let part = self
+            .renderer
+            .model_siblings(&view, &self.manifest.site, ROOT)
+            .map_err(|e| format!("{id}: {e}"))?;
+        let spliced = (|| -> Result<Option<ModelEntry>, OutputError> {
+            let mut next = entry.clone();
+            next.output = output;
+            let edits = [
+                (&files[0], entry.html, part.html.as_bytes()),
+                (&files[1], entry.md, part.markdown.as_bytes()),
+                (&files[2], (entry.json, usize::MAX), part.json.as_bytes()),
+            ];
+            for (i, (rel, range, bytes)) in edits.into_iter().enumerate() {
+                let Some(old) = self.writer.previous(rel)? else { return Ok(None) };
+                let range = (range.0, range.1.min(old.len()));
+                let Some(new) = incremental::splice(&old, range, bytes) else { return Ok(None) };
+                self.writer.write(rel, &new)?;
+                let end = range.0 + bytes.len();
+                match i {
+                    0 => next.html = (range.0, end),
+                    1 => next.md = (range.0, end),
+                    _ => {}
+                }
+            }
+            for rel in &files[3..] {
+                if !self.writer.reuse(rel)? {
+                    return Ok(None);
+                }
+            }
+            Ok(Some(next))
+        })();
+        match spliced {
+            Ok(Some(next)) => Ok(Second { entry: next, reuse: None, rendered: false }),
+            // The last build's files are not as its cache says: render the model again.
+            Ok(None) | Err(_) => self.rebuild(id, family, &entry.osv),
+        }
+    }
+}
+
+/// [`build_site_with`], and `full`: ignore what the last build kept and render everything.
+///
+/// Incremental by default: a model whose inputs (its files, this binary, the site settings and
+/// the plan's options) are the last build's is not planned again; its files are carried over as
+/// hard links, or, when only its list of siblings changed, the new list is spliced into them.
+/// Family, index and fixed pages are re-rendered only when what they show changed. When nothing
+/// changed at all, the site is left as it is. The output is byte for byte that of a full build.
+pub fn build_site_opts(
+    manifest: &Manifest,
+    source: &dyn ModelSource,
+    out: &Path,
+    renderer: &Renderer,
+    options: &PlanOptions,
+    full: bool,
+) -> Result<BuildReport, BuildError> {
     let mut report = BuildReport::default();
     let writer = SiteWriter::create(out)?;
     report.leftovers = writer.leftovers().clone();
+    let prev =
+        if full { None } else { Cache::load(&writer.cache_path(), writer.previous_stamp().as_deref()) };
+    let ctx = Ctx {
+        writer: &writer,
+        renderer,
+        manifest,
+        source,
+        options,
+        key: incremental::build_key(&manifest.site, options),
+    };
 
-    let root = "../../";
     let t = Instant::now();
-    let planned: Vec<Result<(ModelSummary, Pending), String>> = manifest
+    let planned: Vec<Result<First, String>> = manifest
         .models
         .par_iter()
         .map(|id| {
-            let page = plan_one(source, id, options)?;
-            let summary = page.summary();
-            let parts =
-                renderer.model_parts(&page, &manifest.site, root).map_err(|e| format!("{id}: {e}"))?;
-            let family_name = page.family_name.clone();
-            let feed = crate::feeds::model_feed(&page, &manifest.site);
-            let changes = crate::feeds::entries(&page);
-            let osv = osv_documents(&page, &manifest.site.base_url).map_err(|e| format!("{id}: {e}"))?;
-            drop(page);
-            let stem = id.site_stem();
-            let written = (|| {
-                writer.write(&format!("{stem}.html"), parts.html_head.as_bytes())?;
-                writer.write(&format!("{stem}.md"), parts.md_head.as_bytes())?;
-                writer.write(&format!("{stem}.json"), parts.json_head.as_bytes())?;
-                for (path, doc) in &osv {
-                    writer.write(path, doc.as_bytes())?;
-                }
-                match &feed {
-                    Some((path, atom)) => writer.write(path, atom.as_bytes()),
-                    None => Ok(()),
-                }
-            })();
-            let osv: Vec<String> = osv.into_iter().map(|(path, _)| path).collect();
-            if let Err(e) = written {
-                remove_model_files(&writer, &stem, &osv);
-                return Err(e.to_string());
+            let files = source.load(id).map_err(|e| e.to_string())?;
+            let input = incremental::model_input(&ctx.key, &id.to_string(), &files);
+            if let Some(entry) = prev.as_ref().and_then(|c| c.models.get(&id.to_string()))
+                && entry.input == input
+            {
+                return Ok(First::Cached { input, entry });
             }
-            Ok((
-                summary,
-                Pending { family_name, html_tail: parts.html_tail, md_tail: parts.md_tail, changes, osv },
-            ))
+            let (summary, pending) = ctx.plan_and_write_heads(id, &files)?;
+            Ok(First::Fresh { input, summary, pending })
         })
         .collect();
     report.phases.push(("plan and render", t.elapsed()));
 
-    let ok: Vec<&ModelSummary> = planned.iter().filter_map(|r| r.as_ref().ok().map(|(s, _)| s)).collect();
-    let mut by_family: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
+    let ok: Vec<&ModelSummary> = planned.iter().filter_map(|r| r.as_ref().ok().map(First::summary)).collect();
+    let mut members: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
     for s in &ok {
-        by_family.entry(s.family.as_str()).or_default().push(s);
+        members.entry(s.family.as_str()).or_default().push(s);
     }
+    let by_family: BTreeMap<&str, Family> = members.iter().map(|(k, v)| (*k, Family::new(v))).collect();
 
     let t = Instant::now();
-    let written: Vec<Result<(), String>> = manifest
+    let written: Vec<Result<Second, String>> = manifest
         .models
         .par_iter()
         .zip(planned.par_iter())
         .map(|(id, first)| {
-            let (summary, pending) = first.as_ref().map_err(Clone::clone)?;
-            let stem = id.site_stem();
-            let finish = || -> Result<(), String> {
-                let family = &by_family[summary.family.as_str()];
-                let view = SiblingsView::new(
-                    summary,
-                    pending.family_name.clone(),
-                    siblings(summary, family),
-                    family.len(),
-                );
-                // Rendered in full before the first byte is appended.
-                let part =
-                    renderer.model_siblings(&view, &manifest.site, root).map_err(|e| format!("{id}: {e}"))?;
-                let html = [part.html.as_str(), pending.html_tail.as_str()].concat();
-                let md = [part.markdown.as_str(), pending.md_tail.as_str()].concat();
-                writer.append(&format!("{stem}.html"), html.as_bytes()).map_err(|e| e.to_string())?;
-                writer.append(&format!("{stem}.md"), md.as_bytes()).map_err(|e| e.to_string())?;
-                writer.append(&format!("{stem}.json"), part.json.as_bytes()).map_err(|e| e.to_string())?;
-                let badge = Badge::for_model(summary).to_json().map_err(|e| format!("{id}: {e}"))?;
-                writer.write(&format!("{stem}.badge.json"), badge.as_bytes()).map_err(|e| e.to_string())
-            };
-            // A failure leaves no partial files of the model.
-            finish().inspect_err(|_| remove_model_files(&writer, &stem, &pending.osv))
+            let first = first.as_ref().map_err(Clone::clone)?;
+            let family = &by_family[first.summary().family.as_str()];
+            match first {
+                First::Fresh { input, summary, pending } => {
+                    ctx.finish_fresh(id, input, summary, pending, family)
+                }
+                First::Cached { input, entry } => ctx.finish_cached(id, input, entry, family),
+            }
         })
         .collect();
     report.phases.push(("render siblings", t.elapsed()));
 
+    let mut next = Cache::new();
     let mut built: Vec<ModelSummary> = vec![];
     let mut changes = vec![];
-    for ((id, first), second) in manifest.models.iter().zip(&planned).zip(&written) {
-        let outcome = match (first, second) {
-            (Ok((s, pending)), Ok(())) => {
-                built.push(s.clone());
-                changes.extend(pending.changes.iter().cloned());
-                report.files_written += pending.osv.len();
-                Outcome::Built { supported: s.supported }
+    let mut all_same = prev.is_some();
+    let mut osv_written = 0;
+    for (id, second) in manifest.models.iter().zip(&written) {
+        let outcome = match second {
+            Ok(second) => {
+                let e = &second.entry;
+                built.push(e.summary.clone());
+                let url = e.summary.url.clone();
+                changes.extend(e.changes.iter().map(|c| crate::feeds::FeedEntry {
+                    model: e.summary.id.clone(),
+                    url: url.clone(),
+                    change: crate::changes::ChangeView::new(c, &e.summary.id, Some(&url)),
+                }));
+                all_same &= second.reuse.is_some();
+                report.models_rendered += usize::from(second.rendered);
+                if second.rendered {
+                    osv_written += e.osv.len();
+                }
+                next.models.insert(id.to_string(), e.clone());
+                Outcome::Built { supported: e.summary.supported }
             }
-            (Err(e), _) | (_, Err(e)) => Outcome::Failed { error: e.clone() },
+            Err(e) => Outcome::Failed { error: e.clone() },
         };
         report.models.push(ModelReport { id: id.to_string(), outcome });
     }
-    report.files_written += built.len() * 5;
+    // Pass one drops a model's page, so the changes come out of it in the page's order; the
+    // site feed sorts them.
+    crate::feeds::sort(&mut changes);
 
     let t = Instant::now();
-    report.files_written += write_site_pages(&writer, manifest, renderer, &built)?;
-    crate::feeds::sort(&mut changes);
-    writer.write("changes.atom", crate::feeds::site_feed(&changes, &manifest.site).as_bytes())?;
-    let page = renderer.changes(&changes, &manifest.site).map_err(|e| BuildError::Render(e.to_string()))?;
-    writer.write("changes.html", page.as_bytes())?;
-    report.files_written += 2;
+    let mut pages = Pages {
+        writer: &writer,
+        prev: prev.as_ref().map(|c| &c.pages),
+        next: BTreeMap::new(),
+        reuse: vec![],
+        written: 0,
+    };
+    write_site_pages(&mut pages, &ctx.key, manifest, renderer, &built)?;
+    pages.group("changes", incremental::digest(&[ctx.key.as_bytes(), &to_vec(&changes)?]), || {
+        let page =
+            renderer.changes(&changes, &manifest.site).map_err(|e| BuildError::Render(e.to_string()))?;
+        Ok(vec![
+            ("changes.atom".into(), crate::feeds::site_feed(&changes, &manifest.site)),
+            ("changes.html".into(), page),
+        ])
+    })?;
     report.phases.push(("index, families, method", t.elapsed()));
+    next.pages = std::mem::take(&mut pages.next);
+    let page_reuse = std::mem::take(&mut pages.reuse);
+    let pages_written = pages.written;
 
+    let same_set = prev
+        .as_ref()
+        .is_some_and(|p| p.models.keys().eq(next.models.keys()) && p.pages.keys().eq(next.pages.keys()));
+    // A file deleted from the site by hand since is written again, through the carry-over below.
+    let all_there = || {
+        written.par_iter().all(|second| match second {
+            Ok(Second { reuse: Some(files), .. }) => files.iter().all(|f| writer.previous_has(f)),
+            _ => true,
+        })
+    };
+    if all_same && pages_written == 0 && same_set && all_there() {
+        // Nothing to write: the site on disk is already this build's, byte for byte.
+        report.unchanged = true;
+        writer.keep_previous();
+        return Ok(report);
+    }
+
+    let t = Instant::now();
+    let carried: Vec<Result<Option<Second>, String>> = manifest
+        .models
+        .par_iter()
+        .zip(written.par_iter())
+        .map(|(id, second)| {
+            let Ok(Second { reuse: Some(files), entry, .. }) = second else { return Ok(None) };
+            for rel in files {
+                if !writer.reuse(rel).map_err(|e| e.to_string())? {
+                    // The last build's file is gone: render the model again.
+                    let family = &by_family[entry.summary.family.as_str()];
+                    return ctx.rebuild(id, family, &entry.osv).map(Some);
+                }
+            }
+            Ok(None)
+        })
+        .collect();
+    let mut reused = 0;
+    for ((id, second), carried) in manifest.models.iter().zip(&written).zip(carried) {
+        match carried {
+            Ok(None) => {
+                if let Ok(Second { reuse: Some(files), .. }) = second {
+                    reused += files.len();
+                }
+            }
+            Ok(Some(_)) => report.models_rendered += 1,
+            Err(error) => {
+                next.models.remove(&id.to_string());
+                if let Some(r) = report.models.iter_mut().find(|r| r.id == id.to_string()) {
+                    r.outcome = Outcome::Failed { error };
+                }
+            }
+        }
+    }
+    for rel in &page_reuse {
+        if writer.reuse(rel)? {
+            reused += 1;
+        } else {
+            // Checked just before: only a hand deleting it in between gets here.
+            return Err(BuildError::Render(format!(
+                "{rel} disappeared from {} during the build",
+                out.display()
+            )));
+        }
+    }
+    report.files_reused = reused;
+    report.files_written = report.models_rendered * 5 + osv_written + pages_written;
+    report.phases.push(("carry over", t.elapsed()));
+
+    match next.seal_and_save(&writer.cache_path()) {
+        Ok(stamp) => writer.stamp(&stamp)?,
+        Err(e) => report.cache_note = Some(format!("{}: {e}", writer.cache_path().display())),
+    }
     let t = Instant::now();
     writer.finish()?;
     report.phases.push(("swap in", t.elapsed()));
     Ok(report)
+}
+
+fn to_vec<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, BuildError> {
+    serde_json::to_vec(value).map_err(|e| BuildError::Render(e.to_string()))
+}
+
+/// Writes the site's pages by group, each group rendered only when its inputs changed since the
+/// last build (otherwise its files are carried over).
+struct Pages<'a> {
+    writer: &'a SiteWriter,
+    prev: Option<&'a BTreeMap<String, PageEntry>>,
+    next: BTreeMap<String, PageEntry>,
+    /// Files of unchanged groups, to carry over if the site changes at all.
+    reuse: Vec<String>,
+    written: usize,
+}
+
+impl Pages<'_> {
+    fn group(
+        &mut self,
+        name: &str,
+        input: String,
+        render: impl FnOnce() -> Result<Vec<(String, String)>, BuildError>,
+    ) -> Result<(), BuildError> {
+        let prev = self.prev.and_then(|p| p.get(name));
+        if let Some(p) = prev
+            && p.input == input
+            && p.files.iter().all(|(path, _)| self.writer.previous_has(path))
+        {
+            self.reuse.extend(p.files.iter().map(|(path, _)| path.clone()));
+            self.next.insert(name.to_string(), p.clone());
+            return Ok(());
+        }
+        let mut files = vec![];
+        for (path, text) in render()? {
+            let digest = incremental::digest(&[text.as_bytes()]);
+            let same = prev.is_some_and(|p| p.files.iter().any(|(f, d)| *f == path && *d == digest));
+            if same && self.writer.previous_has(&path) {
+                self.reuse.push(path.clone());
+            } else {
+                self.writer.write(&path, text.as_bytes())?;
+                self.written += 1;
+            }
+            files.push((path, digest));
+        }
+        self.next.insert(name.to_string(), PageEntry { input, files });
+        Ok(())
+    }
 }
 
 /// Families to give a page: those of the built models, and every family they derive from, so a
@@ -279,13 +699,13 @@ fn family_link(key: &str, written: &BTreeSet<String>) -> FamilyLink {
 }
 
 fn write_site_pages(
-    writer: &SiteWriter,
+    pages: &mut Pages,
+    build_key: &str,
     manifest: &Manifest,
     renderer: &Renderer,
     built: &[ModelSummary],
-) -> Result<usize, BuildError> {
+) -> Result<(), BuildError> {
     let render_err = |e: crate::render::RenderError| BuildError::Render(e.to_string());
-    let mut n = 0;
     let keys = families_to_write(built);
     for key in &keys {
         let info = family::info(key);
@@ -296,17 +716,22 @@ fn write_site_pages(
             supported: info.is_some(),
             summary: info.map(|f| f.summary.to_string()),
             derives_from: info.and_then(|f| f.derives_from).map(|d| family_link(d, &keys)),
-            derived_by: family::all()
+            derived_by: family::FAMILIES
+                .iter()
                 .filter(|f| f.derives_from == Some(key.as_str()))
                 .map(|f| family_link(f.key, &keys))
                 .collect(),
             models: built.iter().filter(|m| &m.family == key).cloned().collect(),
         };
-        let files = renderer.family(&view, &manifest.site).map_err(render_err)?;
-        writer.write(&format!("families/{key}.html"), files.html.as_bytes())?;
-        writer.write(&format!("families/{key}.md"), files.markdown.as_bytes())?;
-        writer.write(&format!("families/{key}.json"), files.json.as_bytes())?;
-        n += 3;
+        let input = incremental::digest(&[build_key.as_bytes(), &to_vec(&view)?]);
+        pages.group(&format!("family {key}"), input, || {
+            let files = renderer.family(&view, &manifest.site).map_err(render_err)?;
+            Ok(vec![
+                (format!("families/{key}.html"), files.html),
+                (format!("families/{key}.md"), files.markdown),
+                (format!("families/{key}.json"), files.json),
+            ])
+        })?;
     }
     let index = IndexView {
         schema_version: SCHEMA_VERSION,
@@ -315,29 +740,97 @@ fn write_site_pages(
         families: keys.iter().map(|k| family_link(k, &keys)).collect(),
         models: built.to_vec(),
     };
-    let files = renderer.index(&index, &manifest.site).map_err(render_err)?;
-    writer.write("index.html", files.html.as_bytes())?;
-    writer.write("index.md", files.markdown.as_bytes())?;
-    writer.write("index.json", files.json.as_bytes())?;
-    let (html, md) = renderer.method(&manifest.site).map_err(render_err)?;
-    writer.write("method.html", html.as_bytes())?;
-    writer.write("method.md", md.as_bytes())?;
-    writer.write("static/style.css", crate::render::STYLE_CSS.as_bytes())?;
-    writer.write("static/favicon.svg", crate::render::FAVICON_SVG.as_bytes())?;
-    writer.write("static/index.js", crate::render::INDEX_JS.as_bytes())?;
-    writer.write("static/calc.js", crate::render::CALC_JS.as_bytes())?;
-    writer.write("plan.html", renderer.planner(&manifest.site).map_err(render_err)?.as_bytes())?;
-    writer.write("static/planner.js", crate::render::PLANNER_JS.as_bytes())?;
-    writer.write("static/planner-wasm.js", crate::planner_assets::wasm_script().as_bytes())?;
-    for (name, schema) in crate::render::SCHEMAS {
-        let schema = crate::render::schema_for_site(name, schema, &manifest.site.base_url);
-        writer.write(&format!("schema/{name}"), schema.as_bytes())?;
+    // The index and what lists every model (sitemap, llms.txt) change with any model's summary.
+    let input = incremental::digest(&[build_key.as_bytes(), &to_vec(&index)?]);
+    pages.group("index", input, || {
+        let files = renderer.index(&index, &manifest.site).map_err(render_err)?;
+        let mut out = vec![
+            ("index.html".to_string(), files.html),
+            ("index.md".to_string(), files.markdown),
+            ("index.json".to_string(), files.json),
+        ];
+        let extras = renderer.extras(&index, &manifest.site).map_err(render_err)?;
+        out.extend(extras.into_iter().map(|(path, text)| (path.to_string(), text)));
+        Ok(out)
+    })?;
+    // The rest depends only on this binary and the site settings.
+    pages.group("fixed", build_key.to_string(), || {
+        let (html, md) = renderer.method(&manifest.site).map_err(render_err)?;
+        let mut out = vec![
+            ("method.html".to_string(), html),
+            ("method.md".to_string(), md),
+            ("static/style.css".to_string(), crate::render::STYLE_CSS.to_string()),
+            ("static/favicon.svg".to_string(), crate::render::FAVICON_SVG.to_string()),
+            ("static/index.js".to_string(), crate::render::INDEX_JS.to_string()),
+            ("static/calc.js".to_string(), crate::render::CALC_JS.to_string()),
+            ("plan.html".to_string(), renderer.planner(&manifest.site).map_err(render_err)?),
+            ("static/planner.js".to_string(), crate::render::PLANNER_JS.to_string()),
+            ("static/planner-wasm.js".to_string(), crate::planner_assets::wasm_script()),
+        ];
+        for (name, schema) in crate::render::SCHEMAS {
+            out.push((
+                format!("schema/{name}"),
+                crate::render::schema_for_site(name, schema, &manifest.site.base_url),
+            ));
+        }
+        // GitHub Pages would otherwise run Jekyll, which skips files starting with `_` or `.`.
+        out.push((".nojekyll".to_string(), String::new()));
+        Ok(out)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(id: &str, derived: Option<u64>) -> ModelSummary {
+        serde_json::from_value(serde_json::json!({
+            "id": id, "url": "", "json": "", "markdown": "", "family": "f", "architecture": null,
+            "supported": true, "derived": derived, "active": derived, "checkpoint": null,
+            "delta_pct": null, "reconciliation": null, "layers": null, "hidden": null, "heads": null,
+            "kv_heads": null, "vocab": null, "context": null, "smallest_card": {}, "smallest_card_gb": {},
+            "tags": [],
+        }))
+        .unwrap()
     }
-    // GitHub Pages would otherwise run Jekyll, which skips files starting with `_` or `.`.
-    writer.write(".nojekyll", b"")?;
-    let extras = renderer.extras(&index, &manifest.site).map_err(render_err)?;
-    for (path, text) in &extras {
-        writer.write(path, text.as_bytes())?;
+
+    /// The definition: every other model sorted by distance in log size, then by ID.
+    fn naive(me: &ModelSummary, family: &[&ModelSummary]) -> Vec<String> {
+        let mine = size(me);
+        let mut others: Vec<&&ModelSummary> = family.iter().filter(|m| m.id != me.id).collect();
+        others.sort_by(|a, b| {
+            (size(a) - mine).abs().total_cmp(&(size(b) - mine).abs()).then_with(|| a.id.cmp(&b.id))
+        });
+        others.into_iter().take(MAX_SIBLINGS).map(|m| m.id.clone()).collect()
     }
-    Ok(n + 12 + crate::render::SCHEMAS.len() + extras.len())
+
+    #[test]
+    fn the_nearest_siblings_walk_gives_what_sorting_the_whole_family_gives() {
+        // A fixed linear congruential sequence: families with many equal sizes (copies of one
+        // config), sizes equally far on both sides, unknown sizes, and families of one.
+        let mut x: u64 = 12345;
+        let mut next = move |n: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % n
+        };
+        for round in 0..300 {
+            let n = 1 + next(60) as usize;
+            let models: Vec<ModelSummary> = (0..n)
+                .map(|i| {
+                    let derived = match next(4) {
+                        0 => None,
+                        1 => Some(1 << next(40)),
+                        _ => Some(1 + next(8) * 1000),
+                    };
+                    summary(&format!("m{}-{i}", next(1000)), derived)
+                })
+                .collect();
+            let refs: Vec<&ModelSummary> = models.iter().collect();
+            let family = Family::new(&refs);
+            for me in &models {
+                let got: Vec<String> = family.siblings(me).into_iter().map(|m| m.id).collect();
+                assert_eq!(got, naive(me, &refs), "round {round}, {}", me.id);
+            }
+        }
+    }
 }

@@ -50,7 +50,11 @@ fn leftovers(dir: &Path) -> Vec<String> {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| {
-            n != "site" && !n.ends_with(".modelatlas-lock") && !n.ends_with(".toml") && !n.starts_with("ref-")
+            n != "site"
+                && !n.ends_with(".modelatlas-lock")
+                && !n.ends_with(".modelatlas-cache")
+                && !n.ends_with(".toml")
+                && !n.starts_with("ref-")
         })
         .collect();
     v.sort();

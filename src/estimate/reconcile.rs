@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::graph::{Candidate, Graph};
 use crate::source::CheckpointTensor;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// The derived count equals the checkpoint's.

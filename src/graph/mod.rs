@@ -30,10 +30,10 @@ pub mod mpnet;
 pub mod opt;
 pub mod phi;
 pub mod quantized;
+pub mod release;
 pub mod spec;
 mod spec_arch;
 pub mod ssm;
-pub mod release;
 pub mod t5;
 pub mod vision;
 pub mod vit;
@@ -281,7 +281,13 @@ impl Graph {
                 s.nodes.iter().flat_map(move |n| {
                     (0..n.copies).flat_map(move |e| {
                         n.params.iter().map(move |t| {
-                            (t.name.replace("{i}", &i.to_string()).replace("{e}", &e.to_string()), t)
+                            // Most names hold no placeholder: no number formatted, no second copy.
+                            let name = if t.name.contains('{') {
+                                t.name.replace("{i}", &i.to_string()).replace("{e}", &e.to_string())
+                            } else {
+                                t.name.clone()
+                            };
+                            (name, t)
                         })
                     })
                 })

@@ -57,6 +57,22 @@ fn fold_lines(s: &str) -> String {
 /// spaces, and a value that begins with a block marker (`- `, `+ `, `1. `, `---`) has the marker
 /// escaped in case the template puts it at the start of a line.
 pub fn md_text(s: &str) -> String {
+    md_text_cow(s).into_owned()
+}
+
+/// [`md_text`], borrowing `s` when nothing in it needs escaping (most values: names, numbers,
+/// words), which spares the template formatter a copy per value.
+pub(crate) fn md_text_cow(s: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = s.as_bytes();
+    // Letters, digits, and punctuation that opens no inline markup; not starting with a blank.
+    let plain = bytes.iter().all(|c| c.is_ascii_alphanumeric() || b" .,:;()/%'\"=+-!?@$^".contains(c))
+        && bytes.first().is_none_or(|c| *c != b' ')
+        // ASCII, so the first 16 chars are enough to see a marker: at most 3 blanks, 9 digits, 2.
+        && leading_marker(&s.chars().take(16).collect::<Vec<_>>()).is_none();
+    if plain { std::borrow::Cow::Borrowed(s) } else { std::borrow::Cow::Owned(md_text_slow(s)) }
+}
+
+fn md_text_slow(s: &str) -> String {
     let s = fold_lines(s);
     let mut out = String::with_capacity(s.len() + s.len() / 8);
     let chars: Vec<char> = s.chars().collect();

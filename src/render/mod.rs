@@ -82,7 +82,7 @@ pub struct Renderer {
     env: Environment<'static>,
 }
 
-const TEMPLATES: &[(&str, &str)] = &[
+pub const TEMPLATES: &[(&str, &str)] = &[
     ("base.html", include_str!("../../templates/base.html")),
     ("model.html", include_str!("../../templates/model.html")),
     ("model.md.j2", include_str!("../../templates/model.md.j2")),
@@ -153,14 +153,26 @@ impl Renderer {
             name => minijinja::default_auto_escape_callback(name),
         });
         env.set_formatter(|out, state, value| {
-            let escape: fn(&str) -> String = match state.auto_escape() {
-                AutoEscape::Custom(kind) if kind == MARKDOWN => format::md_text,
-                AutoEscape::Custom(kind) if kind == PLAIN => format::plain_text,
+            let markdown = match state.auto_escape() {
+                AutoEscape::Custom(kind) if kind == MARKDOWN => true,
+                AutoEscape::Custom(kind) if kind == PLAIN => false,
                 _ => return minijinja::escape_formatter(out, state, value),
             };
-            let text = value.to_string();
-            let shown = if value.is_safe() { text } else { escape(&text) };
-            std::fmt::Write::write_str(out, &shown).map_err(minijinja::Error::from)
+            let write = |out: &mut minijinja::Output, text: &str| {
+                if value.is_safe() {
+                    std::fmt::Write::write_str(out, text)
+                } else if markdown {
+                    std::fmt::Write::write_str(out, &format::md_text_cow(text))
+                } else {
+                    std::fmt::Write::write_str(out, &format::plain_text(text))
+                }
+                .map_err(minijinja::Error::from)
+            };
+            // A string is written from where it is, without a copy.
+            match value.as_str() {
+                Some(text) => write(out, text),
+                None => write(out, &value.to_string()),
+            }
         });
         for (name, source) in TEMPLATES {
             // Templates are compiled into the binary and every one is rendered by the tests.
