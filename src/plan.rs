@@ -222,8 +222,8 @@ fn fill(
         })
         .collect();
     let tied = g
-        .tensors()
-        .filter_map(|(name, t)| t.tied_to.clone().map(|to| Tied { tensor: name, tied_to: to }))
+        .tied_tensors()
+        .map(|(name, t)| Tied { tensor: name, tied_to: t.tied_to.clone().unwrap_or_default() })
         .collect();
     page.params = Some(ParamsView {
         derived,
@@ -251,16 +251,14 @@ fn fill(
         .iter()
         .map(|c| lints::CardBf16 { name: &c.name, bf16_native: c.bf16_native })
         .collect();
-    let shapes: std::collections::HashMap<String, Vec<u64>> =
-        g.tensors().map(|(name, t)| (name, t.shape.clone())).collect();
     let tied_shapes: Vec<lints::TiedShape> = g
-        .tensors()
+        .tied_tensors()
         .filter_map(|(name, t)| {
             t.tied_to.as_ref().map(|to| lints::TiedShape {
                 tensor: name,
                 shape: t.shape.clone(),
                 tied_to: to.clone(),
-                tied_to_shape: shapes.get(to).cloned(),
+                tied_to_shape: g.shape_of(to).map(<[u64]>::to_vec),
             })
         })
         .collect();

@@ -52,7 +52,10 @@ fn start(args: &[&str]) -> Serving {
 fn request(addr: SocketAddr, method: &str, target: &str, body: &[u8]) -> Option<(u16, String)> {
     let mut s = TcpStream::connect(addr).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(20))).ok()?;
-    let head = format!("{method} {target} HTTP/1.1\r\nhost: x\r\ncontent-length: {}\r\n\r\n", body.len());
+    let head = format!(
+        "{method} {target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\ncontent-length: {}\r\n\r\n",
+        body.len()
+    );
     s.write_all(head.as_bytes()).ok()?;
     let _ = s.write_all(body);
     read_response(s)
@@ -184,12 +187,29 @@ fn bad_requests_get_json_errors_with_4xx_codes_that_name_the_field() {
     let big = vec![b' '; (1 << 20) + 1];
     let (status, text) = request(server.addr, "POST", "/api/v1/plan", &big).unwrap();
     assert_eq!((status, json(&text)["error"]["field"].as_str()), (413, Some("body")));
-    // A chunked body has no length to check up front.
+    // A chunked body has no length to check up front: it is read up to the cap, then refused.
     let mut s = TcpStream::connect(server.addr).unwrap();
-    s.write_all(b"POST /api/v1/plan HTTP/1.1\r\ntransfer-encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+    s.write_all(b"POST /api/v1/plan HTTP/1.1\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n")
+        .unwrap();
+    let chunk = vec![b' '; 64 << 10];
+    for _ in 0..17 {
+        // 17 chunks of 64 KiB: 1 MiB + 64 KiB. The server may stop reading once over the cap.
+        if s.write_all(format!("{:x}\r\n", chunk.len()).as_bytes()).is_err()
+            || s.write_all(&chunk).is_err()
+            || s.write_all(b"\r\n").is_err()
+        {
+            break;
+        }
+    }
+    let _ = s.write_all(b"0\r\n\r\n");
+    let (status, text) = read_response(s).unwrap();
+    assert_eq!((status, json(&text)["error"]["field"].as_str()), (413, Some("body")));
+    // A small chunked body is a body like any other.
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    s.write_all(b"POST /api/v1/plan HTTP/1.1\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
         .unwrap();
     let (status, text) = read_response(s).unwrap();
-    assert_eq!((status, json(&text)["error"]["field"].as_str()), (411, Some("transfer-encoding")));
+    assert_eq!((status, json(&text)["error"]["field"].as_str()), (422, Some("config.model_type")), "{text}");
     // Not HTTP at all.
     let mut s = TcpStream::connect(server.addr).unwrap();
     s.write_all(b"hello\r\n\r\n").unwrap();
@@ -239,7 +259,10 @@ fn sigterm_lets_the_request_in_flight_finish_then_exits_zero() {
     // Half a request: the headers and the first half of the body.
     let mut s = TcpStream::connect(server.addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let head = format!("POST /api/v1/plan HTTP/1.1\r\ncontent-length: {}\r\n\r\n", config.len());
+    let head = format!(
+        "POST /api/v1/plan HTTP/1.1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n",
+        config.len()
+    );
     s.write_all(head.as_bytes()).unwrap();
     let (a, b) = config.as_bytes().split_at(config.len() / 2);
     s.write_all(a).unwrap();
@@ -358,4 +381,36 @@ fn load_test_plan_requests_on_two_workers_while_a_flood_of_bad_bodies_is_refused
         .join("test-output");
     let _ = std::fs::create_dir_all(&out);
     let _ = std::fs::write(Path::new(&out).join("load.txt"), &report);
+}
+
+#[test]
+fn slow_clients_are_cut_off_and_connections_over_the_limit_are_answered_503_at_once() {
+    // 1 worker and a queue of 1: two connections at most.
+    let server = start(&["--workers", "1", "--queue", "1"]);
+    let started = Instant::now();
+    // Two clients that send half a request line and stall (slowloris).
+    let mut stalled: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = TcpStream::connect(server.addr).unwrap();
+            s.write_all(b"POST /api/v1/pl").unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // A third is over the limit: answered 503 without waiting for its request.
+    let (status, body) = request(server.addr, "GET", "/", b"").unwrap();
+    assert_eq!(status, 503, "{body}");
+    assert!(json(&body)["error"]["message"].as_str().unwrap().contains("busy"));
+    // The stalled ones are closed once the header timeout (5 s, `serve::IO_TIMEOUT`) passes.
+    for s in &mut stalled {
+        s.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+        let mut rest = Vec::new();
+        let _ = s.read_to_end(&mut rest);
+    }
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_secs(4), "cut off after {waited:?}, before the timeout");
+    assert!(waited < Duration::from_secs(14), "still open after {waited:?}");
+    // And their places are free again.
+    let (status, body) = request(server.addr, "POST", "/api/v1/plan", gpt2_config().as_bytes()).unwrap();
+    assert_eq!(status, 200, "{body}");
 }

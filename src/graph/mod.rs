@@ -276,24 +276,65 @@ impl Graph {
 
     /// Every parameter tensor with its layer and expert indices filled in.
     pub fn tensors(&self) -> impl Iterator<Item = (String, &Tensor)> + '_ {
-        self.sections.iter().flat_map(|s| {
+        self.tensors_where(|_| true)
+    }
+
+    /// The tensors tied to another, named. A model with thousands of experts has hundreds of
+    /// thousands of tensors and a handful of ties: only the kept ones are named.
+    pub fn tied_tensors(&self) -> impl Iterator<Item = (String, &Tensor)> + '_ {
+        self.tensors_where(|t| t.tied_to.is_some())
+    }
+
+    fn tensors_where(
+        &self,
+        keep: impl Fn(&Tensor) -> bool + Copy + 'static,
+    ) -> impl Iterator<Item = (String, &Tensor)> + '_ {
+        self.sections.iter().flat_map(move |s| {
             (0..s.repeat).flat_map(move |i| {
                 s.nodes.iter().flat_map(move |n| {
                     (0..n.copies).flat_map(move |e| {
-                        n.params.iter().map(move |t| {
-                            // Most names hold no placeholder: no number formatted, no second copy.
-                            let name = if t.name.contains('{') {
-                                t.name.replace("{i}", &i.to_string()).replace("{e}", &e.to_string())
-                            } else {
-                                t.name.clone()
-                            };
-                            (name, t)
-                        })
+                        n.params.iter().filter(move |t| keep(t)).map(move |t| (expand(&t.name, i, e), t))
                     })
                 })
             })
         })
     }
+
+    /// The shape of the tensor with this (expanded) name, without naming every other tensor.
+    pub fn shape_of(&self, name: &str) -> Option<&[u64]> {
+        for s in &self.sections {
+            for n in &s.nodes {
+                for t in &n.params {
+                    let literal = t.name.split('{').next().unwrap_or("");
+                    if !name.starts_with(literal) {
+                        continue;
+                    }
+                    if !t.name.contains('{') {
+                        if t.name == name {
+                            return Some(&t.shape);
+                        }
+                        continue;
+                    }
+                    for i in 0..s.repeat {
+                        for e in 0..n.copies {
+                            if expand(&t.name, i, e) == name {
+                                return Some(&t.shape);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A tensor name template with its layer (`{i}`) and expert (`{e}`) indices filled in.
+fn expand(template: &str, i: u64, e: u64) -> String {
+    if !template.contains('{') {
+        return template.to_string();
+    }
+    template.replace("{i}", &i.to_string()).replace("{e}", &e.to_string())
 }
 
 pub(crate) use blocks::embedding;
