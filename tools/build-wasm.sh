@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sources_hash() {
-  find Cargo.toml Cargo.lock src templates static/style.css static/calc.js static/index.js \
+  find Cargo.toml Cargo.lock build.rs src templates static/style.css static/calc.js static/index.js \
       static/favicon.svg static/schema -type f | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1
 }
 

@@ -75,6 +75,20 @@ fn parse(text: &str, file: &Path) -> Result<Vec<Card>, CardsError> {
     let cards = toml::from_str::<Catalogue>(text)
         .map_err(|e| CardsError::Parse { file: file.to_path_buf(), reason: e.to_string() })?
         .card;
+    checked(cards, file)
+}
+
+/// The built-in catalogue: `cards.toml` as build.rs wrote it in JSON (no TOML parser in the wasm
+/// module), checked as a user's file is.
+fn parse_builtin() -> Result<Vec<Card>, CardsError> {
+    let file = Path::new("cards.toml");
+    let cards = serde_json::from_str::<Catalogue>(include_str!(concat!(env!("OUT_DIR"), "/cards.json")))
+        .map_err(|e| CardsError::Parse { file: file.to_path_buf(), reason: e.to_string() })?
+        .card;
+    checked(cards, file)
+}
+
+fn checked(cards: Vec<Card>, file: &Path) -> Result<Vec<Card>, CardsError> {
     let mut seen = std::collections::HashSet::new();
     for c in &cards {
         let bad = |field: &'static str, reason: String| CardsError::Field {
@@ -162,7 +176,7 @@ pub fn builtin() -> &'static [Card] {
     static CARDS: OnceLock<Vec<Card>> = OnceLock::new();
     CARDS.get_or_init(|| {
         // The file ships inside the binary and a unit test parses it, so this cannot fail at run time.
-        sorted(parse(include_str!("cards.toml"), Path::new("cards.toml")).unwrap_or_default())
+        sorted(parse_builtin().unwrap_or_default())
     })
 }
 
@@ -185,6 +199,14 @@ pub fn with_user_text(text: &str, file: &Path) -> Result<Vec<Card>, CardsError> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_builtin_json_written_by_build_rs_reads_as_the_toml_file_does() {
+        let from_toml = parse(include_str!("cards.toml"), Path::new("cards.toml")).unwrap();
+        let from_json = parse_builtin().unwrap();
+        assert_eq!(format!("{from_toml:?}"), format!("{from_json:?}"));
+        assert!(from_json.len() >= 10, "{} cards", from_json.len());
+    }
 
     #[test]
     fn the_builtin_catalogue_has_the_eleven_cards_sorted_by_memory() {
