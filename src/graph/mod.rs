@@ -269,6 +269,25 @@ impl Graph {
         self.sections.iter().filter(|s| keep(s.role)).map(Section::param_count).sum()
     }
 
+    /// The parameter count in floating point, and the node holding the most: sizes whose integer
+    /// product would overflow are measured here before anything is counted exactly.
+    pub fn approx_scalars(&self) -> (f64, &str) {
+        let mut total = 0.0;
+        let mut largest = (0.0, "");
+        for s in &self.sections {
+            for n in &s.nodes {
+                let each: f64 =
+                    n.params.iter().map(|t| t.shape.iter().map(|&x| x as f64).product::<f64>()).sum();
+                let part = s.repeat as f64 * n.copies as f64 * each;
+                total += part;
+                if part > largest.0 {
+                    largest = (part, n.name.as_str());
+                }
+            }
+        }
+        (total, largest.1)
+    }
+
     /// Nodes counted with their repeats.
     pub fn node_count(&self) -> u64 {
         self.sections.iter().map(|s| s.repeat * s.nodes.len() as u64).sum()

@@ -23,23 +23,10 @@ impl SpecConfig {
     fn check_scale(&self) -> Result<(), ConfigError> {
         const MAX_SCALARS: f64 = 1e15;
         let g = build(self, 1);
-        let mut total = 0.0;
-        let mut largest = (0.0, "");
-        for s in &g.sections {
-            for n in &s.nodes {
-                let each: f64 =
-                    n.params.iter().map(|t| t.shape.iter().map(|&x| x as f64).product::<f64>()).sum();
-                let part = s.repeat as f64 * n.copies as f64 * each;
-                total += part;
-                if part > largest.0 {
-                    largest = (part, n.name.as_str());
-                }
-            }
-        }
+        let (total, name) = g.approx_scalars();
         if total <= MAX_SCALARS {
             return Ok(());
         }
-        let name = largest.1;
         let field = match (&self.spec.moe, name) {
             (_, n) if n.contains("embed_tokens") || n == "lm_head" => "vocab_size",
             (Some(m), n) if n.contains(".experts") => m.experts_key,

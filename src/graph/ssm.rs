@@ -56,16 +56,7 @@ impl Architecture for SsmConfig {
 /// config refused, naming `field`.
 pub(crate) fn check_scale(g: &Graph, field: &'static str) -> Result<(), crate::config::ConfigError> {
     const MAX_SCALARS: f64 = 1e15;
-    let numel = |t: &Tensor| t.shape.iter().map(|&x| x as f64).product::<f64>();
-    let total: f64 = g
-        .sections
-        .iter()
-        .flat_map(|s| {
-            s.nodes
-                .iter()
-                .map(move |n| s.repeat as f64 * n.copies as f64 * n.params.iter().map(numel).sum::<f64>())
-        })
-        .sum();
+    let (total, _) = g.approx_scalars();
     if total > MAX_SCALARS {
         return Err(crate::config::ConfigError::field(
             field,
