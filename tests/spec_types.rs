@@ -306,3 +306,30 @@ fn llama_4_caches_its_chunked_layers_within_the_chunk_and_every_fourth_layer_in_
     let per_layer = 2 * 8 * 128;
     assert_eq!(kv.values(100_000), 36 * per_layer * 8192 + 12 * per_layer * 100_000);
 }
+
+#[test]
+fn a_remote_code_class_is_planned_as_transformers_own_class_with_the_same_head() {
+    // baidu/ERNIE-4.5-0.3B-PT names its remote-code class `Ernie4_5_ForCausalLM` (with an
+    // `auto_map`); transformers without trust_remote_code loads `Ernie4_5ForCausalLM`.
+    let config = json!({
+        "model_type": "ernie4_5", "architectures": ["Ernie4_5_ForCausalLM"],
+        "auto_map": {"AutoModelForCausalLM": "modeling_ernie4_5.Ernie4_5_ForCausalLM"},
+        "hidden_size": 1024, "intermediate_size": 3072, "num_hidden_layers": 18,
+        "num_attention_heads": 16, "num_key_value_heads": 2, "head_dim": 128,
+        "vocab_size": 103424, "use_bias": false, "tie_word_embeddings": true,
+    });
+    let page = plan_text(&config.to_string()).unwrap();
+    assert_eq!(page.architecture.as_deref(), Some("Ernie4_5ForCausalLM"));
+    // Per layer: q 1024 x 2048, k and v 1024 x 256 each, o 2048 x 1024, the gated MLP 3 x 1024 x
+    // 3072, two RMSNorms of 1024; then the tied embedding 103,424 x 1024 and the final norm.
+    let layer = 1024 * 2048 + 2 * 1024 * 256 + 2048 * 1024 + 3 * 1024 * 3072 + 2 * 1024;
+    let total = 18 * layer + 103_424 * 1024 + 1024;
+    // The published count of the checkpoint (tests/fixtures/reference/checkpoints.tsv).
+    assert_eq!(total, 360_748_032);
+    assert_eq!(page.params.as_ref().unwrap().derived, total);
+    // Without remote code, an unknown class is still refused by name.
+    let mut plain = config.clone();
+    plain.as_object_mut().unwrap().remove("auto_map");
+    let err = plan_text(&plain.to_string()).unwrap_err().to_string();
+    assert!(err.contains("architectures[0]") && err.contains("Ernie4_5_ForCausalLM"), "{err}");
+}
