@@ -119,17 +119,20 @@ impl Cache {
     }
 
     /// Sets the stamp from everything the cache holds (so the same build stamps the same) and
-    /// writes it to `path`, whole or not at all.
-    pub fn seal_and_save(&mut self, path: &Path) -> std::io::Result<String> {
+    /// writes it to `path`, whole or not at all, through `tmp` (in the build's staging folder, so
+    /// that a build killed between the two leaves no file beyond the staging folder itself, which
+    /// the next build removes).
+    pub fn seal_and_save(&mut self, path: &Path, tmp: &Path) -> std::io::Result<String> {
         self.stamp = String::new();
         let body = serde_json::to_vec(self).map_err(std::io::Error::other)?;
         self.stamp = digest(&[&body]);
         let body = serde_json::to_vec(self).map_err(std::io::Error::other)?;
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        std::fs::write(&tmp, body)?;
-        std::fs::rename(&tmp, path)?;
-        Ok(self.stamp.clone())
+        let saved = std::fs::write(tmp, body).and_then(|()| std::fs::rename(tmp, path));
+        if saved.is_err() {
+            // Not left in the staging folder, which becomes the site.
+            let _ = std::fs::remove_file(tmp);
+        }
+        saved.map(|()| self.stamp.clone())
     }
 }
 
@@ -173,7 +176,8 @@ mod tests {
         cache
             .pages
             .insert("x".into(), PageEntry { input: "1".into(), files: vec![("x.html".into(), "2".into())] });
-        let stamp = cache.seal_and_save(&path).unwrap();
+        let stamp = cache.seal_and_save(&path, &dir.path().join("cache.tmp")).unwrap();
+        assert!(!dir.path().join("cache.tmp").exists(), "the temporary is renamed, not left");
         assert!(Cache::load(&path, Some(&stamp)).is_some());
         assert!(Cache::load(&path, Some("another build")).is_none());
         assert!(Cache::load(&path, None).is_none(), "a site with no stamp gets a full build");

@@ -441,6 +441,12 @@ impl SiteWriter {
         sibling(&self.target, &self.name, "cache")
     }
 
+    /// Where the cache is written before it is renamed to [`SiteWriter::cache_path`]: inside the
+    /// staging folder, so a kill in between leaves nothing the next build's cleanup misses.
+    pub fn cache_temp_path(&self) -> PathBuf {
+        self.staging.join(".modelatlas-cache.tmp")
+    }
+
     /// Leaves the target as it is and discards the staging folder: for a build that found
     /// nothing to change.
     pub fn keep_previous(self) {

@@ -618,7 +618,7 @@ pub fn build_site_opts(
     report.files_written = report.models_rendered * 5 + osv_written + pages_written;
     report.phases.push(("carry over", t.elapsed()));
 
-    match next.seal_and_save(&writer.cache_path()) {
+    match next.seal_and_save(&writer.cache_path(), &writer.cache_temp_path()) {
         Ok(stamp) => writer.stamp(&stamp)?,
         Err(e) => report.cache_note = Some(format!("{}: {e}", writer.cache_path().display())),
     }
