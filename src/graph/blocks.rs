@@ -191,3 +191,52 @@ pub(crate) fn head_section(
     };
     Some(Section { name: node.name.clone(), role: Role::Head, repeat: 1, nodes: vec![node] })
 }
+
+/// The end of a GPT-2-style decoder (GPT-2, GPT-BigCode, Falcon, BLOOM): `{prefix}ln_f`, then the
+/// class's head (`lm_head`, tied to `tied_to` when given, or a `score`/`classifier` head).
+pub(crate) fn ln_f_and_head(
+    prefix: &str,
+    head: DecoderHead,
+    tied_to: Option<&str>,
+    seq: u64,
+    width: u64,
+    vocab: u64,
+) -> Vec<Section> {
+    let mut sections = vec![Section {
+        name: format!("{prefix}ln_f"),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![layer_norm(&format!("{prefix}ln_f"), "final norm", &[seq, width], width, true)],
+    }];
+    let names = HeadNames {
+        lm: "lm_head",
+        lm_bias: false,
+        lm_note: String::new(),
+        score_rows: None,
+        token: "classifier",
+        tied_to,
+    };
+    sections.extend(head_section(head, &names, seq, width, vocab));
+    sections
+}
+
+/// Token embeddings and learned absolute positions (`{prefix}wte`, `{prefix}wpe`), after the ids:
+/// GPT-2's and GPT-BigCode's first section.
+pub(crate) fn wte_wpe_section(prefix: &str, vocab: u64, positions: u64, width: u64, seq: u64) -> Section {
+    Section {
+        name: format!("{prefix}embeddings"),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            embedding(&format!("{prefix}wte"), format!("{vocab} tokens"), seq, vocab, width),
+            embedding(
+                &format!("{prefix}wpe"),
+                format!("{positions} positions, learned"),
+                seq,
+                positions,
+                width,
+            ),
+        ],
+    }
+}

@@ -2,7 +2,8 @@
 //! `word_embeddings_layernorm`, `h.{i}.self_attention.query_key_value`, `ln_f`) under
 //! `transformer.` in head classes. Positions are ALiBi biases: no table, no parameters.
 
-use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
+use super::blocks::ln_f_and_head;
+use super::decoder::{base_prefix, embedding, layer_norm, linear};
 use super::{Candidate, Graph, Node, Op, Role, Section};
 use crate::config::bloom::BloomConfig;
 use crate::config::decoder::DecoderHead;
@@ -51,21 +52,14 @@ pub fn build(c: &BloomConfig, seq: u64) -> Graph {
         linear(&format!("{l}.mlp.dense_4h_to_h"), "down projection", seq, 4 * h, h, true),
     ];
     sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
-    sections.push(Section {
-        name: format!("{p}ln_f"),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![layer_norm(&format!("{p}ln_f"), "final norm", seq, h, true)],
-    });
-    let names = HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: String::new(),
-        score_rows: None,
-        token: "classifier",
-        tied_to: c.tie_word_embeddings.then_some(&word_embeddings),
-    };
-    sections.extend(head_section(c.head, &names, seq, h, c.vocab_size));
+    sections.extend(ln_f_and_head(
+        p,
+        c.head,
+        c.tie_word_embeddings.then_some(word_embeddings.as_str()),
+        seq,
+        h,
+        c.vocab_size,
+    ));
     Graph { seq_len: seq, sections }
 }
 

@@ -3,7 +3,8 @@
 //! `[in, out]`, the transpose of an `nn.Linear`'s.
 
 use super::blocks::conv1d;
-use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
+use super::blocks::{ln_f_and_head, wte_wpe_section};
+use super::decoder::{base_prefix, layer_norm, linear};
 use super::{Candidate, Graph, Node, Op, Role, Section};
 use crate::config::decoder::DecoderHead;
 use crate::config::gpt2::Gpt2Config;
@@ -21,22 +22,7 @@ pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
     let p = base_prefix(c.head, "transformer.");
     let e = c.n_embd;
     let wte = format!("{p}wte.weight");
-    let mut sections = vec![Section {
-        name: format!("{p}embeddings"),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{p}wte"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, e),
-            embedding(
-                &format!("{p}wpe"),
-                format!("{} positions, learned", c.n_positions),
-                seq,
-                c.n_positions,
-                e,
-            ),
-        ],
-    }];
+    let mut sections = vec![wte_wpe_section(p, c.vocab_size, c.n_positions, e, seq)];
     let l = format!("{p}h.{{i}}");
     let hd = e / c.n_head;
     let mut nodes = vec![
@@ -66,21 +52,14 @@ pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
         Node::new(format!("{l}.mlp_residual"), Op::Add, "residual add", &[seq, e]),
     ]);
     sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
-    sections.push(Section {
-        name: format!("{p}ln_f"),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![layer_norm(&format!("{p}ln_f"), "final norm", seq, e, true)],
-    });
-    let names = HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: String::new(),
-        score_rows: None,
-        token: "classifier",
-        tied_to: c.tie_word_embeddings.then_some(&wte),
-    };
-    sections.extend(head_section(c.head, &names, seq, e, c.vocab_size));
+    sections.extend(ln_f_and_head(
+        p,
+        c.head,
+        c.tie_word_embeddings.then_some(wte.as_str()),
+        seq,
+        e,
+        c.vocab_size,
+    ));
     // An identity summary (summary_use_proj false) leaves the multiple-choice head without parameters.
     if let Some(out) = c.multiple_choice.and_then(|mc| mc.summary_out) {
         sections.push(Section {

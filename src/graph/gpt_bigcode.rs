@@ -3,7 +3,8 @@
 //! `[out, in]`, and `c_attn` fuses the queries with one shared key and value head under
 //! `multi_query`.
 
-use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
+use super::blocks::{ln_f_and_head, wte_wpe_section};
+use super::decoder::{base_prefix, layer_norm, linear};
 use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
 use crate::config::decoder::DecoderHead;
@@ -85,22 +86,7 @@ pub fn build(c: &GptBigCodeConfig, seq: u64) -> Graph {
     let p = base_prefix(c.head, "transformer.");
     let e = c.n_embd;
     let wte = format!("{p}wte.weight");
-    let mut sections = vec![Section {
-        name: format!("{p}embeddings"),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{p}wte"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, e),
-            embedding(
-                &format!("{p}wpe"),
-                format!("{} positions, learned", c.n_positions),
-                seq,
-                c.n_positions,
-                e,
-            ),
-        ],
-    }];
+    let mut sections = vec![wte_wpe_section(p, c.vocab_size, c.n_positions, e, seq)];
     let l = format!("{p}h.{{i}}");
     let (hd, kv) = (c.head_dim(), c.kv_heads);
     let mut nodes = vec![
@@ -149,20 +135,13 @@ pub fn build(c: &GptBigCodeConfig, seq: u64) -> Graph {
         linear(&format!("{l}.mlp.c_proj"), "down projection", seq, c.inner, e, true),
     ]);
     sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
-    sections.push(Section {
-        name: format!("{p}ln_f"),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![layer_norm(&format!("{p}ln_f"), "final norm", seq, e, true)],
-    });
-    let names = HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: String::new(),
-        score_rows: None,
-        token: "classifier",
-        tied_to: c.tie_word_embeddings.then_some(&wte),
-    };
-    sections.extend(head_section(c.head, &names, seq, e, c.vocab_size));
+    sections.extend(ln_f_and_head(
+        p,
+        c.head,
+        c.tie_word_embeddings.then_some(wte.as_str()),
+        seq,
+        e,
+        c.vocab_size,
+    ));
     Graph { seq_len: seq, sections }
 }

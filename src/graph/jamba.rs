@@ -6,35 +6,16 @@
 
 use super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm};
 use super::kv::{KvGroup, KvLayout, RecurrentState};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, tied_if};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, tied_if};
+use crate::config::QkNorm;
 use crate::config::jamba::JambaConfig;
-use crate::config::{Defaulted, Dims, QkNorm};
 
-impl Architecture for JambaConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        JambaConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        vec![]
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["model.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
+architecture!(
+    JambaConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["model."],
+    candidates: no_candidates,
+    unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
         let attn = self.layers.iter().filter(|(a, _)| *a).count() as u64;
         let mamba = self.num_layers - attn;
@@ -61,6 +42,10 @@ impl Architecture for JambaConfig {
     fn training_notes(&self) -> Vec<String> {
         vec![super::ssm::SCAN_NOTE.into()]
     }
+);
+
+fn no_candidates(_: &JambaConfig) -> Vec<Candidate> {
+    vec![]
 }
 
 fn mamba_nodes(c: &JambaConfig, m: &str, seq: u64) -> Vec<Node> {

@@ -5,36 +5,16 @@
 
 use super::blocks::{linear, rms_norm};
 use super::kv::{KvLayout, RecurrentState};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, tied_if};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, tied_if};
 use crate::config::ssm::{Mixer, SsmConfig};
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for SsmConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        SsmConfig::dims(self)
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        vec![]
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["backbone.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        // `rescale_prenorm_residual` defaults to False: out_proj is not scaled by depth.
-        true
-    }
+architecture!(
+    SsmConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["backbone."],
+    candidates: no_candidates,
+    // `rescale_prenorm_residual` defaults to False: out_proj is not scaled by depth.
+    unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
         Some(KvLayout {
             groups: vec![],
@@ -49,6 +29,10 @@ impl Architecture for SsmConfig {
     fn training_notes(&self) -> Vec<String> {
         vec![SCAN_NOTE.into()]
     }
+);
+
+fn no_candidates(_: &SsmConfig) -> Vec<Candidate> {
+    vec![]
 }
 
 /// Each size is bounded on its own, but their products can still describe a model no machine
