@@ -725,6 +725,26 @@ def base_class(model_type: str) -> str:
     return ma.MODEL_MAPPING_NAMES[model_type]
 
 
+# Families added by area (tools/validate/families/<area>.py): each module may define FAMILIES
+# (a list), EXTRA_CLASSES and VARIATIONS (dicts), merged here, so that adding a type touches one
+# small file instead of the tables above.
+def _load_area_families() -> None:
+    import importlib.util
+
+    for path in sorted((Path(__file__).resolve().parent / "families").glob("*.py")):
+        spec = importlib.util.spec_from_file_location(f"families_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for name in getattr(module, "FAMILIES", []):
+            if name not in FAMILIES:
+                FAMILIES.append(name)
+        EXTRA_CLASSES.update(getattr(module, "EXTRA_CLASSES", {}))
+        VARIATIONS.update(getattr(module, "VARIATIONS", {}))
+
+
+_load_area_families()
+
+
 _AUTO_NAMES = [
     "AutoModel", "AutoModelForCausalLM", "AutoModelForSeq2SeqLM", "AutoModelForSpeechSeq2Seq",
     "AutoModelForMaskedLM", "AutoModelForSequenceClassification", "AutoModelForPreTraining",
