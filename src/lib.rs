@@ -22,6 +22,7 @@ pub mod model_id;
 pub mod osv;
 #[cfg(feature = "io")]
 pub mod output;
+pub mod model_json;
 pub mod page;
 pub mod plan;
 #[cfg(feature = "io")]

@@ -535,7 +535,7 @@ fn plan(target: &str, hub: &Path, format: PlanFormat, options: &PlanOptions) -> 
                 }
             };
             match format {
-                PlanFormat::Json => json.push(serde_json::to_value(&page)?),
+                PlanFormat::Json => json.push(serde_json::to_value(page.json())?),
                 _ => println!("{}", renderer.plan(&page, format)?),
             }
         }

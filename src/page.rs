@@ -14,7 +14,8 @@ use crate::estimate::shape_check::ForwardPass;
 use crate::graph::Graph;
 use crate::source::meta::Downloads;
 
-pub const SCHEMA_VERSION: u32 = 3;
+/// The JSON's version: [`crate::model_json`] writes it.
+pub const SCHEMA_VERSION: u32 = crate::model_json::SCHEMA_VERSION;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ModelPage {

@@ -538,7 +538,7 @@ pub fn build_site_opts(
         reuse: vec![],
         written: 0,
     };
-    write_site_pages(&mut pages, &ctx.key, manifest, renderer, &built)?;
+    write_site_pages(&mut pages, &ctx.key, manifest, renderer, &built, &options.cards)?;
     pages.group("changes", incremental::digest(&[ctx.key.as_bytes(), &to_vec(&changes)?]), || {
         let page =
             renderer.changes(&changes, &manifest.site).map_err(|e| BuildError::Render(e.to_string()))?;
@@ -704,6 +704,7 @@ fn write_site_pages(
     manifest: &Manifest,
     renderer: &Renderer,
     built: &[ModelSummary],
+    cards: &[crate::estimate::cards::Card],
 ) -> Result<(), BuildError> {
     let render_err = |e: crate::render::RenderError| BuildError::Render(e.to_string());
     let keys = families_to_write(built);
@@ -773,6 +774,15 @@ fn write_site_pages(
                 crate::render::schema_for_site(name, schema, &manifest.site.base_url),
             ));
         }
+        // What a model's JSON leaves to the site (schema_version 4): the catalogue and the
+        // recipes, once, from which a client computes every per-card row.
+        let json_err = |e: serde_json::Error| BuildError::Render(e.to_string());
+        let mut cards_json = serde_json::to_string(&crate::model_json::cards_json(cards)).map_err(json_err)?;
+        cards_json.push('\n');
+        out.push(("cards.json".to_string(), cards_json));
+        let mut recipes = serde_json::to_string(&crate::model_json::recipes_json()).map_err(json_err)?;
+        recipes.push('\n');
+        out.push(("recipes.json".to_string(), recipes));
         // GitHub Pages would otherwise run Jekyll, which skips files starting with `_` or `.`.
         out.push((".nojekyll".to_string(), String::new()));
         Ok(out)

@@ -203,7 +203,7 @@ impl Renderer {
         Ok(ModelFilesOut {
             html: self.render("model.html", html_ctx)?,
             markdown: self.render("model.md.j2", ctx)?,
-            json: to_json(page)?,
+            json: to_json(&page.json())?,
         })
     }
 
@@ -231,7 +231,7 @@ impl Renderer {
         let (html_head, html_tail) = split(self.render("model.html", html_ctx)?, "model.html")?;
         let (md_head, md_tail) = split(self.render("model.md.j2", ctx)?, "model.md.j2")?;
         // The JSON ends with the two fields that depend on the site; they are appended later.
-        let json = to_json(page)?;
+        let json = to_json(&page.json())?;
         let suffix = format!(",\"siblings\":[],\"family_size\":{}}}\n", page.family_size);
         let json_head =
             json.strip_suffix(&suffix).ok_or(RenderError::Split { template: "model JSON" })?.to_string();
@@ -262,7 +262,7 @@ impl Renderer {
         match format {
             PlanFormat::Text => self.render("plan.txt.j2", ctx),
             PlanFormat::Markdown => self.render("model.md.j2", ctx),
-            PlanFormat::Json => to_json(page),
+            PlanFormat::Json => to_json(&page.json()),
         }
     }
 

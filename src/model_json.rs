@@ -1,0 +1,642 @@
+//! The model JSON (`schema_version` 4): a compact view of [`ModelPage`] that carries each figure
+//! once. The pages keep reading the whole `ModelPage`; the JSON leaves out what follows from what
+//! it keeps (per-card rows from the coefficients and the site's `cards.json`, each recipe's
+//! definition from `recipes.json`, fixed text from the method page), so that a model's JSON stays
+//! a few kilobytes. The README's "The model JSON" section gives the formula for every figure that
+//! left.
+
+use serde::{Serialize, Serializer};
+
+use crate::config::{Defaulted, Dims};
+use crate::estimate::cards::Card;
+use crate::estimate::fit::{FitView, Verdict};
+use crate::estimate::memory_model::{Coefficients, MemoryModel};
+use crate::estimate::reconcile::Reconciliation;
+use crate::estimate::runtime::{self, CardRuntime};
+use crate::graph::kv::KvLayout;
+use crate::estimate::shape_check::ForwardPass;
+use crate::estimate::training::{AttentionImpl, Breakdown, Dropout, Recipe, Transformers};
+use crate::graph::{Graph, Op, Role};
+use crate::page::{Basis, ModelPage, ModelSummary, Part, Tied};
+use crate::source::meta::Downloads;
+
+pub const SCHEMA_VERSION: u32 = 4;
+
+/// A byte count or a rate: written as an integer when it is one (most byte counts are), so
+/// `121028804608` rather than `121028804608.0`; JSON does not tell the two apart.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Num(pub f64);
+
+/// 2^53: every integer below it is exact in an f64.
+const EXACT_INTEGERS: f64 = 9_007_199_254_740_992.0;
+
+impl Serialize for Num {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let x = self.0;
+        if x.is_finite() && x.fract() == 0.0 && x.abs() < EXACT_INTEGERS {
+            // The cast is exact: an integral value below 2^53. A negative zero becomes 0.
+            s.serialize_i64(x as i64)
+        } else {
+            s.serialize_f64(x)
+        }
+    }
+}
+
+fn num<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    Num(*x).serialize(s)
+}
+
+/// A phase's coefficients as `[fixed, per_sample, per_token, per_token_sq, windowed_per_token,
+/// window]`, trailing zeros left out (`[fixed]` for a phase that does not grow).
+pub fn terms(c: &Coefficients) -> Vec<Num> {
+    let mut v = vec![
+        Num(c.fixed_bytes),
+        Num(c.per_sample_bytes),
+        Num(c.per_token_bytes),
+        Num(c.per_token_sq_bytes),
+        Num(c.windowed_per_token_bytes),
+        Num(c.window as f64),
+    ];
+    while v.len() > 1 && v.last().is_some_and(|n| n.0 == 0.0) {
+        v.pop();
+    }
+    v
+}
+
+/// The inverse of [`terms`], for readers of the JSON (the tests, a client in Rust).
+pub fn coefficients(terms: &[f64]) -> Coefficients {
+    let at = |i: usize| terms.get(i).copied().unwrap_or(0.0);
+    Coefficients {
+        fixed_bytes: at(0),
+        per_sample_bytes: at(1),
+        per_token_bytes: at(2),
+        per_token_sq_bytes: at(3),
+        windowed_per_token_bytes: at(4),
+        window: at(5) as u64,
+    }
+}
+
+#[derive(Serialize)]
+pub struct ModelJson<'a> {
+    pub schema_version: u32,
+    pub id: &'a str,
+    pub url: &'a Option<String>,
+    pub family: &'a str,
+    pub family_name: &'a str,
+    pub derives_from: &'a Option<String>,
+    pub architecture: &'a Option<String>,
+    pub supported: bool,
+    pub unsupported_reason: &'a Option<String>,
+    pub source: SourceJson<'a>,
+    pub config: &'a Option<Dims>,
+    pub config_facts: &'a [(String, String)],
+    pub defaulted: &'a [Defaulted],
+    pub params: Option<ParamsJson<'a>>,
+    pub forward_pass: &'a Option<ForwardPass>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vision: &'a Option<crate::graph::composite::VisionPart>,
+    pub structure: Option<StructureJson<'a>>,
+    pub training: Option<TrainingJson<'a>>,
+    pub serving: Option<ServingJson<'a>>,
+    pub fit: Option<FitJson<'a>>,
+    pub cost: Option<CostJson<'a>>,
+    pub lints: Vec<LintJson<'a>>,
+    pub changes: &'a [crate::changes::ChangeView],
+    // Last, as the builder appends them (`Renderer::model_parts`).
+    #[serde(serialize_with = "summary_ids")]
+    pub siblings: &'a [ModelSummary],
+    pub family_size: usize,
+}
+
+fn summary_ids<S: Serializer>(list: &&[ModelSummary], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(list.iter().map(|m| &m.id))
+}
+
+#[derive(Serialize)]
+pub struct SourceJson<'a> {
+    pub revision: &'a Option<String>,
+    pub config_file: &'a str,
+    pub config_verification: &'a Option<String>,
+    pub config_source: &'a Option<String>,
+    pub downloads: &'a Option<Downloads>,
+    pub last_modified: &'a Option<String>,
+    pub likes: Option<u64>,
+    pub gated: &'a Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct ParamsJson<'a> {
+    pub derived: u64,
+    pub derived_basis: Basis,
+    pub active: u64,
+    pub checkpoint: Option<u64>,
+    pub checkpoint_basis: Option<Basis>,
+    pub checkpoint_exact: Option<bool>,
+    pub checkpoint_dtype: &'a Option<String>,
+    pub checkpoint_by_dtype: &'a [(String, u64)],
+    pub checkpoint_source: &'a Option<String>,
+    pub delta: Option<i64>,
+    pub delta_pct: Option<f64>,
+    pub breakdown: &'a [Part],
+    pub tied: &'a [Tied],
+    pub reconciliation: &'a Reconciliation,
+    pub other_release: &'a Option<crate::graph::release::ReleaseNote>,
+}
+
+/// The architecture, folded: a block of layers once (`repeat`, `{i}` in names), experts once
+/// (`copies`, `active_copies`), and each node as `[name, op, output shape, tensors]` with its
+/// tensors as `[name after the node's, shape]` (`[".weight", [4096, 4096]]`), plus the name of
+/// the tensor it is tied to where it is tied. Parameter counts follow: the product of the
+/// shapes, times `copies`, untied tensors only.
+#[derive(Serialize)]
+pub struct StructureJson<'a> {
+    pub seq_len: u64,
+    pub sections: Vec<SectionJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct SectionJson<'a> {
+    pub name: &'a str,
+    pub role: Role,
+    pub repeat: u64,
+    pub nodes: Vec<NodeJson<'a>>,
+}
+
+pub struct NodeJson<'a> {
+    pub name: &'a str,
+    pub op: Op,
+    pub output: &'a [u64],
+    pub params: Vec<TensorJson<'a>>,
+    pub copies: u64,
+    pub active_copies: u64,
+}
+
+/// A node as an array (`[name, op, output, tensors]`, then `copies` and `active_copies` only
+/// for experts): the keys were two thirds of the structure's bytes.
+impl Serialize for NodeJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let experts = self.copies != 1 || self.active_copies != 1;
+        let mut seq = s.serialize_seq(Some(if experts { 6 } else { 4 }))?;
+        seq.serialize_element(self.name)?;
+        seq.serialize_element(&self.op)?;
+        seq.serialize_element(self.output)?;
+        seq.serialize_element(&self.params)?;
+        if experts {
+            seq.serialize_element(&self.copies)?;
+            seq.serialize_element(&self.active_copies)?;
+        }
+        seq.end()
+    }
+}
+
+pub struct TensorJson<'a> {
+    /// The tensor's name less the node's name when it starts with it, else the whole name.
+    pub name: &'a str,
+    pub shape: &'a [u64],
+    pub tied_to: Option<&'a str>,
+}
+
+impl Serialize for TensorJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(if self.tied_to.is_some() { 3 } else { 2 }))?;
+        seq.serialize_element(self.name)?;
+        seq.serialize_element(self.shape)?;
+        if let Some(t) = self.tied_to {
+            seq.serialize_element(t)?;
+        }
+        seq.end()
+    }
+}
+
+fn structure(g: &Graph) -> StructureJson<'_> {
+    StructureJson {
+        seq_len: g.seq_len,
+        sections: g
+            .sections
+            .iter()
+            .map(|s| SectionJson {
+                name: &s.name,
+                role: s.role,
+                repeat: s.repeat,
+                nodes: s
+                    .nodes
+                    .iter()
+                    .map(|n| NodeJson {
+                        name: &n.name,
+                        op: n.op,
+                        output: &n.output,
+                        params: n
+                            .params
+                            .iter()
+                            .map(|t| TensorJson {
+                                name: t
+                                    .name
+                                    .strip_prefix(n.name.as_str())
+                                    .filter(|rest| rest.starts_with('.'))
+                                    .unwrap_or(&t.name),
+                                shape: &t.shape,
+                                tied_to: t.tied_to.as_deref(),
+                            })
+                            .collect(),
+                        copies: n.copies,
+                        active_copies: n.active_copies,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct TrainingJson<'a> {
+    pub method: &'static str,
+    pub options: OptionsJson<'a>,
+    pub full: ModeTrainingJson<'a>,
+    pub lora: ModeTrainingJson<'a>,
+    pub qlora: ModeTrainingJson<'a>,
+    /// Every other recipe's full fine-tune, as phases aligned with `fit.modes[0].phases`.
+    pub recipes: Vec<RecipeJson>,
+    /// What autograd saves over the whole forward pass (no logits), with SDPA (null where the
+    /// family has no SDPA path) and with eager attention.
+    pub activations_sdpa: Option<Vec<Num>>,
+    pub activations_eager: Vec<Num>,
+}
+
+#[derive(Serialize)]
+pub struct OptionsJson<'a> {
+    /// The recipe's id in `recipes.json`.
+    pub recipe: &'static str,
+    pub attention: AttentionImpl,
+    pub checkpointing: bool,
+    pub lora_rank: u64,
+    pub lora_targets: &'a [String],
+    pub transformers: Transformers,
+    pub dropout: &'a Dropout,
+}
+
+#[derive(Serialize)]
+pub struct ModeTrainingJson<'a> {
+    pub trainable_params: u64,
+    /// Batch 1 at the plan's length, item by item.
+    pub breakdown: BreakdownJson<'a>,
+}
+
+pub struct BreakdownJson<'a>(&'a Breakdown);
+
+impl Serialize for BreakdownJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let b = self.0;
+        let mut st = s.serialize_struct("Breakdown", 7)?;
+        st.serialize_field("weights", &Num(b.weights))?;
+        st.serialize_field("gradients", &Num(b.gradients))?;
+        st.serialize_field("optimizer_states", &Num(b.optimizer_states))?;
+        st.serialize_field("activations", &Num(b.activations))?;
+        st.serialize_field("logits", &Num(b.logits))?;
+        st.serialize_field("loss_transient", &Num(b.loss_transient))?;
+        st.serialize_field("step_transient", &Num(b.step_transient))?;
+        st.end()
+    }
+}
+
+#[derive(Serialize)]
+pub struct RecipeJson {
+    pub id: &'static str,
+    pub terms: Vec<Vec<Num>>,
+}
+
+#[derive(Serialize)]
+pub struct ServingJson<'a> {
+    pub kind: crate::family::ModelKind,
+    pub total_params: u64,
+    pub quantised_params: u64,
+    /// `[precision, bits per parameter, bytes]`.
+    pub weights: Vec<(&'static str, f64, Num)>,
+    pub kv: Option<KvJson<'a>>,
+    pub encoder_working_bytes_per_token: Option<u64>,
+}
+
+#[derive(Serialize)]
+pub struct KvJson<'a> {
+    pub layout: &'a KvLayout,
+    pub bytes_per_token_bf16: u64,
+    pub bytes_at_context_bf16: u64,
+    pub context: u64,
+}
+
+#[derive(Serialize)]
+pub struct FitJson<'a> {
+    pub seq_len: u64,
+    pub seq_len_reason: &'a str,
+    /// What a pipeline split apportions: the layers, their parameters and the rest's.
+    pub layer_split: LayerSplitJson,
+    pub modes: Vec<ModeJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct LayerSplitJson {
+    pub layers: u64,
+    pub layer_params: u64,
+    pub other_params: u64,
+}
+
+#[derive(Serialize)]
+pub struct ModeJson<'a> {
+    pub id: &'static str,
+    pub label: &'a str,
+    pub training: bool,
+    pub phases: Vec<PhaseJson<'a>>,
+    /// Allocated bytes at batch 1 and the plan's length (`torch.cuda.max_memory_allocated`).
+    #[serde(serialize_with = "num")]
+    pub batch1_peak_bytes: f64,
+    pub peak_phase: &'a str,
+    /// The first card of the catalogue (smallest memory first) on which batch 1 fits.
+    pub smallest_card: Option<SmallestJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct PhaseJson<'a> {
+    pub name: &'a str,
+    pub terms: Vec<Num>,
+}
+
+#[derive(Serialize)]
+pub struct SmallestJson<'a> {
+    pub card: &'a str,
+    pub verdict: Verdict,
+    pub largest_batch: u64,
+}
+
+#[derive(Serialize)]
+pub struct CostJson<'a> {
+    pub training: TrainingCostJson<'a>,
+    pub serving: Option<ServingCostJson>,
+}
+
+#[derive(Serialize)]
+pub struct TrainingCostJson<'a> {
+    pub epochs: u64,
+    pub samples: u64,
+    pub batch: u64,
+    pub seq_len: u64,
+    pub tokens: u64,
+    #[serde(serialize_with = "num")]
+    pub dense_flops: f64,
+    #[serde(serialize_with = "num")]
+    pub attention_flops: f64,
+    /// The cheapest card (or fewest cards by FSDP) for the run: `[card id, cards, usd at the
+    /// high utilisation, at the low]`.
+    pub cheapest: Option<(&'a str, u64, f64, f64)>,
+}
+
+#[derive(Serialize)]
+pub struct ServingCostJson {
+    pub seq_len: u64,
+    #[serde(serialize_with = "num")]
+    pub prefill_flops_per_token: f64,
+    #[serde(serialize_with = "num")]
+    pub bytes_read_per_token_bf16: f64,
+    #[serde(serialize_with = "num")]
+    pub bytes_read_per_token_int4: f64,
+}
+
+#[derive(Serialize)]
+pub struct LintJson<'a> {
+    pub id: &'static str,
+    pub severity: crate::estimate::lints::Severity,
+    pub finding: &'a str,
+    pub fix: &'a str,
+}
+
+fn mode_training(m: &crate::estimate::training::ModeTraining) -> ModeTrainingJson<'_> {
+    ModeTrainingJson { trainable_params: m.trainable_params, breakdown: BreakdownJson(&m.breakdown) }
+}
+
+fn phases(m: &MemoryModel) -> Vec<PhaseJson<'_>> {
+    m.phases.iter().map(|p| PhaseJson { name: &p.name, terms: terms(&p.coefficients) }).collect()
+}
+
+fn fit_json<'a>(page: &'a ModelPage, fit: &'a FitView) -> FitJson<'a> {
+    let layer_params = page.structure.as_ref().map_or(0, |g| g.param_count_where(|r| r == Role::Layers));
+    let derived = page.params.as_ref().map_or(0, |p| p.derived);
+    FitJson {
+        seq_len: fit.seq_len,
+        seq_len_reason: page.memory.as_ref().map_or("", |m| m.seq_len_reason.as_str()),
+        layer_split: LayerSplitJson {
+            layers: page.config.as_ref().map_or(0, |c| c.num_layers),
+            layer_params,
+            other_params: derived.saturating_sub(layer_params),
+        },
+        modes: fit
+            .modes
+            .iter()
+            .map(|m| ModeJson {
+                id: m.id,
+                label: &m.label,
+                training: m.training,
+                phases: phases(&m.model),
+                batch1_peak_bytes: m.batch1_peak_bytes,
+                peak_phase: &m.peak_phase,
+                smallest_card: fit.cards.iter().find_map(|c| {
+                    let on = c.modes.iter().find(|cm| cm.mode == m.id)?;
+                    (on.verdict != Verdict::DoesNotFit).then_some(SmallestJson {
+                        card: &c.card,
+                        verdict: on.verdict,
+                        largest_batch: on.largest_batch,
+                    })
+                }),
+            })
+            .collect(),
+    }
+}
+
+impl ModelPage {
+    /// The model JSON: what `models/<org>/<name>.json`, `plan --format json`, the API and the
+    /// MCP server write. (Serialising `ModelPage` itself gives the pages' full view instead.)
+    pub fn json(&self) -> ModelJson<'_> {
+        let p = self;
+        ModelJson {
+            schema_version: SCHEMA_VERSION,
+            id: &p.id,
+            url: &p.url,
+            family: &p.family,
+            family_name: &p.family_name,
+            derives_from: &p.derives_from,
+            architecture: &p.architecture,
+            supported: p.supported,
+            unsupported_reason: &p.unsupported_reason,
+            source: SourceJson {
+                revision: &p.source.revision,
+                config_file: &p.source.config_file,
+                config_verification: &p.source.config_verification,
+                config_source: &p.source.config_source,
+                downloads: &p.source.downloads,
+                last_modified: &p.source.last_modified,
+                likes: p.source.likes,
+                gated: &p.source.gated,
+            },
+            config: &p.config,
+            config_facts: &p.config_facts,
+            defaulted: &p.defaulted,
+            params: p.params.as_ref().map(|q| ParamsJson {
+                derived: q.derived,
+                derived_basis: q.derived_basis,
+                active: q.active,
+                checkpoint: q.checkpoint,
+                checkpoint_basis: q.checkpoint_basis,
+                checkpoint_exact: q.checkpoint_exact,
+                checkpoint_dtype: &q.checkpoint_dtype,
+                checkpoint_by_dtype: &q.checkpoint_by_dtype,
+                checkpoint_source: &q.checkpoint_source,
+                delta: q.delta,
+                delta_pct: q.delta_pct,
+                breakdown: &q.breakdown,
+                tied: &q.tied,
+                reconciliation: &q.reconciliation,
+                other_release: &q.other_release,
+            }),
+            forward_pass: &p.forward_pass,
+            vision: &p.vision,
+            structure: p.structure.as_ref().map(structure),
+            training: p.training.as_ref().map(|t| {
+                TrainingJson {
+                    method: t.method,
+                    options: OptionsJson {
+                        recipe: t.options.recipe.id,
+                        attention: t.options.attention,
+                        checkpointing: t.options.checkpointing,
+                        lora_rank: t.options.lora_rank,
+                        lora_targets: &t.options.lora_targets,
+                        transformers: t.options.transformers,
+                        dropout: &t.options.dropout,
+                    },
+                    full: mode_training(&t.full),
+                    lora: mode_training(&t.lora),
+                    qlora: mode_training(&t.qlora),
+                    recipes: t
+                        .recipes
+                        .iter()
+                        .filter(|r| r.id != t.options.recipe.id)
+                        .map(|r| RecipeJson {
+                            id: r.id,
+                            terms: r.full_memory.phases.iter().map(|ph| terms(&ph.coefficients)).collect(),
+                        })
+                        .collect(),
+                    activations_sdpa: t.activations_sdpa.as_ref().map(|a| terms(&a.coefficients())),
+                    activations_eager: terms(&t.activations_eager.coefficients()),
+                }
+            }),
+            serving: p.serving.as_ref().map(|s| ServingJson {
+                kind: s.kind,
+                total_params: s.total_params,
+                quantised_params: s.quantised_params,
+                weights: s.weights.iter().map(|w| (w.precision, w.bits_per_param, Num(w.bytes))).collect(),
+                kv: s.kv.as_ref().map(|k| KvJson {
+                    layout: &k.layout,
+                    bytes_per_token_bf16: k.bytes_per_token_bf16,
+                    bytes_at_context_bf16: k.bytes_at_context_bf16,
+                    context: k.context,
+                }),
+                encoder_working_bytes_per_token: s.encoder_working_bytes_per_token,
+            }),
+            fit: p.fit.as_ref().map(|f| fit_json(p, f)),
+            cost: p.cost.as_ref().map(|c| CostJson {
+                training: TrainingCostJson {
+                    epochs: c.training.inputs.epochs,
+                    samples: c.training.inputs.samples,
+                    batch: c.training.inputs.batch,
+                    seq_len: c.training.seq_len,
+                    tokens: c.training.tokens,
+                    dense_flops: c.training.dense_flops,
+                    attention_flops: c.training.attention_flops,
+                    cheapest: c.training.cheapest.as_ref().map(|b| (b.card.as_str(), b.cards, b.usd.0, b.usd.1)),
+                },
+                serving: c.serving.as_ref().map(|s| ServingCostJson {
+                    seq_len: s.seq_len,
+                    prefill_flops_per_token: s.prefill_flops_per_token,
+                    bytes_read_per_token_bf16: s.bytes_read_per_token_bf16,
+                    bytes_read_per_token_int4: s.bytes_read_per_token_int4,
+                }),
+            }),
+            lints: p
+                .lints
+                .iter()
+                .map(|l| LintJson { id: l.id, severity: l.severity, finding: &l.finding, fix: &l.fix })
+                .collect(),
+            changes: &p.changes,
+            siblings: &p.siblings,
+            family_size: p.family_size,
+        }
+    }
+}
+
+/// A card of the site's catalogue as `cards.json` lists it: the catalogue's fields and the
+/// runtime the fit adds on it.
+#[derive(Serialize)]
+pub struct CardJson<'a> {
+    #[serde(flatten)]
+    pub card: &'a Card,
+    pub runtime: CardRuntime,
+}
+
+/// `cards.json`: the card catalogue a build used and the constants the fit and the cost apply
+/// on every card, so a client computes any model's per-card rows from its coefficients.
+#[derive(Serialize)]
+pub struct CardsJson<'a> {
+    pub schema_version: u32,
+    /// The allocator's reserve f: reserved = allocated x (1 + f) + workspaces.
+    pub allocator_reserve_fraction: f64,
+    /// cuBLAS workspaces a training step holds (the serving mode holds one).
+    pub training_workspaces: u64,
+    /// Batch 1 fits when its nvidia-smi peak is within this share of the card; the largest
+    /// batch is the largest within it.
+    pub fit_share: f64,
+    /// At most this share: comfortable; above it (within `fit_share`): tight.
+    pub comfortable_share: f64,
+    /// Sequence lengths of a sweep (those below the model's context, then the context).
+    pub sweep: [u64; 4],
+    /// The most cards a multi-card plan considers.
+    pub max_cards: u64,
+    /// vLLM's default `gpu_memory_utilization`.
+    pub vllm_gpu_memory_utilization: f64,
+    /// The share of the dense 16-bit peak a run achieves, low and high.
+    pub utilisation: (f64, f64),
+    /// In the order the fit searches for a model's smallest card.
+    pub cards: Vec<CardJson<'a>>,
+}
+
+pub fn cards_json(cards: &[Card]) -> CardsJson<'_> {
+    use crate::estimate::fit;
+    CardsJson {
+        schema_version: SCHEMA_VERSION,
+        allocator_reserve_fraction: runtime::ALLOCATOR_RESERVE_FRACTION,
+        training_workspaces: runtime::workspaces(true) as u64,
+        fit_share: fit::FIT_SHARE,
+        comfortable_share: fit::COMFORTABLE_SHARE,
+        sweep: fit::SWEEP,
+        max_cards: fit::MAX_CARDS,
+        vllm_gpu_memory_utilization: crate::estimate::serving::VLLM_GPU_MEMORY_UTILIZATION,
+        utilisation: crate::estimate::cost::UTILISATION,
+        cards: cards.iter().map(|c| CardJson { card: c, runtime: runtime::card_runtime(c) }).collect(),
+    }
+}
+
+/// `recipes.json`: every training recipe a plan may use, once per site.
+#[derive(Serialize)]
+pub struct RecipesJson {
+    pub schema_version: u32,
+    /// Bits per parameter of QLoRA's NF4 base (double quantisation included).
+    pub nf4_bits_per_param: f64,
+    /// The first is the default.
+    pub recipes: &'static [Recipe],
+}
+
+pub fn recipes_json() -> RecipesJson {
+    RecipesJson {
+        schema_version: SCHEMA_VERSION,
+        nf4_bits_per_param: crate::estimate::training::NF4_BITS_PER_PARAM,
+        recipes: &crate::estimate::training::RECIPES,
+    }
+}
