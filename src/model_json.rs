@@ -17,7 +17,7 @@ use crate::graph::kv::KvLayout;
 use crate::estimate::shape_check::ForwardPass;
 use crate::estimate::training::{AttentionImpl, Breakdown, Dropout, Recipe, Transformers};
 use crate::graph::{Graph, Op, Role};
-use crate::page::{Basis, ModelPage, ModelSummary, Part, Tied};
+use crate::page::{ModelPage, ModelSummary, Part, Tied};
 use crate::source::meta::Downloads;
 
 pub const SCHEMA_VERSION: u32 = 4;
@@ -108,6 +108,10 @@ pub struct ModelJson<'a> {
     pub family_size: usize,
 }
 
+fn parts<S: Serializer>(list: &&[Part], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(list.iter().map(|p| (&p.part, p.repeat, p.each)))
+}
+
 fn summary_ids<S: Serializer>(list: &&[ModelSummary], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(list.iter().map(|m| &m.id))
 }
@@ -127,16 +131,16 @@ pub struct SourceJson<'a> {
 #[derive(Serialize)]
 pub struct ParamsJson<'a> {
     pub derived: u64,
-    pub derived_basis: Basis,
     pub active: u64,
     pub checkpoint: Option<u64>,
-    pub checkpoint_basis: Option<Basis>,
     pub checkpoint_exact: Option<bool>,
     pub checkpoint_dtype: &'a Option<String>,
     pub checkpoint_by_dtype: &'a [(String, u64)],
     pub checkpoint_source: &'a Option<String>,
     pub delta: Option<i64>,
     pub delta_pct: Option<f64>,
+    /// `[part, repeat, parameters of one]`: the part's total is their product.
+    #[serde(serialize_with = "parts")]
     pub breakdown: &'a [Part],
     pub tied: &'a [Tied],
     pub reconciliation: &'a Reconciliation,
@@ -145,8 +149,9 @@ pub struct ParamsJson<'a> {
 
 /// The architecture, folded: a block of layers once (`repeat`, `{i}` in names), experts once
 /// (`copies`, `active_copies`), and each node as `[name, op, output shape, tensors]` with its
-/// tensors as `[name after the node's, shape]` (`[".weight", [4096, 4096]]`), plus the name of
-/// the tensor it is tied to where it is tied. Parameter counts follow: the product of the
+/// tensors as `[name, shape]` (`[".weight", [4096, 4096]]`), plus the name of the tensor it is
+/// tied to where it is tied. A name that starts with a dot continues its parent's: a node's its
+/// section's, a tensor's its node's. Parameter counts follow: the product of the
 /// shapes, times `copies`, untied tensors only.
 #[derive(Serialize)]
 pub struct StructureJson<'a> {
@@ -210,6 +215,11 @@ impl Serialize for TensorJson<'_> {
     }
 }
 
+/// `name` less `parent` where it continues it with a dot (`.weight`), else the whole name.
+fn relative<'a>(name: &'a str, parent: &str) -> &'a str {
+    name.strip_prefix(parent).filter(|rest| rest.starts_with('.')).unwrap_or(name)
+}
+
 fn structure(g: &Graph) -> StructureJson<'_> {
     StructureJson {
         seq_len: g.seq_len,
@@ -224,18 +234,14 @@ fn structure(g: &Graph) -> StructureJson<'_> {
                     .nodes
                     .iter()
                     .map(|n| NodeJson {
-                        name: &n.name,
+                        name: relative(&n.name, &s.name),
                         op: n.op,
                         output: &n.output,
                         params: n
                             .params
                             .iter()
                             .map(|t| TensorJson {
-                                name: t
-                                    .name
-                                    .strip_prefix(n.name.as_str())
-                                    .filter(|rest| rest.starts_with('.'))
-                                    .unwrap_or(&t.name),
+                                name: relative(&t.name, &n.name),
                                 shape: &t.shape,
                                 tied_to: t.tied_to.as_deref(),
                             })
@@ -279,7 +285,8 @@ pub struct OptionsJson<'a> {
 #[derive(Serialize)]
 pub struct ModeTrainingJson<'a> {
     pub trainable_params: u64,
-    /// Batch 1 at the plan's length, item by item.
+    /// Batch 1 at the plan's length, item by item: `[weights, gradients, optimizer states,
+    /// activations, logits, loss transient, step transient]`.
     pub breakdown: BreakdownJson<'a>,
 }
 
@@ -287,17 +294,18 @@ pub struct BreakdownJson<'a>(&'a Breakdown);
 
 impl Serialize for BreakdownJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
         let b = self.0;
-        let mut st = s.serialize_struct("Breakdown", 7)?;
-        st.serialize_field("weights", &Num(b.weights))?;
-        st.serialize_field("gradients", &Num(b.gradients))?;
-        st.serialize_field("optimizer_states", &Num(b.optimizer_states))?;
-        st.serialize_field("activations", &Num(b.activations))?;
-        st.serialize_field("logits", &Num(b.logits))?;
-        st.serialize_field("loss_transient", &Num(b.loss_transient))?;
-        st.serialize_field("step_transient", &Num(b.step_transient))?;
-        st.end()
+        [
+            b.weights,
+            b.gradients,
+            b.optimizer_states,
+            b.activations,
+            b.logits,
+            b.loss_transient,
+            b.step_transient,
+        ]
+        .map(Num)
+        .serialize(s)
     }
 }
 
@@ -330,23 +338,12 @@ pub struct KvJson<'a> {
 pub struct FitJson<'a> {
     pub seq_len: u64,
     pub seq_len_reason: &'a str,
-    /// What a pipeline split apportions: the layers, their parameters and the rest's.
-    pub layer_split: LayerSplitJson,
     pub modes: Vec<ModeJson<'a>>,
-}
-
-#[derive(Serialize)]
-pub struct LayerSplitJson {
-    pub layers: u64,
-    pub layer_params: u64,
-    pub other_params: u64,
 }
 
 #[derive(Serialize)]
 pub struct ModeJson<'a> {
     pub id: &'static str,
-    pub label: &'a str,
-    pub training: bool,
     pub phases: Vec<PhaseJson<'a>>,
     /// Allocated bytes at batch 1 and the plan's length (`torch.cuda.max_memory_allocated`).
     #[serde(serialize_with = "num")]
@@ -356,10 +353,22 @@ pub struct ModeJson<'a> {
     pub smallest_card: Option<SmallestJson<'a>>,
 }
 
-#[derive(Serialize)]
+/// A phase as `[name, fixed, per_sample, per_token, ...]` (the name, then [`terms`]).
 pub struct PhaseJson<'a> {
     pub name: &'a str,
     pub terms: Vec<Num>,
+}
+
+impl Serialize for PhaseJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(1 + self.terms.len()))?;
+        seq.serialize_element(self.name)?;
+        for t in &self.terms {
+            seq.serialize_element(t)?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -386,9 +395,14 @@ pub struct TrainingCostJson<'a> {
     pub dense_flops: f64,
     #[serde(serialize_with = "num")]
     pub attention_flops: f64,
-    /// The cheapest card (or fewest cards by FSDP) for the run: `[card id, cards, usd at the
-    /// high utilisation, at the low]`.
-    pub cheapest: Option<(&'a str, u64, f64, f64)>,
+    /// The cheapest card (or fewest cards by FSDP) for the run.
+    pub cheapest: Option<CheapestJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct CheapestJson<'a> {
+    pub card: &'a str,
+    pub cards: u64,
 }
 
 #[derive(Serialize)]
@@ -419,23 +433,14 @@ fn phases(m: &MemoryModel) -> Vec<PhaseJson<'_>> {
 }
 
 fn fit_json<'a>(page: &'a ModelPage, fit: &'a FitView) -> FitJson<'a> {
-    let layer_params = page.structure.as_ref().map_or(0, |g| g.param_count_where(|r| r == Role::Layers));
-    let derived = page.params.as_ref().map_or(0, |p| p.derived);
     FitJson {
         seq_len: fit.seq_len,
         seq_len_reason: page.memory.as_ref().map_or("", |m| m.seq_len_reason.as_str()),
-        layer_split: LayerSplitJson {
-            layers: page.config.as_ref().map_or(0, |c| c.num_layers),
-            layer_params,
-            other_params: derived.saturating_sub(layer_params),
-        },
         modes: fit
             .modes
             .iter()
             .map(|m| ModeJson {
                 id: m.id,
-                label: &m.label,
-                training: m.training,
                 phases: phases(&m.model),
                 batch1_peak_bytes: m.batch1_peak_bytes,
                 peak_phase: &m.peak_phase,
@@ -482,10 +487,8 @@ impl ModelPage {
             defaulted: &p.defaulted,
             params: p.params.as_ref().map(|q| ParamsJson {
                 derived: q.derived,
-                derived_basis: q.derived_basis,
                 active: q.active,
                 checkpoint: q.checkpoint,
-                checkpoint_basis: q.checkpoint_basis,
                 checkpoint_exact: q.checkpoint_exact,
                 checkpoint_dtype: &q.checkpoint_dtype,
                 checkpoint_by_dtype: &q.checkpoint_by_dtype,
@@ -551,7 +554,7 @@ impl ModelPage {
                     tokens: c.training.tokens,
                     dense_flops: c.training.dense_flops,
                     attention_flops: c.training.attention_flops,
-                    cheapest: c.training.cheapest.as_ref().map(|b| (b.card.as_str(), b.cards, b.usd.0, b.usd.1)),
+                    cheapest: c.training.cheapest.as_ref().map(|b| CheapestJson { card: &b.card, cards: b.cards }),
                 },
                 serving: c.serving.as_ref().map(|s| ServingCostJson {
                     seq_len: s.seq_len,
