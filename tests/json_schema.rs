@@ -35,11 +35,16 @@ fn every_json_file_of_a_build_matches_its_published_schema_found_at_its_absolute
     let mut compile = |name: &str| compiler.compile(&format!("{base}schema/{name}"), &mut schemas).unwrap();
     let (model, index, family) =
         (compile("model.schema.json"), compile("index.schema.json"), compile("family.schema.json"));
+    let (cards, recipes) = (compile("cards.schema.json"), compile("recipes.schema.json"));
 
     let mut checked = 0;
     for (rel, bytes) in common::read_tree(&out) {
         let schema = if rel == "index.json" {
             index
+        } else if rel == "cards.json" {
+            cards
+        } else if rel == "recipes.json" {
+            recipes
         } else if rel.starts_with("families/") && rel.ends_with(".json") {
             family
         } else if rel.starts_with("models/") && rel.ends_with(".json") && !rel.ends_with(".badge.json") {
@@ -53,8 +58,8 @@ fn every_json_file_of_a_build_matches_its_published_schema_found_at_its_absolute
         }
         checked += 1;
     }
-    // 29 models, the index, and a family file per family built.
-    assert!(checked >= 29 + 1 + 15, "only {checked} JSON files checked");
+    // 29 models, the index, a family file per family built, the cards and the recipes.
+    assert!(checked >= 29 + 1 + 15 + 2, "only {checked} JSON files checked");
 }
 
 /// One of the schemas the binary embeds (and publishes), compiled with the others it refers to.
@@ -77,39 +82,60 @@ const MODEL_POINTERS: &[&str] = &[
     "/source",
     "/params",
     "/params/reconciliation",
-    "/memory",
-    "/memory/lora",
+    "/structure",
+    "/structure/sections/0",
     "/training",
     "/training/options",
-    "/training/options/recipe",
+    "/training/options/dropout",
     "/training/full",
-    "/training/full/breakdown",
-    "/fit/modes/0/model/phases/0/coefficients",
     "/training/recipes/0",
-    "/training/activations_sdpa",
-    "/training/activations_sdpa/nodes/0",
     "/serving",
     "/serving/kv",
     "/serving/kv/layout",
-    "/serving/weights/0",
     "/fit",
     "/fit/modes/0",
-    "/fit/cards/0",
-    "/fit/cards/0/runtime",
-    "/fit/cards/0/modes/0",
-    "/fit/cards/0/vllm",
-    "/fit/multi_card/1",
-    "/fit/multi_card/1/pipeline",
+    "/fit/modes/3/smallest_card",
     "/cost",
     "/cost/training",
-    "/cost/training/inputs",
-    "/cost/training/by_card/0",
+    "/cost/training/cheapest",
     "/cost/serving",
-    "/cost/serving/by_card/0",
-    "/cards/0",
-    "/structure/sections/0/nodes/0",
     "/lints/0",
 ];
+
+/// Pointers to the arrays of a fixed shape (a phase's terms, a node, a tensor, a breakdown, a
+/// weights row): each is broken by an element of the wrong type and by one element too many.
+const MODEL_TUPLES: &[&str] = &[
+    "/fit/modes/0/phases/0",
+    "/training/recipes/0/terms/0",
+    "/training/activations_eager",
+    "/training/full/breakdown",
+    "/structure/sections/1/nodes/1",
+    "/structure/sections/1/nodes/1/3/0",
+    "/params/breakdown/0",
+    "/serving/weights/0",
+];
+
+fn tuple_mutations(doc: &serde_json::Value, pointer: &str) -> Vec<(String, serde_json::Value)> {
+    let len = doc
+        .pointer(pointer)
+        .and_then(|t| t.as_array())
+        .unwrap_or_else(|| panic!("{pointer:?} is not an array"))
+        .len();
+    let mut out = vec![];
+    for i in 0..len {
+        let mut v = doc.clone();
+        v.pointer_mut(pointer).unwrap()[i] = serde_json::json!({"wrong": true});
+        out.push((format!("{pointer}/{i} of the wrong type"), v));
+    }
+    let mut v = doc.clone();
+    let long = v.pointer_mut(pointer).unwrap().as_array_mut().unwrap();
+    // Fill to the longest the shape allows, then one more.
+    while long.len() < 8 {
+        long.push(0.into());
+    }
+    out.push((format!("{pointer} with too many elements"), v));
+    out
+}
 
 /// Every way [`MODEL_POINTERS`] breaks an object: for each of its fields, that field set to a
 /// value of another type, and that field removed; then an unknown field added.
@@ -138,9 +164,9 @@ fn mutations(doc: &serde_json::Value, pointer: &str) -> Vec<(String, serde_json:
 #[test]
 fn the_model_schema_rejects_a_wrong_type_a_missing_field_and_an_unknown_one_in_every_part() {
     let (schemas, model) = embedded_schema("model.schema.json");
-    // Mixtral: every part is present (a KV cache, a serving cost, multi-card plans, lints).
+    // Mixtral: every part is present (a KV cache, a serving cost, experts, lints).
     let page = common::plan_id("mistralai/Mixtral-8x7B-v0.1");
-    let valid = serde_json::to_value(&page).unwrap();
+    let valid = serde_json::to_value(page.json()).unwrap();
     schemas.validate(&valid, model).unwrap();
     let mut checked = 0;
     for pointer in MODEL_POINTERS {
@@ -149,11 +175,17 @@ fn the_model_schema_rejects_a_wrong_type_a_missing_field_and_an_unknown_one_in_e
             checked += 1;
         }
     }
-    assert!(checked > 300, "only {checked} mutations");
+    for pointer in MODEL_TUPLES {
+        for (what, broken) in tuple_mutations(&valid, pointer) {
+            assert!(schemas.validate(&broken, model).is_err(), "accepted with {what}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 250, "only {checked} mutations");
 }
 
 #[test]
-fn the_index_and_family_schemas_reject_a_wrong_type_a_missing_field_and_an_unknown_one() {
+fn the_index_family_cards_and_recipes_schemas_reject_a_wrong_type_a_missing_field_and_an_unknown_one() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("site");
     let manifest = Manifest::load(&common::repo().join("models.toml")).unwrap();
@@ -161,6 +193,8 @@ fn the_index_and_family_schemas_reject_a_wrong_type_a_missing_field_and_an_unkno
     for (file, schema, pointers) in [
         ("index.json", "index.schema.json", &["", "/families/0", "/models/0"][..]),
         ("families/roberta.json", "family.schema.json", &["", "/derives_from", "/models/0"][..]),
+        ("cards.json", "cards.schema.json", &["", "/cards/0", "/cards/0/runtime"][..]),
+        ("recipes.json", "recipes.schema.json", &["", "/recipes/0"][..]),
     ] {
         let (schemas, index) = embedded_schema(schema);
         let valid: serde_json::Value =
@@ -179,7 +213,7 @@ fn the_schema_rejects_a_file_that_breaks_it() {
     // Guard against a schema so loose that nothing fails: drop a required field.
     let (schemas, model) = embedded_schema("model.schema.json");
     let page = common::plan_id("FacebookAI/xlm-roberta-base");
-    let mut value = serde_json::to_value(&page).unwrap();
+    let mut value = serde_json::to_value(page.json()).unwrap();
     schemas.validate(&value, model).unwrap();
     value.as_object_mut().unwrap().remove("params");
     assert!(schemas.validate(&value, model).is_err());

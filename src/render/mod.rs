@@ -112,6 +112,8 @@ pub const SCHEMAS: &[(&str, &str)] = &[
     ("summary.schema.json", include_str!("../../static/schema/summary.schema.json")),
     ("index.schema.json", include_str!("../../static/schema/index.schema.json")),
     ("family.schema.json", include_str!("../../static/schema/family.schema.json")),
+    ("cards.schema.json", include_str!("../../static/schema/cards.schema.json")),
+    ("recipes.schema.json", include_str!("../../static/schema/recipes.schema.json")),
 ];
 
 /// A schema as the site publishes it: its `$id` made absolute under the site's base URL, so the
