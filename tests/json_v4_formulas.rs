@@ -1,0 +1,383 @@
+//! schema_version 4 left the per-card rows, the multi-card plans, the cost per card and the
+//! repeated summaries out of the model JSON: a script computes them from the model's coefficients
+//! and the site's `cards.json`. These tests evaluate the formulas the README gives, written out
+//! here from the JSON text alone, and require them to give what the fit, cost and training code
+//! put on the page (the Rust structs the pages render), for every card of the catalogue.
+
+mod common;
+
+use modelatlas::estimate::cards;
+use modelatlas::estimate::fit::Verdict;
+use modelatlas::page::ModelPage;
+use serde_json::Value;
+
+/// Models with every kind of term: dense (Llama-2), mixture of experts (Mixtral), sliding windows
+/// (Mistral-7B, gpt-oss), an encoder (xlm-roberta), an encoder-decoder with eager attention and a
+/// cross-attention cache (T5), a state-space hybrid (Jamba), multi-query attention with a 256k vocabulary (Gemma).
+const MODELS: &[&str] = &[
+    "meta-llama/Llama-2-7b-hf",
+    "mistralai/Mixtral-8x7B-v0.1",
+    "mistralai/Mistral-7B-v0.1",
+    "openai/gpt-oss-20b",
+    "FacebookAI/xlm-roberta-base",
+    "google-t5/t5-small",
+    "ai21labs/AI21-Jamba-1.5-Mini",
+    "alpindale/gemma-2b-it",
+];
+
+/// The model's JSON and the site's `cards.json`, as a script reads them: parsed from their text.
+fn documents(page: &ModelPage) -> (Value, Value) {
+    let json = serde_json::to_string(&page.json()).unwrap();
+    let cards = serde_json::to_string(&modelatlas::model_json::cards_json(cards::builtin())).unwrap();
+    (serde_json::from_str(&json).unwrap(), serde_json::from_str(&cards).unwrap())
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("{v} is not a number"))
+}
+
+/// `[fixed, per_sample, per_token, per_token_sq, windowed_per_token, window]`, trailing zeros
+/// left out.
+fn term(terms: &[Value], i: usize) -> f64 {
+    terms.get(i).map_or(0.0, f)
+}
+
+/// What one sample of `s` tokens adds: per_sample + s x per_token + s^2 x per_token_sq +
+/// min(s, window) x windowed_per_token (the last only where window > 0).
+fn growth(terms: &[Value], s: f64) -> f64 {
+    let window = term(terms, 5);
+    let windowed = if window > 0.0 { s.min(window) * term(terms, 4) } else { 0.0 };
+    term(terms, 1) + s * term(terms, 2) + s * s * term(terms, 3) + windowed
+}
+
+/// Allocated bytes at batch b: fixed + b x growth.
+fn allocated(terms: &[Value], b: f64, s: f64) -> f64 {
+    term(terms, 0) + b * growth(terms, s)
+}
+
+/// A mode's phases' terms (each phase is `[name, terms...]`).
+fn phases(mode: &Value) -> Vec<Vec<Value>> {
+    mode["phases"].as_array().unwrap().iter().map(|p| p.as_array().unwrap()[1..].to_vec()).collect()
+}
+
+struct Card<'a> {
+    json: &'a Value,
+    bytes: f64,
+    /// The runtime's fixed bytes on this card for a mode: workspaces x workspace_bytes +
+    /// context_bytes.
+    runtime_training: f64,
+    runtime_serving: f64,
+}
+
+fn card_list(cards: &Value) -> Vec<Card<'_>> {
+    let w = f(&cards["training_workspaces"]);
+    cards["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let rt = &c["runtime"];
+            Card {
+                json: c,
+                bytes: f(&c["memory_gb"]) * 1e9,
+                runtime_training: w * f(&rt["workspace_bytes"]) + f(&rt["context_bytes"]),
+                runtime_serving: f(&rt["workspace_bytes"]) + f(&rt["context_bytes"]),
+            }
+        })
+        .collect()
+}
+
+/// nvidia-smi's figure for a phase at batch b: allocated x (1 + f) + the runtime.
+fn nvidia_smi(terms: &[Value], b: f64, s: f64, k: f64, runtime: f64) -> f64 {
+    allocated(terms, b, s) * k + runtime
+}
+
+/// The largest batch within fit_share of the card, as the README states it: 0 where batch 1
+/// does not fit; else, over the phases that grow with the batch,
+/// min floor((fit_share x card - (fixed x (1 + f) + runtime)) / (growth(s) x (1 + f))).
+fn largest_batch(phases: &[Vec<Value>], s: f64, k: f64, runtime: f64, budget: f64) -> u64 {
+    let peak = phases.iter().map(|t| nvidia_smi(t, 1.0, s, k, runtime)).fold(0.0, f64::max);
+    if peak > budget {
+        return 0;
+    }
+    phases
+        .iter()
+        .filter(|t| growth(t, s) > 0.0)
+        .map(|t| ((budget - (term(t, 0) * k + runtime)) / (growth(t, s) * k)).floor() as u64)
+        .min()
+        .unwrap_or(0)
+}
+
+fn verdict(peak: f64, card: f64, cards: &Value) -> Verdict {
+    if peak <= f(&cards["comfortable_share"]) * card {
+        Verdict::Comfortable
+    } else if peak <= f(&cards["fit_share"]) * card {
+        Verdict::Tight
+    } else {
+        Verdict::DoesNotFit
+    }
+}
+
+/// The sweep: the lengths of cards.json's `sweep` below the model's context, then the context.
+fn sweep(cards: &Value, context: u64) -> Vec<u64> {
+    let mut v: Vec<u64> =
+        cards["sweep"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap()).filter(|s| *s < context).collect();
+    v.push(context);
+    v
+}
+
+#[test]
+fn the_largest_batch_on_every_card_computed_from_the_json_and_cards_json_is_what_the_fit_put_on_the_page() {
+    let mut checked = 0;
+    for id in MODELS {
+        let page = common::plan_id(id);
+        let (json, cards) = documents(&page);
+        let fit = page.fit.as_ref().unwrap();
+        let k = 1.0 + f(&cards["allocator_reserve_fraction"]);
+        let seq = json["fit"]["seq_len"].as_f64().unwrap();
+        let context = json["config"]["context"].as_u64().unwrap();
+        for mode in json["fit"]["modes"].as_array().unwrap() {
+            let id_mode = mode["id"].as_str().unwrap();
+            let ph = phases(mode);
+            let mut smallest = None;
+            for card in card_list(&cards) {
+                let runtime = if id_mode == "serve" { card.runtime_serving } else { card.runtime_training };
+                let budget = f(&cards["fit_share"]) * card.bytes;
+                let peak = ph.iter().map(|t| nvidia_smi(t, 1.0, seq, k, runtime)).fold(0.0, f64::max);
+                let largest = largest_batch(&ph, seq, k, runtime, budget);
+                let v = verdict(peak, card.bytes, &cards);
+                let card_id = card.json["id"].as_str().unwrap();
+                let row = fit.cards.iter().find(|r| r.card == card_id).unwrap();
+                let on_page = row.modes.iter().find(|m| m.mode == id_mode).unwrap();
+                let what = format!("{id}, {id_mode} on {card_id}");
+                assert_eq!(largest, on_page.largest_batch, "{what}: largest batch");
+                assert_eq!(v, on_page.verdict, "{what}: verdict");
+                assert!((peak - on_page.batch1_nvidia_smi_bytes).abs() <= 1e-9 * peak, "{what}: peak");
+                let swept: Vec<u64> = sweep(&cards, context)
+                    .iter()
+                    .map(|s| largest_batch(&ph, *s as f64, k, runtime, budget))
+                    .collect();
+                assert_eq!(swept, on_page.sweep, "{what}: sweep");
+                // v3's `cards[]` summary was this same figure.
+                let summary = page.cards.iter().find(|c| c.id == card_id).unwrap();
+                let v3 = match id_mode {
+                    "full" => summary.full,
+                    "lora" => summary.lora,
+                    "qlora" => summary.qlora,
+                    _ => summary.serve,
+                };
+                assert_eq!(largest, v3, "{what}: v3 cards[]");
+                if smallest.is_none() && v != Verdict::DoesNotFit {
+                    smallest = Some((card_id.to_string(), v, largest));
+                }
+                checked += 1;
+            }
+            // The JSON's smallest card is the first that fits, with its verdict and batch.
+            let listed = &mode["smallest_card"];
+            match smallest {
+                None => assert!(listed.is_null(), "{id} {id_mode}"),
+                Some((card, v, largest)) => {
+                    assert_eq!(listed["card"], card.as_str(), "{id} {id_mode}");
+                    assert_eq!(listed["verdict"], serde_json::to_value(v).unwrap(), "{id} {id_mode}");
+                    assert_eq!(listed["largest_batch"], largest, "{id} {id_mode}");
+                }
+            }
+        }
+    }
+    assert_eq!(checked, MODELS.len() * 4 * cards::builtin().len());
+}
+
+#[test]
+fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
+    for id in MODELS {
+        let page = common::plan_id(id);
+        let (json, cards) = documents(&page);
+        let k = 1.0 + f(&cards["allocator_reserve_fraction"]);
+        let seq = json["fit"]["seq_len"].as_f64().unwrap();
+        let memory = page.memory.as_ref().unwrap();
+        // The workspace of batch1_reserved_bytes is Hopper's: 8 x 4 MiB.
+        let hopper = 8.0 * 4.0 * 1_048_576.0;
+        for (mode, v3) in json["fit"]["modes"].as_array().unwrap().iter().zip([
+            &memory.full,
+            &memory.lora,
+            &memory.qlora,
+            &memory.serve,
+        ]) {
+            let ph = phases(mode);
+            let peak = ph.iter().map(|t| allocated(t, 1.0, seq)).fold(0.0, f64::max);
+            assert_eq!(peak, f(&mode["batch1_peak_bytes"]), "{id} {}", mode["id"]);
+            assert_eq!(peak, v3.batch1_bytes, "{id} {}", mode["id"]);
+            let workspaces = if mode["id"] == "serve" { 1.0 } else { f(&cards["training_workspaces"]) };
+            let reserved = peak * k + workspaces * hopper;
+            assert!((reserved - v3.batch1_reserved_bytes).abs() <= 1e-9 * reserved, "{id} {}", mode["id"]);
+        }
+        // Each other recipe's full fine-tune peak: the largest of its phases at batch 1.
+        let training = page.training.as_ref().unwrap();
+        let recipes = json["training"]["recipes"].as_array().unwrap();
+        assert_eq!(recipes.len(), training.recipes.len() - 1, "{id}: every recipe but the plan's");
+        for r in recipes {
+            let row = training.recipes.iter().find(|x| x.id == r["id"]).unwrap();
+            let peak = r["terms"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| allocated(t.as_array().unwrap(), 1.0, seq))
+                .fold(0.0, f64::max);
+            assert_eq!(peak, row.full_peak_bytes, "{id} {}", row.id);
+        }
+        // The activations' totals are the per-node lists' sums (v3 listed the nodes).
+        let sdpa = &json["training"]["activations_sdpa"];
+        if let Some(a) = training.activations_sdpa.as_ref() {
+            let t = sdpa.as_array().unwrap();
+            assert_eq!(term(t, 2), a.nodes.iter().map(|n| n.per_token_bytes * n.repeat as f64).sum::<f64>());
+        } else {
+            assert!(sdpa.is_null());
+        }
+    }
+}
+
+#[test]
+fn fsdp_plans_cost_per_card_and_serving_rates_follow_from_the_json_and_cards_json() {
+    for id in MODELS {
+        let page = common::plan_id(id);
+        let (json, cards) = documents(&page);
+        let fit = page.fit.as_ref().unwrap();
+        let cost = page.cost.as_ref().unwrap();
+        let k = 1.0 + f(&cards["allocator_reserve_fraction"]);
+        let seq = json["fit"]["seq_len"].as_f64().unwrap();
+        let max_cards = cards["max_cards"].as_u64().unwrap();
+        let (lo, hi) = (f(&cards["utilisation"][0]), f(&cards["utilisation"][1]));
+        let full = phases(&json["fit"]["modes"][0]);
+        let t = &json["cost"]["training"];
+        let total = f(&t["dense_flops"]) + f(&t["attention_flops"]);
+        for card in card_list(&cards) {
+            let c = card.json;
+            let card_id = c["id"].as_str().unwrap();
+            let budget = f(&cards["fit_share"]) * card.bytes;
+            // FSDP: the fewest n in 2..=max_cards with every phase's fixed bytes over n within
+            // the budget (activations are not sharded).
+            let fits_one = full.iter().all(|t| nvidia_smi(t, 1.0, seq, k, card.runtime_training) <= budget);
+            let fsdp = (2..=max_cards).find(|n| {
+                full.iter().all(|t| {
+                    (term(t, 0) / *n as f64 + growth(t, seq)) * k + card.runtime_training <= budget
+                })
+            });
+            let on_page = fit.multi_card.iter().find(|m| m.mode == "full" && m.card == card_id);
+            if fits_one {
+                assert!(on_page.is_none(), "{id} {card_id}");
+            } else {
+                assert_eq!(fsdp, on_page.unwrap().fsdp.as_ref().map(|s| s.cards), "{id} {card_id}: FSDP");
+            }
+            // Hours: total FLOPs / (cards x dense 16-bit peak x utilisation) / 3600; dollars:
+            // hours x cards x price. The peak is bf16 where the card has it natively, else fp16.
+            let n = if fits_one { Some(1) } else { fsdp };
+            let row = cost.training.by_card.iter().find(|r| r.card == card_id);
+            match n {
+                Some(n) => {
+                    let tflops = if c["bf16_native"] == true && f(&c["bf16_tflops"]) > 0.0 {
+                        f(&c["bf16_tflops"])
+                    } else {
+                        f(&c["fp16_tflops"])
+                    };
+                    let hours = |u: f64| total / (tflops * 1e12 * u * n as f64) / 3600.0;
+                    let row = row.unwrap_or_else(|| panic!("{id} {card_id}: no cost row"));
+                    assert_eq!(row.cards, n, "{id} {card_id}");
+                    for (got, want) in [(row.hours.0, hours(hi)), (row.hours.1, hours(lo))] {
+                        assert!((got - want).abs() <= 1e-9 * want, "{id} {card_id}: hours {got} {want}");
+                    }
+                    let usd = hours(hi) * n as f64 * f(&c["price_usd_per_hour"]);
+                    assert!((row.usd.0 - usd).abs() <= 1e-9 * usd.max(1e-9), "{id} {card_id}: usd");
+                }
+                None => assert!(row.is_none(), "{id} {card_id}"),
+            }
+            // Serving: prefill = peak x utilisation / prefill FLOPs per token; decode = bandwidth
+            // / bytes read per token.
+            if let (Some(s), Some(speed)) = (json["cost"]["serving"].as_object(), cost.serving.as_ref()) {
+                let row = speed.by_card.iter().find(|r| r.card == card_id).unwrap();
+                let peak = if c["bf16_native"] == true && f(&c["bf16_tflops"]) > 0.0 {
+                    f(&c["bf16_tflops"])
+                } else {
+                    f(&c["fp16_tflops"])
+                } * 1e12;
+                let prefill = f(&s["prefill_flops_per_token"]);
+                let want = (peak * lo / prefill, peak * hi / prefill);
+                assert!((row.prefill_tokens_per_s.0 - want.0).abs() <= 1e-9 * want.0, "{id} {card_id}");
+                assert!((row.prefill_tokens_per_s.1 - want.1).abs() <= 1e-9 * want.1, "{id} {card_id}");
+                let decode = f(&c["bandwidth_gbs"]) * 1e9 / f(&s["bytes_read_per_token_bf16"]);
+                assert!((row.decode_tokens_per_s_bf16 - decode).abs() <= 1e-9 * decode, "{id} {card_id}");
+            }
+        }
+        // The cheapest is the first of the rows.
+        let cheapest = &json["cost"]["training"]["cheapest"];
+        match cost.training.by_card.first() {
+            Some(first) => assert_eq!(cheapest["card"], first.card.as_str()),
+            None => assert!(cheapest.is_null()),
+        }
+    }
+}
+
+/// vLLM's view per card from `serving.kv`: the cache is gpu_memory_utilization x the card less
+/// the bf16 weights; one sequence of n tokens takes 2 bytes x (each group's layers x values per
+/// token x min(n, its window) + the cross cache + the recurrent state).
+#[test]
+fn vllms_view_of_every_card_follows_from_the_kv_layout_and_cards_json() {
+    for id in MODELS {
+        let page = common::plan_id(id);
+        let (json, cards) = documents(&page);
+        let fit = page.fit.as_ref().unwrap();
+        let kv = &json["serving"]["kv"];
+        if kv.is_null() {
+            assert!(fit.cards.iter().all(|r| r.vllm.is_none()), "{id}: an encoder has no KV cache");
+            continue;
+        }
+        let layout = &kv["layout"];
+        let u = |v: &Value| v.as_u64().unwrap_or(0);
+        let values = |n: u64| -> u64 {
+            let own: u64 = layout["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| u(&g["layers"]) * u(&g["values_per_token"]) * g["window"].as_u64().map_or(n, |w| n.min(w)))
+                .sum();
+            let cross = if layout["cross"].is_null() {
+                0
+            } else {
+                u(&layout["cross"]["layers"])
+                    * u(&layout["cross"]["values_per_token"])
+                    * layout["cross_fixed_len"].as_u64().unwrap_or(n)
+            };
+            let rec = &layout["recurrent"];
+            let recurrent = if rec.is_object() { u(&rec["layers"]) * (u(&rec["conv_values"]) + u(&rec["ssm_values"])) } else { 0 };
+            own + cross + recurrent
+        };
+        let context = u(&kv["context"]);
+        let weights = f(&json["serving"]["weights"][0][2]);
+        assert_eq!(json["serving"]["weights"][0][0], "bf16");
+        assert_eq!(values(context) * 2, u(&kv["bytes_at_context_bf16"]), "{id}");
+        for card in card_list(&cards) {
+            let card_id = card.json["id"].as_str().unwrap();
+            let on_page = fit.cards.iter().find(|r| r.card == card_id).unwrap().vllm.as_ref().unwrap();
+            let room = card.bytes * f(&cards["vllm_gpu_memory_utilization"]) - weights;
+            assert!((on_page.kv_cache_bytes - room.max(0.0)).abs() <= 1e-6 * room.abs().max(1.0), "{id} {card_id}");
+            if room <= 0.0 {
+                assert_eq!(on_page.sequences, 0);
+                continue;
+            }
+            let concurrency = room / (values(context) * 2) as f64;
+            assert_eq!(on_page.sequences, concurrency.floor() as u64, "{id} {card_id}");
+            // The longest sequence whose cache fits: the cache grows with n, so by bisection.
+            let fits = |n: u64| (values(n) * 2) as f64 <= room;
+            let longest = if fits(context) {
+                context
+            } else {
+                let (mut lo, mut hi) = (0u64, context);
+                while hi - lo > 1 {
+                    let mid = lo + (hi - lo) / 2;
+                    if fits(mid) { lo = mid } else { hi = mid }
+                }
+                lo
+            };
+            assert_eq!(on_page.longest_context, longest, "{id} {card_id}");
+        }
+    }
+}
