@@ -116,7 +116,7 @@ fn a_scripted_session_initializes_lists_the_tools_and_calls_them() {
     assert_eq!(tiny["isError"], false, "{tiny}");
     let page: Value = serde_json::from_str(tiny["content"][1]["text"].as_str().unwrap()).unwrap();
     assert_eq!(page["id"], "tiny");
-    assert_eq!(page["training"]["options"]["recipe"]["id"], "amp-sgd-momentum");
+    assert_eq!(page["training"]["options"]["recipe"], "amp-sgd-momentum");
     // GPT-2 at n_embd 64, 2 layers, vocab 1000, 128 positions (the same sum as GPT-2 small).
     let h = 64u64;
     let layer = 2 * (2 * h) + (h * 3 * h + 3 * h) + (h * h + h) + (h * 4 * h + 4 * h) + (4 * h * h + h);

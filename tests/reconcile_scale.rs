@@ -120,7 +120,7 @@ fn sixteen_thousand_experts_against_a_one_tensor_list_give_a_page_of_kilobytes_n
         "{:?}",
         absent.tensors
     );
-    let json = serde_json::to_string(&page).unwrap();
+    let json = serde_json::to_string(&page.json()).unwrap();
     // Listing 98,304 expert tensors by name would take megabytes; patterns take a few hundred
     // bytes each.
     assert!(json.len() < 1_000_000, "{} bytes", json.len());

@@ -55,20 +55,24 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
             .unwrap();
     let text = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap();
     assert!(
-        text.starts_with("{\"schema_version\":3,"),
+        text.starts_with("{\"schema_version\":4,"),
         "schema_version comes first, and the JSON is compact"
     );
-    for key in ["id", "family", "architecture", "memory", "cards", "structure", "lints"] {
+    for key in ["id", "family", "architecture", "fit", "training", "structure", "lints"] {
         assert!(!json[key].is_null(), "{key} missing");
     }
     assert_eq!(json["params"]["derived"], 278_295_186);
     assert_eq!(json["params"]["checkpoint"], 278_885_778);
     assert_eq!(json["params"]["delta"], -590_592);
-    // Every card of the catalogue has a row, with the four modes.
-    assert_eq!(json["cards"].as_array().unwrap().len(), modelatlas::estimate::cards::builtin().len());
-    for mode in ["full", "lora", "qlora", "serve"] {
-        assert!(json["cards"][0][mode].is_u64(), "{mode}");
-    }
+    // The four modes, each with its phases; the per-card rows are computed from the site's
+    // cards.json, which lists every card of the catalogue once.
+    let modes: Vec<&str> = json["fit"]["modes"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
+    assert_eq!(modes, ["full", "lora", "qlora", "serve"]);
+    let cards: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("cards.json")).unwrap()).unwrap();
+    assert_eq!(cards["cards"].as_array().unwrap().len(), modelatlas::estimate::cards::builtin().len());
+    let recipes: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("recipes.json")).unwrap()).unwrap();
+    assert_eq!(recipes["recipes"][0]["id"], json["training"]["options"]["recipe"]);
 }
 
 #[test]
