@@ -80,7 +80,9 @@ def planned(cfg_dict, attn, recipe="amp-adamw"):
         out = subprocess.run([BIN, "plan", p, "--format", "json", "--recipe", recipe], capture_output=True, text=True, check=True).stdout
     t = json.loads(out)["training"]
     a = t["activations_sdpa"] if attn == "sdpa" and t["activations_sdpa"] else t["activations_eager"]
-    return a
+    # schema_version 4: [fixed, per_sample, per_token, per_token_sq], trailing zeros left out.
+    a = a + [0] * (4 - len(a))
+    return {"fixed_bytes": a[0], "per_sample_bytes": a[1], "per_token_bytes": a[2], "per_token_sq_bytes": a[3]}
 
 class LoRA(torch.nn.Module):
     """A frozen linear (nn.Linear or GPT-2's Conv1D) plus fp32 adapters A (in -> r) and B (r -> out)."""
@@ -116,12 +118,14 @@ def planned_lora(cfg_dict, attn):
         p = os.path.join(d, "config.json")
         json.dump(cfg_dict, open(p, "w"))
         out = subprocess.run([BIN, "plan", p, "--format", "json", "--attention", attn], capture_output=True, text=True, check=True).stdout
-    m = json.loads(out)["training"]["lora"]
-    b = m["breakdown"]
-    c = m["memory"]["phases"][0]["coefficients"]  # forward end = persistent + activations
-    persistent = b["weights"] + b["gradients"] + b["optimizer_states"] + b["overhead"]
-    return {"fixed_bytes": c["fixed_bytes"] - persistent, "per_token_bytes": c["per_token_bytes"],
-            "per_token_sq_bytes": c["per_token_sq_bytes"]}
+    v = json.loads(out)
+    # schema_version 4: the breakdown is [weights, gradients, optimizer states, ...]; a phase is
+    # [name, fixed, per_sample, per_token, per_token_sq], trailing zeros left out.
+    b = v["training"]["lora"]["breakdown"]
+    c = next(m for m in v["fit"]["modes"] if m["id"] == "lora")["phases"][0]  # forward end = persistent + activations
+    c = c[1:] + [0] * (5 - len(c))
+    persistent = b[0] + b[1] + b[2]
+    return {"fixed_bytes": c[0] - persistent, "per_token_bytes": c[2], "per_token_sq_bytes": c[3]}
 
 def main():
     ap = argparse.ArgumentParser()
