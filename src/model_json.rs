@@ -15,9 +15,9 @@ use crate::estimate::reconcile::Reconciliation;
 use crate::estimate::runtime::{self, CardRuntime};
 use crate::graph::kv::KvLayout;
 use crate::estimate::shape_check::ForwardPass;
-use crate::estimate::training::{AttentionImpl, Breakdown, Dropout, Recipe, Transformers};
+use crate::estimate::training::{AttentionImpl, Breakdown, Dropout, NodeActivation, Recipe, Transformers};
 use crate::graph::{Graph, Op, Role};
-use crate::page::{ModelPage, ModelSummary, Part, Tied};
+use crate::page::{ModelPage, ModelSummary};
 use crate::source::meta::Downloads;
 
 pub const SCHEMA_VERSION: u32 = 4;
@@ -108,10 +108,6 @@ pub struct ModelJson<'a> {
     pub family_size: usize,
 }
 
-fn parts<S: Serializer>(list: &&[Part], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(list.iter().map(|p| (&p.part, p.repeat, p.each)))
-}
-
 fn summary_ids<S: Serializer>(list: &&[ModelSummary], s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(list.iter().map(|m| &m.id))
 }
@@ -138,11 +134,6 @@ pub struct ParamsJson<'a> {
     pub checkpoint_by_dtype: &'a [(String, u64)],
     pub checkpoint_source: &'a Option<String>,
     pub delta: Option<i64>,
-    pub delta_pct: Option<f64>,
-    /// `[part, repeat, parameters of one]`: the part's total is their product.
-    #[serde(serialize_with = "parts")]
-    pub breakdown: &'a [Part],
-    pub tied: &'a [Tied],
     pub reconciliation: &'a Reconciliation,
     pub other_release: &'a Option<crate::graph::release::ReleaseNote>,
 }
@@ -155,7 +146,6 @@ pub struct ParamsJson<'a> {
 /// shapes, times `copies`, untied tensors only.
 #[derive(Serialize)]
 pub struct StructureJson<'a> {
-    pub seq_len: u64,
     pub sections: Vec<SectionJson<'a>>,
 }
 
@@ -222,7 +212,6 @@ fn relative<'a>(name: &'a str, parent: &str) -> &'a str {
 
 fn structure(g: &Graph) -> StructureJson<'_> {
     StructureJson {
-        seq_len: g.seq_len,
         sections: g
             .sections
             .iter()
@@ -268,6 +257,69 @@ pub struct TrainingJson<'a> {
     /// family has no SDPA path) and with eager attention.
     pub activations_sdpa: Option<Vec<Num>>,
     pub activations_eager: Vec<Num>,
+    /// What autograd saves, node by node, with SDPA (with eager attention where the family has
+    /// no SDPA path), front-coded ([`ActivationRows`]).
+    pub activation_nodes: ActivationRows<'a>,
+    /// The same with eager attention, where `activation_nodes` is SDPA's: a row equal to
+    /// `activation_nodes[i]` is written as `i`; empty where the family has no SDPA path.
+    pub activation_nodes_eager: ActivationRows<'a>,
+}
+
+/// Per-node activations as rows `[shared, rest of the name, repeat, per_token_bytes,
+/// per_token_sq_bytes, per_sample_bytes]`, trailing zeros left out: a row's name is the first
+/// `shared` characters of the previous row's name followed by `rest` (front coding; the first
+/// row's `shared` is 0), so the long common prefixes of a layer's nodes are written once. With
+/// a `base` list, a row equal to `base[i]` is written as the integer `i`.
+pub struct ActivationRows<'a> {
+    pub rows: &'a [NodeActivation],
+    pub base: Option<&'a [NodeActivation]>,
+}
+
+/// One row, flat: `[shared, rest, repeat, figures...]`.
+struct Row {
+    shared: usize,
+    rest: String,
+    repeat: u64,
+    figures: Vec<Num>,
+}
+
+impl Serialize for Row {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(3 + self.figures.len()))?;
+        seq.serialize_element(&self.shared)?;
+        seq.serialize_element(&self.rest)?;
+        seq.serialize_element(&self.repeat)?;
+        for f in &self.figures {
+            seq.serialize_element(f)?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for ActivationRows<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.rows.len()))?;
+        let mut prev = "";
+        for n in self.rows {
+            if let Some(i) = self.base.and_then(|b| b.iter().position(|x| same_row(x, n))) {
+                seq.serialize_element(&i)?;
+                prev = &n.name;
+                continue;
+            }
+            // Shared characters, counted in chars and cut at a char boundary: names are UTF-8.
+            let shared = prev.chars().zip(n.name.chars()).take_while(|(a, b)| a == b).count();
+            let rest: String = n.name.chars().skip(shared).collect();
+            let mut figures = vec![Num(n.per_token_bytes), Num(n.per_token_sq_bytes), Num(n.per_sample_bytes)];
+            while figures.last().is_some_and(|x| x.0 == 0.0) {
+                figures.pop();
+            }
+            seq.serialize_element(&Row { shared, rest, repeat: n.repeat, figures })?;
+            prev = &n.name;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -318,10 +370,9 @@ pub struct RecipeJson {
 #[derive(Serialize)]
 pub struct ServingJson<'a> {
     pub kind: crate::family::ModelKind,
-    pub total_params: u64,
     pub quantised_params: u64,
     /// `[precision, bits per parameter, bytes]`.
-    pub weights: Vec<(&'static str, f64, Num)>,
+    pub weights: Vec<(&'static str, Num, Num)>,
     pub kv: Option<KvJson<'a>>,
     pub encoder_working_bytes_per_token: Option<u64>,
 }
@@ -331,7 +382,6 @@ pub struct KvJson<'a> {
     pub layout: &'a KvLayout,
     pub bytes_per_token_bf16: u64,
     pub bytes_at_context_bf16: u64,
-    pub context: u64,
 }
 
 #[derive(Serialize)]
@@ -389,8 +439,6 @@ pub struct TrainingCostJson<'a> {
     pub epochs: u64,
     pub samples: u64,
     pub batch: u64,
-    pub seq_len: u64,
-    pub tokens: u64,
     #[serde(serialize_with = "num")]
     pub dense_flops: f64,
     #[serde(serialize_with = "num")]
@@ -407,7 +455,6 @@ pub struct CheapestJson<'a> {
 
 #[derive(Serialize)]
 pub struct ServingCostJson {
-    pub seq_len: u64,
     #[serde(serialize_with = "num")]
     pub prefill_flops_per_token: f64,
     #[serde(serialize_with = "num")]
@@ -421,7 +468,16 @@ pub struct LintJson<'a> {
     pub id: &'static str,
     pub severity: crate::estimate::lints::Severity,
     pub finding: &'a str,
-    pub fix: &'a str,
+    /// Null where the fix is the rule's own, stated once on the method page (`#lint-<id>`).
+    pub fix: Option<&'a str>,
+}
+
+fn same_row(a: &NodeActivation, b: &NodeActivation) -> bool {
+    a.name == b.name
+        && a.repeat == b.repeat
+        && a.per_token_bytes == b.per_token_bytes
+        && a.per_token_sq_bytes == b.per_token_sq_bytes
+        && a.per_sample_bytes == b.per_sample_bytes
 }
 
 fn mode_training(m: &crate::estimate::training::ModeTraining) -> ModeTrainingJson<'_> {
@@ -494,9 +550,6 @@ impl ModelPage {
                 checkpoint_by_dtype: &q.checkpoint_by_dtype,
                 checkpoint_source: &q.checkpoint_source,
                 delta: q.delta,
-                delta_pct: q.delta_pct,
-                breakdown: &q.breakdown,
-                tied: &q.tied,
                 reconciliation: &q.reconciliation,
                 other_release: &q.other_release,
             }),
@@ -529,18 +582,26 @@ impl ModelPage {
                         .collect(),
                     activations_sdpa: t.activations_sdpa.as_ref().map(|a| terms(&a.coefficients())),
                     activations_eager: terms(&t.activations_eager.coefficients()),
+                    activation_nodes: ActivationRows {
+                        rows: &t.activations_sdpa.as_ref().unwrap_or(&t.activations_eager).nodes,
+                        base: None,
+                    },
+                    activation_nodes_eager: match t.activations_sdpa.as_ref() {
+                        Some(sdpa) => {
+                            ActivationRows { rows: &t.activations_eager.nodes, base: Some(&sdpa.nodes) }
+                        }
+                        None => ActivationRows { rows: &[], base: None },
+                    },
                 }
             }),
             serving: p.serving.as_ref().map(|s| ServingJson {
                 kind: s.kind,
-                total_params: s.total_params,
                 quantised_params: s.quantised_params,
-                weights: s.weights.iter().map(|w| (w.precision, w.bits_per_param, Num(w.bytes))).collect(),
+                weights: s.weights.iter().map(|w| (w.precision, Num(w.bits_per_param), Num(w.bytes))).collect(),
                 kv: s.kv.as_ref().map(|k| KvJson {
                     layout: &k.layout,
                     bytes_per_token_bf16: k.bytes_per_token_bf16,
                     bytes_at_context_bf16: k.bytes_at_context_bf16,
-                    context: k.context,
                 }),
                 encoder_working_bytes_per_token: s.encoder_working_bytes_per_token,
             }),
@@ -550,14 +611,11 @@ impl ModelPage {
                     epochs: c.training.inputs.epochs,
                     samples: c.training.inputs.samples,
                     batch: c.training.inputs.batch,
-                    seq_len: c.training.seq_len,
-                    tokens: c.training.tokens,
                     dense_flops: c.training.dense_flops,
                     attention_flops: c.training.attention_flops,
                     cheapest: c.training.cheapest.as_ref().map(|b| CheapestJson { card: &b.card, cards: b.cards }),
                 },
                 serving: c.serving.as_ref().map(|s| ServingCostJson {
-                    seq_len: s.seq_len,
                     prefill_flops_per_token: s.prefill_flops_per_token,
                     bytes_read_per_token_bf16: s.bytes_read_per_token_bf16,
                     bytes_read_per_token_int4: s.bytes_read_per_token_int4,
@@ -566,7 +624,13 @@ impl ModelPage {
             lints: p
                 .lints
                 .iter()
-                .map(|l| LintJson { id: l.id, severity: l.severity, finding: &l.finding, fix: &l.fix })
+                .map(|l| LintJson {
+                    id: l.id,
+                    severity: l.severity,
+                    finding: &l.finding,
+                    fix: (!crate::estimate::lints::RULES.iter().any(|r| r.id == l.id && r.fix == l.fix))
+                        .then_some(l.fix.as_str()),
+                })
                 .collect(),
             changes: &p.changes,
             siblings: &p.siblings,

@@ -111,7 +111,8 @@ const MODEL_TUPLES: &[&str] = &[
     "/training/full/breakdown",
     "/structure/sections/1/nodes/1",
     "/structure/sections/1/nodes/1/3/0",
-    "/params/breakdown/0",
+    "/training/activation_nodes/1",
+    "/training/activation_nodes_eager/5",
     "/serving/weights/0",
 ];
 

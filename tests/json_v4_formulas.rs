@@ -187,6 +187,31 @@ fn the_largest_batch_on_every_card_computed_from_the_json_and_cards_json_is_what
     assert_eq!(checked, MODELS.len() * 4 * cards::builtin().len());
 }
 
+/// (name, repeat, per_token, per_token_sq, per_sample).
+type Node = (String, u64, f64, f64, f64);
+
+/// Front-coded rows `[shared, rest, repeat, per_token, per_token_sq, per_sample]`, trailing
+/// zeros left out, an integer `i` standing for `base[i]`, back to [`Node`]s.
+fn decode(rows: &Value, base: &[Node]) -> Vec<Node> {
+    let mut prev = String::new();
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            if let Some(i) = r.as_u64() {
+                let row = base[i as usize].clone();
+                prev = row.0.clone();
+                return row;
+            }
+            let r = r.as_array().unwrap();
+            let shared = r[0].as_u64().unwrap() as usize;
+            let name: String = prev.chars().take(shared).chain(r[1].as_str().unwrap().chars()).collect();
+            prev = name.clone();
+            (name, r[2].as_u64().unwrap(), term(&r[3..], 0), term(&r[3..], 1), term(&r[3..], 2))
+        })
+        .collect()
+}
+
 #[test]
 fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
     for id in MODELS {
@@ -225,13 +250,20 @@ fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
                 .fold(0.0, f64::max);
             assert_eq!(peak, row.full_peak_bytes, "{id} {}", row.id);
         }
-        // The activations' totals are the per-node lists' sums (v3 listed the nodes).
-        let sdpa = &json["training"]["activations_sdpa"];
-        if let Some(a) = training.activations_sdpa.as_ref() {
-            let t = sdpa.as_array().unwrap();
-            assert_eq!(term(t, 2), a.nodes.iter().map(|n| n.per_token_bytes * n.repeat as f64).sum::<f64>());
+        // The per-node lists, front-coded, decode to the page's; in the eager list an integer is
+        // that row of the first.
+        let sdpa = training.activations_sdpa.as_ref();
+        let base = decode(&json["training"]["activation_nodes"], &[]);
+        let want = |nodes: &[modelatlas::estimate::training::NodeActivation]| -> Vec<Node> {
+            nodes.iter().map(|n| (n.name.clone(), n.repeat, n.per_token_bytes, n.per_token_sq_bytes, n.per_sample_bytes)).collect()
+        };
+        assert_eq!(base, want(&sdpa.unwrap_or(&training.activations_eager).nodes), "{id}");
+        if sdpa.is_some() {
+            let eager = decode(&json["training"]["activation_nodes_eager"], &base);
+            assert_eq!(eager, want(&training.activations_eager.nodes), "{id}: eager");
         } else {
-            assert!(sdpa.is_null());
+            assert!(json["training"]["activation_nodes_eager"].as_array().unwrap().is_empty());
+            assert!(json["training"]["activations_sdpa"].is_null());
         }
     }
 }
@@ -350,7 +382,7 @@ fn vllms_view_of_every_card_follows_from_the_kv_layout_and_cards_json() {
             let recurrent = if rec.is_object() { u(&rec["layers"]) * (u(&rec["conv_values"]) + u(&rec["ssm_values"])) } else { 0 };
             own + cross + recurrent
         };
-        let context = u(&kv["context"]);
+        let context = u(&json["config"]["context"]);
         let weights = f(&json["serving"]["weights"][0][2]);
         assert_eq!(json["serving"]["weights"][0][0], "bf16");
         assert_eq!(values(context) * 2, u(&kv["bytes_at_context_bf16"]), "{id}");

@@ -222,7 +222,9 @@ price_as_of = "2026-12"
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["cost"]["training"]["epochs"], 1);
-    assert_eq!(v["cost"]["training"]["tokens"], 50_000 * 2048);
+    // 1 epoch x 50,000 samples x 2,048 tokens x 6 x the parameters (dense FLOPs).
+    let params = v["params"]["active"].as_f64().unwrap();
+    assert_eq!(v["cost"]["training"]["dense_flops"].as_f64().unwrap(), 6.0 * params * 50_000.0 * 2048.0);
     // The JSON's per-card rows are computed from the site's cards.json (schema_version 4); the
     // card reaches the fit, which what-if evaluates on it.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_modelatlas"))
