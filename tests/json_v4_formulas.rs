@@ -413,3 +413,46 @@ fn vllms_view_of_every_card_follows_from_the_kv_layout_and_cards_json() {
         }
     }
 }
+
+/// v3's `params.breakdown` and `params.tied` follow from the folded structure: a section's
+/// parameters are its repeat x the sum over its nodes of copies x the product of each untied
+/// tensor's shape; a tensor with a third element is tied to that tensor.
+#[test]
+fn the_parameter_breakdown_and_the_ties_follow_from_the_folded_structure() {
+    for id in MODELS {
+        let page = common::plan_id(id);
+        let (json, _) = documents(&page);
+        let params = page.params.as_ref().unwrap();
+        let sections = json["structure"]["sections"].as_array().unwrap();
+        assert_eq!(sections.len(), params.breakdown.len(), "{id}");
+        let mut tied = vec![];
+        let mut sum = 0;
+        for (section, part) in sections.iter().zip(&params.breakdown) {
+            let name = section["name"].as_str().unwrap();
+            assert_eq!(name, part.part, "{id}");
+            let mut each = 0u64;
+            for node in section["nodes"].as_array().unwrap() {
+                let node = node.as_array().unwrap();
+                // A name starting with a dot continues its parent's.
+                let full = |n: &str, parent: &str| if n.starts_with('.') { format!("{parent}{n}") } else { n.to_string() };
+                let node_name = full(node[0].as_str().unwrap(), name);
+                let copies = node.get(4).map_or(1, |c| c.as_u64().unwrap());
+                for t in node[3].as_array().unwrap() {
+                    let t = t.as_array().unwrap();
+                    let tensor = full(t[0].as_str().unwrap(), &node_name);
+                    if let Some(to) = t.get(2) {
+                        tied.push((tensor, to.as_str().unwrap().to_string()));
+                        continue;
+                    }
+                    each += copies * t[1].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).product::<u64>();
+                }
+            }
+            let repeat = section["repeat"].as_u64().unwrap();
+            assert_eq!((repeat, each, repeat * each), (part.repeat, part.each, part.total), "{id} {name}");
+            sum += repeat * each;
+        }
+        assert_eq!(sum, json["params"]["derived"].as_u64().unwrap(), "{id}");
+        let on_page: Vec<(String, String)> = params.tied.iter().map(|t| (t.tensor.clone(), t.tied_to.clone())).collect();
+        assert_eq!(tied, on_page, "{id}: ties");
+    }
+}
