@@ -339,6 +339,51 @@ fn fsdp_plans_cost_per_card_and_serving_rates_follow_from_the_json_and_cards_jso
                 assert!((row.decode_tokens_per_s_bf16 - decode).abs() <= 1e-9 * decode, "{id} {card_id}");
             }
         }
+        // Pipeline, for every mode and card where batch 1 does not fit one card: with L layers,
+        // the layers sections' parameters and the rest, the fewest n in 2..=min(L, max_cards)
+        // whose heaviest stage (ceil(L / n) layers and everything else) fits; as many cards as
+        // stages, ceil(L / ceil(L / n)).
+        let layers = json["config"]["num_layers"].as_u64().unwrap();
+        let derived = json["params"]["derived"].as_f64().unwrap();
+        let layer_params: f64 = json["structure"]["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["role"] == "layers")
+            .map(|s| {
+                let each: u64 = s["nodes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| {
+                        let n = n.as_array().unwrap();
+                        let copies = n.get(4).map_or(1, |c| c.as_u64().unwrap());
+                        n[3].as_array()
+                            .unwrap()
+                            .iter()
+                            .filter(|t| t.as_array().unwrap().len() == 2)
+                            .map(|t| copies * t[1].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).product::<u64>())
+                            .sum::<u64>()
+                    })
+                    .sum();
+                (s["repeat"].as_u64().unwrap() * each) as f64
+            })
+            .sum();
+        let other = derived - layer_params;
+        for multi in &fit.multi_card {
+            let mode = json["fit"]["modes"].as_array().unwrap().iter().find(|m| m["id"] == multi.mode).unwrap();
+            let card = card_list(&cards).into_iter().find(|c| c.json["id"] == multi.card.as_str()).unwrap();
+            let runtime = if multi.mode == "serve" { card.runtime_serving } else { card.runtime_training };
+            let peak = f(&mode["batch1_peak_bytes"]);
+            let budget = f(&cards["fit_share"]) * card.bytes;
+            let n = (2..=layers.min(max_cards)).find(|n| {
+                let stage = layers.div_ceil(*n) as f64;
+                let share = ((stage * layer_params / layers as f64 + other) / derived).min(1.0);
+                peak * share * k + runtime <= budget
+            });
+            let cards_used = n.map(|n| layers.div_ceil(layers.div_ceil(n)));
+            assert_eq!(cards_used, multi.pipeline.as_ref().map(|p| p.cards), "{id} {} on {}", multi.mode, multi.card);
+        }
         // The cheapest is the first of the rows.
         let cheapest = &json["cost"]["training"]["cheapest"];
         match cost.training.by_card.first() {
