@@ -19,10 +19,10 @@ pub mod manifest;
 #[cfg(feature = "io")]
 pub mod mcp;
 pub mod model_id;
+pub mod model_json;
 pub mod osv;
 #[cfg(feature = "io")]
 pub mod output;
-pub mod model_json;
 pub mod page;
 pub mod plan;
 #[cfg(feature = "io")]

@@ -13,9 +13,9 @@ use crate::estimate::fit::{FitView, Verdict};
 use crate::estimate::memory_model::{Coefficients, MemoryModel};
 use crate::estimate::reconcile::Reconciliation;
 use crate::estimate::runtime::{self, CardRuntime};
-use crate::graph::kv::KvLayout;
 use crate::estimate::shape_check::ForwardPass;
 use crate::estimate::training::{AttentionImpl, Breakdown, Dropout, NodeActivation, Recipe, Transformers};
+use crate::graph::kv::KvLayout;
 use crate::graph::{Graph, Op, Role};
 use crate::page::{ModelPage, ModelSummary};
 use crate::source::meta::Downloads;
@@ -311,7 +311,8 @@ impl Serialize for ActivationRows<'_> {
             // Shared characters, counted in chars and cut at a char boundary: names are UTF-8.
             let shared = prev.chars().zip(n.name.chars()).take_while(|(a, b)| a == b).count();
             let rest: String = n.name.chars().skip(shared).collect();
-            let mut figures = vec![Num(n.per_token_bytes), Num(n.per_token_sq_bytes), Num(n.per_sample_bytes)];
+            let mut figures =
+                vec![Num(n.per_token_bytes), Num(n.per_token_sq_bytes), Num(n.per_sample_bytes)];
             while figures.last().is_some_and(|x| x.0 == 0.0) {
                 figures.pop();
             }
@@ -556,48 +557,50 @@ impl ModelPage {
             forward_pass: &p.forward_pass,
             vision: &p.vision,
             structure: p.structure.as_ref().map(structure),
-            training: p.training.as_ref().map(|t| {
-                TrainingJson {
-                    method: t.method,
-                    options: OptionsJson {
-                        recipe: t.options.recipe.id,
-                        attention: t.options.attention,
-                        checkpointing: t.options.checkpointing,
-                        lora_rank: t.options.lora_rank,
-                        lora_targets: &t.options.lora_targets,
-                        transformers: t.options.transformers,
-                        dropout: &t.options.dropout,
-                    },
-                    full: mode_training(&t.full),
-                    lora: mode_training(&t.lora),
-                    qlora: mode_training(&t.qlora),
-                    recipes: t
-                        .recipes
-                        .iter()
-                        .filter(|r| r.id != t.options.recipe.id)
-                        .map(|r| RecipeJson {
-                            id: r.id,
-                            terms: r.full_memory.phases.iter().map(|ph| terms(&ph.coefficients)).collect(),
-                        })
-                        .collect(),
-                    activations_sdpa: t.activations_sdpa.as_ref().map(|a| terms(&a.coefficients())),
-                    activations_eager: terms(&t.activations_eager.coefficients()),
-                    activation_nodes: ActivationRows {
-                        rows: &t.activations_sdpa.as_ref().unwrap_or(&t.activations_eager).nodes,
-                        base: None,
-                    },
-                    activation_nodes_eager: match t.activations_sdpa.as_ref() {
-                        Some(sdpa) => {
-                            ActivationRows { rows: &t.activations_eager.nodes, base: Some(&sdpa.nodes) }
-                        }
-                        None => ActivationRows { rows: &[], base: None },
-                    },
-                }
+            training: p.training.as_ref().map(|t| TrainingJson {
+                method: t.method,
+                options: OptionsJson {
+                    recipe: t.options.recipe.id,
+                    attention: t.options.attention,
+                    checkpointing: t.options.checkpointing,
+                    lora_rank: t.options.lora_rank,
+                    lora_targets: &t.options.lora_targets,
+                    transformers: t.options.transformers,
+                    dropout: &t.options.dropout,
+                },
+                full: mode_training(&t.full),
+                lora: mode_training(&t.lora),
+                qlora: mode_training(&t.qlora),
+                recipes: t
+                    .recipes
+                    .iter()
+                    .filter(|r| r.id != t.options.recipe.id)
+                    .map(|r| RecipeJson {
+                        id: r.id,
+                        terms: r.full_memory.phases.iter().map(|ph| terms(&ph.coefficients)).collect(),
+                    })
+                    .collect(),
+                activations_sdpa: t.activations_sdpa.as_ref().map(|a| terms(&a.coefficients())),
+                activations_eager: terms(&t.activations_eager.coefficients()),
+                activation_nodes: ActivationRows {
+                    rows: &t.activations_sdpa.as_ref().unwrap_or(&t.activations_eager).nodes,
+                    base: None,
+                },
+                activation_nodes_eager: match t.activations_sdpa.as_ref() {
+                    Some(sdpa) => {
+                        ActivationRows { rows: &t.activations_eager.nodes, base: Some(&sdpa.nodes) }
+                    }
+                    None => ActivationRows { rows: &[], base: None },
+                },
             }),
             serving: p.serving.as_ref().map(|s| ServingJson {
                 kind: s.kind,
                 quantised_params: s.quantised_params,
-                weights: s.weights.iter().map(|w| (w.precision, Num(w.bits_per_param), Num(w.bytes))).collect(),
+                weights: s
+                    .weights
+                    .iter()
+                    .map(|w| (w.precision, Num(w.bits_per_param), Num(w.bytes)))
+                    .collect(),
                 kv: s.kv.as_ref().map(|k| KvJson {
                     layout: &k.layout,
                     bytes_per_token_bf16: k.bytes_per_token_bf16,
@@ -613,7 +616,11 @@ impl ModelPage {
                     batch: c.training.inputs.batch,
                     dense_flops: c.training.dense_flops,
                     attention_flops: c.training.attention_flops,
-                    cheapest: c.training.cheapest.as_ref().map(|b| CheapestJson { card: &b.card, cards: b.cards }),
+                    cheapest: c
+                        .training
+                        .cheapest
+                        .as_ref()
+                        .map(|b| CheapestJson { card: &b.card, cards: b.cards }),
                 },
                 serving: c.serving.as_ref().map(|s| ServingCostJson {
                     prefill_flops_per_token: s.prefill_flops_per_token,

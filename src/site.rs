@@ -777,7 +777,8 @@ fn write_site_pages(
         // What a model's JSON leaves to the site (schema_version 4): the catalogue and the
         // recipes, once, from which a client computes every per-card row.
         let json_err = |e: serde_json::Error| BuildError::Render(e.to_string());
-        let mut cards_json = serde_json::to_string(&crate::model_json::cards_json(cards)).map_err(json_err)?;
+        let mut cards_json =
+            serde_json::to_string(&crate::model_json::cards_json(cards)).map_err(json_err)?;
         cards_json.push('\n');
         out.push(("cards.json".to_string(), cards_json));
         let mut recipes = serde_json::to_string(&crate::model_json::recipes_json()).map_err(json_err)?;

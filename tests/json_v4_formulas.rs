@@ -120,8 +120,13 @@ fn verdict(peak: f64, card: f64, cards: &Value) -> Verdict {
 
 /// The sweep: the lengths of cards.json's `sweep` below the model's context, then the context.
 fn sweep(cards: &Value, context: u64) -> Vec<u64> {
-    let mut v: Vec<u64> =
-        cards["sweep"].as_array().unwrap().iter().map(|s| s.as_u64().unwrap()).filter(|s| *s < context).collect();
+    let mut v: Vec<u64> = cards["sweep"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .filter(|s| *s < context)
+        .collect();
     v.push(context);
     v
 }
@@ -255,7 +260,12 @@ fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
         let sdpa = training.activations_sdpa.as_ref();
         let base = decode(&json["training"]["activation_nodes"], &[]);
         let want = |nodes: &[modelatlas::estimate::training::NodeActivation]| -> Vec<Node> {
-            nodes.iter().map(|n| (n.name.clone(), n.repeat, n.per_token_bytes, n.per_token_sq_bytes, n.per_sample_bytes)).collect()
+            nodes
+                .iter()
+                .map(|n| {
+                    (n.name.clone(), n.repeat, n.per_token_bytes, n.per_token_sq_bytes, n.per_sample_bytes)
+                })
+                .collect()
         };
         assert_eq!(base, want(&sdpa.unwrap_or(&training.activations_eager).nodes), "{id}");
         if sdpa.is_some() {
@@ -290,9 +300,8 @@ fn fsdp_plans_cost_per_card_and_serving_rates_follow_from_the_json_and_cards_jso
             // the budget (activations are not sharded).
             let fits_one = full.iter().all(|t| nvidia_smi(t, 1.0, seq, k, card.runtime_training) <= budget);
             let fsdp = (2..=max_cards).find(|n| {
-                full.iter().all(|t| {
-                    (term(t, 0) / *n as f64 + growth(t, seq)) * k + card.runtime_training <= budget
-                })
+                full.iter()
+                    .all(|t| (term(t, 0) / *n as f64 + growth(t, seq)) * k + card.runtime_training <= budget)
             });
             let on_page = fit.multi_card.iter().find(|m| m.mode == "full" && m.card == card_id);
             if fits_one {
@@ -362,7 +371,15 @@ fn fsdp_plans_cost_per_card_and_serving_rates_follow_from_the_json_and_cards_jso
                             .unwrap()
                             .iter()
                             .filter(|t| t.as_array().unwrap().len() == 2)
-                            .map(|t| copies * t[1].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).product::<u64>())
+                            .map(|t| {
+                                copies
+                                    * t[1]
+                                        .as_array()
+                                        .unwrap()
+                                        .iter()
+                                        .map(|d| d.as_u64().unwrap())
+                                        .product::<u64>()
+                            })
                             .sum::<u64>()
                     })
                     .sum();
@@ -371,7 +388,8 @@ fn fsdp_plans_cost_per_card_and_serving_rates_follow_from_the_json_and_cards_jso
             .sum();
         let other = derived - layer_params;
         for multi in &fit.multi_card {
-            let mode = json["fit"]["modes"].as_array().unwrap().iter().find(|m| m["id"] == multi.mode).unwrap();
+            let mode =
+                json["fit"]["modes"].as_array().unwrap().iter().find(|m| m["id"] == multi.mode).unwrap();
             let card = card_list(&cards).into_iter().find(|c| c.json["id"] == multi.card.as_str()).unwrap();
             let runtime = if multi.mode == "serve" { card.runtime_serving } else { card.runtime_training };
             let peak = f(&mode["batch1_peak_bytes"]);
@@ -382,7 +400,13 @@ fn fsdp_plans_cost_per_card_and_serving_rates_follow_from_the_json_and_cards_jso
                 peak * share * k + runtime <= budget
             });
             let cards_used = n.map(|n| layers.div_ceil(layers.div_ceil(n)));
-            assert_eq!(cards_used, multi.pipeline.as_ref().map(|p| p.cards), "{id} {} on {}", multi.mode, multi.card);
+            assert_eq!(
+                cards_used,
+                multi.pipeline.as_ref().map(|p| p.cards),
+                "{id} {} on {}",
+                multi.mode,
+                multi.card
+            );
         }
         // The cheapest is the first of the rows.
         let cheapest = &json["cost"]["training"]["cheapest"];
@@ -414,7 +438,9 @@ fn vllms_view_of_every_card_follows_from_the_kv_layout_and_cards_json() {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|g| u(&g["layers"]) * u(&g["values_per_token"]) * g["window"].as_u64().map_or(n, |w| n.min(w)))
+                .map(|g| {
+                    u(&g["layers"]) * u(&g["values_per_token"]) * g["window"].as_u64().map_or(n, |w| n.min(w))
+                })
                 .sum();
             let cross = if layout["cross"].is_null() {
                 0
@@ -424,7 +450,11 @@ fn vllms_view_of_every_card_follows_from_the_kv_layout_and_cards_json() {
                     * layout["cross_fixed_len"].as_u64().unwrap_or(n)
             };
             let rec = &layout["recurrent"];
-            let recurrent = if rec.is_object() { u(&rec["layers"]) * (u(&rec["conv_values"]) + u(&rec["ssm_values"])) } else { 0 };
+            let recurrent = if rec.is_object() {
+                u(&rec["layers"]) * (u(&rec["conv_values"]) + u(&rec["ssm_values"]))
+            } else {
+                0
+            };
             own + cross + recurrent
         };
         let context = u(&json["config"]["context"]);
@@ -435,7 +465,10 @@ fn vllms_view_of_every_card_follows_from_the_kv_layout_and_cards_json() {
             let card_id = card.json["id"].as_str().unwrap();
             let on_page = fit.cards.iter().find(|r| r.card == card_id).unwrap().vllm.as_ref().unwrap();
             let room = card.bytes * f(&cards["vllm_gpu_memory_utilization"]) - weights;
-            assert!((on_page.kv_cache_bytes - room.max(0.0)).abs() <= 1e-6 * room.abs().max(1.0), "{id} {card_id}");
+            assert!(
+                (on_page.kv_cache_bytes - room.max(0.0)).abs() <= 1e-6 * room.abs().max(1.0),
+                "{id} {card_id}"
+            );
             if room <= 0.0 {
                 assert_eq!(on_page.sequences, 0);
                 continue;
@@ -479,7 +512,9 @@ fn the_parameter_breakdown_and_the_ties_follow_from_the_folded_structure() {
             for node in section["nodes"].as_array().unwrap() {
                 let node = node.as_array().unwrap();
                 // A name starting with a dot continues its parent's.
-                let full = |n: &str, parent: &str| if n.starts_with('.') { format!("{parent}{n}") } else { n.to_string() };
+                let full = |n: &str, parent: &str| {
+                    if n.starts_with('.') { format!("{parent}{n}") } else { n.to_string() }
+                };
                 let node_name = full(node[0].as_str().unwrap(), name);
                 let copies = node.get(4).map_or(1, |c| c.as_u64().unwrap());
                 for t in node[3].as_array().unwrap() {
@@ -489,7 +524,8 @@ fn the_parameter_breakdown_and_the_ties_follow_from_the_folded_structure() {
                         tied.push((tensor, to.as_str().unwrap().to_string()));
                         continue;
                     }
-                    each += copies * t[1].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).product::<u64>();
+                    each += copies
+                        * t[1].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).product::<u64>();
                 }
             }
             let repeat = section["repeat"].as_u64().unwrap();
@@ -497,7 +533,8 @@ fn the_parameter_breakdown_and_the_ties_follow_from_the_folded_structure() {
             sum += repeat * each;
         }
         assert_eq!(sum, json["params"]["derived"].as_u64().unwrap(), "{id}");
-        let on_page: Vec<(String, String)> = params.tied.iter().map(|t| (t.tensor.clone(), t.tied_to.clone())).collect();
+        let on_page: Vec<(String, String)> =
+            params.tied.iter().map(|t| (t.tensor.clone(), t.tied_to.clone())).collect();
         assert_eq!(tied, on_page, "{id}: ties");
     }
 }

@@ -229,7 +229,16 @@ price_as_of = "2026-12"
     // card reaches the fit, which what-if evaluates on it.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_modelatlas"))
         .current_dir(common::repo())
-        .args(["what-if", "mistralai/Mistral-7B-v0.1", "--mode", "lora", "--card", "mine-32gb", "--batch", "1"])
+        .args([
+            "what-if",
+            "mistralai/Mistral-7B-v0.1",
+            "--mode",
+            "lora",
+            "--card",
+            "mine-32gb",
+            "--batch",
+            "1",
+        ])
         .arg("--cards")
         .arg(&file)
         .output()

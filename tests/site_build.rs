@@ -66,9 +66,11 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
     assert_eq!(json["params"]["delta"], -590_592);
     // The four modes, each with its phases; the per-card rows are computed from the site's
     // cards.json, which lists every card of the catalogue once.
-    let modes: Vec<&str> = json["fit"]["modes"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
+    let modes: Vec<&str> =
+        json["fit"]["modes"].as_array().unwrap().iter().map(|m| m["id"].as_str().unwrap()).collect();
     assert_eq!(modes, ["full", "lora", "qlora", "serve"]);
-    let cards: serde_json::Value = serde_json::from_slice(&std::fs::read(out.join("cards.json")).unwrap()).unwrap();
+    let cards: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("cards.json")).unwrap()).unwrap();
     assert_eq!(cards["cards"].as_array().unwrap().len(), modelatlas::estimate::cards::builtin().len());
     let recipes: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("recipes.json")).unwrap()).unwrap();
