@@ -61,3 +61,28 @@ fn santacoder_derives_gpt2_shapes_with_one_key_value_head() {
     let expected = v * h + pos * h + layers * layer + 2 * h;
     assert_eq!(derived("bigcode/gpt_bigcode-santacoder"), expected);
 }
+
+#[test]
+fn glm_4_9b_chat_hf_derives_the_parameter_count_chatglm_prints_for_the_same_weights() {
+    // GLM-4-9B-chat as THUDM first published it (remote code, the weights this -hf repository
+    // converts) prints "9399951392 parameters, 9399951360 (100.00%) are trainable" (GitHub
+    // code-index file 29151670186; the 32 others are a rotary buffer) and "with 9399951360 (9.4B)
+    // parameters" (code-index file 42305816254). No checkpoint total of the -hf repository was found.
+    assert_eq!(derived("THUDM/glm-4-9b-chat-hf"), 9_399_951_360);
+}
+
+#[test]
+fn falcon_mamba_7b_reads_the_published_intermediate_size_over_expand() {
+    // The published config says expand 16 and intermediate_size 8192: transformers sets the file's
+    // intermediate_size after computing expand x hidden_size, and FalconMamba's mixer reads it.
+    // A layer: RMSNorm (4096), in_proj (4096 x 2 x 8192), conv1d (8192 x 4 + 8192), x_proj
+    // (8192 x (256 + 2 x 16)), dt_proj (256 x 8192 + 8192), A_log (8192 x 16), D (8192), out_proj
+    // (8192 x 4096); the scan's own RMSNorms have no weights. Vocab 65024, untied head, 64 layers.
+    let (h, inner, state, rank, conv, v, layers) = (4096u64, 8192u64, 16u64, 256u64, 4u64, 65_024u64, 64u64);
+    let layer = h + h * 2 * inner + inner * conv + inner + inner * (rank + 2 * state) + rank * inner
+        + inner
+        + inner * state
+        + inner
+        + inner * h;
+    assert_eq!(derived("tiiuae/falcon-mamba-7b"), 2 * v * h + layers * layer + h);
+}
