@@ -29,7 +29,12 @@ fn mamba_130m_hf_derives_its_hand_count_and_the_module_count_published_for_it() 
     // 1536), x_proj (1536 x (48 + 2 x 16)), dt_proj (48 x 1536 + bias 1536), A_log (1536 x 16),
     // D (1536), out_proj (1536 x 768).
     let (h, inner, state, rank, conv, v, layers) = (768u64, 1536u64, 16u64, 48u64, 4u64, 50_280u64, 24u64);
-    let layer = h + h * 2 * inner + inner * conv + inner + inner * (rank + 2 * state) + rank * inner
+    let layer = h
+        + h * 2 * inner
+        + inner * conv
+        + inner
+        + inner * (rank + 2 * state)
+        + rank * inner
         + inner
         + inner * state
         + inner
@@ -79,7 +84,12 @@ fn falcon_mamba_7b_reads_the_published_intermediate_size_over_expand() {
     // (8192 x (256 + 2 x 16)), dt_proj (256 x 8192 + 8192), A_log (8192 x 16), D (8192), out_proj
     // (8192 x 4096); the scan's own RMSNorms have no weights. Vocab 65024, untied head, 64 layers.
     let (h, inner, state, rank, conv, v, layers) = (4096u64, 8192u64, 16u64, 256u64, 4u64, 65_024u64, 64u64);
-    let layer = h + h * 2 * inner + inner * conv + inner + inner * (rank + 2 * state) + rank * inner
+    let layer = h
+        + h * 2 * inner
+        + inner * conv
+        + inner
+        + inner * (rank + 2 * state)
+        + rank * inner
         + inner
         + inner * state
         + inner

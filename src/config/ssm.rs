@@ -109,7 +109,9 @@ impl SsmConfig {
         let conv_kernel = size("conv_kernel", raw.conv_kernel, 4, 1024, &mut d)?;
         let expanded = expand * hidden_size;
         let intermediate_size = match raw.intermediate_size {
-            Some(n) if common.model_type != "mamba2" => size("intermediate_size", Some(n), expanded, 1 << 22, &mut d)?,
+            Some(n) if common.model_type != "mamba2" => {
+                size("intermediate_size", Some(n), expanded, 1 << 22, &mut d)?
+            }
             _ => expanded,
         };
         let time_step_rank = match &raw.time_step_rank {
