@@ -1,7 +1,9 @@
 //! State-space models: `mamba`, `falcon_mamba` (Mamba's layers, with weightless RMSNorms on the
 //! scan's inputs) and `mamba2`, with the defaults of transformers 5.x's `MambaConfig`,
-//! `FalconMambaConfig` and `Mamba2Config`. None has an `attribute_map`; each computes the
-//! mixer's width from `expand`, so an `intermediate_size` in the file is never read.
+//! `FalconMambaConfig` and `Mamba2Config`. None has an `attribute_map`. Each config computes
+//! `intermediate_size = expand x hidden_size`, but an `intermediate_size` key in the file is set
+//! after that and wins; Mamba's and FalconMamba's mixers read it, Mamba-2's recomputes it from
+//! `expand` (tiiuae/falcon-mamba-7b publishes expand 16 with intermediate_size 8192).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -17,6 +19,7 @@ struct Raw {
     layer_norm_epsilon: Option<f64>,
     pad_token_id: Option<u64>,
     expand: Option<u64>,
+    intermediate_size: Option<u64>,
     conv_kernel: Option<u64>,
     use_bias: Option<bool>,
     use_conv_bias: Option<bool>,
@@ -49,7 +52,8 @@ pub struct SsmConfig {
     pub hidden_size: u64,
     pub num_layers: u64,
     pub state_size: u64,
-    /// `expand x hidden_size`: the mixer's channels.
+    /// The mixer's channels: `expand x hidden_size`, or the file's `intermediate_size` (Mamba and
+    /// FalconMamba only).
     pub intermediate_size: u64,
     pub conv_kernel: u64,
     pub use_bias: bool,
@@ -103,7 +107,13 @@ impl SsmConfig {
         let num_layers = size("num_hidden_layers", raw.num_hidden_layers, t.layers, 10_000, &mut d)?;
         let expand = size("expand", raw.expand, 2, 64, &mut d)?;
         let conv_kernel = size("conv_kernel", raw.conv_kernel, 4, 1024, &mut d)?;
-        let intermediate_size = expand * hidden_size;
+        let expanded = expand * hidden_size;
+        let intermediate_size = match raw.intermediate_size {
+            Some(n) if common.model_type != "mamba2" => {
+                size("intermediate_size", Some(n), expanded, 1 << 22, &mut d)?
+            }
+            _ => expanded,
+        };
         let time_step_rank = match &raw.time_step_rank {
             None => {
                 d.push(Defaulted { field: "time_step_rank", value: "auto: ceil(hidden_size / 16)".into() });

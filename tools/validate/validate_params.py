@@ -178,6 +178,8 @@ _MAMBA_LIKE = [
     dict(hidden_size=96, num_hidden_layers=3, expand=3, conv_kernel=3, use_bias=True,
          use_conv_bias=False, time_step_rank=7, tie_word_embeddings=False, vocab_size=777),
     dict(hidden_size=64, num_hidden_layers=1, state_size=4, vocab_size=501, time_step_rank="auto"),
+    # A published intermediate_size wins over expand x hidden (tiiuae/falcon-mamba-7b: 16 and 8192).
+    dict(hidden_size=64, num_hidden_layers=2, expand=16, intermediate_size=96, vocab_size=300),
 ]
 _SMALL_TEXT = dict(hidden_size=128, intermediate_size=256, num_hidden_layers=2,
                    num_attention_heads=4, num_key_value_heads=2, head_dim=32, vocab_size=1000)
