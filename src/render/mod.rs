@@ -383,24 +383,10 @@ fn html_formatter(out: &mut minijinja::Output, value: &Value) -> Result<(), mini
     let write = |out: &mut minijinja::Output, s: &str| {
         std::fmt::Write::write_str(out, s).map_err(minijinja::Error::from)
     };
-    if plain {
+    if plain || !text.contains(['&', '<', '>', '"', '\'']) {
         return write(out, &text);
     }
-    let mut last = 0;
-    for (i, c) in text.char_indices() {
-        let rep = match c {
-            '&' => "&amp;",
-            '<' => "&lt;",
-            '>' => "&gt;",
-            '"' => "&quot;",
-            '\'' => "&#39;",
-            _ => continue,
-        };
-        write(out, &text[last..i])?;
-        write(out, rep)?;
-        last = i + 1;
-    }
-    write(out, &text[last..])
+    write(out, &format::html(&text))
 }
 
 /// What the page's calculator evaluates, as compact JSON safe to embed in a `<script
@@ -656,6 +642,37 @@ fn sources(page: &ModelPage) -> Value {
     }))
 }
 
+/// The fit table's rows: neighbouring cards with the same figures in every mode share a row
+/// ("RTX 4090, L4, A10G 24 GB"), so the table is as short as what it has to say.
+fn fit_rows(fit: &crate::estimate::fit::FitView) -> Vec<FitRow> {
+    let mut rows: Vec<(Vec<&str>, FitRow)> = vec![];
+    for c in &fit.cards {
+        let cells: Vec<_> = c.modes.iter().map(|cm| (cm.largest_batch, cm.verdict)).collect();
+        match rows.last_mut() {
+            Some((names, row)) if row.cells == cells && row.bf16 == c.bf16_native => names.push(&c.name),
+            _ => rows.push((
+                vec![&c.name],
+                FitRow { name: String::new(), bf16: c.bf16_native, cells },
+            )),
+        }
+    }
+    rows.into_iter()
+        .map(|(names, mut row)| {
+            // The memory is said once when every name ends with the same " 24 GB".
+            let unit = |n: &str| n.rfind(' ').and_then(|i| n[..i].rfind(' ')).map(|i| n[i..].to_string());
+            let shared = unit(names[0]).filter(|u| names.iter().all(|n| n.ends_with(u.as_str()) && n.len() > u.len()));
+            row.name = match shared {
+                Some(u) if names.len() > 1 => {
+                    let short: Vec<&str> = names.iter().map(|n| &n[..n.len() - u.len()]).collect();
+                    format!("{}{u}", short.join(", "))
+                }
+                _ => names.join(", "),
+            };
+            row
+        })
+        .collect()
+}
+
 fn view(page: &ModelPage) -> Value {
     let Some(fit) = page.fit.as_ref() else { return Value::from(()) };
     let pv = page.params.as_ref();
@@ -701,22 +718,19 @@ fn view(page: &ModelPage) -> Value {
         attention: t.map(|t| t.options.attention.clone()),
         transformers: t.map(|t| t.options.transformers.clone()),
         lora_rank: t.map(|t| t.options.lora_rank),
-        fit: fit
-            .cards
-            .iter()
-            .map(|c| FitRow {
-                name: c.name.clone(),
-                bf16: c.bf16_native,
-                cells: c.modes.iter().map(|cm| (cm.largest_batch, cm.verdict)).collect(),
-            })
-            .collect(),
+        fit: fit_rows(fit),
         makeup,
         weights: sv.map(|s| s.weights.iter().map(|w| (w.precision, w.bytes)).collect()).unwrap_or_default(),
         kv_per_token: sv.and_then(|s| s.kv.as_ref()).map(|k| k.bytes_per_token_bf16),
         kv_per_token_fp8: sv.and_then(|s| s.kv.as_ref()).map(|k| k.bytes_per_token_fp8),
         kv_at_context: sv.and_then(|s| s.kv.as_ref()).map(|k| k.bytes_at_context_bf16),
         encoder_per_token: sv.and_then(|s| s.encoder_working_bytes_per_token),
-        serving_notes: sv.map(|s| s.notes.clone()).unwrap_or_default(),
+        // The first note (which weights quantise) is the same on every page and stands on the
+        // method page; an encoder's says what the sentence on its page says.
+        serving_notes: sv
+            .filter(|s| s.kv.is_some())
+            .map(|s| s.notes.iter().skip(1).cloned().collect())
+            .unwrap_or_default(),
         cost: page.cost.as_ref().map(|c| CostLine {
             epochs: c.training.inputs.epochs,
             samples: c.training.inputs.samples,
