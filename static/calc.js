@@ -8,6 +8,8 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("calc-data").textContent);
+  // A built site lists its cards once, in static/cards.js; a page planned alone carries them.
+  data.k = data.k || window.modelatlasCards || [];
   var el = function (id) { return document.getElementById(id); };
   var NAMES = { full: "Full fine-tune", lora: "LoRA", qlora: "QLoRA", serve: "Serve" };
   var VERDICT = { comfortable: "✓ comfortable", tight: "tight", does_not_fit: "✗ does not fit" };
@@ -32,8 +34,9 @@
   function phasesOf(modeId, recipeId) {
     // The recipe changes the full fine-tune's phases; LoRA and QLoRA keep the page's default.
     if (modeId === "full" && recipeId && recipeId !== data.d) {
-      var r = find(data.rc, recipeId);
-      if (r) return r[1];
+      var r = find(data.rc, recipeId), base = find(data.m, "full")[2];
+      // A bare number is the default's same phase with other fixed bytes.
+      if (r) return r[1].map(function (p, i) { return typeof p === "number" ? [base[i][0], p].concat(base[i].slice(2)) : p; });
     }
     return find(data.m, modeId)[2];
   }

@@ -199,7 +199,7 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
         let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), site => Serde(site), root => root, glance => glance(page), v => view(page), src => sources(page) };
-        let html_ctx = context! { calc_data => calc_data(page)?, ..ctx.clone() };
+        let html_ctx = context! { calc_data => calc_data(page, true)?, ..ctx.clone() };
         Ok(ModelFilesOut {
             html: self.render("model.html", html_ctx)?,
             markdown: self.render("model.md.j2", ctx)?,
@@ -217,7 +217,7 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelParts, RenderError> {
         let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page), v => view(page), src => sources(page), sibling_marker => SIBLING_MARKER };
-        let html_ctx = context! { calc_data => calc_data(page)?, ..ctx.clone() };
+        let html_ctx = context! { calc_data => calc_data(page, false)?, cards_js => true, ..ctx.clone() };
         // Only fixed template text follows the sibling part, so the last marker is the one put
         // there, whatever a config string holds.
         let split = |text: String, template: &'static str| -> Result<(String, String), RenderError> {
@@ -399,10 +399,12 @@ fn html_formatter(out: &mut minijinja::Output, value: &Value) -> Result<(), mini
 ///   per_token_sq, windowed_per_token, window]`, whole numbers without `.0` and trailing zeros
 ///   left off;
 /// - `m` the modes, `[id, training (0/1), phases]`; `d` the default recipe and `rc` the full
-///   fine-tune under each other recipe, `[id, phases]`;
-/// - `k` the cards, `[id, name, memory_gb, context_bytes, workspace_bytes, usd_per_hour]`: the
-///   site's catalogue as this build priced it (the per-card tables are computed from these).
-fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
+///   fine-tune under each other recipe, `[id, phases]`, where a phase that differs from the
+///   default's same phase only in its fixed bytes is that number alone;
+/// - `k` the cards, `[id, name, memory_gb, context_bytes, workspace_bytes, usd_per_hour]`, when
+///   `with_cards`: a built site leaves them to the one `static/cards.js` every page loads
+///   ([`cards_js`]), a page planned alone (the in-browser planner, `plan`) carries its own.
+fn calc_data(page: &ModelPage, with_cards: bool) -> Result<Value, RenderError> {
     use serde_json::json;
     let Some(fit) = page.fit.as_ref() else { return Ok(Value::from(())) };
     let mut names: Vec<String> = vec![];
@@ -434,6 +436,11 @@ fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
     let default_recipe = page.training.as_ref().map(|t| t.options.recipe.id);
     let modes: Vec<_> =
         fit.modes.iter().map(|m| json!([m.id, u8::from(m.training), phases(&m.model)])).collect();
+    let full_default: Vec<serde_json::Value> = modes
+        .iter()
+        .find(|m| m[0] == "full")
+        .and_then(|m| m[2].as_array().cloned())
+        .unwrap_or_default();
     let recipes: Vec<_> = page
         .training
         .as_ref()
@@ -441,7 +448,26 @@ fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
             t.recipes
                 .iter()
                 .filter(|r| Some(r.id) != default_recipe)
-                .map(|r| json!([r.id, phases(&r.full_memory)]))
+                .map(|r| {
+                    // A phase that differs from the default recipe's only in its fixed bytes
+                    // (the same activations, another optimizer) is written as that number.
+                    let own = phases(&r.full_memory);
+                    let rows: Vec<serde_json::Value> = own
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, p)| match (full_default.get(i), p.as_array()) {
+                            (Some(d), Some(a))
+                                if d.as_array().is_some_and(|d| {
+                                    d.len() == a.len() && d[0] == a[0] && d[2..] == a[2..]
+                                }) =>
+                            {
+                                a[1].clone()
+                            }
+                            _ => p,
+                        })
+                        .collect();
+                    json!([r.id, rows])
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -455,9 +481,51 @@ fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
         "m": modes,
         "d": default_recipe,
         "rc": recipes,
-        "k": fit.cards.iter().map(|c| json!([c.card, c.name, whole(c.memory_gb), whole(c.runtime.context_bytes), whole(c.runtime.workspace_bytes), whole(c.price_usd_per_hour)])).collect::<Vec<_>>(),
     });
+    let mut data = data;
+    if with_cards {
+        data["k"] = serde_json::Value::Array(
+            fit.cards
+                .iter()
+                .map(|c| card_row(&c.card, &c.name, c.memory_gb, &c.runtime, c.price_usd_per_hour))
+                .collect(),
+        );
+    }
     Ok(Value::from_safe_string(format::script_json(&serde_json::to_string(&data)?)))
+}
+
+/// One card as the calculator reads it.
+fn card_row(
+    id: &str,
+    name: &str,
+    memory_gb: f64,
+    rt: &crate::estimate::runtime::CardRuntime,
+    usd_per_hour: f64,
+) -> serde_json::Value {
+    serde_json::json!([
+        id,
+        name,
+        whole(memory_gb),
+        whole(rt.context_bytes),
+        whole(rt.workspace_bytes),
+        whole(usd_per_hour)
+    ])
+}
+
+/// `static/cards.js`: the build's card catalogue for every model page's calculator, once per site
+/// rather than once per page (a script, not a JSON file to fetch, so that pages opened from disk
+/// work too).
+pub fn cards_js(cards: &[crate::estimate::cards::Card]) -> Result<String, RenderError> {
+    let rows: Vec<serde_json::Value> = cards
+        .iter()
+        .map(|c| {
+            card_row(&c.id, &c.name, c.memory_gb, &crate::estimate::runtime::card_runtime(c), c.price_usd_per_hour)
+        })
+        .collect();
+    Ok(format!(
+        "// The card catalogue of this build: [id, name, memory_gb, context_bytes, workspace_bytes, usd_per_hour].\nwindow.modelatlasCards = {};\n",
+        format::script_json(&serde_json::to_string(&rows)?)
+    ))
 }
 
 /// A float as JSON, written as an integer when it is one (`4096` rather than `4096.0`).
