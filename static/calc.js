@@ -76,6 +76,19 @@
     return best === Infinity ? 0 : best;
   }
 
+  // The form is built here: without the script it would be inputs that answer nothing.
+  function field(label, tag, id, attrs) {
+    var l = document.createElement("label"), f = document.createElement(tag);
+    f.id = id;
+    Object.keys(attrs || {}).forEach(function (k) { f.setAttribute(k, attrs[k]); });
+    l.append(label + " ", f);
+    el("calc").appendChild(l);
+  }
+  field("Mode", "select", "calc-mode");
+  field("Recipe", "select", "calc-recipe");
+  field("Batch", "input", "calc-batch", { type: "number", min: "1", value: "1" });
+  field("Tokens", "input", "calc-seq", { type: "number", min: "1", value: String(data.s) });
+  field("Card", "select", "calc-card");
   function option(select, value, text, selected) {
     var o = document.createElement("option");
     o.value = value; o.textContent = text; o.selected = !!selected;
