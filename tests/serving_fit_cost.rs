@@ -249,7 +249,13 @@ fn mixtral_s_pages_show_serving_fit_multi_card_and_cost() {
         modelatlas::render::Renderer::new().plan(&page, modelatlas::render::PlanFormat::Markdown).unwrap();
     // The twin's answer on top, its fit table, and one line each for serving and cost; a mode that
     // no single card holds names the cheapest split instead.
-    for section in ["| Batch 1 at ", "| Card | Full | LoRA | QLoRA | Serve |", "Serving weights:", "no single card", "cheapest on"] {
+    for section in [
+        "| Batch 1 at ",
+        "| Card | Full | LoRA | QLoRA | Serve |",
+        "Serving weights:",
+        "no single card",
+        "cheapest on",
+    ] {
         assert!(md.contains(section), "{section}");
     }
     // 93.4 GB of bf16 weights fit no 80 GB card: the serve mode needs a pipeline of two there.

@@ -379,7 +379,10 @@ fn html_formatter(out: &mut minijinja::Output, value: &Value) -> Result<(), mini
         None => std::borrow::Cow::Owned(value.to_string()),
     };
     let plain = value.is_safe()
-        || matches!(value.kind(), ValueKind::Undefined | ValueKind::None | ValueKind::Bool | ValueKind::Number);
+        || matches!(
+            value.kind(),
+            ValueKind::Undefined | ValueKind::None | ValueKind::Bool | ValueKind::Number
+        );
     let write = |out: &mut minijinja::Output, s: &str| {
         std::fmt::Write::write_str(out, s).map_err(minijinja::Error::from)
     };
@@ -436,11 +439,8 @@ fn calc_data(page: &ModelPage, with_cards: bool) -> Result<Value, RenderError> {
     let default_recipe = page.training.as_ref().map(|t| t.options.recipe.id);
     let modes: Vec<_> =
         fit.modes.iter().map(|m| json!([m.id, u8::from(m.training), phases(&m.model)])).collect();
-    let full_default: Vec<serde_json::Value> = modes
-        .iter()
-        .find(|m| m[0] == "full")
-        .and_then(|m| m[2].as_array().cloned())
-        .unwrap_or_default();
+    let full_default: Vec<serde_json::Value> =
+        modes.iter().find(|m| m[0] == "full").and_then(|m| m[2].as_array().cloned()).unwrap_or_default();
     let recipes: Vec<_> = page
         .training
         .as_ref()
@@ -519,7 +519,13 @@ pub fn cards_js(cards: &[crate::estimate::cards::Card]) -> Result<String, Render
     let rows: Vec<serde_json::Value> = cards
         .iter()
         .map(|c| {
-            card_row(&c.id, &c.name, c.memory_gb, &crate::estimate::runtime::card_runtime(c), c.price_usd_per_hour)
+            card_row(
+                &c.id,
+                &c.name,
+                c.memory_gb,
+                &crate::estimate::runtime::card_runtime(c),
+                c.price_usd_per_hour,
+            )
         })
         .collect();
     Ok(format!(
@@ -580,7 +586,9 @@ fn glance(page: &ModelPage) -> Value {
                             .into_iter()
                             .filter_map(move |(how, s)| s.map(|s| (how, s, mc.card.as_str())))
                     })
-                    .min_by(|a, b| a.1.usd_per_hour.total_cmp(&b.1.usd_per_hour).then(a.1.cards.cmp(&b.1.cards)))
+                    .min_by(|a, b| {
+                        a.1.usd_per_hour.total_cmp(&b.1.usd_per_hour).then(a.1.cards.cmp(&b.1.cards))
+                    })
                     .map(|(how, s, card)| format!("{} × {} ({how})", s.cards, name(card)))
             };
             GlanceRow {
@@ -612,10 +620,8 @@ fn glance(page: &ModelPage) -> Value {
 /// forward-pass check. Null without a plan.
 #[derive(Debug, Serialize)]
 struct PageView {
-    /// Recipe of the full fine-tune, attention, transformers release, LoRA rank.
+    /// The full fine-tune's recipe and the LoRA rank, stated once on the page.
     recipe: Option<&'static str>,
-    attention: Option<crate::estimate::training::AttentionImpl>,
-    transformers: Option<crate::estimate::training::Transformers>,
     lora_rank: Option<u64>,
     /// One row per card: name, native bf16, and per mode (in `fit.modes` order) the largest batch
     /// at the plan's length and the verdict.
@@ -718,17 +724,15 @@ fn fit_rows(fit: &crate::estimate::fit::FitView) -> Vec<FitRow> {
         let cells: Vec<_> = c.modes.iter().map(|cm| (cm.largest_batch, cm.verdict)).collect();
         match rows.last_mut() {
             Some((names, row)) if row.cells == cells && row.bf16 == c.bf16_native => names.push(&c.name),
-            _ => rows.push((
-                vec![&c.name],
-                FitRow { name: String::new(), bf16: c.bf16_native, cells },
-            )),
+            _ => rows.push((vec![&c.name], FitRow { name: String::new(), bf16: c.bf16_native, cells })),
         }
     }
     rows.into_iter()
         .map(|(names, mut row)| {
             // The memory is said once when every name ends with the same " 24 GB".
             let unit = |n: &str| n.rfind(' ').and_then(|i| n[..i].rfind(' ')).map(|i| n[i..].to_string());
-            let shared = unit(names[0]).filter(|u| names.iter().all(|n| n.ends_with(u.as_str()) && n.len() > u.len()));
+            let shared =
+                unit(names[0]).filter(|u| names.iter().all(|n| n.ends_with(u.as_str()) && n.len() > u.len()));
             row.name = match shared {
                 Some(u) if names.len() > 1 => {
                     let short: Vec<&str> = names.iter().map(|n| &n[..n.len() - u.len()]).collect();
@@ -783,8 +787,6 @@ fn view(page: &ModelPage) -> Value {
     }
     let out = PageView {
         recipe: t.map(|t| t.options.recipe.id),
-        attention: t.map(|t| t.options.attention.clone()),
-        transformers: t.map(|t| t.options.transformers.clone()),
         lora_rank: t.map(|t| t.options.lora_rank),
         fit: fit_rows(fit),
         makeup,
@@ -809,8 +811,12 @@ fn view(page: &ModelPage) -> Value {
         forward_ok: page.forward_pass.as_ref().is_none_or(|f| f.ok),
         problems: page.forward_pass.as_ref().map(|f| f.problems.clone()).unwrap_or_default(),
         nodes: page.structure.as_ref().map_or(0, |g| g.sections.iter().map(|s| s.nodes.len()).sum()),
-        parts: pv.map(|p| p.breakdown.iter().map(|x| (x.part.clone(), x.repeat, x.each, x.total)).collect()).unwrap_or_default(),
-        tied: pv.map(|p| p.tied.iter().map(|t| (t.tensor.clone(), t.tied_to.clone())).collect()).unwrap_or_default(),
+        parts: pv
+            .map(|p| p.breakdown.iter().map(|x| (x.part.clone(), x.repeat, x.each, x.total)).collect())
+            .unwrap_or_default(),
+        tied: pv
+            .map(|p| p.tied.iter().map(|t| (t.tensor.clone(), t.tied_to.clone())).collect())
+            .unwrap_or_default(),
         checkpoint_dtype: pv.and_then(|p| p.checkpoint_dtype.clone()),
         checkpoint_exact: pv.and_then(|p| p.checkpoint_exact).unwrap_or(true),
         by_dtype: pv.map(|p| p.checkpoint_by_dtype.clone()).unwrap_or_default(),
