@@ -8,8 +8,8 @@
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("calc-data").textContent);
-  // A built site lists its cards once, in static/cards.js; a page planned alone carries them.
-  data.k = data.k || window.modelatlasCards || [];
+  // The site lists its cards once, in static/cards.js, which the page loads first.
+  data.k = window.modelatlasCards || [];
   var el = function (id) { return document.getElementById(id); };
   var NAMES = { full: "Full fine-tune", lora: "LoRA", qlora: "QLoRA", serve: "Serve" };
   var VERDICT = { comfortable: "✓ comfortable", tight: "tight", does_not_fit: "✗ does not fit" };

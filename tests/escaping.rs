@@ -252,11 +252,15 @@ fn a_card_name_with_markup_leaves_the_html_pages_script_data_intact() {
         .map(|n| n.inner_text(parser).to_string())
         .unwrap();
     assert!(!data.contains(['<', '>', '&']), "{data}");
-    let value: serde_json::Value = serde_json::from_str(&data).unwrap();
-    // The data names the card by its id and its name (`k`: [id, name, memory_gb, ...]); the
-    // script builds the form's options from them with `textContent`, so the name stays text.
-    assert_eq!(value["k"][0][0], card.id.as_str());
-    assert_eq!(value["k"][0][1], card.name.as_str());
+    let _: serde_json::Value = serde_json::from_str(&data).unwrap();
+    // The page's data holds no card: the site's list (`static/cards.js`) names it, as script-safe
+    // JSON that parses back to the name as written; the script shows it with `textContent`.
+    let js = modelatlas::render::cards_js(&[card.clone()]).unwrap();
+    assert!(!js.contains(['<', '>', '&']), "{js}");
+    let list = js.split_once("window.modelatlasCards = ").unwrap().1.trim_end().trim_end_matches(';');
+    let cards: serde_json::Value = serde_json::from_str(list).unwrap();
+    assert_eq!(cards[0][0], card.id.as_str());
+    assert_eq!(cards[0][1], card.name.as_str());
     // Where the page itself names the card (the fit table), the template engine escaped it.
     assert!(html.contains("&lt;!--&lt;script&gt;") && !html.contains("<!--<script>"));
     // The elements after the data block are still there, in an HTML parser's view too.

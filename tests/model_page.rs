@@ -37,7 +37,9 @@ fn the_markdown_twin_of_llama_2_7b_fits_in_2_5_kb_with_the_answer_and_links_to_t
     let md = Renderer::new().model(&llama_2_7b(), &site(), "../../").unwrap().markdown;
     // The lean contract's budget for a typical model's twin (issue 11).
     assert!(md.len() <= 2_500, "{} bytes:\n{md}", md.len());
-    for part in ["| Full fine-tune |", "| LoRA |", "| QLoRA |", "| Serve |", "| Card | Full | LoRA | QLoRA | Serve |"] {
+    for part in
+        ["| Full fine-tune |", "| LoRA |", "| QLoRA |", "| Serve |", "| Card | Full | LoRA | QLoRA | Serve |"]
+    {
         assert!(md.contains(part), "{part}\n{md}");
     }
     assert!(md.contains("](Llama-2-7b-hf.json)") && md.contains("](Llama-2-7b-hf.html)"), "{md}");
@@ -70,20 +72,21 @@ fn cards_that_agree_in_every_mode_share_one_fit_row() {
 }
 
 #[test]
-fn a_built_page_reads_the_sites_cards_and_a_page_planned_alone_carries_its_own() {
+fn every_page_reads_the_sites_cards_once_from_cards_js() {
     let renderer = Renderer::new();
     let page = llama_2_7b();
-    let alone = calc_data(&renderer.model(&page, &site(), "../../").unwrap().html);
-    assert_eq!(alone["k"].as_array().map(Vec::len), Some(builtin_cards()));
-    let mut built = page.clone();
-    built.siblings.clear();
-    let parts = renderer.model_parts(&built, &site(), "../../").unwrap();
-    assert!(calc_data(&parts.html_head)["k"].is_null(), "no per-page cards on a built site");
-    assert!(parts.html_head.contains(r#"<script src="../../static/cards.js"></script>"#));
+    let whole = renderer.model(&page, &site(), "../../").unwrap().html;
+    assert!(calc_data(&whole)["k"].is_null(), "no per-page cards");
+    assert!(whole.contains(
+        r#"<script src="../../static/cards.js"></script><script src="../../static/calc.js"></script>"#
+    ));
     let js = modelatlas::render::cards_js(modelatlas::estimate::cards::builtin()).unwrap();
     let list = js.split_once("window.modelatlasCards = ").unwrap().1.trim_end().trim_end_matches(';');
     let cards: serde_json::Value = serde_json::from_str(list).unwrap();
     assert_eq!(cards.as_array().map(Vec::len), Some(builtin_cards()));
-    // The site's list and the page's own are the same cards, in the same shape.
-    assert_eq!(cards, alone["k"]);
+    // [id, name, memory_gb, ...] as cards.toml gives them: the first card there is the T4.
+    assert_eq!(cards[0][0], "t4-16gb");
+    assert_eq!(cards[0][2], 16);
+    // The planner's page loads the same list for the pages it plans.
+    assert!(renderer.planner(&site()).unwrap().contains(r#"<script src="static/cards.js"></script>"#));
 }

@@ -5,7 +5,6 @@
 //! Templates are compiled into the binary (`templates/`), so the site builds with no file beside
 //! the executable.
 
-pub mod charts;
 pub mod format;
 
 use minijinja::value::Serde;
@@ -199,7 +198,7 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
         let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), site => Serde(site), root => root, glance => glance(page), v => view(page), src => sources(page) };
-        let html_ctx = context! { calc_data => calc_data(page, true)?, ..ctx.clone() };
+        let html_ctx = context! { calc_data => calc_data(page)?, ..ctx.clone() };
         Ok(ModelFilesOut {
             html: self.render("model.html", html_ctx)?,
             markdown: self.render("model.md.j2", ctx)?,
@@ -217,7 +216,7 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelParts, RenderError> {
         let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page), v => view(page), src => sources(page), sibling_marker => SIBLING_MARKER };
-        let html_ctx = context! { calc_data => calc_data(page, false)?, cards_js => true, ..ctx.clone() };
+        let html_ctx = context! { calc_data => calc_data(page)?, ..ctx.clone() };
         // Only fixed template text follows the sibling part, so the last marker is the one put
         // there, whatever a config string holds.
         let split = |text: String, template: &'static str| -> Result<(String, String), RenderError> {
@@ -404,10 +403,9 @@ fn html_formatter(out: &mut minijinja::Output, value: &Value) -> Result<(), mini
 /// - `m` the modes, `[id, training (0/1), phases]`; `d` the default recipe and `rc` the full
 ///   fine-tune under each other recipe, `[id, phases]`, where a phase that differs from the
 ///   default's same phase only in its fixed bytes is that number alone;
-/// - `k` the cards, `[id, name, memory_gb, context_bytes, workspace_bytes, usd_per_hour]`, when
-///   `with_cards`: a built site leaves them to the one `static/cards.js` every page loads
-///   ([`cards_js`]), a page planned alone (the in-browser planner, `plan`) carries its own.
-fn calc_data(page: &ModelPage, with_cards: bool) -> Result<Value, RenderError> {
+/// The cards are not here: every page (and `plan.html`) loads the build's catalogue once, from
+/// `static/cards.js` ([`cards_js`]).
+fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
     use serde_json::json;
     let Some(fit) = page.fit.as_ref() else { return Ok(Value::from(())) };
     let mut names: Vec<String> = vec![];
@@ -482,15 +480,6 @@ fn calc_data(page: &ModelPage, with_cards: bool) -> Result<Value, RenderError> {
         "d": default_recipe,
         "rc": recipes,
     });
-    let mut data = data;
-    if with_cards {
-        data["k"] = serde_json::Value::Array(
-            fit.cards
-                .iter()
-                .map(|c| card_row(&c.card, &c.name, c.memory_gb, &c.runtime, c.price_usd_per_hour))
-                .collect(),
-        );
-    }
     Ok(Value::from_safe_string(format::script_json(&serde_json::to_string(&data)?)))
 }
 
