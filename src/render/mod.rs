@@ -623,7 +623,10 @@ struct PageView {
     kv_per_token_fp8: Option<u64>,
     kv_at_context: Option<u64>,
     encoder_per_token: Option<u64>,
+    /// State-space layers and the recurrent state each keeps per sequence, in values.
+    recurrent: Option<(u64, u64)>,
     serving_notes: Vec<String>,
+    vision: Option<Vision>,
     cost: Option<CostLine>,
     forward_ok: bool,
     problems: Vec<String>,
@@ -663,6 +666,19 @@ struct Sources {
     likes: Option<u64>,
     last_modified: Option<String>,
     gated: Option<String>,
+}
+
+/// A vision-language model's parts and what an image costs in tokens.
+#[derive(Debug, Serialize)]
+struct Vision {
+    tower: String,
+    tower_params: u64,
+    projector_params: u64,
+    language_model: String,
+    language_model_params: u64,
+    image_size: u64,
+    patch_size: u64,
+    image_tokens: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -786,10 +802,25 @@ fn view(page: &ModelPage) -> Value {
         encoder_per_token: sv.and_then(|s| s.encoder_working_bytes_per_token),
         // The first note (which weights quantise) is the same on every page and stands on the
         // method page; an encoder's says what the sentence on its page says.
+        recurrent: sv
+            .and_then(|s| s.kv.as_ref())
+            .and_then(|k| k.layout.recurrent.as_ref())
+            .map(|r| (r.layers, r.conv_values + r.ssm_values)),
+        // The recurrent state's note is the sentence `recurrent` makes.
         serving_notes: sv
             .filter(|s| s.kv.is_some())
-            .map(|s| s.notes.iter().skip(1).cloned().collect())
+            .map(|s| s.notes.iter().skip(1).filter(|n| !n.starts_with("Recurrent state")).cloned().collect())
             .unwrap_or_default(),
+        vision: page.vision.as_ref().map(|v| Vision {
+            tower: v.tower.clone(),
+            tower_params: v.tower_params,
+            projector_params: v.projector_params,
+            language_model: v.language_model.clone(),
+            language_model_params: v.language_model_params,
+            image_size: v.image_size,
+            patch_size: v.patch_size,
+            image_tokens: v.image_tokens,
+        }),
         cost: page.cost.as_ref().map(|c| CostLine {
             epochs: c.training.inputs.epochs,
             samples: c.training.inputs.samples,
