@@ -403,6 +403,7 @@ fn html_formatter(out: &mut minijinja::Output, value: &Value) -> Result<(), mini
 /// - `m` the modes, `[id, training (0/1), phases]`; `d` the default recipe and `rc` the full
 ///   fine-tune under each other recipe, `[id, phases]`, where a phase that differs from the
 ///   default's same phase only in its fixed bytes is that number alone;
+///
 /// The cards are not here: every page (and `plan.html`) loads the build's catalogue once, from
 /// `static/cards.js` ([`cards_js`]).
 fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
