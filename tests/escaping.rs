@@ -255,7 +255,7 @@ fn a_card_name_with_markup_leaves_the_html_pages_script_data_intact() {
     let _: serde_json::Value = serde_json::from_str(&data).unwrap();
     // The page's data holds no card: the site's list (`static/cards.js`) names it, as script-safe
     // JSON that parses back to the name as written; the script shows it with `textContent`.
-    let js = modelatlas::render::cards_js(&[card.clone()]).unwrap();
+    let js = modelatlas::render::cards_js(std::slice::from_ref(&card)).unwrap();
     assert!(!js.contains(['<', '>', '&']), "{js}");
     let list = js.split_once("window.modelatlasCards = ").unwrap().1.trim_end().trim_end_matches(';');
     let cards: serde_json::Value = serde_json::from_str(list).unwrap();
