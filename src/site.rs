@@ -538,7 +538,7 @@ pub fn build_site_opts(
         reuse: vec![],
         written: 0,
     };
-    write_site_pages(&mut pages, &ctx.key, manifest, renderer, &built, &options.cards)?;
+    write_site_pages(&mut pages, &ctx.key, manifest, renderer, &built, &ctx.options.cards)?;
     pages.group("changes", incremental::digest(&[ctx.key.as_bytes(), &to_vec(&changes)?]), || {
         let page =
             renderer.changes(&changes, &manifest.site).map_err(|e| BuildError::Render(e.to_string()))?;
@@ -764,6 +764,7 @@ fn write_site_pages(
             ("static/favicon.svg".to_string(), crate::render::FAVICON_SVG.to_string()),
             ("static/index.js".to_string(), crate::render::INDEX_JS.to_string()),
             ("static/calc.js".to_string(), crate::render::CALC_JS.to_string()),
+            ("static/cards.js".to_string(), crate::render::cards_js(cards).map_err(render_err)?),
             ("plan.html".to_string(), renderer.planner(&manifest.site).map_err(render_err)?),
             ("static/planner.js".to_string(), crate::render::PLANNER_JS.to_string()),
             ("static/planner-wasm.js".to_string(), crate::planner_assets::wasm_script()),

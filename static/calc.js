@@ -1,67 +1,164 @@
-// The model page's what-if calculator. It evaluates the memory formula the page's JSON exports
-// (no second planner): each phase is fixed + batch * (per_sample + seq * per_token + seq^2 *
+// The model page's what-if calculator and its per-card table. It evaluates the memory formula the
+// page exports in `calc-data` (no second planner; the keys are documented at `calc_data` in
+// src/render/mod.rs): each phase is fixed + batch * (per_sample + seq * per_token + seq^2 *
 // per_token_sq + min(seq, window) * windowed_per_token), the peak is the largest phase (the bytes
 // torch allocates); on a card, nvidia-smi shows that x (1 + the allocator's reserve) + the cuBLAS
-// workspaces (two in training) + the card's CUDA context, and the verdict uses the same bands as
-// the fit table on that figure.
+// workspaces (two in training) + the card's CUDA context, and the verdict uses the fit table's
+// bands on that figure. The largest batch per card is the same bound the fit table's is.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("calc-data").textContent);
+  // The site lists its cards once, in static/cards.js, which the page loads first.
+  data.k = window.modelatlasCards || [];
   var el = function (id) { return document.getElementById(id); };
-  var out = el("calc-out");
+  var NAMES = { full: "Full fine-tune", lora: "LoRA", qlora: "QLoRA", serve: "Serve" };
+  var VERDICT = { comfortable: "✓ comfortable", tight: "tight", does_not_fit: "✗ does not fit" };
 
   function bytes(n) {
     var a = Math.abs(n);
     if (a >= 1e11) return (n / 1e9).toFixed(0) + " GB";
-    if (a >= 1e8) return (n / 1e9).toFixed(2) + " GB";
+    if (a >= 1e10) return (n / 1e9).toFixed(1) + " GB";
+    if (a >= 1e9) return (n / 1e9).toFixed(2) + " GB";
     if (a >= 1e6) return (n / 1e6).toFixed(0) + " MB";
     if (a >= 1e3) return (n / 1e3).toFixed(0) + " kB";
     return n.toFixed(0) + " B";
   }
+  function find(list, id) { return list.filter(function (x) { return x[0] === id; })[0]; }
+  // A phase is [name index, fixed, per_sample, per_token, per_token_sq, windowed, window]; trailing
+  // zeros are left off.
+  function term(p, i) { return p[i] || 0; }
+  function perSample(p, seq) {
+    var windowed = term(p, 6) > 0 ? Math.min(seq, p[6]) * term(p, 5) : 0;
+    return term(p, 2) + seq * term(p, 3) + seq * seq * term(p, 4) + windowed;
+  }
+  function phasesOf(modeId, recipeId) {
+    // The recipe changes the full fine-tune's phases; LoRA and QLoRA keep the page's default.
+    if (modeId === "full" && recipeId && recipeId !== data.d) {
+      var r = find(data.rc, recipeId), base = find(data.m, "full")[2];
+      // A bare number is the default's same phase with other fixed bytes.
+      if (r) return r[1].map(function (p, i) { return typeof p === "number" ? [base[i][0], p].concat(base[i].slice(2)) : p; });
+    }
+    return find(data.m, modeId)[2];
+  }
 
   function evaluate(modeId, cardId, batch, seq, recipeId) {
-    var mode = data.modes.filter(function (m) { return m.id === modeId; })[0];
-    // The recipe changes the full fine-tune's phases; LoRA and QLoRA keep the page's default.
-    if (modeId === "full" && recipeId && recipeId !== data.default_recipe) {
-      mode = data.recipes.filter(function (r) { return r.id === recipeId; })[0] || mode;
-    }
-    // A card is [id, memory_gb, context_bytes, workspace_bytes]; its name is the form's option.
-    var card = data.cards.filter(function (c) { return c[0] === cardId; })[0];
-    var option = [].filter.call(el("calc-card").options, function (o) { return o.value === cardId; })[0];
+    var phases = phasesOf(modeId, recipeId);
+    // A card is [id, name, memory_gb, context_bytes, workspace_bytes, usd_per_hour].
+    var card = find(data.k, cardId);
     var allocated = 0, phase = "";
-    // A phase is [name, fixed, per_sample, per_token, per_token_sq, windowed_per_token, window].
-    mode.phases.forEach(function (p) {
-      var windowed = p[6] > 0 ? Math.min(seq, p[6]) * p[5] : 0;
-      var b = p[1] + batch * (p[2] + seq * p[3] + seq * seq * p[4] + windowed);
-      if (b > allocated) { allocated = b; phase = p[0]; }
+    phases.forEach(function (p) {
+      var b = term(p, 1) + batch * perSample(p, seq);
+      if (b > allocated) { allocated = b; phase = data.n[p[0]]; }
     });
-    var training = data.modes.filter(function (m) { return m.id === modeId; })[0].training;
-    var workspaces = training ? 2 : 1;
-    var reserved = allocated * (1 + data.allocator_reserve_fraction) + workspaces * card[3];
-    var peak = reserved + card[2];
-    var cardBytes = card[1] * 1e9;
-    var verdict = peak <= data.comfortable_share * cardBytes ? "comfortable"
-      : peak <= data.fit_share * cardBytes ? "tight" : "does_not_fit";
+    var training = find(data.m, modeId)[1] === 1;
+    var reserved = allocated * (1 + data.r) + (training ? 2 : 1) * card[4];
+    var peak = reserved + card[3];
+    var cardBytes = card[2] * 1e9;
+    var verdict = peak <= data.c * cardBytes ? "comfortable" : peak <= data.f * cardBytes ? "tight" : "does_not_fit";
     return { peak_bytes: peak, allocated_bytes: allocated, reserved_bytes: reserved, peak_phase: phase,
-      share: peak / cardBytes, verdict: verdict, card: option ? option.textContent : cardId };
+      share: peak / cardBytes, verdict: verdict, card: card[1] };
   }
   // Exposed for the browser test, which checks a grid of inputs against `modelatlas what-if`.
   window.modelatlasWhatIf = evaluate;
 
+  // The largest batch within the fit share of the card at `seq`: every phase is linear in the
+  // batch, so each gives a bound and the smallest holds (0 when batch 1 does not fit).
+  function largest(modeId, card, seq, recipeId) {
+    var training = find(data.m, modeId)[1] === 1;
+    var k = 1 + data.r, add = (training ? 2 : 1) * card[4] + card[3];
+    var budget = data.f * card[2] * 1e9, best = Infinity;
+    var phases = phasesOf(modeId, recipeId);
+    for (var i = 0; i < phases.length; i++) {
+      var room = budget - (term(phases[i], 1) * k + add), per = perSample(phases[i], seq) * k;
+      if (room < 0) return 0;
+      if (per > 0) best = Math.min(best, Math.floor(room / per));
+    }
+    return best === Infinity ? 0 : best;
+  }
+
+  // The form is built here: without the script it would be inputs that answer nothing.
+  function field(label, tag, id, attrs) {
+    var l = document.createElement("label"), f = document.createElement(tag);
+    f.id = id;
+    Object.keys(attrs || {}).forEach(function (k) { f.setAttribute(k, attrs[k]); });
+    l.append(label + " ", f);
+    el("calc").appendChild(l);
+  }
+  field("Mode", "select", "calc-mode");
+  field("Recipe", "select", "calc-recipe");
+  field("Batch", "input", "calc-batch", { type: "number", min: "1", value: "1" });
+  field("Tokens", "input", "calc-seq", { type: "number", min: "1", value: String(data.s) });
+  field("Card", "select", "calc-card");
+  function option(select, value, text, selected) {
+    var o = document.createElement("option");
+    o.value = value; o.textContent = text; o.selected = !!selected;
+    select.appendChild(o);
+  }
+  data.m.forEach(function (m) { option(el("calc-mode"), m[0], NAMES[m[0]] || m[0], m[0] === "lora"); });
+  if (data.d) {
+    option(el("calc-recipe"), data.d, data.d, true);
+    data.rc.forEach(function (r) { option(el("calc-recipe"), r[0], r[0]); });
+  } else {
+    el("calc-recipe").parentNode.hidden = true;
+  }
+  data.k.forEach(function (c) { option(el("calc-card"), c[0], c[1], c[0] === "a100-80gb"); });
+  el("calc").hidden = false;
+
+  function cell(row, tag, text, cls) {
+    var c = document.createElement(tag);
+    c.textContent = text;
+    if (cls) c.className = cls;
+    row.appendChild(c);
+  }
+  // Every card at the form's mode, batch, length and recipe: the table the page leaves to this
+  // script (the fit table above is the same at the plan's length and batch 1).
+  function table(mode, batch, seq, recipe) {
+    var box = el("calc-cards");
+    var t = document.createElement("table");
+    var cap = document.createElement("caption");
+    cap.textContent = (NAMES[mode] || mode) + ", batch " + batch + " at " + seq.toLocaleString("en") +
+      " tokens, on every card (nvidia-smi)";
+    t.appendChild(cap);
+    var head = t.createTHead().insertRow();
+    ["Card", "Peak", "Share", "Verdict", "Largest batch", "$/h"].forEach(function (h) { cell(head, "th", h); });
+    var body = t.createTBody();
+    data.k.forEach(function (c) {
+      var r = evaluate(mode, c[0], batch, seq, recipe);
+      var row = body.insertRow();
+      cell(row, "th", c[1]);
+      cell(row, "td", bytes(r.peak_bytes), "num");
+      cell(row, "td", (100 * r.share).toFixed(0) + "%", "num");
+      cell(row, "td", VERDICT[r.verdict], r.verdict);
+      var most = evaluate(mode, c[0], 1, seq, recipe).verdict === "does_not_fit" ? 0 : largest(mode, c, seq, recipe);
+      cell(row, "td", most ? most.toLocaleString("en") : "–", "num");
+      cell(row, "td", "$" + c[5].toFixed(2), "num");
+    });
+    var scroll = document.createElement("div");
+    scroll.className = "scroll";
+    scroll.tabIndex = 0;
+    scroll.setAttribute("role", "region");
+    scroll.setAttribute("aria-label", "Every card");
+    scroll.appendChild(t);
+    box.replaceChildren(scroll);
+  }
+
   function update() {
     var batch = Math.max(1, Math.floor(Number(el("calc-batch").value) || 1));
     var seq = Math.max(1, Math.floor(Number(el("calc-seq").value) || 1));
-    var recipe = el("calc-recipe") ? el("calc-recipe").value : null;
-    var r = evaluate(el("calc-mode").value, el("calc-card").value, batch, seq, recipe);
+    var mode = el("calc-mode").value;
+    var recipe = el("calc-recipe").value || null;
+    el("calc-recipe").disabled = mode !== "full";
+    var r = evaluate(mode, el("calc-card").value, batch, seq, recipe);
+    var out = el("calc-out");
     out.className = "calc-out " + r.verdict;
     out.setAttribute("data-verdict", r.verdict);
     out.textContent = "Peak " + bytes(r.peak_bytes) + " in nvidia-smi (" + bytes(r.allocated_bytes) +
       " allocated, " + bytes(r.reserved_bytes) + " reserved; set by " + r.peak_phase + "), " +
       (100 * r.share).toFixed(1) + "% of " + r.card + ": " + r.verdict.replace(/_/g, " ") + "." +
-      (data.context && seq > data.context ? " Longer than the model's context (" + data.context + " tokens)." : "");
+      (data.x && seq > data.x ? " Longer than the model's context (" + data.x + " tokens)." : "");
+    table(mode, batch, seq, recipe);
   }
   ["calc-mode", "calc-recipe", "calc-batch", "calc-seq", "calc-card"].forEach(function (id) {
-    if (!el(id)) return;
     el(id).addEventListener("input", update);
     el(id).addEventListener("change", update);
   });

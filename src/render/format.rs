@@ -23,7 +23,7 @@ pub fn register(env: &mut Environment<'static>) {
 /// Escapes text for HTML and shows its backtick spans as `<code>`, as the provenance lines are
 /// written ("Hub API `safetensors.total`, read 2026-12-03"). Unbalanced backticks stay text.
 pub fn html_code_spans(s: &str) -> String {
-    let escape = |t: &str| minijinja::HtmlEscape(t).to_string();
+    let escape = |t: &str| html(t);
     let parts: Vec<&str> = s.split('`').collect();
     if parts.len().is_multiple_of(2) {
         return escape(s);
@@ -33,6 +33,23 @@ pub fn html_code_spans(s: &str) -> String {
         .enumerate()
         .map(|(i, t)| if i % 2 == 1 { format!("<code>{}</code>", escape(t)) } else { escape(t) })
         .collect()
+}
+
+/// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and quoted attribute values; unlike
+/// minijinja's escaping, `/` stays as it is (it needs no escape there, and links are full of it).
+pub fn html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Escapes text for XML (the sitemap), leaving `/` alone as XML allows.

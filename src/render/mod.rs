@@ -5,7 +5,6 @@
 //! Templates are compiled into the binary (`templates/`), so the site builds with no file beside
 //! the executable.
 
-pub mod charts;
 pub mod format;
 
 use minijinja::value::Serde;
@@ -158,6 +157,7 @@ impl Renderer {
             let markdown = match state.auto_escape() {
                 AutoEscape::Custom(kind) if kind == MARKDOWN => true,
                 AutoEscape::Custom(kind) if kind == PLAIN => false,
+                AutoEscape::Html => return html_formatter(out, value),
                 _ => return minijinja::escape_formatter(out, state, value),
             };
             let write = |out: &mut minijinja::Output, text: &str| {
@@ -199,9 +199,8 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
-        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), site => Serde(site), root => root, glance => glance(page) };
-        let html_ctx =
-            context! { charts => model_charts(page), calc_data => calc_data(page)?, ..ctx.clone() };
+        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), site => Serde(site), root => root, glance => glance(page), v => view(page), src => sources(page) };
+        let html_ctx = context! { calc_data => calc_data(page)?, ..ctx.clone() };
         Ok(ModelFilesOut {
             html: self.render("model.html", html_ctx)?,
             markdown: self.render("model.md.j2", ctx)?,
@@ -218,9 +217,8 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelParts, RenderError> {
-        let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page), sibling_marker => SIBLING_MARKER };
-        let html_ctx =
-            context! { charts => model_charts(page), calc_data => calc_data(page)?, ..ctx.clone() };
+        let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page), v => view(page), src => sources(page), sibling_marker => SIBLING_MARKER };
+        let html_ctx = context! { calc_data => calc_data(page)?, ..ctx.clone() };
         // Only fixed template text follows the sibling part, so the last marker is the one put
         // there, whatever a config string holds.
         let split = |text: String, template: &'static str| -> Result<(String, String), RenderError> {
@@ -260,7 +258,7 @@ impl Renderer {
 
     /// The plan as terminal text, Markdown or JSON.
     pub fn plan(&self, page: &ModelPage, format: PlanFormat) -> Result<String, RenderError> {
-        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), root => "", glance => glance(page) };
+        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page), src => sources(page) };
         match format {
             PlanFormat::Text => self.render("plan.txt.j2", ctx),
             PlanFormat::Markdown => self.render("model.md.j2", ctx),
@@ -372,48 +370,160 @@ pub enum PlanFormat {
     Json,
 }
 
-/// What the page's calculator evaluates: each mode's exported phases, the cards and the bands, as
-/// JSON safe to embed in a `<script type="application/json">` (no `<`, `>` or `&`: a card named
-/// `<!--<script>` would otherwise hide the rest of the page from an HTML parser). Null without a
-/// plan.
+/// HTML escaping of `&`, `<`, `>`, `"` and `'`, which is enough in text and in quoted attribute
+/// values (every attribute in the templates is quoted). minijinja's own also writes `/` as
+/// `&#x2f;`, which cost a model page hundreds of bytes of `..&#x2f;..&#x2f;` in its links.
+fn html_formatter(out: &mut minijinja::Output, value: &Value) -> Result<(), minijinja::Error> {
+    use minijinja::value::ValueKind;
+    let text = match value.as_str() {
+        Some(s) => std::borrow::Cow::Borrowed(s),
+        None => std::borrow::Cow::Owned(value.to_string()),
+    };
+    let plain = value.is_safe()
+        || matches!(
+            value.kind(),
+            ValueKind::Undefined | ValueKind::None | ValueKind::Bool | ValueKind::Number
+        );
+    let write = |out: &mut minijinja::Output, s: &str| {
+        std::fmt::Write::write_str(out, s).map_err(minijinja::Error::from)
+    };
+    if plain || !text.contains(['&', '<', '>', '"', '\'']) {
+        return write(out, &text);
+    }
+    write(out, &format::html(&text))
+}
+
+/// What the page's calculator evaluates, as compact JSON safe to embed in a `<script
+/// type="application/json">` (no `<`, `>` or `&`: a card named `<!--<script>` would otherwise
+/// hide the rest of the page from an HTML parser); null without a plan. Every page carries it, so
+/// it is terse (`static/calc.js` reads it):
+/// - `s` the plan's length, `x` the context, `c` and `f` the comfortable and fit shares of a card,
+///   `r` the allocator's reserve;
+/// - `n` the phase names, once; a phase is `[name index, fixed, per_sample, per_token,
+///   per_token_sq, windowed_per_token, window]`, whole numbers without `.0` and trailing zeros
+///   left off;
+/// - `m` the modes, `[id, training (0/1), phases]`; `d` the default recipe and `rc` the full
+///   fine-tune under each other recipe, `[id, phases]`, where a phase that differs from the
+///   default's same phase only in its fixed bytes is that number alone;
+///
+/// The cards are not here: every page (and `plan.html`) loads the build's catalogue once, from
+/// `static/cards.js` ([`cards_js`]).
 fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
     use serde_json::json;
     let Some(fit) = page.fit.as_ref() else { return Ok(Value::from(())) };
-    // Compact, since every page carries it: a phase is one array `[name, fixed, per_sample,
-    // per_token, per_token_sq, windowed_per_token, window]`, whole numbers without `.0`, and the
-    // labels and card names are the form's own option texts.
-    let phases = |m: &crate::estimate::memory_model::MemoryModel| {
+    let mut names: Vec<String> = vec![];
+    let mut phases = |m: &crate::estimate::memory_model::MemoryModel| {
         m.phases
             .iter()
             .map(|p| {
                 let c = &p.coefficients;
-                json!([
-                    p.name,
+                let at = names.iter().position(|n| *n == p.name).unwrap_or_else(|| {
+                    names.push(p.name.clone());
+                    names.len() - 1
+                });
+                let mut row = vec![
+                    json!(at),
                     whole(c.fixed_bytes),
                     whole(c.per_sample_bytes),
                     whole(c.per_token_bytes),
                     whole(c.per_token_sq_bytes),
                     whole(c.windowed_per_token_bytes),
-                    c.window
-                ])
+                    json!(c.window),
+                ];
+                while row.len() > 2 && row.last().and_then(|v| v.as_f64()) == Some(0.0) {
+                    row.pop();
+                }
+                serde_json::Value::Array(row)
             })
             .collect::<Vec<_>>()
     };
     let default_recipe = page.training.as_ref().map(|t| t.options.recipe.id);
+    let modes: Vec<_> =
+        fit.modes.iter().map(|m| json!([m.id, u8::from(m.training), phases(&m.model)])).collect();
+    let full_default: Vec<serde_json::Value> =
+        modes.iter().find(|m| m[0] == "full").and_then(|m| m[2].as_array().cloned()).unwrap_or_default();
+    let recipes: Vec<_> = page
+        .training
+        .as_ref()
+        .map(|t| {
+            t.recipes
+                .iter()
+                .filter(|r| Some(r.id) != default_recipe)
+                .map(|r| {
+                    // A phase that differs from the default recipe's only in its fixed bytes
+                    // (the same activations, another optimizer) is written as that number.
+                    let own = phases(&r.full_memory);
+                    let rows: Vec<serde_json::Value> = own
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, p)| match (full_default.get(i), p.as_array()) {
+                            (Some(d), Some(a))
+                                if d.as_array().is_some_and(|d| {
+                                    d.len() == a.len() && d[0] == a[0] && d[2..] == a[2..]
+                                }) =>
+                            {
+                                a[1].clone()
+                            }
+                            _ => p,
+                        })
+                        .collect();
+                    json!([r.id, rows])
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     let data = json!({
-        "seq": fit.seq_len,
-        "context": page.config.as_ref().map(|c| c.context),
-        "comfortable_share": crate::estimate::fit::COMFORTABLE_SHARE,
-        "fit_share": crate::estimate::fit::FIT_SHARE,
-        "modes": fit.modes.iter().map(|m| json!({"id": m.id, "training": m.training, "phases": phases(&m.model)})).collect::<Vec<_>>(),
-        // The full fine-tune under each other recipe (the default's phases are `modes[full]`).
-        "default_recipe": default_recipe,
-        "recipes": page.training.as_ref().map(|t| t.recipes.iter().filter(|r| Some(r.id) != default_recipe).map(|r| json!({"id": r.id, "phases": phases(&r.full_memory)})).collect::<Vec<_>>()).unwrap_or_default(),
-        "allocator_reserve_fraction": fit.allocator_reserve_fraction,
-        // [id, memory_gb, context_bytes, workspace_bytes]
-        "cards": fit.cards.iter().map(|c| json!([c.card, whole(c.memory_gb), whole(c.runtime.context_bytes), whole(c.runtime.workspace_bytes)])).collect::<Vec<_>>(),
+        "s": fit.seq_len,
+        "x": page.config.as_ref().map(|c| c.context),
+        "c": crate::estimate::fit::COMFORTABLE_SHARE,
+        "f": crate::estimate::fit::FIT_SHARE,
+        "r": fit.allocator_reserve_fraction,
+        "n": names,
+        "m": modes,
+        "d": default_recipe,
+        "rc": recipes,
     });
     Ok(Value::from_safe_string(format::script_json(&serde_json::to_string(&data)?)))
+}
+
+/// One card as the calculator reads it.
+fn card_row(
+    id: &str,
+    name: &str,
+    memory_gb: f64,
+    rt: &crate::estimate::runtime::CardRuntime,
+    usd_per_hour: f64,
+) -> serde_json::Value {
+    serde_json::json!([
+        id,
+        name,
+        whole(memory_gb),
+        whole(rt.context_bytes),
+        whole(rt.workspace_bytes),
+        whole(usd_per_hour)
+    ])
+}
+
+/// `static/cards.js`: the build's card catalogue for every model page's calculator, once per site
+/// rather than once per page (a script, not a JSON file to fetch, so that pages opened from disk
+/// work too).
+pub fn cards_js(cards: &[crate::estimate::cards::Card]) -> Result<String, RenderError> {
+    let rows: Vec<serde_json::Value> = cards
+        .iter()
+        .map(|c| {
+            card_row(
+                &c.id,
+                &c.name,
+                c.memory_gb,
+                &crate::estimate::runtime::card_runtime(c),
+                c.price_usd_per_hour,
+            )
+        })
+        .collect();
+    Ok(format!(
+        "// The card catalogue of this build: [id, name, memory_gb, context_bytes, workspace_bytes, usd_per_hour].\nwindow.modelatlasCards = {};\n",
+        format::script_json(&serde_json::to_string(&rows)?)
+    ))
 }
 
 /// A float as JSON, written as an integer when it is one (`4096` rather than `4096.0`).
@@ -428,10 +538,12 @@ fn whole(x: f64) -> serde_json::Value {
 
 /// The answer on top of a model page: for each mode, the batch-1 peak at the plan's length and
 /// the smallest card (cards are listed by memory) on which batch 1 fits, with its verdict and
-/// largest batch. The same figures as the fit table, chosen so that a reader needs nothing else.
+/// largest batch; where no card holds batch 1, the cheapest way to split it over several. The
+/// same figures as the fit table, chosen so that a reader needs nothing else.
 #[derive(Debug, Serialize)]
 struct GlanceRow {
     id: &'static str,
+    name: &'static str,
     label: String,
     peak_bytes: f64,
     peak_phase: String,
@@ -439,6 +551,8 @@ struct GlanceRow {
     card_gb: Option<f64>,
     verdict: Option<crate::estimate::fit::Verdict>,
     largest_batch: u64,
+    /// `2 × H200 141 GB (FSDP)`: the fewest-dollar split when no single card holds batch 1.
+    split: Option<String>,
 }
 
 fn glance(page: &ModelPage) -> Value {
@@ -450,8 +564,34 @@ fn glance(page: &ModelPage) -> Value {
             let first = fit.cards.iter().find_map(|c| {
                 c.modes.iter().find(|cm| cm.mode == m.id && cm.largest_batch > 0).map(|cm| (c, cm))
             });
+            let split = if first.is_some() {
+                None
+            } else {
+                let name = |id: &str| {
+                    fit.cards.iter().find(|c| c.card == id).map_or_else(|| id.to_string(), |c| c.name.clone())
+                };
+                fit.multi_card
+                    .iter()
+                    .filter(|mc| mc.mode == m.id)
+                    .flat_map(|mc| {
+                        [("FSDP", mc.fsdp.as_ref()), ("pipeline", mc.pipeline.as_ref())]
+                            .into_iter()
+                            .filter_map(move |(how, s)| s.map(|s| (how, s, mc.card.as_str())))
+                    })
+                    .min_by(|a, b| {
+                        a.1.usd_per_hour.total_cmp(&b.1.usd_per_hour).then(a.1.cards.cmp(&b.1.cards))
+                    })
+                    .map(|(how, s, card)| format!("{} × {} ({how})", s.cards, name(card)))
+            };
             GlanceRow {
                 id: m.id,
+                name: match m.id {
+                    "full" => "Full fine-tune",
+                    "lora" => "LoRA",
+                    "qlora" => "QLoRA",
+                    "serve" => "Serve",
+                    _ => "",
+                },
                 label: m.label.clone(),
                 peak_bytes: m.batch1_peak_bytes,
                 peak_phase: m.peak_phase.clone(),
@@ -459,98 +599,270 @@ fn glance(page: &ModelPage) -> Value {
                 card_gb: first.map(|(c, _)| c.memory_gb),
                 verdict: first.map(|(_, cm)| cm.verdict),
                 largest_batch: first.map_or(0, |(_, cm)| cm.largest_batch),
+                split,
             }
         })
         .collect();
     Value::from(Serde(rows))
 }
 
-/// The model page's SVG charts by name; only the HTML page shows them (the JSON carries the
-/// numbers they are drawn from).
-fn model_charts(page: &ModelPage) -> Value {
-    let mut out: std::collections::BTreeMap<String, Value> = std::collections::BTreeMap::new();
-    let Some(fit) = page.fit.as_ref() else { return Value::from(out) };
-    // Short names: the recipe behind each mode is stated once, above the charts.
-    let label = |id: &str| {
-        match id {
-            "full" => "Full fine-tune",
-            "lora" => "LoRA",
-            "qlora" => "QLoRA",
-            "serve" => "Serve",
-            other => other,
+/// What the model templates show beyond the identity, the parameters and the lints, computed here
+/// from the Rust structs so that the JSON's shape (`page.rs`) can change without breaking a
+/// template: the fit table, what makes up each peak, serving and cost in one line each, and the
+/// forward-pass check. Null without a plan.
+#[derive(Debug, Serialize)]
+struct PageView {
+    /// The full fine-tune's recipe and the LoRA rank, stated once on the page.
+    recipe: Option<&'static str>,
+    lora_rank: Option<u64>,
+    /// One row per card: name, native bf16, and per mode (in `fit.modes` order) the largest batch
+    /// at the plan's length and the verdict.
+    fit: Vec<FitRow>,
+    /// Per mode, what holds memory at the batch-1 peak (the items of the phase that sets it).
+    makeup: Vec<Makeup>,
+    /// Weights per precision: (precision, bytes).
+    weights: Vec<(&'static str, f64)>,
+    kv_per_token: Option<u64>,
+    kv_per_token_fp8: Option<u64>,
+    kv_at_context: Option<u64>,
+    encoder_per_token: Option<u64>,
+    /// State-space layers and the recurrent state each keeps per sequence, in values.
+    recurrent: Option<(u64, u64)>,
+    serving_notes: Vec<String>,
+    vision: Option<Vision>,
+    cost: Option<CostLine>,
+    forward_ok: bool,
+    problems: Vec<String>,
+    nodes: usize,
+    /// Parts as (part, repeat, each, total); tied tensors as (tensor, tied to).
+    parts: Vec<(String, u64, u64, u64)>,
+    tied: Vec<(String, String)>,
+    checkpoint_dtype: Option<String>,
+    checkpoint_exact: bool,
+    by_dtype: Vec<(String, u64)>,
+    /// The difference against the checkpoint, item by item, when it is explained.
+    recon: Vec<ReconItem>,
+    status: Option<crate::estimate::reconcile::Status>,
+    unexplained: Option<i64>,
+    alternatives: Vec<Vec<String>>,
+}
+
+#[derive(Debug, Serialize)]
+struct ReconItem {
+    label: String,
+    tensors: Vec<String>,
+    count: u64,
+    scalars: i64,
+    reason: String,
+}
+
+/// Where the config, the checkpoint's count and the popularity figures come from.
+#[derive(Debug, Serialize)]
+struct Sources {
+    config_source: Option<String>,
+    revision: Option<String>,
+    verification: Option<String>,
+    config_notes: Option<String>,
+    checkpoint_source: Option<String>,
+    checkpoint_notes: Option<String>,
+    downloads: Option<(u64, String)>,
+    likes: Option<u64>,
+    last_modified: Option<String>,
+    gated: Option<String>,
+}
+
+/// A vision-language model's parts and what an image costs in tokens.
+#[derive(Debug, Serialize)]
+struct Vision {
+    tower: String,
+    tower_params: u64,
+    projector_params: u64,
+    language_model: String,
+    language_model_params: u64,
+    image_size: u64,
+    patch_size: u64,
+    image_tokens: Option<u64>,
+}
+
+#[derive(Debug, Serialize)]
+struct FitRow {
+    name: String,
+    bf16: bool,
+    cells: Vec<(u64, crate::estimate::fit::Verdict)>,
+}
+
+#[derive(Debug, Serialize)]
+struct Makeup {
+    name: &'static str,
+    phase: String,
+    items: Vec<(&'static str, f64)>,
+}
+
+#[derive(Debug, Serialize)]
+struct CostLine {
+    epochs: u64,
+    samples: u64,
+    batch: u64,
+    seq: u64,
+    cheapest: Option<crate::estimate::cost::CardCost>,
+}
+
+fn sources(page: &ModelPage) -> Value {
+    let s = &page.source;
+    let p = page.params.as_ref();
+    Value::from(Serde(Sources {
+        config_source: s.config_source.clone(),
+        revision: s.revision.as_ref().map(|r| r.chars().take(7).collect()),
+        verification: s.config_verification.clone(),
+        config_notes: s.config_notes.clone(),
+        checkpoint_source: p.and_then(|p| p.checkpoint_source.clone()),
+        checkpoint_notes: p.and_then(|p| p.checkpoint_notes.clone()),
+        downloads: s.downloads.as_ref().map(|d| (d.count, d.source.clone())),
+        likes: s.likes,
+        last_modified: s.last_modified.as_ref().map(|d| d.chars().take(10).collect()),
+        gated: s.gated.clone(),
+    }))
+}
+
+/// The fit table's rows: neighbouring cards with the same figures in every mode share a row
+/// ("RTX 4090, L4, A10G 24 GB"), so the table is as short as what it has to say.
+fn fit_rows(fit: &crate::estimate::fit::FitView) -> Vec<FitRow> {
+    let mut rows: Vec<(Vec<&str>, FitRow)> = vec![];
+    for c in &fit.cards {
+        let cells: Vec<_> = c.modes.iter().map(|cm| (cm.largest_batch, cm.verdict)).collect();
+        match rows.last_mut() {
+            Some((names, row)) if row.cells == cells && row.bf16 == c.bf16_native => names.push(&c.name),
+            _ => rows.push((vec![&c.name], FitRow { name: String::new(), bf16: c.bf16_native, cells })),
         }
-        .to_string()
-    };
-    // No chart of the largest batch per card: it would repeat the fit table's columns.
-    // What makes up each mode's peak at batch 1 (the items of the phase that sets it), against
-    // the capacity of a few cards.
-    let caps: Vec<(String, f64)> = fit
-        .cards
-        .iter()
-        .filter(|c| ["t4-16gb", "a100-40gb", "a100-80gb", "h200-141gb"].contains(&c.card.as_str()))
-        .map(|c| (c.name.clone(), c.memory_gb * 1e9))
-        .collect();
-    if let Some(t) = page.training.as_ref() {
-        let mut rows: Vec<(String, Vec<(String, f64)>)> =
+    }
+    rows.into_iter()
+        .map(|(names, mut row)| {
+            // The memory is said once when every name ends with the same " 24 GB".
+            let unit = |n: &str| n.rfind(' ').and_then(|i| n[..i].rfind(' ')).map(|i| n[i..].to_string());
+            let shared =
+                unit(names[0]).filter(|u| names.iter().all(|n| n.ends_with(u.as_str()) && n.len() > u.len()));
+            row.name = match shared {
+                Some(u) if names.len() > 1 => {
+                    let short: Vec<&str> = names.iter().map(|n| &n[..n.len() - u.len()]).collect();
+                    format!("{}{u}", short.join(", "))
+                }
+                _ => names.join(", "),
+            };
+            row
+        })
+        .collect()
+}
+
+fn view(page: &ModelPage) -> Value {
+    let Some(fit) = page.fit.as_ref() else { return Value::from(()) };
+    let pv = page.params.as_ref();
+    let t = page.training.as_ref();
+    let sv = page.serving.as_ref();
+    let mut makeup: Vec<Makeup> = t
+        .map(|t| {
             [("Full fine-tune", &t.full), ("LoRA", &t.lora), ("QLoRA", &t.qlora)]
                 .into_iter()
                 .map(|(name, m)| {
                     let b = &m.breakdown;
-                    let mut segs = vec![
-                        ("weights".to_string(), b.weights),
-                        ("gradients".to_string(), b.gradients),
-                        ("optimizer states".to_string(), b.optimizer_states),
+                    let mut items = vec![
+                        ("weights", b.weights),
+                        ("gradients", b.gradients),
+                        ("optimizer states", b.optimizer_states),
                     ];
                     match m.peak_phase.as_str() {
-                        "optimizer step" => segs.push(("optimizer step".into(), b.step_transient)),
+                        "optimizer step" => items.push(("optimizer step", b.step_transient)),
                         phase => {
-                            segs.push(("activations".into(), b.activations));
-                            // One segment, so that the eight colours cover every name.
+                            items.push(("activations", b.activations));
                             if phase == "logits and loss" {
-                                segs.push(("logits and loss".into(), b.logits + b.loss_transient));
+                                items.push(("logits and loss", b.logits + b.loss_transient));
                             }
                         }
                     }
-                    (name.to_string(), segs)
+                    items.retain(|(_, x)| *x > 0.0);
+                    Makeup { name, phase: m.peak_phase.clone(), items }
                 })
-                .collect();
-        if let (Some(sv), Some(serve)) = (page.serving.as_ref(), fit.modes.iter().find(|m| m.id == "serve")) {
-            let weights = sv.weights.iter().find(|w| w.precision == "bf16").map_or(0.0, |w| w.bytes);
-            let rest = if sv.kv.is_some() { "KV cache" } else { "forward pass" };
-            rows.push((
-                "Serve".into(),
-                vec![
-                    ("weights".into(), weights),
-                    (rest.into(), (serve.batch1_peak_bytes - weights).max(0.0)),
-                ],
-            ));
-        }
-        let title = format!("Memory at batch 1 and {} tokens, by what holds it", fit.seq_len);
-        out.insert(
-            "breakdown".into(),
-            Value::from_safe_string(charts::stacked("breakdown", &title, &rows, &caps)),
-        );
+                .collect()
+        })
+        .unwrap_or_default();
+    if let (Some(sv), Some(serve)) = (sv, fit.modes.iter().find(|m| m.id == "serve")) {
+        let weights = sv.weights.iter().find(|w| w.precision == "bf16").map_or(0.0, |w| w.bytes);
+        let rest = if sv.kv.is_some() { "KV cache" } else { "forward pass" };
+        makeup.push(Makeup {
+            name: "Serve",
+            phase: serve.peak_phase.clone(),
+            items: vec![("weights", weights), (rest, (serve.batch1_peak_bytes - weights).max(0.0))],
+        });
     }
-    // Peak at batch 1 against the sequence length, from each mode's exported formula.
-    let series: Vec<(String, Vec<(u64, f64)>)> = fit
-        .modes
-        .iter()
-        .map(|m| (label(m.id), fit.sweep_seqs.iter().map(|s| (*s, m.model.peak(1, *s).0)).collect()))
-        .collect();
-
-    // A sweep of two close lengths (xlm-roberta: 512 and 514) has no curve to show.
-    let spread = match (fit.sweep_seqs.first(), fit.sweep_seqs.last()) {
-        (Some(a), Some(b)) if *a > 0 => *b as f64 / *a as f64,
-        _ => 1.0,
+    let out = PageView {
+        recipe: t.map(|t| t.options.recipe.id),
+        lora_rank: t.map(|t| t.options.lora_rank),
+        fit: fit_rows(fit),
+        makeup,
+        weights: sv.map(|s| s.weights.iter().map(|w| (w.precision, w.bytes)).collect()).unwrap_or_default(),
+        kv_per_token: sv.and_then(|s| s.kv.as_ref()).map(|k| k.bytes_per_token_bf16),
+        kv_per_token_fp8: sv.and_then(|s| s.kv.as_ref()).map(|k| k.bytes_per_token_fp8),
+        kv_at_context: sv.and_then(|s| s.kv.as_ref()).map(|k| k.bytes_at_context_bf16),
+        encoder_per_token: sv.and_then(|s| s.encoder_working_bytes_per_token),
+        // The first note (which weights quantise) is the same on every page and stands on the
+        // method page; an encoder's says what the sentence on its page says.
+        recurrent: sv
+            .and_then(|s| s.kv.as_ref())
+            .and_then(|k| k.layout.recurrent.as_ref())
+            .map(|r| (r.layers, r.conv_values + r.ssm_values)),
+        // The recurrent state's note is the sentence `recurrent` makes.
+        serving_notes: sv
+            .filter(|s| s.kv.is_some())
+            .map(|s| s.notes.iter().skip(1).filter(|n| !n.starts_with("Recurrent state")).cloned().collect())
+            .unwrap_or_default(),
+        vision: page.vision.as_ref().map(|v| Vision {
+            tower: v.tower.clone(),
+            tower_params: v.tower_params,
+            projector_params: v.projector_params,
+            language_model: v.language_model.clone(),
+            language_model_params: v.language_model_params,
+            image_size: v.image_size,
+            patch_size: v.patch_size,
+            image_tokens: v.image_tokens,
+        }),
+        cost: page.cost.as_ref().map(|c| CostLine {
+            epochs: c.training.inputs.epochs,
+            samples: c.training.inputs.samples,
+            batch: c.training.inputs.batch,
+            seq: c.training.seq_len,
+            cheapest: c.training.cheapest.clone(),
+        }),
+        forward_ok: page.forward_pass.as_ref().is_none_or(|f| f.ok),
+        problems: page.forward_pass.as_ref().map(|f| f.problems.clone()).unwrap_or_default(),
+        nodes: page.structure.as_ref().map_or(0, |g| g.sections.iter().map(|s| s.nodes.len()).sum()),
+        parts: pv
+            .map(|p| p.breakdown.iter().map(|x| (x.part.clone(), x.repeat, x.each, x.total)).collect())
+            .unwrap_or_default(),
+        tied: pv
+            .map(|p| p.tied.iter().map(|t| (t.tensor.clone(), t.tied_to.clone())).collect())
+            .unwrap_or_default(),
+        checkpoint_dtype: pv.and_then(|p| p.checkpoint_dtype.clone()),
+        checkpoint_exact: pv.and_then(|p| p.checkpoint_exact).unwrap_or(true),
+        by_dtype: pv.map(|p| p.checkpoint_by_dtype.clone()).unwrap_or_default(),
+        recon: pv
+            .map(|p| {
+                p.reconciliation
+                    .items
+                    .iter()
+                    .map(|it| ReconItem {
+                        label: it.label.clone(),
+                        tensors: it.tensors.clone(),
+                        count: it.count,
+                        scalars: it.scalars,
+                        reason: it.reason.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        status: pv.map(|p| p.reconciliation.status),
+        unexplained: pv.and_then(|p| p.reconciliation.unexplained),
+        alternatives: pv.map(|p| p.reconciliation.alternatives.clone()).unwrap_or_default(),
     };
-    if fit.sweep_seqs.len() > 2 && spread >= 4.0 {
-        let title = "Peak memory at batch 1 against sequence length";
-        out.insert(
-            "by_length".into(),
-            Value::from_safe_string(charts::lines("by_length", title, &series, &caps)),
-        );
-    }
-    Value::from(out)
+    Value::from(Serde(out))
 }
 
 /// Compact JSON with a trailing newline (pretty-printing cost a model's JSON 40% of its bytes;

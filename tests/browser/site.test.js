@@ -104,6 +104,14 @@ function check(name, cond, detail) {
       await page.fill("#calc-batch", "4096");
       const after = await page.getAttribute("#calc-out", "data-verdict");
       check(`${scheme}: changing the calculator's batch changes the verdict`, before !== "does_not_fit" && after === "does_not_fit", `${before} -> ${after}`);
+      // The per-card table the page leaves to the script: one row per card, and it follows the form.
+      const cards = await page.$$eval("#calc-cards tbody tr", (rs) => rs.length);
+      const cardOptions = await page.$$eval("#calc-card option", (os) => os.length);
+      check(`${scheme}: the calculator tabulates every card`, cards > 5 && cards === cardOptions, `${cards} rows, ${cardOptions} cards`);
+      await page.fill("#calc-batch", "1");
+      await page.fill("#calc-seq", "256");
+      const t4 = await page.$eval("#calc-cards tbody tr", (r) => r.textContent);
+      check(`${scheme}: the per-card table follows the tokens`, /T4 16 GB/.test(t4) && /✓|tight/.test(t4), t4);
       const calc = await page.$("section[aria-labelledby=calculator]");
       await calc.screenshot({ path: path.join(outDir, `calculator-${scheme}.png`) });
       check(`${scheme}: no console error`, errors.length === 0, errors.join("; "));
@@ -137,9 +145,45 @@ function check(name, cond, detail) {
       const bottom = await page.$eval("table.glance-modes", (t) => t.getBoundingClientRect().bottom);
       const rows = await page.$$eval("table.glance-modes tbody tr", (rs) => rs.map((r) => r.textContent));
       check("phone: the per-mode answer ends within the first screen", bottom <= 844 && rows.length === 4, `${bottom}px, ${rows.length} rows`);
-      const closed = await page.$$eval("#structure details, #memory details, #cost details", (ds) => ds.every((d) => !d.open));
-      check("structure, memory detail and cost are collapsed by default", closed);
+      const closed = await page.$$eval("section details", (ds) => ds.length >= 3 && ds.every((d) => !d.open));
+      check("what makes up the peaks, parameters by part and sources are collapsed by default", closed);
+      const toc = await page.$$eval("nav.toc a", (as) => as.map((a) => a.getAttribute("href")));
+      const missing = [];
+      for (const href of toc) { if (!(await page.$(href))) missing.push(href); }
+      check("every table-of-contents entry leads to a section", toc.length >= 5 && missing.length === 0, missing.join(", "));
       await page.close();
+    }
+    // Without JavaScript the page still answers: the per-mode answer, the fit table, and a line
+    // that says what the calculator would need; the form stays hidden.
+    {
+      const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+      const page = await context.newPage();
+      await page.goto(origin + "/models/mistralai/Mixtral-8x7B-v0.1.html");
+      const modes = await page.$$eval("table.glance-modes tbody tr", (rs) => rs.length);
+      const fitRows = await page.$$eval("table.fit tbody tr", (rs) => rs.length);
+      const formShown = await page.$eval("#calc", (f) => getComputedStyle(f).display !== "none");
+      const said = await page.textContent("#calc-out");
+      check("without JavaScript: the answer and the fit table show, the form does not", modes === 4 && fitRows > 2 && !formShown && /JavaScript/.test(said),
+        `${modes} modes, ${fitRows} fit rows, form ${formShown}, "${said}"`);
+      await page.screenshot({ path: path.join(outDir, "Mixtral-8x7B-v0.1-390-nojs.png"), fullPage: true });
+      await context.close();
+    }
+    // Page heights of the three model pages at both widths, full-page screenshots beside them.
+    {
+      const lines = [];
+      for (const width of [390, 1366]) {
+        const page = await browser.newPage({ viewport: { width, height: 900 } });
+        for (const rel of KINDS.filter((k) => k.startsWith("/models/"))) {
+          await page.goto(origin + rel);
+          const h = await page.evaluate(() => document.documentElement.scrollHeight);
+          const tables = await page.$$eval("table", (t) => t.length);
+          lines.push(`${width}px\t${rel}\t${h} px\t${tables} tables`);
+          await page.screenshot({ path: path.join(outDir, `${rel.split("/").pop().replace(".html", "")}-${width}-full.png`), fullPage: true });
+        }
+        await page.close();
+      }
+      fs.writeFileSync(path.join(outDir, "heights.txt"), lines.join("\n") + "\n");
+      console.log(lines.join("\n"));
     }
     // Readable on a phone: no page is wider than a 390-pixel screen (wide tables scroll inside
     // their own box).

@@ -42,7 +42,7 @@ def kind(rel: Path) -> str:
     return "rest (share)"
 
 
-PART = re.compile(rb'<section[^>]*aria-labelledby="([^"]+)"|<script type="application/json" id="(calc-data)"'
+PART = re.compile(rb'<section[^>]*aria-label(?:ledby)?="([^"]+)"|<script type="application/json" id="(calc-data)"'
                   rb'|<div class="(charts)"|<details[^>]*><summary>([^<]{0,40})|</details>|</section>')
 
 
