@@ -498,15 +498,18 @@ pub fn build_site_opts(
         .collect();
     report.phases.push(("render siblings", t.elapsed()));
 
+    // Each model's entry moves into the next cache, and its summary is copied once, into the
+    // index's list: every copy held here is a copy per model (5,000 models held six before).
     let mut next = Cache::new();
     let mut built: Vec<ModelSummary> = vec![];
     let mut changes = vec![];
     let mut all_same = prev.is_some();
     let mut osv_written = 0;
-    for (id, second) in manifest.models.iter().zip(&written) {
+    let mut reuses: Vec<Option<Vec<String>>> = Vec::with_capacity(written.len());
+    for (id, second) in manifest.models.iter().zip(written) {
         let outcome = match second {
             Ok(second) => {
-                let e = &second.entry;
+                let e = second.entry;
                 built.push(e.summary.clone());
                 let url = e.summary.url.clone();
                 changes.extend(e.changes.iter().map(|c| crate::feeds::FeedEntry {
@@ -519,10 +522,15 @@ pub fn build_site_opts(
                 if second.rendered {
                     osv_written += e.osv.len();
                 }
-                next.models.insert(id.to_string(), e.clone());
-                Outcome::Built { supported: e.summary.supported }
+                reuses.push(second.reuse);
+                let outcome = Outcome::Built { supported: e.summary.supported };
+                next.models.insert(id.to_string(), e);
+                outcome
             }
-            Err(e) => Outcome::Failed { error: e.clone() },
+            Err(error) => {
+                reuses.push(None);
+                Outcome::Failed { error }
+            }
         };
         report.models.push(ModelReport { id: id.to_string(), outcome });
     }
@@ -538,7 +546,7 @@ pub fn build_site_opts(
         reuse: vec![],
         written: 0,
     };
-    write_site_pages(&mut pages, &ctx.key, manifest, renderer, &built, &ctx.options.cards)?;
+    write_site_pages(&mut pages, &ctx.key, manifest, renderer, built, &ctx.options.cards)?;
     pages.group("changes", incremental::digest(&[ctx.key.as_bytes(), &to_vec(&changes)?]), || {
         let page =
             renderer.changes(&changes, &manifest.site).map_err(|e| BuildError::Render(e.to_string()))?;
@@ -557,9 +565,9 @@ pub fn build_site_opts(
         .is_some_and(|p| p.models.keys().eq(next.models.keys()) && p.pages.keys().eq(next.pages.keys()));
     // A file deleted from the site by hand since is written again, through the carry-over below.
     let all_there = || {
-        written.par_iter().all(|second| match second {
-            Ok(Second { reuse: Some(files), .. }) => files.iter().all(|f| writer.previous_has(f)),
-            _ => true,
+        reuses.par_iter().all(|reuse| match reuse {
+            Some(files) => files.iter().all(|f| writer.previous_has(f)),
+            None => true,
         })
     };
     if all_same && pages_written == 0 && same_set && all_there() {
@@ -573,9 +581,10 @@ pub fn build_site_opts(
     let carried: Vec<Result<Option<Second>, String>> = manifest
         .models
         .par_iter()
-        .zip(written.par_iter())
-        .map(|(id, second)| {
-            let Ok(Second { reuse: Some(files), entry, .. }) = second else { return Ok(None) };
+        .zip(reuses.par_iter())
+        .map(|(id, reuse)| {
+            let Some(files) = reuse else { return Ok(None) };
+            let Some(entry) = next.models.get(&id.to_string()) else { return Ok(None) };
             for rel in files {
                 if !writer.reuse(rel).map_err(|e| e.to_string())? {
                     // The last build's file is gone: render the model again.
@@ -587,10 +596,10 @@ pub fn build_site_opts(
         })
         .collect();
     let mut reused = 0;
-    for ((id, second), carried) in manifest.models.iter().zip(&written).zip(carried) {
+    for ((id, reuse), carried) in manifest.models.iter().zip(&reuses).zip(carried) {
         match carried {
             Ok(None) => {
-                if let Ok(Second { reuse: Some(files), .. }) = second {
+                if let Some(files) = reuse {
                     reused += files.len();
                 }
             }
@@ -703,11 +712,11 @@ fn write_site_pages(
     build_key: &str,
     manifest: &Manifest,
     renderer: &Renderer,
-    built: &[ModelSummary],
+    built: Vec<ModelSummary>,
     cards: &[crate::estimate::cards::Card],
 ) -> Result<(), BuildError> {
     let render_err = |e: crate::render::RenderError| BuildError::Render(e.to_string());
-    let keys = families_to_write(built);
+    let keys = families_to_write(&built);
     for key in &keys {
         let info = family::info(key);
         let view = FamilyView {
@@ -739,7 +748,7 @@ fn write_site_pages(
         title: manifest.site.title.clone(),
         cards: crate::estimate::cards::builtin().iter().map(|c| c.name.clone()).collect(),
         families: keys.iter().map(|k| family_link(k, &keys)).collect(),
-        models: built.to_vec(),
+        models: built,
     };
     // The index and what lists every model (sitemap, llms.txt) change with any model's summary.
     let input = incremental::digest(&[build_key.as_bytes(), &to_vec(&index)?]);

@@ -349,11 +349,33 @@ impl Graph {
 }
 
 /// A tensor name template with its layer (`{i}`) and expert (`{e}`) indices filled in.
-fn expand(template: &str, i: u64, e: u64) -> String {
-    if !template.contains('{') {
-        return template.to_string();
+pub(crate) fn expand(template: &str, i: u64, e: u64) -> String {
+    let mut out = String::with_capacity(template.len() + 8);
+    expand_into(&mut out, template, i, e);
+    out
+}
+
+/// [`expand`], appended to `out`: one pass and no allocation of its own. A model with hundreds of
+/// experts names hundreds of thousands of tensors this way (the FP8 block scales of DeepSeek-V3
+/// took a sixth of a build's time through two `str::replace` and two `to_string` per name).
+pub(crate) fn expand_into(out: &mut String, template: &str, i: u64, e: u64) {
+    use std::fmt::Write;
+    let mut rest = template;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at..];
+        if let Some(tail) = after.strip_prefix("{i}") {
+            let _ = write!(out, "{i}");
+            rest = tail;
+        } else if let Some(tail) = after.strip_prefix("{e}") {
+            let _ = write!(out, "{e}");
+            rest = tail;
+        } else {
+            out.push('{');
+            rest = &after[1..];
+        }
     }
-    template.replace("{i}", &i.to_string()).replace("{e}", &e.to_string())
+    out.push_str(rest);
 }
 
 pub(crate) use blocks::embedding;
@@ -370,4 +392,22 @@ pub(crate) fn tied_if(tie: bool, name: impl Into<String>, shape: &[u64], to: imp
 /// Shorthand for candidate tensor lists.
 pub(crate) fn shapes<const N: usize>(items: [(String, &[u64]); N]) -> Vec<(String, Vec<u64>)> {
     items.into_iter().map(|(n, s)| (n, s.to_vec())).collect()
+}
+
+#[cfg(test)]
+mod expand_tests {
+    use super::expand;
+
+    #[test]
+    fn expanding_a_name_fills_every_layer_and_expert_index_and_leaves_other_braces_alone() {
+        assert_eq!(
+            expand("model.layers.{i}.mlp.experts.{e}.w1.weight", 60, 255),
+            "model.layers.60.mlp.experts.255.w1.weight"
+        );
+        assert_eq!(expand("h.{i}.attn.{i}.x", 3, 0), "h.3.attn.3.x");
+        assert_eq!(expand("lm_head.weight", 7, 7), "lm_head.weight");
+        assert_eq!(expand("a.{x}.{i", 1, 2), "a.{x}.{i");
+        assert_eq!(expand("{{i}}{e}{", 10, 0), "{10}0{");
+        assert_eq!(expand("", 1, 1), "");
+    }
 }

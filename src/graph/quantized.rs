@@ -36,10 +36,12 @@ pub fn fp8_block_scales(g: &Graph, raw: &Value) -> Option<Candidate> {
                     continue;
                 }
                 let shape = vec![out.div_ceil(r), inp.div_ceil(c)];
+                let template = format!("{module}.weight_scale_inv");
                 for i in 0..s.repeat {
                     for e in 0..n.copies {
-                        let name = module.replace("{i}", &i.to_string()).replace("{e}", &e.to_string());
-                        tensors.push((format!("{name}.weight_scale_inv"), shape.clone()));
+                        let mut name = String::with_capacity(template.len() + 8);
+                        super::expand_into(&mut name, &template, i, e);
+                        tensors.push((name, shape.clone()));
                     }
                 }
             }
