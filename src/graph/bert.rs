@@ -5,6 +5,7 @@ use super::encoder::{BertLayer, bert_embeddings, bert_layer};
 use super::release::{DISTANCE, MLM_BIAS, note};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bert::{BertConfig, Head, PositionEmbedding, Style};
+use crate::config::encoders::Norms;
 use crate::config::release::Release;
 
 mod candidates;
@@ -14,7 +15,7 @@ pub use candidates::checkpoint_candidates;
 architecture!(
     BertConfig,
     |c| activations: vec![("hidden_act", c.hidden_act.clone())],
-    prefixes: ["bert.", "roberta."],
+    prefixes: [c.desc.prefixes],
     candidates: checkpoint_candidates,
     unscaled_residual_init: true;
     fn other_release(&self) -> Option<super::release::ReleaseNote> {
@@ -41,11 +42,7 @@ pub(crate) fn layer_norm(name: &str, detail: &str, shape: &[u64], width: u64) ->
 /// The prefix under which a head class keeps its encoder (`bert.`, `roberta.`); none for the
 /// bare model class.
 fn encoder_prefix(c: &BertConfig) -> &'static str {
-    match (c.head, c.style) {
-        (Head::Model, _) => "",
-        (_, Style::Bert) => "bert.",
-        (_, Style::Roberta) => "roberta.",
-    }
+    if c.head == Head::Model { "" } else { c.desc.module }
 }
 
 /// Whether the class builds the pooler. transformers builds it for the bare model and the heads
@@ -66,7 +63,21 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
 
     let emb = format!("{p}embeddings");
     let sizes = [v, c.max_position_embeddings, c.type_vocab_size];
-    let nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
+    let mut nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
+    let norms: &Norms = &c.desc.norms;
+    if let Some(tasks) = c.task_types {
+        let table = super::embedding(
+            &format!("{emb}.task_type_embeddings"),
+            format!("{tasks} task types"),
+            seq,
+            tasks,
+            h,
+        );
+        nodes.insert(nodes.len() - 1, table);
+    }
+    if !norms.embeddings {
+        nodes.pop();
+    }
     let mut sections = vec![Section { name: emb.clone(), role: Role::Embeddings, repeat: 1, nodes }];
     let l = format!("{p}encoder.layer.{{i}}");
     // transformers 5.x dropped the relative tables: `position_embedding_type` builds nothing.
@@ -80,8 +91,14 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
         ffn: c.intermediate_size,
         act: &c.hidden_act,
         distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
+        norms,
     });
     sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
+    if let Some(last) = norms.last {
+        let name = format!("{p}{last}");
+        let nodes = vec![layer_norm(&name, "final norm after the stack", &[seq, h], h)];
+        sections.push(Section { name, role: Role::Layers, repeat: 1, nodes });
+    }
 
     if has_pooler(c) {
         let name = format!("{p}pooler.dense");

@@ -12,10 +12,7 @@ pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
     let p = encoder_prefix(c);
     let h = c.hidden_size;
     let v = c.vocab_size;
-    let base = match c.style {
-        Style::Bert => "bert.",
-        Style::Roberta => "roberta.",
-    };
+    let base = c.desc.module;
     // Checkpoints are usually saved from a head class, so their encoder tensors carry its prefix.
     let ckpt_p = if p.is_empty() { base } else { p };
     let mut out = vec![Candidate::extra(
