@@ -21,6 +21,23 @@ fn bert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::bert::BertConfig::resolve(v, c))
 }
 
+/// A type of the BERT lineage described in `config/encoders.rs`.
+const fn encoder(
+    key: &'static str,
+    name: &'static str,
+    derives_from: &'static str,
+    summary: &'static str,
+) -> FamilyInfo {
+    FamilyInfo {
+        key,
+        name,
+        derives_from: Some(derives_from),
+        summary,
+        kind: ModelKind::Encoder,
+        resolve: Some(bert),
+    }
+}
+
 fn gpt2(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::gpt2::Gpt2Config::resolve(v, c))
 }
@@ -158,6 +175,42 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "RoBERTa trained on 100 languages with a 250k SentencePiece vocabulary (Conneau et al., 2019); e5 multilingual and bge rerankers build on it.",
         resolve: Some(bert),
     },
+    encoder(
+        "camembert",
+        "CamemBERT",
+        "roberta",
+        "RoBERTa's architecture trained on French text with a SentencePiece vocabulary (Martin et al., 2020).",
+    ),
+    encoder(
+        "data2vec-text",
+        "Data2Vec (text)",
+        "roberta",
+        "RoBERTa's architecture trained to predict its own teacher's representations of masked text (Baevski et al., 2022).",
+    ),
+    encoder(
+        "roberta-prelayernorm",
+        "RoBERTa-PreLayerNorm",
+        "roberta",
+        "RoBERTa with each LayerNorm moved before its sublayer and one more after the stack, as fairseq's pre-LN encoders (efficient_mlm).",
+    ),
+    encoder(
+        "xlm-roberta-xl",
+        "XLM-RoBERTa-XL",
+        "xlm-roberta",
+        "XLM-RoBERTa scaled to 3.5B and 10.7B parameters with pre-LN layers, no embedding norm and a final norm after the stack (Goyal et al., 2021).",
+    ),
+    encoder(
+        "ernie",
+        "ERNIE",
+        "bert",
+        "Baidu's ERNIE 1.0 to 3.0 encoders (2019-2021): BERT's layers and heads, with an optional task-type embedding table (`use_task_id`).",
+    ),
+    encoder(
+        "megatron-bert",
+        "Megatron-BERT",
+        "bert",
+        "NVIDIA's Megatron-LM BERT (Shoeybi et al., 2019): pre-LN layers, no embedding norm, a final norm after the stack, BERT's heads.",
+    ),
     FamilyInfo {
         key: "gpt2",
         kind: ModelKind::Decoder,
