@@ -6,8 +6,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::bert::{Head, PositionEmbedding, UnknownClass};
+use super::bert::{Head, PositionEmbedding};
+use super::encoders::Classes;
 use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels, size};
+
+const CLASSES: Classes =
+    Classes { prefix: "Albert", causal_lm: None, pretraining: true, next_sentence: false };
 
 #[derive(Debug, Deserialize)]
 struct Raw {
@@ -83,29 +87,11 @@ impl AlbertConfig {
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu_new".into());
         let class = class_or(common, "AlbertModel", &mut d);
         let labels = num_labels(value)?;
-        let head = match class.as_str() {
-            "AlbertModel" => Head::Model,
-            "AlbertForMaskedLM" => Head::MaskedLm,
-            "AlbertForPreTraining" => Head::PreTraining,
-            "AlbertForSequenceClassification" => Head::SequenceClassification { num_labels: 0 },
-            "AlbertForTokenClassification" => Head::TokenClassification { num_labels: 0 },
-            "AlbertForQuestionAnswering" => Head::QuestionAnswering,
-            "AlbertForMultipleChoice" => Head::MultipleChoice,
-            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
-        };
-        let uses_labels = matches!(
-            head,
-            Head::PreTraining
-                | Head::SequenceClassification { .. }
-                | Head::TokenClassification { .. }
-                | Head::QuestionAnswering
-        );
-        let num_labels = if uses_labels { classifier_labels(labels, &mut d)? } else { labels.0 };
-        let head = match head {
-            Head::SequenceClassification { .. } => Head::SequenceClassification { num_labels },
-            Head::TokenClassification { .. } => Head::TokenClassification { num_labels },
-            other => other,
-        };
+        let (head, mut num_labels) = super::encoders::head_of(&CLASSES, &class, labels, &mut d)?;
+        // AlbertForPreTraining's sentence-order head is sized by the labels too.
+        if head == Head::PreTraining {
+            num_labels = classifier_labels(labels, &mut d)?;
+        }
         Ok(AlbertConfig {
             class,
             head,
@@ -133,19 +119,7 @@ impl AlbertConfig {
     pub fn dims(&self) -> super::Dims {
         // Applications, not parameter sets: activations and the serving working set grow with
         // every pass through a shared layer.
-        super::Dims {
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
-        }
+        super::Dims { ..super::encoders::encoder_dims!(self) }
     }
 }
 

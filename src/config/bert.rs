@@ -8,9 +8,7 @@ use serde_json::Value;
 
 use super::encoders::EncoderDesc;
 pub use super::encoders::Style;
-use super::{
-    Common, ConfigError, Defaulted, class_or, classifier_labels, deserialize_raw, flag, num_labels, size,
-};
+use super::{Common, ConfigError, Defaulted, class_or, deserialize_raw, flag, num_labels, size};
 
 /// Which head modules a class builds on the encoder. The names follow the checkpoint's tensors,
 /// and BERT-style and RoBERTa-style heads are built differently.
@@ -150,17 +148,12 @@ impl BertConfig {
         });
         let layer_norm_eps = raw.layer_norm_eps.unwrap_or(df.layer_norm_eps);
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
-        let class = class_or(common, &format!("{}Model", desc.classes), &mut d);
+        let class = class_or(common, &format!("{}Model", desc.classes.prefix), &mut d);
         let (desc, head) = std::iter::once(desc)
             .chain(super::encoders::interchangeable(desc))
-            .find_map(|k| classify(k, &class, labels.0).map(|h| (k, h)))
+            .find_map(|k| super::encoders::match_class(&k.classes, &class).map(|h| (k, h)))
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
-        let num_labels = match head {
-            Head::SequenceClassification { .. }
-            | Head::TokenClassification { .. }
-            | Head::QuestionAnswering => classifier_labels(labels, &mut d)?,
-            _ => labels.0,
-        };
+        let (head, num_labels) = super::encoders::labelled(head, labels, &mut d)?;
         Ok(BertConfig {
             desc,
             class,
@@ -193,17 +186,7 @@ impl BertConfig {
         super::Dims {
             head_dim: self.head_dim(),
             usable_context: self.usable_positions(),
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            ..super::encoders::encoder_dims!(self)
         }
     }
 
@@ -217,23 +200,6 @@ impl BertConfig {
             Style::Bert => self.max_position_embeddings,
         }
     }
-}
-
-/// The head a class name builds: the type's class prefix, then a head suffix of its style.
-fn classify(desc: &EncoderDesc, class: &str, num_labels: u64) -> Option<Head> {
-    let rest = class.strip_prefix(desc.classes)?;
-    Some(match rest {
-        "Model" => Head::Model,
-        "ForMaskedLM" => Head::MaskedLm,
-        r if r == desc.causal_lm => Head::CausalLm,
-        "ForPreTraining" if desc.pretraining => Head::PreTraining,
-        "ForNextSentencePrediction" if desc.pretraining => Head::NextSentencePrediction,
-        "ForSequenceClassification" => Head::SequenceClassification { num_labels },
-        "ForTokenClassification" => Head::TokenClassification { num_labels },
-        "ForQuestionAnswering" => Head::QuestionAnswering,
-        "ForMultipleChoice" => Head::MultipleChoice,
-        _ => return None,
-    })
 }
 
 #[cfg(test)]

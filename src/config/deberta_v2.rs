@@ -276,17 +276,7 @@ impl DebertaV2Config {
             // Without an absolute table (position_biased_input false) nothing is indexed by
             // position, but the relative buckets are sized for this length: it stays the limit.
             usable_context: self.max_position_embeddings,
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            ..super::encoders::encoder_dims!(self)
         }
     }
 }

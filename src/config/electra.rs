@@ -6,8 +6,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::bert::{Head, PositionEmbedding, UnknownClass};
-use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels, size};
+use super::bert::{Head, PositionEmbedding};
+use super::encoders::Classes;
+use super::{Common, ConfigError, Defaulted, class_or, flag, num_labels, size};
+
+const CLASSES: Classes =
+    Classes { prefix: "Electra", causal_lm: Some("ForCausalLM"), pretraining: true, next_sentence: false };
 
 #[derive(Debug, Deserialize)]
 struct Raw {
@@ -83,33 +87,13 @@ impl ElectraConfig {
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
         let class = class_or(common, "ElectraModel", &mut d);
         let labels = num_labels(value)?;
-        let mut num_labels = labels.0;
-        let head = match class.as_str() {
-            "ElectraModel" => Head::Model,
-            "ElectraForPreTraining" => Head::PreTraining,
-            "ElectraForMaskedLM" => Head::MaskedLm,
-            "ElectraForCausalLM" => Head::CausalLm,
-            "ElectraForSequenceClassification" => {
-                Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "ElectraForTokenClassification" => {
-                Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "ElectraForQuestionAnswering" => {
-                num_labels = classifier_labels(labels, &mut d)?;
-                Head::QuestionAnswering
-            }
-            "ElectraForMultipleChoice" => {
-                if raw.summary_type.as_deref() == Some("attn") {
-                    return Err(ConfigError::field(
-                        "summary_type",
-                        "\"attn\" is not implemented by transformers' sequence summary (it raises)",
-                    ));
-                }
-                Head::MultipleChoice
-            }
-            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
-        };
+        let (head, num_labels) = super::encoders::head_of(&CLASSES, &class, labels, &mut d)?;
+        if head == Head::MultipleChoice && raw.summary_type.as_deref() == Some("attn") {
+            return Err(ConfigError::field(
+                "summary_type",
+                "\"attn\" is not implemented by transformers' sequence summary (it raises)",
+            ));
+        }
         // ElectraConfig defaults summary_use_proj to true; summary_proj_to_labels is not one of
         // its keys, so it is read only when the file has it.
         let summary_proj = if raw.summary_use_proj.unwrap_or(true) {
@@ -145,19 +129,7 @@ impl ElectraConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
-        super::Dims {
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
-        }
+        super::Dims { ..super::encoders::encoder_dims!(self) }
     }
 }
 

@@ -2,7 +2,12 @@
 //! config class's defaults, its class names, where its encoder lives in a head class
 //! (`base_model_prefix`), which head style it builds, and where its LayerNorms sit. One reader
 //! (`config/bert.rs`) resolves any of them; one builder (`graph/bert.rs`, from the blocks of
-//! `graph/encoder.rs`) plans it. How to add one is in the README ("Adding a model type").
+//! `graph/encoder.rs`) plans it. How to add one is in the README ("Adding a model type"). The
+//! other encoder families (ELECTRA, ALBERT, MPNet, DistilBERT, DeBERTa-v2) share its dimensions and
+//! head classes.
+
+use super::bert::{Head, UnknownClass};
+use super::{ConfigError, Defaulted, classifier_labels};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
 /// the pooled vector; RoBERTa heads under `lm_head.` and `classifier.` (a dense + `out_proj`
@@ -68,12 +73,9 @@ pub const POST_LN: Norms = Norms {
 #[derive(Debug, Clone, Copy)]
 pub struct EncoderDesc {
     pub model_type: &'static str,
-    /// Class names are this prefix and a head suffix (`Roberta` + `ForMaskedLM`).
-    pub classes: &'static str,
-    /// The suffix of its causal-LM class (`LMHeadModel` for BERT, `ForCausalLM` elsewhere).
-    pub causal_lm: &'static str,
-    /// Whether it defines BERT's `ForPreTraining` and `ForNextSentencePrediction`.
-    pub pretraining: bool,
+    /// Class names: a prefix and a head suffix (`Roberta` + `ForMaskedLM`); the causal LM is
+    /// `LMHeadModel` for BERT, `ForCausalLM` elsewhere.
+    pub classes: Classes,
     /// `base_model_prefix`: the encoder's module in a head class, with its dot.
     pub module: &'static str,
     /// What a checkpoint's tensor names may be prefixed with when loaded into another class.
@@ -87,9 +89,12 @@ pub struct EncoderDesc {
 
 pub const BERT: EncoderDesc = EncoderDesc {
     model_type: "bert",
-    classes: "Bert",
-    causal_lm: "LMHeadModel",
-    pretraining: true,
+    classes: Classes {
+        prefix: "Bert",
+        causal_lm: Some("LMHeadModel"),
+        pretraining: true,
+        next_sentence: true,
+    },
     module: "bert.",
     prefixes: &["bert.", "roberta."],
     style: Style::Bert,
@@ -100,14 +105,20 @@ pub const BERT: EncoderDesc = EncoderDesc {
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {
     model_type: "roberta",
-    classes: "Roberta",
-    causal_lm: "ForCausalLM",
-    pretraining: false,
+    classes: Classes { prefix: "Roberta", ..ROBERTA_CLASSES },
     module: "roberta.",
     style: Style::Roberta,
     defaults: Defaults { vocab_size: 50265, pad_token_id: 1, ..BERT_DEFAULTS },
     ..BERT
 };
+
+/// RoBERTa's classes: a causal LM, no pre-training or next-sentence classes.
+const ROBERTA_CLASSES: Classes =
+    Classes { prefix: "", causal_lm: Some("ForCausalLM"), pretraining: false, next_sentence: false };
+
+/// BERT's classes with a causal LM named as RoBERTa names it (ERNIE, Megatron-BERT).
+const BERT_CLASSES: Classes =
+    Classes { prefix: "", causal_lm: Some("ForCausalLM"), pretraining: true, next_sentence: true };
 
 pub const TYPES: &[EncoderDesc] = &[
     BERT,
@@ -115,20 +126,20 @@ pub const TYPES: &[EncoderDesc] = &[
     // XLMRobertaConfig keeps BertConfig's vocabulary default, with RoBERTa's padding index.
     EncoderDesc {
         model_type: "xlm-roberta",
-        classes: "XLMRoberta",
+        classes: Classes { prefix: "XLMRoberta", ..ROBERTA_CLASSES },
         defaults: Defaults { pad_token_id: 1, ..BERT_DEFAULTS },
         ..ROBERTA
     },
     EncoderDesc {
         model_type: "camembert",
-        classes: "Camembert",
+        classes: Classes { prefix: "Camembert", ..ROBERTA_CLASSES },
         prefixes: &["roberta."],
         defaults: Defaults { pad_token_id: 1, ..BERT_DEFAULTS },
         ..ROBERTA
     },
     EncoderDesc {
         model_type: "data2vec-text",
-        classes: "Data2VecText",
+        classes: Classes { prefix: "Data2VecText", ..ROBERTA_CLASSES },
         module: "data2vec_text.",
         prefixes: &["data2vec_text."],
         defaults: Defaults { pad_token_id: 1, ..BERT_DEFAULTS },
@@ -138,7 +149,7 @@ pub const TYPES: &[EncoderDesc] = &[
     // (on the model, not the encoder); the embeddings keep theirs.
     EncoderDesc {
         model_type: "roberta-prelayernorm",
-        classes: "RobertaPreLayerNorm",
+        classes: Classes { prefix: "RobertaPreLayerNorm", ..ROBERTA_CLASSES },
         module: "roberta_prelayernorm.",
         prefixes: &["roberta_prelayernorm."],
         norms: Norms {
@@ -153,7 +164,7 @@ pub const TYPES: &[EncoderDesc] = &[
     // Pre-LN without an embedding norm; the last norm is the encoder's.
     EncoderDesc {
         model_type: "xlm-roberta-xl",
-        classes: "XLMRobertaXL",
+        classes: Classes { prefix: "XLMRobertaXL", ..ROBERTA_CLASSES },
         prefixes: &["roberta."],
         defaults: Defaults {
             vocab_size: 250880,
@@ -177,8 +188,7 @@ pub const TYPES: &[EncoderDesc] = &[
     },
     EncoderDesc {
         model_type: "ernie",
-        classes: "Ernie",
-        causal_lm: "ForCausalLM",
+        classes: Classes { prefix: "Ernie", ..BERT_CLASSES },
         module: "ernie.",
         prefixes: &["ernie."],
         task_ids: true,
@@ -187,8 +197,7 @@ pub const TYPES: &[EncoderDesc] = &[
     // Megatron's pre-LN BERT: no embedding norm, `ln` before each sublayer and after the stack.
     EncoderDesc {
         model_type: "megatron-bert",
-        classes: "MegatronBert",
-        causal_lm: "ForCausalLM",
+        classes: Classes { prefix: "MegatronBert", ..BERT_CLASSES },
         prefixes: &["bert."],
         defaults: Defaults {
             vocab_size: 29056,
@@ -219,4 +228,89 @@ pub fn lookup(model_type: &str) -> Option<&'static EncoderDesc> {
 pub fn interchangeable(desc: &EncoderDesc) -> impl Iterator<Item = &'static EncoderDesc> {
     let open = TYPES[..3].iter().any(|d| d.model_type == desc.model_type);
     TYPES[..3].iter().filter(move |d| open && d.model_type != desc.model_type)
+}
+
+/// The serving and training dimensions of an encoder config whose fields carry the lineage's
+/// names (`hidden_size`, `num_layers`, `num_heads`, `intermediate_size`, `vocab_size`,
+/// `max_position_embeddings`, `pad_token_id`, `tie_word_embeddings`, `layer_norm_eps`).
+macro_rules! encoder_dims {
+    ($c:expr) => {
+        $crate::config::Dims {
+            pad_token_id: Some($c.pad_token_id),
+            tie_word_embeddings: $c.tie_word_embeddings,
+            layer_norm_eps: $c.layer_norm_eps,
+            ..$crate::config::Dims::mha(
+                $c.hidden_size,
+                $c.num_layers,
+                $c.num_heads,
+                $c.intermediate_size,
+                $c.vocab_size,
+                $c.max_position_embeddings,
+            )
+        }
+    };
+}
+pub(crate) use encoder_dims;
+
+/// The head classes an encoder type defines beyond the bare model, masked LM and the four task
+/// heads (sequence and token classification, question answering, multiple choice).
+#[derive(Debug, Clone, Copy)]
+pub struct Classes {
+    pub prefix: &'static str,
+    /// The causal-LM class's suffix, if it has one.
+    pub causal_lm: Option<&'static str>,
+    /// `ForPreTraining`.
+    pub pretraining: bool,
+    /// `ForNextSentencePrediction`.
+    pub next_sentence: bool,
+}
+
+/// The head a class names, if it is one of the type's classes.
+pub(crate) fn match_class(classes: &Classes, class: &str) -> Option<Head> {
+    let rest = class.strip_prefix(classes.prefix)?;
+    Some(match rest {
+        "Model" => Head::Model,
+        "ForMaskedLM" => Head::MaskedLm,
+        r if Some(r) == classes.causal_lm => Head::CausalLm,
+        "ForPreTraining" if classes.pretraining => Head::PreTraining,
+        "ForNextSentencePrediction" if classes.next_sentence => Head::NextSentencePrediction,
+        "ForSequenceClassification" => Head::SequenceClassification { num_labels: 0 },
+        "ForTokenClassification" => Head::TokenClassification { num_labels: 0 },
+        "ForQuestionAnswering" => Head::QuestionAnswering,
+        "ForMultipleChoice" => Head::MultipleChoice,
+        _ => return None,
+    })
+}
+
+/// The head a class builds and the label count it is sized by: a task head's labels are checked
+/// (and recorded when defaulted); other heads keep the file's count.
+pub(crate) fn head_of(
+    classes: &Classes,
+    class: &str,
+    labels: (u64, bool),
+    d: &mut Vec<Defaulted>,
+) -> Result<(Head, u64), ConfigError> {
+    let head = match_class(classes, class)
+        .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.to_string()).to_string()))?;
+    labelled(head, labels, d)
+}
+
+/// A matched head with its label count (see [`head_of`]).
+pub(crate) fn labelled(
+    head: Head,
+    labels: (u64, bool),
+    d: &mut Vec<Defaulted>,
+) -> Result<(Head, u64), ConfigError> {
+    Ok(match head {
+        Head::SequenceClassification { .. } => {
+            let n = classifier_labels(labels, d)?;
+            (Head::SequenceClassification { num_labels: n }, n)
+        }
+        Head::TokenClassification { .. } => {
+            let n = classifier_labels(labels, d)?;
+            (Head::TokenClassification { num_labels: n }, n)
+        }
+        Head::QuestionAnswering => (head, classifier_labels(labels, d)?),
+        other => (other, labels.0),
+    })
 }

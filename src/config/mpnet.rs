@@ -5,11 +5,15 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::bert::{Head, UnknownClass};
-use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels, size};
+use super::bert::Head;
+use super::encoders::Classes;
+use super::{Common, ConfigError, Defaulted, class_or, flag, num_labels, size};
 
 /// The embeddings' padding index: hard-coded to 1 in MPNetEmbeddings whatever `pad_token_id` says.
 pub const PADDING_IDX: u64 = 1;
+
+const CLASSES: Classes =
+    Classes { prefix: "MPNet", causal_lm: None, pretraining: false, next_sentence: false };
 
 #[derive(Debug, Deserialize)]
 struct Raw {
@@ -71,23 +75,7 @@ impl MpnetConfig {
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
         let class = class_or(common, "MPNetModel", &mut d);
         let labels = num_labels(value)?;
-        let mut num_labels = labels.0;
-        let head = match class.as_str() {
-            "MPNetModel" => Head::Model,
-            "MPNetForMaskedLM" => Head::MaskedLm,
-            "MPNetForSequenceClassification" => {
-                Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "MPNetForTokenClassification" => {
-                Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "MPNetForQuestionAnswering" => {
-                num_labels = classifier_labels(labels, &mut d)?;
-                Head::QuestionAnswering
-            }
-            "MPNetForMultipleChoice" => Head::MultipleChoice,
-            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
-        };
+        let (head, num_labels) = super::encoders::head_of(&CLASSES, &class, labels, &mut d)?;
         Ok(MpnetConfig {
             class,
             head,
@@ -112,17 +100,7 @@ impl MpnetConfig {
         super::Dims {
             // Position ids start after the padding index, RoBERTa-style: rows 0 and 1 are never used.
             usable_context: self.max_position_embeddings.saturating_sub(PADDING_IDX + 1),
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            ..super::encoders::encoder_dims!(self)
         }
     }
 }
