@@ -6,8 +6,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::encoders::EncoderDesc;
 pub use super::encoders::Style;
+use super::encoders::{EncoderDesc, position_embedding, sizes};
 use super::{Common, ConfigError, Defaulted, class_or, deserialize_raw, flag, num_labels, size};
 
 /// Which head modules a class builds on the encoder. The names follow the checkpoint's tensors,
@@ -42,13 +42,6 @@ pub enum PositionEmbedding {
 
 #[derive(Debug, Deserialize)]
 struct Raw {
-    vocab_size: Option<u64>,
-    hidden_size: Option<u64>,
-    num_hidden_layers: Option<u64>,
-    num_attention_heads: Option<u64>,
-    intermediate_size: Option<u64>,
-    max_position_embeddings: Option<u64>,
-    type_vocab_size: Option<u64>,
     use_task_id: Option<bool>,
     task_type_vocab_size: Option<u64>,
     position_embedding_type: Option<String>,
@@ -102,44 +95,22 @@ impl BertConfig {
         let df = desc.defaults;
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
-        let vocab_size = size("vocab_size", raw.vocab_size, df.vocab_size, 100_000_000, &mut d)?;
-        let hidden_size = size("hidden_size", raw.hidden_size, df.hidden_size, 1 << 18, &mut d)?;
-        let num_layers =
-            size("num_hidden_layers", raw.num_hidden_layers, df.num_hidden_layers, 10_000, &mut d)?;
-        let num_heads =
-            size("num_attention_heads", raw.num_attention_heads, df.num_attention_heads, 1 << 16, &mut d)?;
-        let intermediate_size =
-            size("intermediate_size", raw.intermediate_size, df.intermediate_size, 1 << 22, &mut d)?;
-        let max_position_embeddings = size(
-            "max_position_embeddings",
-            raw.max_position_embeddings,
-            df.max_position_embeddings,
-            1 << 30,
-            &mut d,
-        )?;
-        let type_vocab_size =
-            size("type_vocab_size", raw.type_vocab_size, df.type_vocab_size, 1 << 20, &mut d)?;
+        let [
+            vocab_size,
+            hidden_size,
+            num_layers,
+            num_heads,
+            intermediate_size,
+            max_position_embeddings,
+            type_vocab_size,
+        ] = sizes(value, df.keys(), &mut d)?;
         // ErnieConfig: `use_task_id` off by default, 3 task types.
         let task_types = if desc.task_ids && flag("use_task_id", raw.use_task_id, false, &mut d) {
             Some(size("task_type_vocab_size", raw.task_type_vocab_size, 3, 1 << 20, &mut d)?)
         } else {
             None
         };
-        let position_embedding = match raw.position_embedding_type.as_deref() {
-            None => {
-                d.push(Defaulted { field: "position_embedding_type", value: "absolute".into() });
-                PositionEmbedding::Absolute
-            }
-            Some("absolute") => PositionEmbedding::Absolute,
-            Some("relative_key") => PositionEmbedding::RelativeKey,
-            Some("relative_key_query") => PositionEmbedding::RelativeKeyQuery,
-            Some(other) => {
-                return Err(ConfigError::field(
-                    "position_embedding_type",
-                    format!("{other:?} is not absolute, relative_key or relative_key_query"),
-                ));
-            }
-        };
+        let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let labels = num_labels(value)?;
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {

@@ -33,6 +33,21 @@ pub struct Defaults {
     pub layer_norm_eps: f64,
 }
 
+impl Defaults {
+    /// The size keys in the order BERT's resolver reads (and records) them.
+    pub fn keys(&self) -> [SizeKey; 7] {
+        [
+            ("vocab_size", self.vocab_size, VOCAB),
+            ("hidden_size", self.hidden_size, WIDTH),
+            ("num_hidden_layers", self.num_hidden_layers, LAYERS),
+            ("num_attention_heads", self.num_attention_heads, HEADS),
+            ("intermediate_size", self.intermediate_size, FFN),
+            ("max_position_embeddings", self.max_position_embeddings, POSITIONS),
+            ("type_vocab_size", self.type_vocab_size, TABLE),
+        ]
+    }
+}
+
 /// `BertConfig`'s defaults, which most of the lineage keeps.
 pub const BERT_DEFAULTS: Defaults = Defaults {
     vocab_size: 30522,
@@ -312,5 +327,58 @@ pub(crate) fn labelled(
         }
         Head::QuestionAnswering => (head, classifier_labels(labels, d)?),
         other => (other, labels.0),
+    })
+}
+
+/// A size key: its config class's default and the bound past which a file is a mistake.
+pub type SizeKey = (&'static str, u64, u64);
+
+/// Bounds no real model reaches.
+pub const VOCAB: u64 = 100_000_000;
+pub const WIDTH: u64 = 1 << 18;
+pub const LAYERS: u64 = 10_000;
+pub const HEADS: u64 = 1 << 16;
+pub const FFN: u64 = 1 << 22;
+pub const POSITIONS: u64 = 1 << 30;
+pub const TABLE: u64 = 1 << 20;
+
+/// Reads size keys in the table's order, which is the order their defaults are recorded in.
+pub(crate) fn sizes<const N: usize>(
+    value: &serde_json::Value,
+    keys: [SizeKey; N],
+    d: &mut Vec<Defaulted>,
+) -> Result<[u64; N], ConfigError> {
+    let mut out = [0; N];
+    for (slot, (key, default, max)) in out.iter_mut().zip(keys) {
+        let found = match value.get(key).filter(|v| !v.is_null()) {
+            Some(v) => Some(v.as_u64().ok_or_else(|| {
+                ConfigError::field(key, format!("invalid type: {v}, expected a non-negative integer"))
+            })?),
+            None => None,
+        };
+        *slot = super::size(key, found, default, max, d)?;
+    }
+    Ok(out)
+}
+
+/// `position_embedding_type` as the BERT-derived encoders read it.
+pub(crate) fn position_embedding(
+    value: Option<&str>,
+    d: &mut Vec<Defaulted>,
+) -> Result<super::bert::PositionEmbedding, ConfigError> {
+    Ok(match value {
+        None => {
+            d.push(Defaulted { field: "position_embedding_type", value: "absolute".into() });
+            super::bert::PositionEmbedding::Absolute
+        }
+        Some("absolute") => super::bert::PositionEmbedding::Absolute,
+        Some("relative_key") => super::bert::PositionEmbedding::RelativeKey,
+        Some("relative_key_query") => super::bert::PositionEmbedding::RelativeKeyQuery,
+        Some(other) => {
+            return Err(ConfigError::field(
+                "position_embedding_type",
+                format!("{other:?} is not absolute, relative_key or relative_key_query"),
+            ));
+        }
     })
 }
