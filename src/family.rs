@@ -206,6 +206,18 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "Baidu's ERNIE 1.0 to 3.0 encoders (2019-2021): BERT's layers and heads, with an optional task-type embedding table (`use_task_id`).",
     ),
     encoder(
+        "ibert",
+        "I-BERT",
+        "roberta",
+        "RoBERTa with integer-only arithmetic for inference (Kim et al., 2021): the same parameters, with quantisation scales and integer weights kept as buffers.",
+    ),
+    encoder(
+        "layoutlm",
+        "LayoutLM",
+        "bert",
+        "BERT for scanned documents (Xu et al., 2020): each token's bounding box adds four 2-D position embeddings (x, y, height, width); every class keeps the pooler.",
+    ),
+    encoder(
         "megatron-bert",
         "Megatron-BERT",
         "bert",

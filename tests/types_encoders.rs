@@ -104,3 +104,22 @@ fn a_class_of_another_lineage_type_is_refused_with_the_field() {
     let err = plan_text(&text).unwrap_err().to_string();
     assert!(err.contains("architectures[0]"), "{err}");
 }
+
+#[test]
+fn layoutlm_adds_four_2d_position_tables_and_keeps_the_pooler_under_every_head() {
+    // LayoutLMConfig's max_2d_position_embeddings defaults to 1024 rows per coordinate (x, y,
+    // height, width); LayoutLMForTokenClassification still builds the pooler.
+    let encoder = TABLES + 4 * 1024 * 64 + norm(64) + 2 * layer(64, 128);
+    let expected = encoder + linear(64, 64) + linear(64, 2);
+    assert_eq!(derived(small("layoutlm", "LayoutLMForTokenClassification")), expected);
+    let mut c = small("layoutlm", "LayoutLMForTokenClassification");
+    c["max_2d_position_embeddings"] = json!(100);
+    assert_eq!(derived(c), expected - 4 * (1024 - 100) * 64);
+}
+
+#[test]
+fn ibert_counts_as_roberta_its_quantisation_state_being_buffers() {
+    // RoBERTa's multiple-choice class: pooler and a one-score classifier.
+    let expected = TABLES + norm(64) + 2 * layer(64, 128) + linear(64, 64) + linear(64, 1);
+    assert_eq!(derived(small("ibert", "IBertForMultipleChoice")), expected);
+}

@@ -44,6 +44,7 @@ pub enum PositionEmbedding {
 struct Raw {
     use_task_id: Option<bool>,
     task_type_vocab_size: Option<u64>,
+    max_2d_position_embeddings: Option<u64>,
     position_embedding_type: Option<String>,
     tie_word_embeddings: Option<bool>,
     pad_token_id: Option<u64>,
@@ -72,6 +73,8 @@ pub struct BertConfig {
     pub type_vocab_size: u64,
     /// Rows of ERNIE's `task_type_embeddings` (`use_task_id`); None when it builds none.
     pub task_types: Option<u64>,
+    /// Rows of each of LayoutLM's four 2-D position tables; None for the other types.
+    pub layout_positions: Option<u64>,
     pub position_embedding: PositionEmbedding,
     pub tie_word_embeddings: bool,
     pub pad_token_id: u64,
@@ -110,6 +113,17 @@ impl BertConfig {
         } else {
             None
         };
+        // LayoutLMConfig: 1024 rows per coordinate table.
+        let layout_positions = match desc.layout {
+            true => Some(size(
+                "max_2d_position_embeddings",
+                raw.max_2d_position_embeddings,
+                1024,
+                1 << 20,
+                &mut d,
+            )?),
+            false => None,
+        };
         let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let labels = num_labels(value)?;
@@ -139,6 +153,7 @@ impl BertConfig {
             max_position_embeddings,
             type_vocab_size,
             task_types,
+            layout_positions,
             position_embedding,
             tie_word_embeddings,
             pad_token_id,

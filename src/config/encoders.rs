@@ -100,6 +100,11 @@ pub struct EncoderDesc {
     pub norms: Norms,
     /// ERNIE's `task_type_embeddings`, built when `use_task_id` is set.
     pub task_ids: bool,
+    /// LayoutLM's four 2-D position tables (`x_`, `y_`, `h_`, `w_position_embeddings`) of
+    /// `max_2d_position_embeddings` rows.
+    pub layout: bool,
+    /// Every class keeps the pooler (LayoutLM), rather than BERT's rule per head.
+    pub pooler_always: bool,
 }
 
 pub const BERT: EncoderDesc = EncoderDesc {
@@ -116,6 +121,8 @@ pub const BERT: EncoderDesc = EncoderDesc {
     defaults: BERT_DEFAULTS,
     norms: POST_LN,
     task_ids: false,
+    layout: false,
+    pooler_always: false,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {
@@ -229,6 +236,25 @@ pub const TYPES: &[EncoderDesc] = &[
             mlp: "ln",
             last: Some("encoder.ln"),
         },
+        ..BERT
+    },
+    // I-BERT's integer-only modules hold the same parameters as RoBERTa's; their scales and
+    // integer weights are buffers.
+    EncoderDesc {
+        model_type: "ibert",
+        classes: Classes { prefix: "IBert", causal_lm: None, ..ROBERTA_CLASSES },
+        module: "ibert.",
+        prefixes: &["ibert."],
+        defaults: Defaults { pad_token_id: 1, ..BERT_DEFAULTS },
+        ..ROBERTA
+    },
+    EncoderDesc {
+        model_type: "layoutlm",
+        classes: Classes { prefix: "LayoutLM", causal_lm: None, pretraining: false, next_sentence: false },
+        module: "layoutlm.",
+        prefixes: &["layoutlm."],
+        layout: true,
+        pooler_always: true,
         ..BERT
     },
 ];

@@ -48,11 +48,12 @@ fn encoder_prefix(c: &BertConfig) -> &'static str {
 /// Whether the class builds the pooler. transformers builds it for the bare model and the heads
 /// that classify from the pooled [CLS] vector; the others pass `add_pooling_layer=False`.
 pub fn has_pooler(c: &BertConfig) -> bool {
-    matches!(
-        (c.head, c.style),
-        (Head::Model | Head::PreTraining | Head::NextSentencePrediction | Head::MultipleChoice, _)
-            | (Head::SequenceClassification { .. }, Style::Bert)
-    )
+    c.desc.pooler_always
+        || matches!(
+            (c.head, c.style),
+            (Head::Model | Head::PreTraining | Head::NextSentencePrediction | Head::MultipleChoice, _)
+                | (Head::SequenceClassification { .. }, Style::Bert)
+        )
 }
 
 pub fn build(c: &BertConfig, seq: u64) -> Graph {
@@ -74,6 +75,14 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
             h,
         );
         nodes.insert(nodes.len() - 1, table);
+    }
+    if let Some(rows) = c.layout_positions {
+        // After the 1-D position table, as LayoutLMEmbeddings builds them.
+        for (i, axis) in ["x", "y", "h", "w"].into_iter().enumerate() {
+            let name = format!("{emb}.{axis}_position_embeddings");
+            let table = super::embedding(&name, format!("{rows} 2-D positions ({axis})"), seq, rows, h);
+            nodes.insert(3 + i, table);
+        }
     }
     if !norms.embeddings {
         nodes.pop();

@@ -35,3 +35,16 @@ VARIATIONS["ernie"] = _LINEAGE + [
     dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=96,
          vocab_size=400, max_position_embeddings=32, use_task_id=True),
 ]
+
+_MORE = {
+    "ibert": ("IBert", ["ForTokenClassification", "ForQuestionAnswering", "ForMultipleChoice"]),
+    "layoutlm": ("LayoutLM", ["ForTokenClassification", "ForQuestionAnswering"]),
+}
+FAMILIES += list(_MORE)
+EXTRA_CLASSES.update({t: [p + h for h in heads] for t, (p, heads) in _MORE.items()})
+VARIATIONS.update({t: _LINEAGE for t in _MORE})
+VARIATIONS["layoutlm"] = _LINEAGE + [
+    dict(hidden_size=48, num_hidden_layers=2, num_attention_heads=3, intermediate_size=90,
+         vocab_size=321, max_position_embeddings=30, max_2d_position_embeddings=77,
+         tie_word_embeddings=False, num_labels=4),
+]
