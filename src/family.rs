@@ -218,6 +218,24 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "BERT for scanned documents (Xu et al., 2020): each token's bounding box adds four 2-D position embeddings (x, y, height, width); every class keeps the pooler.",
     ),
     encoder(
+        "yoso",
+        "YOSO",
+        "bert",
+        "You Only Sample (Almost) Once (Zeng et al., 2021): BERT's layers with attention estimated by Bernoulli sampling over LSH buckets; the same parameters, no pooler.",
+    ),
+    encoder(
+        "mra",
+        "MRA",
+        "bert",
+        "Multi-resolution analysis attention (Zeng et al., 2022): BERT's layers with block-sparse attention chosen by a multi-resolution approximation; YOSO's heads.",
+    ),
+    encoder(
+        "nystromformer",
+        "Nyströmformer",
+        "bert",
+        "Nyström-approximated self-attention (Xiong et al., 2021) with a depthwise convolution over each head's values; YOSO's heads.",
+    ),
+    encoder(
         "megatron-bert",
         "Megatron-BERT",
         "bert",

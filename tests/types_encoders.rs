@@ -123,3 +123,31 @@ fn ibert_counts_as_roberta_its_quantisation_state_being_buffers() {
     let expected = TABLES + norm(64) + 2 * layer(64, 128) + linear(64, 64) + linear(64, 1);
     assert_eq!(derived(small("ibert", "IBertForMultipleChoice")), expected);
 }
+
+#[test]
+fn yoso_has_two_spare_position_rows_no_pooler_and_a_pre_classifier_for_multiple_choice() {
+    // YosoEmbeddings: max_position_embeddings + 2 rows (ids start at 2); YosoModel builds no
+    // pooler; the multiple-choice head is pre_classifier (64 -> 64) then classifier (64 -> 1).
+    let encoder = TABLES + 2 * 64 + norm(64) + 2 * layer(64, 128);
+    let expected = encoder + linear(64, 64) + linear(64, 1);
+    assert_eq!(derived(small("yoso", "YosoForMultipleChoice")), expected);
+    // conv_window adds a depthwise kernel per head to each layer's attention: 4 heads x 5.
+    let mut c = small("yoso", "YosoForMultipleChoice");
+    c["conv_window"] = json!(5);
+    assert_eq!(derived(c), expected + 2 * 4 * 5);
+}
+
+#[test]
+fn yoso_question_answering_has_two_outputs_whatever_num_labels_says() {
+    let mut c = small("mra", "MraForQuestionAnswering");
+    c["num_labels"] = json!(5);
+    let expected = TABLES + 2 * 64 + norm(64) + 2 * layer(64, 128) + linear(64, 2);
+    assert_eq!(derived(c), expected);
+}
+
+#[test]
+fn nystromformer_convolves_values_with_a_65_tap_kernel_by_default() {
+    // NystromformerConfig.conv_kernel_size = 65: a [heads, 1, 65, 1] kernel per layer, no bias.
+    let expected = TABLES + 2 * 64 + norm(64) + 2 * (layer(64, 128) + 4 * 65);
+    assert_eq!(derived(small("nystromformer", "NystromformerModel")), expected);
+}

@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use super::encoders::Style;
-use super::encoders::{EncoderDesc, position_embedding, sizes};
-use super::{Common, ConfigError, Defaulted, class_or, deserialize_raw, flag, num_labels, size};
+use super::encoders::{Conv, EncoderDesc, position_embedding, sizes};
+use super::{
+    Common, ConfigError, Defaulted, Limit, check_range, class_or, deserialize_raw, flag, num_labels, size,
+};
 
 /// Which head modules a class builds on the encoder. The names follow the checkpoint's tensors,
 /// and BERT-style and RoBERTa-style heads are built differently.
@@ -45,6 +47,8 @@ struct Raw {
     use_task_id: Option<bool>,
     task_type_vocab_size: Option<u64>,
     max_2d_position_embeddings: Option<u64>,
+    conv_window: Option<u64>,
+    conv_kernel_size: Option<u64>,
     position_embedding_type: Option<String>,
     tie_word_embeddings: Option<bool>,
     pad_token_id: Option<u64>,
@@ -75,6 +79,9 @@ pub struct BertConfig {
     pub task_types: Option<u64>,
     /// Rows of each of LayoutLM's four 2-D position tables; None for the other types.
     pub layout_positions: Option<u64>,
+    /// Kernel of the depthwise convolution over each head's values (YOSO's `conv_window`,
+    /// Nyströmformer's `conv_kernel_size`); None when the layer has none.
+    pub conv_kernel: Option<u64>,
     pub position_embedding: PositionEmbedding,
     pub tie_word_embeddings: bool,
     pub pad_token_id: u64,
@@ -124,6 +131,21 @@ impl BertConfig {
             )?),
             false => None,
         };
+        let conv_kernel = match desc.conv {
+            Conv::None => None,
+            Conv::Window => raw
+                .conv_window
+                .map(|k| check_range(Limit { field: "conv_window", max: 1 << 16 }, k))
+                .transpose()?,
+            Conv::Kernel => {
+                let raw_kernel = value.get("conv_kernel_size");
+                if raw_kernel.is_some_and(|v| v.is_null()) {
+                    None
+                } else {
+                    Some(size("conv_kernel_size", raw.conv_kernel_size, 65, 1 << 16, &mut d)?)
+                }
+            }
+        };
         let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let labels = num_labels(value)?;
@@ -138,7 +160,11 @@ impl BertConfig {
             .chain(super::encoders::interchangeable(desc))
             .find_map(|k| super::encoders::match_class(&k.classes, &class).map(|h| (k, h)))
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
-        let (head, num_labels) = super::encoders::labelled(head, labels, &mut d)?;
+        let (head, mut num_labels) = super::encoders::labelled(head, labels, &mut d)?;
+        if desc.style == Style::Yoso && head == Head::QuestionAnswering {
+            // YosoForQuestionAnswering sets `config.num_labels = 2` whatever the file says.
+            num_labels = 2;
+        }
         Ok(BertConfig {
             desc,
             class,
@@ -154,6 +180,7 @@ impl BertConfig {
             type_vocab_size,
             task_types,
             layout_positions,
+            conv_kernel,
             position_embedding,
             tie_word_embeddings,
             pad_token_id,
@@ -183,7 +210,7 @@ impl BertConfig {
             Style::Roberta => {
                 self.max_position_embeddings.saturating_sub(self.pad_token_id.saturating_add(1))
             }
-            Style::Bert => self.max_position_embeddings,
+            Style::Bert | Style::Yoso => self.max_position_embeddings,
         }
     }
 }

@@ -17,6 +17,19 @@ use super::{ConfigError, Defaulted, classifier_labels};
 pub enum Style {
     Bert,
     Roberta,
+    /// YOSO, MRA and Nyströmformer: BERT's masked-LM head, RoBERTa's classification head, no
+    /// pooler, and multiple choice through a `pre_classifier` (dense + ReLU).
+    Yoso,
+}
+
+/// A depthwise convolution over each head's values, and the key that sizes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conv {
+    None,
+    /// YOSO's `conv_window`: none unless the file sets it.
+    Window,
+    /// Nyströmformer's `conv_kernel_size`: 65 by default, none when the file writes null.
+    Kernel,
 }
 
 /// The config class's defaults for the keys every type of the lineage reads.
@@ -105,6 +118,9 @@ pub struct EncoderDesc {
     pub layout: bool,
     /// Every class keeps the pooler (LayoutLM), rather than BERT's rule per head.
     pub pooler_always: bool,
+    /// Rows of the position table beyond `max_position_embeddings` (YOSO's ids start at 2).
+    pub position_offset: u64,
+    pub conv: Conv,
 }
 
 pub const BERT: EncoderDesc = EncoderDesc {
@@ -123,6 +139,8 @@ pub const BERT: EncoderDesc = EncoderDesc {
     task_ids: false,
     layout: false,
     pooler_always: false,
+    position_offset: 0,
+    conv: Conv::None,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {
@@ -141,6 +159,19 @@ const ROBERTA_CLASSES: Classes =
 /// BERT's classes with a causal LM named as RoBERTa names it (ERNIE, Megatron-BERT).
 const BERT_CLASSES: Classes =
     Classes { prefix: "", causal_lm: Some("ForCausalLM"), pretraining: true, next_sentence: true };
+
+/// YOSO's classes: no causal LM, no pre-training heads.
+const YOSO_CLASSES: Classes =
+    Classes { prefix: "", causal_lm: None, pretraining: false, next_sentence: false };
+
+/// `YosoConfig`'s defaults (RoBERTa's vocabulary, 4096 positions, one token type).
+const YOSO_DEFAULTS: Defaults = Defaults {
+    vocab_size: 50265,
+    max_position_embeddings: 4096,
+    type_vocab_size: 1,
+    pad_token_id: 1,
+    ..BERT_DEFAULTS
+};
 
 pub const TYPES: &[EncoderDesc] = &[
     BERT,
@@ -255,6 +286,44 @@ pub const TYPES: &[EncoderDesc] = &[
         prefixes: &["layoutlm."],
         layout: true,
         pooler_always: true,
+        ..BERT
+    },
+    EncoderDesc {
+        model_type: "yoso",
+        classes: Classes { prefix: "Yoso", ..YOSO_CLASSES },
+        module: "yoso.",
+        prefixes: &["yoso."],
+        style: Style::Yoso,
+        defaults: YOSO_DEFAULTS,
+        position_offset: 2,
+        conv: Conv::Window,
+        ..BERT
+    },
+    EncoderDesc {
+        model_type: "mra",
+        classes: Classes { prefix: "Mra", ..YOSO_CLASSES },
+        module: "mra.",
+        prefixes: &["mra."],
+        style: Style::Yoso,
+        defaults: Defaults { max_position_embeddings: 512, layer_norm_eps: 1e-5, ..YOSO_DEFAULTS },
+        position_offset: 2,
+        ..BERT
+    },
+    EncoderDesc {
+        model_type: "nystromformer",
+        classes: Classes { prefix: "Nystromformer", ..YOSO_CLASSES },
+        module: "nystromformer.",
+        prefixes: &["nystromformer."],
+        style: Style::Yoso,
+        defaults: Defaults {
+            vocab_size: 30000,
+            max_position_embeddings: 510,
+            type_vocab_size: 2,
+            layer_norm_eps: 1e-5,
+            ..YOSO_DEFAULTS
+        },
+        position_offset: 2,
+        conv: Conv::Kernel,
         ..BERT
     },
 ];

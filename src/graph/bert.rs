@@ -49,11 +49,12 @@ fn encoder_prefix(c: &BertConfig) -> &'static str {
 /// that classify from the pooled [CLS] vector; the others pass `add_pooling_layer=False`.
 pub fn has_pooler(c: &BertConfig) -> bool {
     c.desc.pooler_always
-        || matches!(
-            (c.head, c.style),
-            (Head::Model | Head::PreTraining | Head::NextSentencePrediction | Head::MultipleChoice, _)
-                | (Head::SequenceClassification { .. }, Style::Bert)
-        )
+        || c.style != Style::Yoso
+            && matches!(
+                (c.head, c.style),
+                (Head::Model | Head::PreTraining | Head::NextSentencePrediction | Head::MultipleChoice, _)
+                    | (Head::SequenceClassification { .. }, Style::Bert)
+            )
 }
 
 pub fn build(c: &BertConfig, seq: u64) -> Graph {
@@ -63,7 +64,7 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     let word_embeddings = format!("{p}embeddings.word_embeddings.weight");
 
     let emb = format!("{p}embeddings");
-    let sizes = [v, c.max_position_embeddings, c.type_vocab_size];
+    let sizes = [v, c.max_position_embeddings + c.desc.position_offset, c.type_vocab_size];
     let mut nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
     let norms: &Norms = &c.desc.norms;
     if let Some(tasks) = c.task_types {
@@ -91,7 +92,7 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     let l = format!("{p}encoder.layer.{{i}}");
     // transformers 5.x dropped the relative tables: `position_embedding_type` builds nothing.
     let relative = c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4;
-    let nodes = bert_layer(&BertLayer {
+    let mut nodes = bert_layer(&BertLayer {
         l: &l,
         seq,
         hidden: h,
@@ -102,6 +103,12 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
         distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
         norms,
     });
+    if let (Some(k), Some(attention)) = (c.conv_kernel, nodes.iter_mut().find(|n| n.op == Op::Attention)) {
+        // A depthwise convolution over the values, one kernel per head, no bias.
+        attention
+            .params
+            .push(Tensor::new(format!("{l}.attention.self.conv.weight"), &[c.num_heads, 1, k, 1]));
+    }
     sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
     if let Some(last) = norms.last {
         let name = format!("{p}{last}");
@@ -126,7 +133,7 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     if !head_nodes.is_empty() {
         let name = match (c.head, c.style) {
             (Head::MaskedLm | Head::CausalLm, Style::Roberta) => "lm_head",
-            (Head::SequenceClassification { .. }, Style::Roberta)
+            (Head::SequenceClassification { .. }, Style::Roberta | Style::Yoso)
             | (
                 Head::SequenceClassification { .. } | Head::TokenClassification { .. } | Head::MultipleChoice,
                 _,
@@ -172,7 +179,7 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
     let nsp = || linear("cls.seq_relationship", "is-next classifier on the pooled vector", 1, h, 2);
     match (c.head, c.style) {
         (Head::Model, _) => vec![],
-        (Head::MaskedLm | Head::CausalLm, Style::Bert) => bert_mlm(c, seq, word_embeddings),
+        (Head::MaskedLm | Head::CausalLm, Style::Bert | Style::Yoso) => bert_mlm(c, seq, word_embeddings),
         (Head::MaskedLm | Head::CausalLm, Style::Roberta) => vec![
             linear("lm_head.dense", "dense, then GELU", seq, h, h),
             layer_norm("lm_head.layer_norm", "norm", &[seq, h], h),
@@ -187,7 +194,7 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
         (Head::SequenceClassification { num_labels }, Style::Bert) => {
             vec![linear("classifier", "labels from the pooled vector", 1, h, num_labels)]
         }
-        (Head::SequenceClassification { num_labels }, Style::Roberta) => vec![
+        (Head::SequenceClassification { num_labels }, Style::Roberta | Style::Yoso) => vec![
             linear("classifier.dense", "first token's state, dense then tanh", 1, h, h),
             linear("classifier.out_proj", "labels", 1, h, num_labels),
         ],
@@ -197,6 +204,10 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
         (Head::QuestionAnswering, _) => {
             vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)]
         }
+        (Head::MultipleChoice, Style::Yoso) => vec![
+            linear("pre_classifier", "first token's state, dense then ReLU", 1, h, h),
+            linear("classifier", "a score per choice", 1, h, 1),
+        ],
         (Head::MultipleChoice, _) => vec![linear("classifier", "a score per choice", 1, h, 1)],
     }
 }

@@ -48,3 +48,20 @@ VARIATIONS["layoutlm"] = _LINEAGE + [
          vocab_size=321, max_position_embeddings=30, max_2d_position_embeddings=77,
          tie_word_embeddings=False, num_labels=4),
 ]
+
+_YOSO = {
+    "yoso": "Yoso",
+    "mra": "Mra",
+    "nystromformer": "Nystromformer",
+}
+FAMILIES += list(_YOSO)
+EXTRA_CLASSES.update({t: [p + h for h in ("ForTokenClassification", "ForQuestionAnswering",
+                                           "ForMultipleChoice")] for t, p in _YOSO.items()})
+VARIATIONS.update({t: _LINEAGE for t in _YOSO})
+VARIATIONS["yoso"] = _LINEAGE + [
+    dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128,
+         vocab_size=500, max_position_embeddings=64, conv_window=5, num_labels=3),
+]
+# NystromformerConfig (5.24) refuses conv_kernel_size=None, which older releases read as "no
+# convolution"; the planner follows the older reading, which this table cannot check.
+VARIATIONS["nystromformer"] = [dict(v, conv_kernel_size=9) for v in _LINEAGE[:2]] + _LINEAGE[2:]
