@@ -22,21 +22,12 @@ fn bert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
 }
 
 /// A type of the BERT lineage described in `config/encoders.rs`.
-const fn encoder(
-    key: &'static str,
-    name: &'static str,
-    derives_from: &'static str,
-    summary: &'static str,
-) -> FamilyInfo {
-    FamilyInfo {
-        key,
-        name,
-        derives_from: Some(derives_from),
-        summary,
-        kind: ModelKind::Encoder,
-        resolve: Some(bert),
-    }
+const fn encoder(key: Str, name: Str, from: Str, summary: Str) -> FamilyInfo {
+    let derives_from = Some(from);
+    FamilyInfo { key, name, derives_from, summary, kind: ModelKind::Encoder, resolve: Some(bert) }
 }
+
+type Str = &'static str;
 
 fn gpt2(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::gpt2::Gpt2Config::resolve(v, c))

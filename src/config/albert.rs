@@ -72,18 +72,8 @@ impl AlbertConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        let [
-            vocab_size,
-            embedding_size,
-            hidden_size,
-            num_layers,
-            num_groups,
-            inner_group_num,
-            num_heads,
-            intermediate_size,
-            max_position_embeddings,
-            type_vocab_size,
-        ] = sizes(value, SIZES, &mut d)?;
+        #[rustfmt::skip]
+        let [vocab_size, embedding_size, hidden_size, num_layers, num_groups, inner_group_num, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, SIZES, &mut d)?;
         let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {

@@ -105,15 +105,8 @@ impl BertConfig {
         let df = desc.defaults;
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
-        let [
-            vocab_size,
-            hidden_size,
-            num_layers,
-            num_heads,
-            intermediate_size,
-            max_position_embeddings,
-            type_vocab_size,
-        ] = sizes(value, df.keys(), &mut d)?;
+        #[rustfmt::skip]
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, df.keys(), &mut d)?;
         // ErnieConfig: `use_task_id` off by default, 3 task types.
         let task_types = if desc.task_ids && flag("use_task_id", raw.use_task_id, false, &mut d) {
             Some(size("task_type_vocab_size", raw.task_type_vocab_size, 3, 1 << 20, &mut d)?)

@@ -101,8 +101,8 @@ impl DebertaV2Config {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] =
-            sizes(value, SIZES, &mut d)?;
+        #[rustfmt::skip]
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, SIZES, &mut d)?;
         // 0 is this class's default and means "no token-type embedding".
         let type_vocab_size = match raw.type_vocab_size {
             Some(0) => 0,

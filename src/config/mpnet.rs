@@ -61,15 +61,8 @@ impl MpnetConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        let [
-            vocab_size,
-            hidden_size,
-            num_layers,
-            num_heads,
-            intermediate_size,
-            max_position_embeddings,
-            relative_attention_num_buckets,
-        ] = sizes(value, SIZES, &mut d)?;
+        #[rustfmt::skip]
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, relative_attention_num_buckets] = sizes(value, SIZES, &mut d)?;
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
             d.push(Defaulted { field: "pad_token_id", value: "1".into() });
