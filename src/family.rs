@@ -21,6 +21,14 @@ fn bert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::bert::BertConfig::resolve(v, c))
 }
 
+/// A type of the BERT lineage described in `config/encoders.rs`.
+const fn encoder(key: Str, name: Str, from: Str, summary: Str) -> FamilyInfo {
+    let derives_from = Some(from);
+    FamilyInfo { key, name, derives_from, summary, kind: ModelKind::Encoder, resolve: Some(bert) }
+}
+
+type Str = &'static str;
+
 fn gpt2(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::gpt2::Gpt2Config::resolve(v, c))
 }
@@ -158,6 +166,72 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "RoBERTa trained on 100 languages with a 250k SentencePiece vocabulary (Conneau et al., 2019); e5 multilingual and bge rerankers build on it.",
         resolve: Some(bert),
     },
+    encoder(
+        "camembert",
+        "CamemBERT",
+        "roberta",
+        "RoBERTa's architecture trained on French text with a SentencePiece vocabulary (Martin et al., 2020).",
+    ),
+    encoder(
+        "data2vec-text",
+        "Data2Vec (text)",
+        "roberta",
+        "RoBERTa's architecture trained to predict its own teacher's representations of masked text (Baevski et al., 2022).",
+    ),
+    encoder(
+        "roberta-prelayernorm",
+        "RoBERTa-PreLayerNorm",
+        "roberta",
+        "RoBERTa with each LayerNorm moved before its sublayer and one more after the stack, as fairseq's pre-LN encoders (efficient_mlm).",
+    ),
+    encoder(
+        "xlm-roberta-xl",
+        "XLM-RoBERTa-XL",
+        "xlm-roberta",
+        "XLM-RoBERTa scaled to 3.5B and 10.7B parameters with pre-LN layers, no embedding norm and a final norm after the stack (Goyal et al., 2021).",
+    ),
+    encoder(
+        "ernie",
+        "ERNIE",
+        "bert",
+        "Baidu's ERNIE 1.0 to 3.0 encoders (2019-2021): BERT's layers and heads, with an optional task-type embedding table (`use_task_id`).",
+    ),
+    encoder(
+        "ibert",
+        "I-BERT",
+        "roberta",
+        "RoBERTa with integer-only arithmetic for inference (Kim et al., 2021): the same parameters, with quantisation scales and integer weights kept as buffers.",
+    ),
+    encoder(
+        "layoutlm",
+        "LayoutLM",
+        "bert",
+        "BERT for scanned documents (Xu et al., 2020): each token's bounding box adds four 2-D position embeddings (x, y, height, width); every class keeps the pooler.",
+    ),
+    encoder(
+        "yoso",
+        "YOSO",
+        "bert",
+        "You Only Sample (Almost) Once (Zeng et al., 2021): BERT's layers with attention estimated by Bernoulli sampling over LSH buckets; the same parameters, no pooler.",
+    ),
+    encoder(
+        "mra",
+        "MRA",
+        "bert",
+        "Multi-resolution analysis attention (Zeng et al., 2022): BERT's layers with block-sparse attention chosen by a multi-resolution approximation; YOSO's heads.",
+    ),
+    encoder(
+        "nystromformer",
+        "Nyströmformer",
+        "bert",
+        "Nyström-approximated self-attention (Xiong et al., 2021) with a depthwise convolution over each head's values; YOSO's heads.",
+    ),
+    encoder(
+        "megatron-bert",
+        "Megatron-BERT",
+        "bert",
+        "NVIDIA's Megatron-LM BERT (Shoeybi et al., 2019): pre-LN layers, no embedding norm, a final norm after the stack, BERT's heads.",
+    ),
     FamilyInfo {
         key: "gpt2",
         kind: ModelKind::Decoder,

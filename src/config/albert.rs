@@ -6,22 +6,33 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::bert::{Head, PositionEmbedding, UnknownClass};
-use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels, size};
+use super::bert::{Head, PositionEmbedding};
+use super::encoders::{
+    Classes, FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH, position_embedding, sizes,
+};
+use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels};
+
+const CLASSES: Classes =
+    Classes { prefix: "Albert", causal_lm: None, pretraining: true, next_sentence: false };
+
+/// AlbertConfig's sizes: the xxlarge shape. Groups x inner layers multiply the layer count; both
+/// are bounded so the sum cannot overflow.
+const SIZES: [SizeKey; 10] = [
+    ("vocab_size", 30000, VOCAB),
+    ("embedding_size", 128, WIDTH),
+    ("hidden_size", 4096, WIDTH),
+    ("num_hidden_layers", 12, LAYERS),
+    ("num_hidden_groups", 1, LAYERS),
+    ("inner_group_num", 1, 64),
+    ("num_attention_heads", 64, HEADS),
+    ("intermediate_size", 16384, FFN),
+    ("max_position_embeddings", 512, POSITIONS),
+    ("type_vocab_size", 2, TABLE),
+];
 
 #[derive(Debug, Deserialize)]
 struct Raw {
-    vocab_size: Option<u64>,
-    embedding_size: Option<u64>,
-    hidden_size: Option<u64>,
-    num_hidden_layers: Option<u64>,
-    num_hidden_groups: Option<u64>,
-    num_attention_heads: Option<u64>,
-    intermediate_size: Option<u64>,
-    inner_group_num: Option<u64>,
     hidden_act: Option<String>,
-    max_position_embeddings: Option<u64>,
-    type_vocab_size: Option<u64>,
     layer_norm_eps: Option<f64>,
     position_embedding_type: Option<String>,
     pad_token_id: Option<u64>,
@@ -61,18 +72,8 @@ impl AlbertConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        let vocab_size = size("vocab_size", raw.vocab_size, 30000, 100_000_000, &mut d)?;
-        let embedding_size = size("embedding_size", raw.embedding_size, 128, 1 << 18, &mut d)?;
-        let hidden_size = size("hidden_size", raw.hidden_size, 4096, 1 << 18, &mut d)?;
-        let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 12, 10_000, &mut d)?;
-        let num_groups = size("num_hidden_groups", raw.num_hidden_groups, 1, 10_000, &mut d)?;
-        // Groups x inner layers multiply the layer count; both are bounded so the sum cannot overflow.
-        let inner_group_num = size("inner_group_num", raw.inner_group_num, 1, 64, &mut d)?;
-        let num_heads = size("num_attention_heads", raw.num_attention_heads, 64, 1 << 16, &mut d)?;
-        let intermediate_size = size("intermediate_size", raw.intermediate_size, 16384, 1 << 22, &mut d)?;
-        let max_position_embeddings =
-            size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
-        let type_vocab_size = size("type_vocab_size", raw.type_vocab_size, 2, 1 << 20, &mut d)?;
+        #[rustfmt::skip]
+        let [vocab_size, embedding_size, hidden_size, num_layers, num_groups, inner_group_num, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, SIZES, &mut d)?;
         let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
@@ -83,29 +84,11 @@ impl AlbertConfig {
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu_new".into());
         let class = class_or(common, "AlbertModel", &mut d);
         let labels = num_labels(value)?;
-        let head = match class.as_str() {
-            "AlbertModel" => Head::Model,
-            "AlbertForMaskedLM" => Head::MaskedLm,
-            "AlbertForPreTraining" => Head::PreTraining,
-            "AlbertForSequenceClassification" => Head::SequenceClassification { num_labels: 0 },
-            "AlbertForTokenClassification" => Head::TokenClassification { num_labels: 0 },
-            "AlbertForQuestionAnswering" => Head::QuestionAnswering,
-            "AlbertForMultipleChoice" => Head::MultipleChoice,
-            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
-        };
-        let uses_labels = matches!(
-            head,
-            Head::PreTraining
-                | Head::SequenceClassification { .. }
-                | Head::TokenClassification { .. }
-                | Head::QuestionAnswering
-        );
-        let num_labels = if uses_labels { classifier_labels(labels, &mut d)? } else { labels.0 };
-        let head = match head {
-            Head::SequenceClassification { .. } => Head::SequenceClassification { num_labels },
-            Head::TokenClassification { .. } => Head::TokenClassification { num_labels },
-            other => other,
-        };
+        let (head, mut num_labels) = super::encoders::head_of(&CLASSES, &class, labels, &mut d)?;
+        // AlbertForPreTraining's sentence-order head is sized by the labels too.
+        if head == Head::PreTraining {
+            num_labels = classifier_labels(labels, &mut d)?;
+        }
         Ok(AlbertConfig {
             class,
             head,
@@ -133,42 +116,8 @@ impl AlbertConfig {
     pub fn dims(&self) -> super::Dims {
         // Applications, not parameter sets: activations and the serving working set grow with
         // every pass through a shared layer.
-        super::Dims {
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
-        }
+        super::Dims { ..super::encoders::encoder_dims!(self) }
     }
-}
-
-/// `position_embedding_type` as the BERT-derived encoders read it.
-pub(crate) fn position_embedding(
-    value: Option<&str>,
-    d: &mut Vec<Defaulted>,
-) -> Result<PositionEmbedding, ConfigError> {
-    Ok(match value {
-        None => {
-            d.push(Defaulted { field: "position_embedding_type", value: "absolute".into() });
-            PositionEmbedding::Absolute
-        }
-        Some("absolute") => PositionEmbedding::Absolute,
-        Some("relative_key") => PositionEmbedding::RelativeKey,
-        Some("relative_key_query") => PositionEmbedding::RelativeKeyQuery,
-        Some(other) => {
-            return Err(ConfigError::field(
-                "position_embedding_type",
-                format!("{other:?} is not absolute, relative_key or relative_key_query"),
-            ));
-        }
-    })
 }
 
 #[cfg(test)]

@@ -1,55 +1,16 @@
-//! The BERT encoder family: `bert`, `roberta`, `xlm-roberta` (and the sentence-transformers,
-//! e5, bge and reranker checkpoints built on them). Defaults are those of transformers'
-//! `BertConfig`, `RobertaConfig` and `XLMRobertaConfig`.
+//! The BERT lineage: `bert`, `roberta`, `xlm-roberta` (and the sentence-transformers, e5, bge and
+//! reranker checkpoints built on them) and the types described beside them in
+//! `config/encoders.rs` (CamemBERT, Data2VecText, ERNIE, the pre-LN RoBERTa-PreLayerNorm,
+//! XLM-RoBERTa-XL and Megatron-BERT), read with each config class's defaults.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use super::encoders::Style;
+use super::encoders::{Conv, EncoderDesc, position_embedding, sizes};
 use super::{
-    Common, ConfigError, Defaulted, class_or, classifier_labels, deserialize_raw, flag, num_labels, size,
+    Common, ConfigError, Defaulted, Limit, check_range, class_or, deserialize_raw, flag, num_labels, size,
 };
-
-/// Which config class the file belongs to; they differ only in defaults.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Variant {
-    Bert,
-    Roberta,
-    XlmRoberta,
-}
-
-impl Variant {
-    pub fn from_model_type(model_type: &str) -> Option<Self> {
-        match model_type {
-            "bert" => Some(Variant::Bert),
-            "roberta" => Some(Variant::Roberta),
-            "xlm-roberta" => Some(Variant::XlmRoberta),
-            _ => None,
-        }
-    }
-
-    fn default_vocab(self) -> u64 {
-        match self {
-            // transformers' RobertaConfig; BertConfig and XLMRobertaConfig both default to 30522.
-            Variant::Roberta => 50265,
-            Variant::Bert | Variant::XlmRoberta => 30522,
-        }
-    }
-
-    fn default_pad(self) -> u64 {
-        match self {
-            Variant::Bert => 0,
-            Variant::Roberta | Variant::XlmRoberta => 1,
-        }
-    }
-
-    fn default_class(self) -> &'static str {
-        match self {
-            Variant::Bert => "BertModel",
-            Variant::Roberta => "RobertaModel",
-            Variant::XlmRoberta => "XLMRobertaModel",
-        }
-    }
-}
 
 /// Which head modules a class builds on the encoder. The names follow the checkpoint's tensors,
 /// and BERT-style and RoBERTa-style heads are built differently.
@@ -72,15 +33,6 @@ pub enum Head {
     MultipleChoice,
 }
 
-/// BERT heads live under `bert.` and `cls.`; RoBERTa heads under `roberta.`, `lm_head.` and
-/// `classifier.`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Style {
-    Bert,
-    Roberta,
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PositionEmbedding {
@@ -92,13 +44,11 @@ pub enum PositionEmbedding {
 
 #[derive(Debug, Deserialize)]
 struct Raw {
-    vocab_size: Option<u64>,
-    hidden_size: Option<u64>,
-    num_hidden_layers: Option<u64>,
-    num_attention_heads: Option<u64>,
-    intermediate_size: Option<u64>,
-    max_position_embeddings: Option<u64>,
-    type_vocab_size: Option<u64>,
+    use_task_id: Option<bool>,
+    task_type_vocab_size: Option<u64>,
+    max_2d_position_embeddings: Option<u64>,
+    conv_window: Option<u64>,
+    conv_kernel_size: Option<u64>,
     position_embedding_type: Option<String>,
     tie_word_embeddings: Option<bool>,
     pad_token_id: Option<u64>,
@@ -109,7 +59,8 @@ struct Raw {
 /// A resolved BERT-family config: nothing structural is optional.
 #[derive(Debug, Clone, Serialize)]
 pub struct BertConfig {
-    pub variant: Variant,
+    #[serde(skip)]
+    pub desc: &'static EncoderDesc,
     /// The class planned: `architectures[0]`, or the family's base model when the file names none.
     pub class: String,
     pub head: Head,
@@ -124,6 +75,13 @@ pub struct BertConfig {
     pub intermediate_size: u64,
     pub max_position_embeddings: u64,
     pub type_vocab_size: u64,
+    /// Rows of ERNIE's `task_type_embeddings` (`use_task_id`); None when it builds none.
+    pub task_types: Option<u64>,
+    /// Rows of each of LayoutLM's four 2-D position tables; None for the other types.
+    pub layout_positions: Option<u64>,
+    /// Kernel of the depthwise convolution over each head's values (YOSO's `conv_window`,
+    /// Nyströmformer's `conv_kernel_size`); None when the layer has none.
+    pub conv_kernel: Option<u64>,
     pub position_embedding: PositionEmbedding,
     pub tie_word_embeddings: bool,
     pub pad_token_id: u64,
@@ -142,55 +100,69 @@ pub struct UnknownClass(pub String);
 
 impl BertConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
-        let variant = Variant::from_model_type(&common.model_type)
+        let desc = super::encoders::lookup(&common.model_type)
             .ok_or_else(|| ConfigError::field("model_type", "not a BERT-family model type"))?;
+        let df = desc.defaults;
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
-        let vocab_size = size("vocab_size", raw.vocab_size, variant.default_vocab(), 100_000_000, &mut d)?;
-        let hidden_size = size("hidden_size", raw.hidden_size, 768, 1 << 18, &mut d)?;
-        let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 12, 10_000, &mut d)?;
-        let num_heads = size("num_attention_heads", raw.num_attention_heads, 12, 1 << 16, &mut d)?;
-        let intermediate_size = size("intermediate_size", raw.intermediate_size, 3072, 1 << 22, &mut d)?;
-        let max_position_embeddings =
-            size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
-        let type_vocab_size = size("type_vocab_size", raw.type_vocab_size, 2, 1 << 20, &mut d)?;
-        let position_embedding = match raw.position_embedding_type.as_deref() {
-            None => {
-                d.push(Defaulted { field: "position_embedding_type", value: "absolute".into() });
-                PositionEmbedding::Absolute
-            }
-            Some("absolute") => PositionEmbedding::Absolute,
-            Some("relative_key") => PositionEmbedding::RelativeKey,
-            Some("relative_key_query") => PositionEmbedding::RelativeKeyQuery,
-            Some(other) => {
-                return Err(ConfigError::field(
-                    "position_embedding_type",
-                    format!("{other:?} is not absolute, relative_key or relative_key_query"),
-                ));
+        #[rustfmt::skip]
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, df.keys(), &mut d)?;
+        // ErnieConfig: `use_task_id` off by default, 3 task types.
+        let task_types = if desc.task_ids && flag("use_task_id", raw.use_task_id, false, &mut d) {
+            Some(size("task_type_vocab_size", raw.task_type_vocab_size, 3, 1 << 20, &mut d)?)
+        } else {
+            None
+        };
+        // LayoutLMConfig: 1024 rows per coordinate table.
+        let layout_positions = match desc.layout {
+            true => Some(size(
+                "max_2d_position_embeddings",
+                raw.max_2d_position_embeddings,
+                1024,
+                1 << 20,
+                &mut d,
+            )?),
+            false => None,
+        };
+        let conv_kernel = match desc.conv {
+            Conv::None => None,
+            Conv::Window => raw
+                .conv_window
+                .map(|k| check_range(Limit { field: "conv_window", max: 1 << 16 }, k))
+                .transpose()?,
+            Conv::Kernel => {
+                let raw_kernel = value.get("conv_kernel_size");
+                if raw_kernel.is_some_and(|v| v.is_null()) {
+                    None
+                } else {
+                    Some(size("conv_kernel_size", raw.conv_kernel_size, 65, 1 << 16, &mut d)?)
+                }
             }
         };
+        let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let labels = num_labels(value)?;
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
-            d.push(Defaulted { field: "pad_token_id", value: variant.default_pad().to_string() });
-            variant.default_pad()
+            d.push(Defaulted { field: "pad_token_id", value: df.pad_token_id.to_string() });
+            df.pad_token_id
         });
-        let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-12);
+        let layer_norm_eps = raw.layer_norm_eps.unwrap_or(df.layer_norm_eps);
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
-        let class = class_or(common, variant.default_class(), &mut d);
-        let (style, head) = classify(&class, labels.0)
+        let class = class_or(common, &format!("{}Model", desc.classes.prefix), &mut d);
+        let (desc, head) = std::iter::once(desc)
+            .chain(super::encoders::interchangeable(desc))
+            .find_map(|k| super::encoders::match_class(&k.classes, &class).map(|h| (k, h)))
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
-        let num_labels = match head {
-            Head::SequenceClassification { .. }
-            | Head::TokenClassification { .. }
-            | Head::QuestionAnswering => classifier_labels(labels, &mut d)?,
-            _ => labels.0,
-        };
+        let (head, mut num_labels) = super::encoders::labelled(head, labels, &mut d)?;
+        if desc.style == Style::Yoso && head == Head::QuestionAnswering {
+            // YosoForQuestionAnswering sets `config.num_labels = 2` whatever the file says.
+            num_labels = 2;
+        }
         Ok(BertConfig {
-            variant,
+            desc,
             class,
             head,
-            style,
+            style: desc.style,
             num_labels,
             vocab_size,
             hidden_size,
@@ -199,6 +171,9 @@ impl BertConfig {
             intermediate_size,
             max_position_embeddings,
             type_vocab_size,
+            task_types,
+            layout_positions,
+            conv_kernel,
             position_embedding,
             tie_word_embeddings,
             pad_token_id,
@@ -217,17 +192,7 @@ impl BertConfig {
         super::Dims {
             head_dim: self.head_dim(),
             usable_context: self.usable_positions(),
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            ..super::encoders::encoder_dims!(self)
         }
     }
 
@@ -238,35 +203,9 @@ impl BertConfig {
             Style::Roberta => {
                 self.max_position_embeddings.saturating_sub(self.pad_token_id.saturating_add(1))
             }
-            Style::Bert => self.max_position_embeddings,
+            Style::Bert | Style::Yoso => self.max_position_embeddings,
         }
     }
-}
-
-/// The head a class name builds, and whether its modules are named BERT- or RoBERTa-style.
-fn classify(class: &str, num_labels: u64) -> Option<(Style, Head)> {
-    let (style, rest) = if let Some(rest) = class.strip_prefix("XLMRoberta") {
-        (Style::Roberta, rest)
-    } else if let Some(rest) = class.strip_prefix("Roberta") {
-        (Style::Roberta, rest)
-    } else if let Some(rest) = class.strip_prefix("Bert") {
-        (Style::Bert, rest)
-    } else {
-        return None;
-    };
-    let head = match (style, rest) {
-        (_, "Model") => Head::Model,
-        (_, "ForMaskedLM") => Head::MaskedLm,
-        (Style::Bert, "LMHeadModel") | (Style::Roberta, "ForCausalLM") => Head::CausalLm,
-        (Style::Bert, "ForPreTraining") => Head::PreTraining,
-        (Style::Bert, "ForNextSentencePrediction") => Head::NextSentencePrediction,
-        (_, "ForSequenceClassification") => Head::SequenceClassification { num_labels },
-        (_, "ForTokenClassification") => Head::TokenClassification { num_labels },
-        (_, "ForQuestionAnswering") => Head::QuestionAnswering,
-        (_, "ForMultipleChoice") => Head::MultipleChoice,
-        _ => return None,
-    };
-    Some((style, head))
 }
 
 #[cfg(test)]

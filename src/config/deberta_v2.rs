@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::bert::{Head, UnknownClass};
+use super::encoders::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, VOCAB, WIDTH, sizes};
 use super::{
     Common, ConfigError, Defaulted, Limit, check_range, class_or, classifier_labels, flag, num_labels, size,
 };
@@ -21,15 +22,19 @@ enum PosAttType {
     Joined(String),
 }
 
+/// DebertaV2Config's sizes: the 1.5B xxlarge shape.
+const SIZES: [SizeKey; 6] = [
+    ("vocab_size", 128100, VOCAB),
+    ("hidden_size", 1536, WIDTH),
+    ("num_hidden_layers", 24, LAYERS),
+    ("num_attention_heads", 24, HEADS),
+    ("intermediate_size", 6144, FFN),
+    ("max_position_embeddings", 512, POSITIONS),
+];
+
 #[derive(Debug, Deserialize)]
 struct Raw {
-    vocab_size: Option<u64>,
-    hidden_size: Option<u64>,
-    num_hidden_layers: Option<u64>,
-    num_attention_heads: Option<u64>,
-    intermediate_size: Option<u64>,
     hidden_act: Option<String>,
-    max_position_embeddings: Option<u64>,
     type_vocab_size: Option<u64>,
     layer_norm_eps: Option<f64>,
     relative_attention: Option<bool>,
@@ -96,13 +101,8 @@ impl DebertaV2Config {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        let vocab_size = size("vocab_size", raw.vocab_size, 128100, 100_000_000, &mut d)?;
-        let hidden_size = size("hidden_size", raw.hidden_size, 1536, 1 << 18, &mut d)?;
-        let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 24, 10_000, &mut d)?;
-        let num_heads = size("num_attention_heads", raw.num_attention_heads, 24, 1 << 16, &mut d)?;
-        let intermediate_size = size("intermediate_size", raw.intermediate_size, 6144, 1 << 22, &mut d)?;
-        let max_position_embeddings =
-            size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
+        #[rustfmt::skip]
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, SIZES, &mut d)?;
         // 0 is this class's default and means "no token-type embedding".
         let type_vocab_size = match raw.type_vocab_size {
             Some(0) => 0,
@@ -276,17 +276,7 @@ impl DebertaV2Config {
             // Without an absolute table (position_biased_input false) nothing is indexed by
             // position, but the relative buckets are sized for this length: it stays the limit.
             usable_context: self.max_position_embeddings,
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            ..super::encoders::encoder_dims!(self)
         }
     }
 }

@@ -6,8 +6,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::bert::{Head, UnknownClass};
-use super::{Common, ConfigError, Defaulted, aliased, class_or, classifier_labels, flag, num_labels, size};
+use super::bert::Head;
+use super::encoders::Classes;
+use super::{Common, ConfigError, Defaulted, aliased, class_or, flag, num_labels, size};
+
+const CLASSES: Classes =
+    Classes { prefix: "DistilBert", causal_lm: None, pretraining: false, next_sentence: false };
 
 #[derive(Debug, Deserialize)]
 struct Raw {
@@ -66,30 +70,19 @@ impl DistilBertConfig {
         let activation = raw.activation.unwrap_or_else(|| "gelu".into());
         let class = class_or(common, "DistilBertModel", &mut d);
         let labels = num_labels(value)?;
-        let head = match class.as_str() {
-            "DistilBertModel" => Head::Model,
-            "DistilBertForMaskedLM" => Head::MaskedLm,
-            "DistilBertForSequenceClassification" => {
-                Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
+        // The QA class refuses any label count but 2, and records none.
+        let head = match super::encoders::match_class(&CLASSES, &class) {
+            Some(Head::QuestionAnswering) if labels.0 != 2 => {
+                return Err(ConfigError::field(
+                    "num_labels",
+                    format!(
+                        "DistilBertForQuestionAnswering needs 2 labels (span start and end), found {}",
+                        labels.0
+                    ),
+                ));
             }
-            "DistilBertForTokenClassification" => {
-                Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "DistilBertForQuestionAnswering" => {
-                // The class refuses any other label count.
-                if labels.0 != 2 {
-                    return Err(ConfigError::field(
-                        "num_labels",
-                        format!(
-                            "DistilBertForQuestionAnswering needs 2 labels (span start and end), found {}",
-                            labels.0
-                        ),
-                    ));
-                }
-                Head::QuestionAnswering
-            }
-            "DistilBertForMultipleChoice" => Head::MultipleChoice,
-            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
+            Some(Head::QuestionAnswering) => Head::QuestionAnswering,
+            _ => super::encoders::head_of(&CLASSES, &class, labels, &mut d)?.0,
         };
         Ok(DistilBertConfig {
             class,

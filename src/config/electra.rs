@@ -6,20 +6,28 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::bert::{Head, PositionEmbedding, UnknownClass};
-use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels, size};
+use super::bert::{Head, PositionEmbedding};
+use super::encoders::{Classes, FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH, sizes};
+use super::{Common, ConfigError, Defaulted, class_or, flag, num_labels};
+
+const CLASSES: Classes =
+    Classes { prefix: "Electra", causal_lm: Some("ForCausalLM"), pretraining: true, next_sentence: false };
+
+/// ElectraConfig's sizes: the small generator's shape.
+const SIZES: [SizeKey; 8] = [
+    ("vocab_size", 30522, VOCAB),
+    ("embedding_size", 128, WIDTH),
+    ("hidden_size", 256, WIDTH),
+    ("num_hidden_layers", 12, LAYERS),
+    ("num_attention_heads", 4, HEADS),
+    ("intermediate_size", 1024, FFN),
+    ("max_position_embeddings", 512, POSITIONS),
+    ("type_vocab_size", 2, TABLE),
+];
 
 #[derive(Debug, Deserialize)]
 struct Raw {
-    vocab_size: Option<u64>,
-    embedding_size: Option<u64>,
-    hidden_size: Option<u64>,
-    num_hidden_layers: Option<u64>,
-    num_attention_heads: Option<u64>,
-    intermediate_size: Option<u64>,
     hidden_act: Option<String>,
-    max_position_embeddings: Option<u64>,
-    type_vocab_size: Option<u64>,
     layer_norm_eps: Option<f64>,
     position_embedding_type: Option<String>,
     pad_token_id: Option<u64>,
@@ -63,17 +71,10 @@ impl ElectraConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        let vocab_size = size("vocab_size", raw.vocab_size, 30522, 100_000_000, &mut d)?;
-        let embedding_size = size("embedding_size", raw.embedding_size, 128, 1 << 18, &mut d)?;
-        let hidden_size = size("hidden_size", raw.hidden_size, 256, 1 << 18, &mut d)?;
-        let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 12, 10_000, &mut d)?;
-        let num_heads = size("num_attention_heads", raw.num_attention_heads, 4, 1 << 16, &mut d)?;
-        let intermediate_size = size("intermediate_size", raw.intermediate_size, 1024, 1 << 22, &mut d)?;
-        let max_position_embeddings =
-            size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
-        let type_vocab_size = size("type_vocab_size", raw.type_vocab_size, 2, 1 << 20, &mut d)?;
+        #[rustfmt::skip]
+        let [vocab_size, embedding_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, SIZES, &mut d)?;
         let position_embedding =
-            super::albert::position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
+            super::encoders::position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
             d.push(Defaulted { field: "pad_token_id", value: "0".into() });
@@ -83,33 +84,13 @@ impl ElectraConfig {
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
         let class = class_or(common, "ElectraModel", &mut d);
         let labels = num_labels(value)?;
-        let mut num_labels = labels.0;
-        let head = match class.as_str() {
-            "ElectraModel" => Head::Model,
-            "ElectraForPreTraining" => Head::PreTraining,
-            "ElectraForMaskedLM" => Head::MaskedLm,
-            "ElectraForCausalLM" => Head::CausalLm,
-            "ElectraForSequenceClassification" => {
-                Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "ElectraForTokenClassification" => {
-                Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "ElectraForQuestionAnswering" => {
-                num_labels = classifier_labels(labels, &mut d)?;
-                Head::QuestionAnswering
-            }
-            "ElectraForMultipleChoice" => {
-                if raw.summary_type.as_deref() == Some("attn") {
-                    return Err(ConfigError::field(
-                        "summary_type",
-                        "\"attn\" is not implemented by transformers' sequence summary (it raises)",
-                    ));
-                }
-                Head::MultipleChoice
-            }
-            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
-        };
+        let (head, num_labels) = super::encoders::head_of(&CLASSES, &class, labels, &mut d)?;
+        if head == Head::MultipleChoice && raw.summary_type.as_deref() == Some("attn") {
+            return Err(ConfigError::field(
+                "summary_type",
+                "\"attn\" is not implemented by transformers' sequence summary (it raises)",
+            ));
+        }
         // ElectraConfig defaults summary_use_proj to true; summary_proj_to_labels is not one of
         // its keys, so it is read only when the file has it.
         let summary_proj = if raw.summary_use_proj.unwrap_or(true) {
@@ -145,19 +126,7 @@ impl ElectraConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
-        super::Dims {
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
-        }
+        super::Dims { ..super::encoders::encoder_dims!(self) }
     }
 }
 

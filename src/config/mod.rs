@@ -13,6 +13,7 @@ pub mod decoder;
 mod dims;
 pub mod distilbert;
 pub mod electra;
+pub mod encoders;
 pub mod falcon;
 pub mod gpt2;
 pub mod gpt_bigcode;

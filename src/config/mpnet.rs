@@ -5,23 +5,31 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::bert::{Head, UnknownClass};
-use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels, size};
+use super::bert::Head;
+use super::encoders::{Classes, FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH, sizes};
+use super::{Common, ConfigError, Defaulted, class_or, flag, num_labels};
 
 /// The embeddings' padding index: hard-coded to 1 in MPNetEmbeddings whatever `pad_token_id` says.
 pub const PADDING_IDX: u64 = 1;
 
+const CLASSES: Classes =
+    Classes { prefix: "MPNet", causal_lm: None, pretraining: false, next_sentence: false };
+
+/// MPNetConfig's sizes.
+const SIZES: [SizeKey; 7] = [
+    ("vocab_size", 30527, VOCAB),
+    ("hidden_size", 768, WIDTH),
+    ("num_hidden_layers", 12, LAYERS),
+    ("num_attention_heads", 12, HEADS),
+    ("intermediate_size", 3072, FFN),
+    ("max_position_embeddings", 512, POSITIONS),
+    ("relative_attention_num_buckets", 32, TABLE),
+];
+
 #[derive(Debug, Deserialize)]
 struct Raw {
-    vocab_size: Option<u64>,
-    hidden_size: Option<u64>,
-    num_hidden_layers: Option<u64>,
-    num_attention_heads: Option<u64>,
-    intermediate_size: Option<u64>,
     hidden_act: Option<String>,
-    max_position_embeddings: Option<u64>,
     layer_norm_eps: Option<f64>,
-    relative_attention_num_buckets: Option<u64>,
     pad_token_id: Option<u64>,
     tie_word_embeddings: Option<bool>,
 }
@@ -53,15 +61,8 @@ impl MpnetConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        let vocab_size = size("vocab_size", raw.vocab_size, 30527, 100_000_000, &mut d)?;
-        let hidden_size = size("hidden_size", raw.hidden_size, 768, 1 << 18, &mut d)?;
-        let num_layers = size("num_hidden_layers", raw.num_hidden_layers, 12, 10_000, &mut d)?;
-        let num_heads = size("num_attention_heads", raw.num_attention_heads, 12, 1 << 16, &mut d)?;
-        let intermediate_size = size("intermediate_size", raw.intermediate_size, 3072, 1 << 22, &mut d)?;
-        let max_position_embeddings =
-            size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
-        let relative_attention_num_buckets =
-            size("relative_attention_num_buckets", raw.relative_attention_num_buckets, 32, 1 << 20, &mut d)?;
+        #[rustfmt::skip]
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, relative_attention_num_buckets] = sizes(value, SIZES, &mut d)?;
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
             d.push(Defaulted { field: "pad_token_id", value: "1".into() });
@@ -71,23 +72,7 @@ impl MpnetConfig {
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
         let class = class_or(common, "MPNetModel", &mut d);
         let labels = num_labels(value)?;
-        let mut num_labels = labels.0;
-        let head = match class.as_str() {
-            "MPNetModel" => Head::Model,
-            "MPNetForMaskedLM" => Head::MaskedLm,
-            "MPNetForSequenceClassification" => {
-                Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "MPNetForTokenClassification" => {
-                Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "MPNetForQuestionAnswering" => {
-                num_labels = classifier_labels(labels, &mut d)?;
-                Head::QuestionAnswering
-            }
-            "MPNetForMultipleChoice" => Head::MultipleChoice,
-            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
-        };
+        let (head, num_labels) = super::encoders::head_of(&CLASSES, &class, labels, &mut d)?;
         Ok(MpnetConfig {
             class,
             head,
@@ -112,17 +97,7 @@ impl MpnetConfig {
         super::Dims {
             // Position ids start after the padding index, RoBERTa-style: rows 0 and 1 are never used.
             usable_context: self.max_position_embeddings.saturating_sub(PADDING_IDX + 1),
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            ..super::encoders::encoder_dims!(self)
         }
     }
 }

@@ -8,7 +8,7 @@ macro_rules! architecture {
     (
         $ty:ident,
         |$c:ident| activations: $act:expr,
-        prefixes: [$($prefix:literal),*],
+        prefixes: [$($prefix:expr),*],
         candidates: $cand:path,
         unscaled_residual_init: $unscaled:expr
         $(; $($rest:tt)*)?
@@ -34,7 +34,11 @@ macro_rules! architecture {
                 $cand(self)
             }
             fn checkpoint_prefixes(&self) -> Vec<String> {
-                vec![$($prefix.into()),*]
+                let $c = self;
+                let _ = $c;
+                let mut v = Vec::new();
+                $($crate::graph::architecture::Prefixes::push_to($prefix, &mut v);)*
+                v
             }
             fn unscaled_residual_init(&self) -> bool {
                 $unscaled
@@ -42,4 +46,21 @@ macro_rules! architecture {
             $($($rest)*)?
         }
     };
+}
+
+/// A checkpoint prefix, or a list of them (a described type's, from its table).
+pub(crate) trait Prefixes {
+    fn push_to(self, out: &mut Vec<String>);
+}
+
+impl Prefixes for &str {
+    fn push_to(self, out: &mut Vec<String>) {
+        out.push(self.to_string());
+    }
+}
+
+impl Prefixes for &[&str] {
+    fn push_to(self, out: &mut Vec<String>) {
+        out.extend(self.iter().map(|p| p.to_string()));
+    }
 }

@@ -5,6 +5,7 @@ use super::encoder::{BertLayer, bert_embeddings, bert_layer};
 use super::release::{DISTANCE, MLM_BIAS, note};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bert::{BertConfig, Head, PositionEmbedding, Style};
+use crate::config::encoders::Norms;
 use crate::config::release::Release;
 
 mod candidates;
@@ -14,7 +15,7 @@ pub use candidates::checkpoint_candidates;
 architecture!(
     BertConfig,
     |c| activations: vec![("hidden_act", c.hidden_act.clone())],
-    prefixes: ["bert.", "roberta."],
+    prefixes: [c.desc.prefixes],
     candidates: checkpoint_candidates,
     unscaled_residual_init: true;
     fn other_release(&self) -> Option<super::release::ReleaseNote> {
@@ -41,21 +42,19 @@ pub(crate) fn layer_norm(name: &str, detail: &str, shape: &[u64], width: u64) ->
 /// The prefix under which a head class keeps its encoder (`bert.`, `roberta.`); none for the
 /// bare model class.
 fn encoder_prefix(c: &BertConfig) -> &'static str {
-    match (c.head, c.style) {
-        (Head::Model, _) => "",
-        (_, Style::Bert) => "bert.",
-        (_, Style::Roberta) => "roberta.",
-    }
+    if c.head == Head::Model { "" } else { c.desc.module }
 }
 
 /// Whether the class builds the pooler. transformers builds it for the bare model and the heads
 /// that classify from the pooled [CLS] vector; the others pass `add_pooling_layer=False`.
 pub fn has_pooler(c: &BertConfig) -> bool {
-    matches!(
-        (c.head, c.style),
-        (Head::Model | Head::PreTraining | Head::NextSentencePrediction | Head::MultipleChoice, _)
-            | (Head::SequenceClassification { .. }, Style::Bert)
-    )
+    c.desc.pooler_always
+        || c.style != Style::Yoso
+            && matches!(
+                (c.head, c.style),
+                (Head::Model | Head::PreTraining | Head::NextSentencePrediction | Head::MultipleChoice, _)
+                    | (Head::SequenceClassification { .. }, Style::Bert)
+            )
 }
 
 pub fn build(c: &BertConfig, seq: u64) -> Graph {
@@ -65,13 +64,35 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     let word_embeddings = format!("{p}embeddings.word_embeddings.weight");
 
     let emb = format!("{p}embeddings");
-    let sizes = [v, c.max_position_embeddings, c.type_vocab_size];
-    let nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
+    let sizes = [v, c.max_position_embeddings + c.desc.position_offset, c.type_vocab_size];
+    let mut nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
+    let norms: &Norms = &c.desc.norms;
+    if let Some(tasks) = c.task_types {
+        let table = super::embedding(
+            &format!("{emb}.task_type_embeddings"),
+            format!("{tasks} task types"),
+            seq,
+            tasks,
+            h,
+        );
+        nodes.insert(nodes.len() - 1, table);
+    }
+    if let Some(rows) = c.layout_positions {
+        // After the 1-D position table, as LayoutLMEmbeddings builds them.
+        for (i, axis) in ["x", "y", "h", "w"].into_iter().enumerate() {
+            let name = format!("{emb}.{axis}_position_embeddings");
+            let table = super::embedding(&name, format!("{rows} 2-D positions ({axis})"), seq, rows, h);
+            nodes.insert(3 + i, table);
+        }
+    }
+    if !norms.embeddings {
+        nodes.pop();
+    }
     let mut sections = vec![Section { name: emb.clone(), role: Role::Embeddings, repeat: 1, nodes }];
     let l = format!("{p}encoder.layer.{{i}}");
     // transformers 5.x dropped the relative tables: `position_embedding_type` builds nothing.
     let relative = c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4;
-    let nodes = bert_layer(&BertLayer {
+    let mut nodes = bert_layer(&BertLayer {
         l: &l,
         seq,
         hidden: h,
@@ -80,8 +101,20 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
         ffn: c.intermediate_size,
         act: &c.hidden_act,
         distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
+        norms,
     });
+    if let (Some(k), Some(attention)) = (c.conv_kernel, nodes.iter_mut().find(|n| n.op == Op::Attention)) {
+        // A depthwise convolution over the values, one kernel per head, no bias.
+        attention
+            .params
+            .push(Tensor::new(format!("{l}.attention.self.conv.weight"), &[c.num_heads, 1, k, 1]));
+    }
     sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
+    if let Some(last) = norms.last {
+        let name = format!("{p}{last}");
+        let nodes = vec![layer_norm(&name, "final norm after the stack", &[seq, h], h)];
+        sections.push(Section { name, role: Role::Layers, repeat: 1, nodes });
+    }
 
     if has_pooler(c) {
         let name = format!("{p}pooler.dense");
@@ -100,7 +133,7 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     if !head_nodes.is_empty() {
         let name = match (c.head, c.style) {
             (Head::MaskedLm | Head::CausalLm, Style::Roberta) => "lm_head",
-            (Head::SequenceClassification { .. }, Style::Roberta)
+            (Head::SequenceClassification { .. }, Style::Roberta | Style::Yoso)
             | (
                 Head::SequenceClassification { .. } | Head::TokenClassification { .. } | Head::MultipleChoice,
                 _,
@@ -146,7 +179,7 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
     let nsp = || linear("cls.seq_relationship", "is-next classifier on the pooled vector", 1, h, 2);
     match (c.head, c.style) {
         (Head::Model, _) => vec![],
-        (Head::MaskedLm | Head::CausalLm, Style::Bert) => bert_mlm(c, seq, word_embeddings),
+        (Head::MaskedLm | Head::CausalLm, Style::Bert | Style::Yoso) => bert_mlm(c, seq, word_embeddings),
         (Head::MaskedLm | Head::CausalLm, Style::Roberta) => vec![
             linear("lm_head.dense", "dense, then GELU", seq, h, h),
             layer_norm("lm_head.layer_norm", "norm", &[seq, h], h),
@@ -161,7 +194,7 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
         (Head::SequenceClassification { num_labels }, Style::Bert) => {
             vec![linear("classifier", "labels from the pooled vector", 1, h, num_labels)]
         }
-        (Head::SequenceClassification { num_labels }, Style::Roberta) => vec![
+        (Head::SequenceClassification { num_labels }, Style::Roberta | Style::Yoso) => vec![
             linear("classifier.dense", "first token's state, dense then tanh", 1, h, h),
             linear("classifier.out_proj", "labels", 1, h, num_labels),
         ],
@@ -171,6 +204,10 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
         (Head::QuestionAnswering, _) => {
             vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)]
         }
+        (Head::MultipleChoice, Style::Yoso) => vec![
+            linear("pre_classifier", "first token's state, dense then ReLU", 1, h, h),
+            linear("classifier", "a score per choice", 1, h, 1),
+        ],
         (Head::MultipleChoice, _) => vec![linear("classifier", "a score per choice", 1, h, 1)],
     }
 }

@@ -56,6 +56,7 @@ pub fn build(c: &ElectraConfig, seq: u64) -> Graph {
         ffn: c.intermediate_size,
         act: &c.hidden_act,
         distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
+        norms: &crate::config::encoders::POST_LN,
     });
     sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
     let word = format!("{emb}.word_embeddings.weight");

@@ -5,6 +5,7 @@
 
 use super::bert::{layer_norm, linear};
 use super::{Node, Op, Tensor, embedding};
+use crate::config::encoders::Norms;
 
 /// `input_ids`, the three tables of `width` under `emb` and their LayerNorm. `words` says what
 /// the word table's node reads (`30522 tokens`).
@@ -43,6 +44,8 @@ pub(crate) struct BertLayer<'a> {
     /// Rows of transformers 4.x's `distance_embedding` (2 x positions - 1) for `relative_key`;
     /// None for absolute positions, and under 5.x, which builds no relative tables.
     pub distance_rows: Option<u64>,
+    /// Where the two norms sit (BERT's post-LN, or before each sublayer) and their names.
+    pub norms: &'a Norms,
 }
 
 pub(crate) fn bert_layer(b: &BertLayer) -> Vec<Node> {
@@ -59,15 +62,31 @@ pub(crate) fn bert_layer(b: &BertLayer) -> Vec<Node> {
             .params
             .push(Tensor::new(format!("{l}.attention.self.distance_embedding.weight"), &[rows, hd]));
     }
-    vec![
+    let n = b.norms;
+    let attention_norm = |detail| layer_norm(&format!("{l}.{}", n.attention), detail, &[seq, h], h);
+    let mlp_norm = |detail| layer_norm(&format!("{l}.{}", n.mlp), detail, &[seq, h], h);
+    let mut nodes = vec![];
+    if n.pre {
+        nodes.push(attention_norm("norm before attention"));
+    }
+    nodes.extend([
         linear(&format!("{l}.attention.self.query"), "query projection", seq, h, all),
         linear(&format!("{l}.attention.self.key"), "key projection", seq, h, all),
         linear(&format!("{l}.attention.self.value"), "value projection", seq, h, all),
         attention,
         linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
-        layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
+    ]);
+    nodes.push(if n.pre {
+        mlp_norm("residual add, then norm before the MLP")
+    } else {
+        attention_norm("residual add, then norm")
+    });
+    nodes.extend([
         linear(&format!("{l}.intermediate.dense"), &format!("up projection, then {}", b.act), seq, h, b.ffn),
         linear(&format!("{l}.output.dense"), "down projection", seq, b.ffn, h),
-        layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-    ]
+    ]);
+    if !n.pre {
+        nodes.push(mlp_norm("residual add, then norm"));
+    }
+    nodes
 }

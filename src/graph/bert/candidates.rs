@@ -12,10 +12,7 @@ pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
     let p = encoder_prefix(c);
     let h = c.hidden_size;
     let v = c.vocab_size;
-    let base = match c.style {
-        Style::Bert => "bert.",
-        Style::Roberta => "roberta.",
-    };
+    let base = c.desc.module;
     // Checkpoints are usually saved from a head class, so their encoder tensors carry its prefix.
     let ckpt_p = if p.is_empty() { base } else { p };
     let mut out = vec![Candidate::extra(
@@ -50,7 +47,7 @@ pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
     }
     if has_lm {
         let (dec, tied) = match c.style {
-            Style::Bert => ("cls.predictions.decoder", "cls.predictions.bias"),
+            Style::Bert | Style::Yoso => ("cls.predictions.decoder", "cls.predictions.bias"),
             Style::Roberta => ("lm_head.decoder", "lm_head.bias"),
         };
         if c.tie_word_embeddings {
@@ -68,7 +65,7 @@ pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
         ));
     } else {
         let tensors = match c.style {
-            Style::Bert => vec![
+            Style::Bert | Style::Yoso => vec![
                 ("cls.predictions.transform.dense.weight".into(), vec![h, h]),
                 ("cls.predictions.transform.dense.bias".into(), vec![h]),
                 ("cls.predictions.transform.LayerNorm.weight".into(), vec![h]),

@@ -1,0 +1,170 @@
+//! Encoder types of the BERT lineage described as data: each type is an [`EncoderDesc`], its
+//! config class's defaults, its class names, where its encoder lives in a head class
+//! (`base_model_prefix`), which head style it builds, and where its LayerNorms sit. One reader
+//! (`config/bert.rs`) resolves any of them; one builder (`graph/bert.rs`, from the blocks of
+//! `graph/encoder.rs`) plans it. How to add one is in the README ("Adding a model type"). The
+//! other encoder families (ELECTRA, ALBERT, MPNet, DistilBERT, DeBERTa-v2) share its dimensions and
+//! head classes.
+
+mod read;
+mod table;
+
+pub(crate) use read::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH};
+pub(crate) use read::{encoder_dims, head_of, labelled, match_class, position_embedding, sizes};
+pub use table::{TYPES, interchangeable, lookup};
+
+/// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
+/// the pooled vector; RoBERTa heads under `lm_head.` and `classifier.` (a dense + `out_proj`
+/// classification head on the first token, no pooler).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Style {
+    Bert,
+    Roberta,
+    /// YOSO, MRA and Nyströmformer: BERT's masked-LM head, RoBERTa's classification head, no
+    /// pooler, and multiple choice through a `pre_classifier` (dense + ReLU).
+    Yoso,
+}
+
+/// A depthwise convolution over each head's values, and the key that sizes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conv {
+    None,
+    /// YOSO's `conv_window`: none unless the file sets it.
+    Window,
+    /// Nyströmformer's `conv_kernel_size`: 65 by default, none when the file writes null.
+    Kernel,
+}
+
+/// The config class's defaults for the keys every type of the lineage reads.
+#[derive(Debug, Clone, Copy)]
+pub struct Defaults {
+    pub vocab_size: u64,
+    pub hidden_size: u64,
+    pub num_hidden_layers: u64,
+    pub num_attention_heads: u64,
+    pub intermediate_size: u64,
+    pub max_position_embeddings: u64,
+    pub type_vocab_size: u64,
+    pub pad_token_id: u64,
+    pub layer_norm_eps: f64,
+}
+
+impl Defaults {
+    /// The size keys in the order BERT's resolver reads (and records) them.
+    pub fn keys(&self) -> [SizeKey; 7] {
+        [
+            ("vocab_size", self.vocab_size, VOCAB),
+            ("hidden_size", self.hidden_size, WIDTH),
+            ("num_hidden_layers", self.num_hidden_layers, LAYERS),
+            ("num_attention_heads", self.num_attention_heads, HEADS),
+            ("intermediate_size", self.intermediate_size, FFN),
+            ("max_position_embeddings", self.max_position_embeddings, POSITIONS),
+            ("type_vocab_size", self.type_vocab_size, TABLE),
+        ]
+    }
+}
+
+/// `BertConfig`'s defaults, which most of the lineage keeps.
+pub const BERT_DEFAULTS: Defaults = Defaults {
+    vocab_size: 30522,
+    hidden_size: 768,
+    num_hidden_layers: 12,
+    num_attention_heads: 12,
+    intermediate_size: 3072,
+    max_position_embeddings: 512,
+    type_vocab_size: 2,
+    pad_token_id: 0,
+    layer_norm_eps: 1e-12,
+};
+
+/// Where a layer's two LayerNorms sit and what they are called (under `encoder.layer.{i}.`),
+/// whether the embeddings end in one, and the final norm after the stack (under the encoder's
+/// prefix), if any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Norms {
+    /// `embeddings.LayerNorm` over the sum of the tables.
+    pub embeddings: bool,
+    /// Post-LN (BERT): each norm after its residual add. Pre-LN: before its sublayer.
+    pub pre: bool,
+    pub attention: &'static str,
+    pub mlp: &'static str,
+    pub last: Option<&'static str>,
+}
+
+/// BERT's post-LN layer.
+pub const POST_LN: Norms = Norms {
+    embeddings: true,
+    pre: false,
+    attention: "attention.output.LayerNorm",
+    mlp: "output.LayerNorm",
+    last: None,
+};
+
+/// One model type of the lineage.
+#[derive(Debug, Clone, Copy)]
+pub struct EncoderDesc {
+    pub model_type: &'static str,
+    /// Class names: a prefix and a head suffix (`Roberta` + `ForMaskedLM`); the causal LM is
+    /// `LMHeadModel` for BERT, `ForCausalLM` elsewhere.
+    pub classes: Classes,
+    /// `base_model_prefix`: the encoder's module in a head class, with its dot.
+    pub module: &'static str,
+    /// What a checkpoint's tensor names may be prefixed with when loaded into another class.
+    pub prefixes: &'static [&'static str],
+    pub style: Style,
+    pub defaults: Defaults,
+    pub norms: Norms,
+    /// ERNIE's `task_type_embeddings`, built when `use_task_id` is set.
+    pub task_ids: bool,
+    /// LayoutLM's four 2-D position tables (`x_`, `y_`, `h_`, `w_position_embeddings`) of
+    /// `max_2d_position_embeddings` rows.
+    pub layout: bool,
+    /// Every class keeps the pooler (LayoutLM), rather than BERT's rule per head.
+    pub pooler_always: bool,
+    /// Rows of the position table beyond `max_position_embeddings` (YOSO's ids start at 2).
+    pub position_offset: u64,
+    pub conv: Conv,
+}
+
+pub const BERT: EncoderDesc = EncoderDesc {
+    model_type: "bert",
+    classes: Classes {
+        prefix: "Bert",
+        causal_lm: Some("LMHeadModel"),
+        pretraining: true,
+        next_sentence: true,
+    },
+    module: "bert.",
+    prefixes: &["bert.", "roberta."],
+    style: Style::Bert,
+    defaults: BERT_DEFAULTS,
+    norms: POST_LN,
+    task_ids: false,
+    layout: false,
+    pooler_always: false,
+    position_offset: 0,
+    conv: Conv::None,
+};
+
+pub const ROBERTA: EncoderDesc = EncoderDesc {
+    model_type: "roberta",
+    classes: Classes { prefix: "Roberta", ..table::ROBERTA_CLASSES },
+    module: "roberta.",
+    style: Style::Roberta,
+    defaults: Defaults { vocab_size: 50265, pad_token_id: 1, ..BERT_DEFAULTS },
+    ..BERT
+};
+
+/// The head classes an encoder type defines beyond the bare model, masked LM and the four task
+/// heads (sequence and token classification, question answering, multiple choice).
+#[derive(Debug, Clone, Copy)]
+pub struct Classes {
+    pub prefix: &'static str,
+    /// The causal-LM class's suffix, if it has one.
+    pub causal_lm: Option<&'static str>,
+    /// `ForPreTraining`.
+    pub pretraining: bool,
+    /// `ForNextSentencePrediction`.
+    pub next_sentence: bool,
+}
