@@ -15,14 +15,30 @@ macro_rules! keys {
     ($($k:ident : $v:expr),* $(,)?) => { &[$((stringify!($k), $v)),*] };
 }
 
+/// A class table: `classes!("Olmo": Model, ForCausalLM)` names `OlmoModel`, `OlmoForCausalLM`.
+macro_rules! classes {
+    ($p:literal: $($s:ident),*) => { &[$((concat!($p, stringify!($s)), head_of!($s))),*] };
+}
+
+macro_rules! head_of {
+    (Model) => {
+        Model
+    };
+    (ForCausalLM) => {
+        CausalLm
+    };
+    (ForSequenceClassification) => {
+        Sequence
+    };
+    (ForTokenClassification) => {
+        Token
+    };
+}
+
 /// Classes a type without modeling code of its own loads (InternLM 3, EXAONE 3, IQuest-Coder):
 /// transformers maps the type onto Llama's.
-const LLAMA_CLASSES: &[(&str, HeadKind)] = &[
-    ("LlamaModel", Model),
-    ("LlamaForCausalLM", CausalLm),
-    ("LlamaForSequenceClassification", Sequence),
-    ("LlamaForTokenClassification", Token),
-];
+const LLAMA_CLASSES: &[(&str, HeadKind)] =
+    classes!("Llama": Model, ForCausalLM, ForSequenceClassification, ForTokenClassification);
 
 const ATTN_MLP_BIAS: Spec = Spec { mlp_bias: Bias::Key("mlp_bias"), ..BASE };
 
@@ -76,7 +92,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "cwm",
-        classes: &[("CwmModel", Model), ("CwmForCausalLM", CausalLm)],
+        classes: classes!("Cwm": Model, ForCausalLM),
         keys: keys![vocab_size: U(128256), hidden_size: U(6144), intermediate_size: U(21504),
             num_hidden_layers: U(64), num_attention_heads: U(48), num_key_value_heads: U(8),
             head_dim: U(128), max_position_embeddings: U(131072), rms_norm_eps: F(1e-5),
@@ -89,12 +105,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "helium",
-        classes: &[
-            ("HeliumModel", Model),
-            ("HeliumForCausalLM", CausalLm),
-            ("HeliumForSequenceClassification", Sequence),
-            ("HeliumForTokenClassification", Token),
-        ],
+        classes: classes!("Helium": Model, ForCausalLM, ForSequenceClassification, ForTokenClassification),
         keys: keys![vocab_size: U(48000), hidden_size: U(2560), intermediate_size: U(7040),
             num_hidden_layers: U(24), num_attention_heads: U(20), num_key_value_heads: U(20),
             head_dim: U(128), max_position_embeddings: U(4096), rms_norm_eps: F(1e-8),
@@ -107,11 +118,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "apertus",
-        classes: &[
-            ("ApertusModel", Model),
-            ("ApertusForCausalLM", CausalLm),
-            ("ApertusForTokenClassification", Token),
-        ],
+        classes: classes!("Apertus": Model, ForCausalLM, ForTokenClassification),
         keys: keys![vocab_size: U(131072), hidden_size: U(4096), intermediate_size: U(14336),
             num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: Null,
             max_position_embeddings: U(65536), rms_norm_eps: F(1e-5), tie_word_embeddings: B(false),
@@ -128,11 +135,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "hunyuan_v1_dense",
-        classes: &[
-            ("HunYuanDenseV1Model", Model),
-            ("HunYuanDenseV1ForCausalLM", CausalLm),
-            ("HunYuanDenseV1ForSequenceClassification", Sequence),
-        ],
+        classes: classes!("HunYuanDenseV1": Model, ForCausalLM, ForSequenceClassification),
         keys: keys![vocab_size: U(290943), hidden_size: U(4096), intermediate_size: U(11008),
             num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: Null,
             head_dim: Null, max_position_embeddings: U(2048), rms_norm_eps: F(1e-5),
@@ -144,12 +147,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "nemotron",
-        classes: &[
-            ("NemotronModel", Model),
-            ("NemotronForCausalLM", CausalLm),
-            ("NemotronForSequenceClassification", Sequence),
-            ("NemotronForTokenClassification", Token),
-        ],
+        classes: classes!("Nemotron": Model, ForCausalLM, ForSequenceClassification, ForTokenClassification),
         keys: keys![vocab_size: U(256000), hidden_size: U(6144), intermediate_size: U(24576),
             num_hidden_layers: U(32), num_attention_heads: U(48), num_key_value_heads: Null,
             head_dim: Null, max_position_embeddings: U(4096), norm_eps: F(1e-5),
@@ -161,7 +159,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "jais2",
-        classes: &[("Jais2Model", Model), ("Jais2ForCausalLM", CausalLm)],
+        classes: classes!("Jais2": Model, ForCausalLM),
         keys: keys![vocab_size: U(150272), hidden_size: U(3328), intermediate_size: U(26624),
             num_hidden_layers: U(32), num_attention_heads: U(26), num_key_value_heads: Null,
             head_dim: Null, max_position_embeddings: U(8192), layer_norm_eps: F(1e-5),
@@ -172,7 +170,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "hyperclovax",
-        classes: &[("HyperCLOVAXModel", Model), ("HyperCLOVAXForCausalLM", CausalLm)],
+        classes: classes!("HyperCLOVAX": Model, ForCausalLM),
         keys: keys![vocab_size: U(32000), hidden_size: U(4096), intermediate_size: U(11008),
             num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: Null,
             head_dim: Null, max_position_embeddings: U(2048), rms_norm_eps: F(1e-6),
@@ -188,7 +186,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "granite_swa",
-        classes: &[("GraniteSWAModel", Model), ("GraniteSWAForCausalLM", CausalLm)],
+        classes: classes!("GraniteSWA": Model, ForCausalLM),
         keys: keys![vocab_size: U(100352), hidden_size: U(2560), intermediate_size: U(8192),
             num_hidden_layers: U(24), num_attention_heads: U(20), num_key_value_heads: U(4),
             max_position_embeddings: U(8192), rms_norm_eps: F(1e-5), tie_word_embeddings: B(true),
@@ -200,11 +198,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "olmo",
-        classes: &[
-            ("OlmoModel", Model),
-            ("OlmoForCausalLM", CausalLm),
-            ("OlmoForSequenceClassification", Sequence),
-        ],
+        classes: classes!("Olmo": Model, ForCausalLM, ForSequenceClassification),
         // OlmoLayerNorm has no parameters and a fixed eps of 1e-5, which OlmoConfig has no key for.
         keys: keys![vocab_size: U(50304), hidden_size: U(4096), intermediate_size: U(11008),
             num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: Null,
@@ -216,12 +210,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "stablelm",
-        classes: &[
-            ("StableLmModel", Model),
-            ("StableLmForCausalLM", CausalLm),
-            ("StableLmForSequenceClassification", Sequence),
-            ("StableLmForTokenClassification", Token),
-        ],
+        classes: classes!("StableLm": Model, ForCausalLM, ForSequenceClassification, ForTokenClassification),
         keys: keys![vocab_size: U(50304), hidden_size: U(2560), intermediate_size: U(6912),
             num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: U(32),
             max_position_embeddings: U(4096), layer_norm_eps: F(1e-5), tie_word_embeddings: B(false),
@@ -246,7 +235,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "nanochat",
-        classes: &[("NanoChatModel", Model), ("NanoChatForCausalLM", CausalLm)],
+        classes: classes!("NanoChat": Model, ForCausalLM),
         keys: keys![vocab_size: U(50304), hidden_size: U(768), intermediate_size: U(8192),
             num_hidden_layers: U(12), num_attention_heads: U(6), num_key_value_heads: Null,
             max_position_embeddings: U(2048), rms_norm_eps: F(1e-6), tie_word_embeddings: B(false),
@@ -258,7 +247,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "bitnet",
-        classes: &[("BitNetModel", Model), ("BitNetForCausalLM", CausalLm)],
+        classes: classes!("BitNet": Model, ForCausalLM),
         keys: keys![vocab_size: U(128256), hidden_size: U(2560), intermediate_size: U(6912),
             num_hidden_layers: U(30), num_attention_heads: U(20), num_key_value_heads: U(5),
             max_position_embeddings: U(2048), rms_norm_eps: F(1e-5), tie_word_embeddings: B(false),
@@ -271,12 +260,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "diffllama",
-        classes: &[
-            ("DiffLlamaModel", Model),
-            ("DiffLlamaForCausalLM", CausalLm),
-            ("DiffLlamaForSequenceClassification", Sequence),
-            ("DiffLlamaForTokenClassification", Token),
-        ],
+        classes: classes!("DiffLlama": Model, ForCausalLM, ForSequenceClassification, ForTokenClassification),
         keys: keys![vocab_size: U(32000), hidden_size: U(2048), intermediate_size: U(8192),
             num_hidden_layers: U(16), num_attention_heads: U(32), num_key_value_heads: Null,
             head_dim: Null, max_position_embeddings: U(2048), rms_norm_eps: F(1e-5),
@@ -292,7 +276,7 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "vaultgemma",
-        classes: &[("VaultGemmaModel", Model), ("VaultGemmaForCausalLM", CausalLm)],
+        classes: classes!("VaultGemma": Model, ForCausalLM),
         keys: keys![vocab_size: U(256000), hidden_size: U(2304), intermediate_size: U(9216),
             num_hidden_layers: U(26), num_attention_heads: U(8), num_key_value_heads: U(4),
             head_dim: U(256), max_position_embeddings: U(8192), rms_norm_eps: F(1e-6),

@@ -4,11 +4,10 @@
 //! the final norm and the head, all from `graph/blocks.rs`.
 
 use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm};
+use super::spec_extras::{adjust_attention, attention_extras, mlp_extras};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
-use crate::config::spec::{
-    Experts, Extra, Mlp, MoeSpec, NormKind, Place, QkNorm, Shared, Slot, SpecConfig, Width,
-};
+use crate::config::spec::{Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
 use crate::config::{Common, ConfigError};
 
 impl SpecConfig {
@@ -62,33 +61,6 @@ fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
     }
 }
 
-/// The type's extra tensors at one place: norms as nodes of their own, bare parameters on `host`.
-fn extras(c: &SpecConfig, place: Place, at: &str, seq: u64, host: &mut Node) -> Vec<Node> {
-    let width = |w: Width| match w {
-        Width::Hidden => c.hidden_size,
-        Width::Ffn => c.intermediate_size,
-        Width::HeadDim => c.head_dim,
-        Width::One => 1,
-    };
-    let here = |e: &&Extra| e.place == place && e.when_act.is_none_or(|a| a == c.hidden_act);
-    let mut nodes = vec![];
-    for e in c.spec.extras.iter().filter(here) {
-        let (name, w) = (format!("{at}.{}", e.name), width(e.width));
-        if e.norm {
-            nodes.push(rms_norm(&name, "RMSNorm of the sublayer's output", &[seq, w], w));
-        } else {
-            host.params.push(Tensor::new(name, &[w]));
-        }
-    }
-    nodes
-}
-
-/// Moves the nodes before `o_proj` (or `down_proj`) in, after what precedes it.
-fn insert_before_last(nodes: &mut Vec<Node>, extra: Vec<Node>) {
-    let at = nodes.len().saturating_sub(1);
-    nodes.splice(at..at, extra);
-}
-
 fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
     let a = format!("{l}.self_attn");
     let (heads, kv, hd) = (c.num_heads, c.num_kv_heads, c.head_dim);
@@ -112,25 +84,8 @@ fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
         norm_word: "RMSNorm",
         what: "causal, rotary".into(),
     });
+    adjust_attention(c, &a, seq, &mut nodes);
     let [qn, kn] = c.spec.qk_norm_names;
-    if qn != "q_norm" {
-        for n in nodes.iter_mut() {
-            rename(n, &format!("{a}.q_norm"), &format!("{a}.{qn}"));
-            rename(n, &format!("{a}.k_norm"), &format!("{a}.{kn}"));
-        }
-    }
-    if c.spec.o_from_hidden
-        && let Some(o) = nodes.last_mut()
-    {
-        *o = linear(
-            &format!("{a}.o_proj"),
-            "attention output projection, hidden to hidden",
-            seq,
-            c.hidden_size,
-            c.hidden_size,
-            c.o_bias,
-        );
-    }
     let own_norms: Option<(Vec<u64>, Vec<u64>)> = match qk {
         QkNorm::OverHidden => Some((vec![c.hidden_size], vec![c.hidden_size / heads * kv])),
         QkNorm::HeadByChannel => Some((vec![heads, hd], vec![kv, hd])),
@@ -156,31 +111,13 @@ fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
         n.detail.push_str(", a learned sink logit per head");
         n.params.push(Tensor::new(format!("{a}.sinks"), &[heads]));
     }
-    if let Some(at) = nodes.iter().position(|n| n.op == Op::Attention) {
-        let norms = extras(c, Place::Attention, &a, seq, &mut nodes[at]);
-        insert_before_last(&mut nodes, norms);
-    }
+    attention_extras(c, &a, seq, &mut nodes);
     nodes
-}
-
-/// Renames a node (and its tensors) from one module name to another.
-fn rename(n: &mut Node, from: &str, to: &str) {
-    if n.name == from {
-        n.name = to.to_string();
-        for t in n.params.iter_mut() {
-            if let Some(rest) = t.name.strip_prefix(from) {
-                t.name = format!("{to}{rest}");
-            }
-        }
-    }
 }
 
 fn mlp(c: &SpecConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
     let mut nodes = mlp_only(c, prefix, seq, ffn, bias);
-    if let Some(first) = nodes.first_mut() {
-        let norms = extras(c, Place::Mlp, prefix, seq, first);
-        insert_before_last(&mut nodes, norms);
-    }
+    mlp_extras(c, prefix, seq, &mut nodes);
     nodes
 }
 

@@ -7,28 +7,21 @@ FAMILIES = [
 ]
 
 _LLAMA_CLASSES = ["LlamaForSequenceClassification", "LlamaForTokenClassification"]
-EXTRA_CLASSES = {
-    "internlm3": _LLAMA_CLASSES,
-    "exaone": _LLAMA_CLASSES,
-    "iquestcoder": _LLAMA_CLASSES,
-    "apertus": ["ApertusForTokenClassification"],
-    "helium": ["HeliumForTokenClassification"],
-    "nemotron": ["NemotronForTokenClassification"],
-    "stablelm": ["StableLmForTokenClassification"],
-    "diffllama": ["DiffLlamaForTokenClassification"],
-}
+EXTRA_CLASSES = {t: _LLAMA_CLASSES for t in ("internlm3", "exaone", "iquestcoder")}
+EXTRA_CLASSES.update({t: [c] for t, c in (
+    ("apertus", "ApertusForTokenClassification"), ("helium", "HeliumForTokenClassification"),
+    ("nemotron", "NemotronForTokenClassification"), ("stablelm", "StableLmForTokenClassification"),
+    ("diffllama", "DiffLlamaForTokenClassification"))})
 
 # Layers, widths, heads over fewer KV heads, an explicit head_dim, tied and untied, labels.
-_SIZES = [
-    dict(hidden_size=128, intermediate_size=344, num_hidden_layers=2, num_attention_heads=4,
-         num_key_value_heads=4, vocab_size=1000),
-    dict(hidden_size=128, intermediate_size=256, num_hidden_layers=3, num_attention_heads=8,
-         num_key_value_heads=2, vocab_size=777, tie_word_embeddings=True),
-    dict(hidden_size=96, intermediate_size=200, num_hidden_layers=1, num_attention_heads=6,
-         num_key_value_heads=3, head_dim=32, vocab_size=501, tie_word_embeddings=False),
-    dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-         num_key_value_heads=1, vocab_size=300, num_labels=5),
-]
+_KEYS = ("hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+         "num_key_value_heads", "vocab_size")
+_SIZES = [dict(zip(_KEYS, sizes), **more) for sizes, more in (
+    ((128, 344, 2, 4, 4, 1000), {}),
+    ((128, 256, 3, 8, 2, 777), dict(tie_word_embeddings=True)),
+    ((96, 200, 1, 6, 3, 501), dict(head_dim=32, tie_word_embeddings=False)),
+    ((64, 128, 2, 4, 1, 300), dict(num_labels=5)),
+)]
 # Without head_dim, for classes that compute it from hidden / heads.
 _NO_HEAD_DIM = [{k: v for k, v in d.items() if k != "head_dim"} for d in _SIZES]
 
