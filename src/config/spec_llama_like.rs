@@ -10,9 +10,15 @@ use super::spec_dense::BASE;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, Sequence, Token};
 
-/// A key table: `keys![vocab_size: U(32000), hidden_size: U(4096)]`.
+/// A key table: `keys![vocab_size: U(32000), hidden_size: U(4096)]`, where `sizes(vocab, hidden,
+/// ffn, layers, heads, kv heads, head_dim, positions)` stands for the eight keys every class reads.
 macro_rules! keys {
-    ($($k:ident : $v:expr),* $(,)?) => { &[$((stringify!($k), $v)),*] };
+    (sizes($v:expr, $h:expr, $f:expr, $l:expr, $n:expr, $kv:expr, $hd:expr, $p:expr) $(, $k:ident : $x:expr)* $(,)?) => {
+        keys![vocab_size: U($v), hidden_size: U($h), intermediate_size: U($f), num_hidden_layers: U($l),
+            num_attention_heads: U($n), num_key_value_heads: $kv, head_dim: $hd,
+            max_position_embeddings: U($p) $(, $k: $x)*]
+    };
+    ($($k:ident : $x:expr),* $(,)?) => { &[$((stringify!($k), $x)),*] };
 }
 
 /// A class table: `classes!("Olmo": Model, ForCausalLM)` names `OlmoModel`, `OlmoForCausalLM`.
@@ -57,9 +63,7 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "internlm3",
         classes: LLAMA_CLASSES,
-        keys: keys![vocab_size: U(128512), hidden_size: U(4096), intermediate_size: U(10240),
-            num_hidden_layers: U(48), num_attention_heads: U(32), num_key_value_heads: U(2),
-            head_dim: U(128), max_position_embeddings: U(32768), rms_norm_eps: F(1e-5),
+        keys: keys![sizes(128512, 4096, 10240, 48, 32, U(2), U(128), 32768), rms_norm_eps: F(1e-5),
             tie_word_embeddings: B(false), pad_token_id: U(2), hidden_act: S("silu"),
             attention_bias: B(false), mlp_bias: B(false)],
         aliases: &[("qkv_bias", "attention_bias"), ("bias", "mlp_bias")],
@@ -68,9 +72,7 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "exaone",
         classes: LLAMA_CLASSES,
-        keys: keys![vocab_size: U(102400), hidden_size: U(4096), intermediate_size: U(14336),
-            num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: U(8),
-            head_dim: Null, max_position_embeddings: U(4096), rms_norm_eps: F(1e-5),
+        keys: keys![sizes(102400, 4096, 14336, 32, 32, U(8), Null, 4096), rms_norm_eps: F(1e-5),
             tie_word_embeddings: B(false), pad_token_id: U(0), hidden_act: S("silu"),
             attention_bias: B(false), mlp_bias: B(false)],
         aliases: &[
@@ -83,9 +85,7 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "iquestcoder",
         classes: LLAMA_CLASSES,
-        keys: keys![vocab_size: U(76800), hidden_size: U(5120), intermediate_size: U(27648),
-            num_hidden_layers: U(80), num_attention_heads: U(40), num_key_value_heads: U(8),
-            head_dim: U(128), max_position_embeddings: U(131072), rms_norm_eps: F(1e-5),
+        keys: keys![sizes(76800, 5120, 27648, 80, 40, U(8), U(128), 131072), rms_norm_eps: F(1e-5),
             tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false),
             mlp_bias: B(false)],
         ..ATTN_MLP_BIAS
@@ -93,9 +93,7 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "cwm",
         classes: classes!("Cwm": Model, ForCausalLM),
-        keys: keys![vocab_size: U(128256), hidden_size: U(6144), intermediate_size: U(21504),
-            num_hidden_layers: U(64), num_attention_heads: U(48), num_key_value_heads: U(8),
-            head_dim: U(128), max_position_embeddings: U(131072), rms_norm_eps: F(1e-5),
+        keys: keys![sizes(128256, 6144, 21504, 64, 48, U(8), U(128), 131072), rms_norm_eps: F(1e-5),
             tie_word_embeddings: B(false), hidden_act: S("silu"), mlp_bias: B(false),
             sliding_window: U(8192)],
         qkv_bias: Bias::Fixed(false),
@@ -106,9 +104,7 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "helium",
         classes: classes!("Helium": Model, ForCausalLM, ForSequenceClassification, ForTokenClassification),
-        keys: keys![vocab_size: U(48000), hidden_size: U(2560), intermediate_size: U(7040),
-            num_hidden_layers: U(24), num_attention_heads: U(20), num_key_value_heads: U(20),
-            head_dim: U(128), max_position_embeddings: U(4096), rms_norm_eps: F(1e-8),
+        keys: keys![sizes(48000, 2560, 7040, 24, 20, U(20), U(128), 4096), rms_norm_eps: F(1e-8),
             tie_word_embeddings: B(false), pad_token_id: U(3), hidden_act: S("silu"),
             attention_bias: B(false), mlp_bias: B(false)],
         o_bias: Bias::Fixed(false),
@@ -119,10 +115,9 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "apertus",
         classes: classes!("Apertus": Model, ForCausalLM, ForTokenClassification),
-        keys: keys![vocab_size: U(131072), hidden_size: U(4096), intermediate_size: U(14336),
-            num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: Null,
-            max_position_embeddings: U(65536), rms_norm_eps: F(1e-5), tie_word_embeddings: B(false),
-            pad_token_id: U(3), hidden_act: S("xielu"), attention_bias: B(false)],
+        keys: keys![sizes(131072, 4096, 14336, 32, 32, Null, Null, 65536), rms_norm_eps: F(1e-5),
+            tie_word_embeddings: B(false), pad_token_id: U(3), hidden_act: S("xielu"),
+            attention_bias: B(false)],
         qk_norm: QkNorm::PerHead,
         layer_norms: &[("attention_layernorm", Slot::Before), ("feedforward_layernorm", Slot::Between)],
         mlp: Mlp::Plain,
@@ -135,22 +130,19 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "hunyuan_v1_dense",
-        classes: classes!("HunYuanDenseV1": Model, ForCausalLM, ForSequenceClassification),
-        keys: keys![vocab_size: U(290943), hidden_size: U(4096), intermediate_size: U(11008),
-            num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: Null,
-            head_dim: Null, max_position_embeddings: U(2048), rms_norm_eps: F(1e-5),
-            tie_word_embeddings: B(false), pad_token_id: U(0), hidden_act: S("silu"),
-            attention_bias: B(false)],
+        // Llama's layers with a per-head RMSNorm on queries and keys, under its own names.
         qk_norm: QkNorm::PerHead,
         qk_norm_names: ["query_layernorm", "key_layernorm"],
+        classes: classes!("HunYuanDenseV1": Model, ForCausalLM, ForSequenceClassification),
+        keys: keys![sizes(290943, 4096, 11008, 32, 32, Null, Null, 2048), rms_norm_eps: F(1e-5),
+            tie_word_embeddings: B(false), pad_token_id: U(0), hidden_act: S("silu"),
+            attention_bias: B(false)],
         ..BASE
     },
     Spec {
         model_type: "nemotron",
         classes: classes!("Nemotron": Model, ForCausalLM, ForSequenceClassification, ForTokenClassification),
-        keys: keys![vocab_size: U(256000), hidden_size: U(6144), intermediate_size: U(24576),
-            num_hidden_layers: U(32), num_attention_heads: U(48), num_key_value_heads: Null,
-            head_dim: Null, max_position_embeddings: U(4096), norm_eps: F(1e-5),
+        keys: keys![sizes(256000, 6144, 24576, 32, 48, Null, Null, 4096), norm_eps: F(1e-5),
             tie_word_embeddings: B(false), hidden_act: S("relu2"), attention_bias: B(false),
             mlp_bias: B(false)],
         // LayerNorm1P: a LayerNorm with weight and bias whose weight is stored minus one.
@@ -159,21 +151,18 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "jais2",
+        // Nemotron's layers, with nn.LayerNorm under the usual key.
+        eps_key: "layer_norm_eps",
         classes: classes!("Jais2": Model, ForCausalLM),
-        keys: keys![vocab_size: U(150272), hidden_size: U(3328), intermediate_size: U(26624),
-            num_hidden_layers: U(32), num_attention_heads: U(26), num_key_value_heads: Null,
-            head_dim: Null, max_position_embeddings: U(8192), layer_norm_eps: F(1e-5),
+        keys: keys![sizes(150272, 3328, 26624, 32, 26, Null, Null, 8192), layer_norm_eps: F(1e-5),
             tie_word_embeddings: B(false), hidden_act: S("relu2"), attention_bias: B(true),
             mlp_bias: B(true)],
-        eps_key: "layer_norm_eps",
         ..LAYERNORM_PLAIN
     },
     Spec {
         model_type: "hyperclovax",
         classes: classes!("HyperCLOVAX": Model, ForCausalLM),
-        keys: keys![vocab_size: U(32000), hidden_size: U(4096), intermediate_size: U(11008),
-            num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: Null,
-            head_dim: Null, max_position_embeddings: U(2048), rms_norm_eps: F(1e-6),
+        keys: keys![sizes(32000, 4096, 11008, 32, 32, Null, Null, 2048), rms_norm_eps: F(1e-6),
             tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false),
             mlp_bias: B(false), use_post_norm: B(true)],
         // Peri-layer norms: one more RMSNorm on each sublayer's output.
@@ -187,11 +176,9 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "granite_swa",
         classes: classes!("GraniteSWA": Model, ForCausalLM),
-        keys: keys![vocab_size: U(100352), hidden_size: U(2560), intermediate_size: U(8192),
-            num_hidden_layers: U(24), num_attention_heads: U(20), num_key_value_heads: U(4),
-            max_position_embeddings: U(8192), rms_norm_eps: F(1e-5), tie_word_embeddings: B(true),
-            hidden_act: S("silu"), attention_bias: B(false), mlp_bias: B(false),
-            sliding_window: U(128)],
+        keys: keys![sizes(100352, 2560, 8192, 24, 20, U(4), Null, 8192), rms_norm_eps: F(1e-5),
+            tie_word_embeddings: B(true), hidden_act: S("silu"), attention_bias: B(false),
+            mlp_bias: B(false), sliding_window: U(128)],
         sinks: true,
         window: Window::FullFirst { period: 4 },
         ..ATTN_MLP_BIAS
@@ -200,10 +187,8 @@ pub const TYPES: &[Spec] = &[
         model_type: "olmo",
         classes: classes!("Olmo": Model, ForCausalLM, ForSequenceClassification),
         // OlmoLayerNorm has no parameters and a fixed eps of 1e-5, which OlmoConfig has no key for.
-        keys: keys![vocab_size: U(50304), hidden_size: U(4096), intermediate_size: U(11008),
-            num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: Null,
-            max_position_embeddings: U(2048), tie_word_embeddings: B(false), pad_token_id: U(1),
-            hidden_act: S("silu"), attention_bias: B(false), layer_norm_eps: F(1e-5)],
+        keys: keys![sizes(50304, 4096, 11008, 32, 32, Null, Null, 2048), tie_word_embeddings: B(false),
+            pad_token_id: U(1), hidden_act: S("silu"), attention_bias: B(false), layer_norm_eps: F(1e-5)],
         eps_key: "layer_norm_eps",
         norm: NormKind::Bare,
         ..BASE
@@ -211,11 +196,9 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "stablelm",
         classes: classes!("StableLm": Model, ForCausalLM, ForSequenceClassification, ForTokenClassification),
-        keys: keys![vocab_size: U(50304), hidden_size: U(2560), intermediate_size: U(6912),
-            num_hidden_layers: U(32), num_attention_heads: U(32), num_key_value_heads: U(32),
-            max_position_embeddings: U(4096), layer_norm_eps: F(1e-5), tie_word_embeddings: B(false),
-            hidden_act: S("silu"), use_qkv_bias: B(false), qk_layernorm: B(false),
-            use_parallel_residual: B(false)],
+        keys: keys![sizes(50304, 2560, 6912, 32, 32, U(32), Null, 4096), layer_norm_eps: F(1e-5),
+            tie_word_embeddings: B(false), hidden_act: S("silu"), use_qkv_bias: B(false),
+            qk_layernorm: B(false), use_parallel_residual: B(false)],
         eps_key: "layer_norm_eps",
         qkv_bias: Bias::Key("use_qkv_bias"),
         o_bias: Bias::Fixed(false),
@@ -236,10 +219,9 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "nanochat",
         classes: classes!("NanoChat": Model, ForCausalLM),
-        keys: keys![vocab_size: U(50304), hidden_size: U(768), intermediate_size: U(8192),
-            num_hidden_layers: U(12), num_attention_heads: U(6), num_key_value_heads: Null,
-            max_position_embeddings: U(2048), rms_norm_eps: F(1e-6), tie_word_embeddings: B(false),
-            pad_token_id: U(1), hidden_act: S("relu2"), attention_bias: B(false)],
+        keys: keys![sizes(50304, 768, 8192, 12, 6, Null, Null, 2048), rms_norm_eps: F(1e-6),
+            tie_word_embeddings: B(false), pad_token_id: U(1), hidden_act: S("relu2"),
+            attention_bias: B(false)],
         // Its RMSNorms, q/k norms included, have no weight.
         norm: NormKind::Bare,
         mlp: Mlp::Fc,
@@ -248,10 +230,8 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "bitnet",
         classes: classes!("BitNet": Model, ForCausalLM),
-        keys: keys![vocab_size: U(128256), hidden_size: U(2560), intermediate_size: U(6912),
-            num_hidden_layers: U(30), num_attention_heads: U(20), num_key_value_heads: U(5),
-            max_position_embeddings: U(2048), rms_norm_eps: F(1e-5), tie_word_embeddings: B(false),
-            hidden_act: S("relu2"), attention_bias: B(false)],
+        keys: keys![sizes(128256, 2560, 6912, 30, 20, U(5), Null, 2048), rms_norm_eps: F(1e-5),
+            tie_word_embeddings: B(false), hidden_act: S("relu2"), attention_bias: B(false)],
         extras: &[
             sub_norm("attn_sub_norm", Place::Attention, Width::Hidden),
             sub_norm("ffn_sub_norm", Place::Mlp, Width::Ffn),
@@ -261,9 +241,7 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "diffllama",
         classes: classes!("DiffLlama": Model, ForCausalLM, ForSequenceClassification, ForTokenClassification),
-        keys: keys![vocab_size: U(32000), hidden_size: U(2048), intermediate_size: U(8192),
-            num_hidden_layers: U(16), num_attention_heads: U(32), num_key_value_heads: Null,
-            head_dim: Null, max_position_embeddings: U(2048), rms_norm_eps: F(1e-5),
+        keys: keys![sizes(32000, 2048, 8192, 16, 32, Null, Null, 2048), rms_norm_eps: F(1e-5),
             tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false)],
         // Differential attention's four lambda vectors; its group norm has no parameters.
         extras: &[
@@ -277,9 +255,7 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "vaultgemma",
         classes: classes!("VaultGemma": Model, ForCausalLM),
-        keys: keys![vocab_size: U(256000), hidden_size: U(2304), intermediate_size: U(9216),
-            num_hidden_layers: U(26), num_attention_heads: U(8), num_key_value_heads: U(4),
-            head_dim: U(256), max_position_embeddings: U(8192), rms_norm_eps: F(1e-6),
+        keys: keys![sizes(256000, 2304, 9216, 26, 8, U(4), U(256), 8192), rms_norm_eps: F(1e-6),
             tie_word_embeddings: B(true), pad_token_id: U(0), hidden_act: S("gelu_pytorch_tanh"),
             attention_bias: B(false), sliding_window: U(4096)],
         aliases: &[("hidden_activation", "hidden_act")],
