@@ -39,8 +39,10 @@ pub enum NormKind {
     LayerNorm,
     /// A LayerNorm with a weight and no bias (Cohere).
     LayerNormNoBias,
-    /// A norm without parameters (OLMo's LayerNorm, NanoChat's RMSNorm).
+    /// A LayerNorm without parameters (OLMo's).
     Bare,
+    /// An RMSNorm without a weight (nanochat's); the q/k norms then have none either.
+    BareRms,
 }
 
 /// Where a layer norm sits: before attention, between attention and the MLP, after the MLP.

@@ -223,7 +223,8 @@ pub const TYPES: &[Spec] = &[
             tie_word_embeddings: B(false), pad_token_id: U(1), hidden_act: S("relu2"),
             attention_bias: B(false)],
         // Its RMSNorms, q/k norms included, have no weight.
-        norm: NormKind::Bare,
+        norm: NormKind::BareRms,
+        qk_norm: QkNorm::PerHead,
         mlp: Mlp::Fc,
         ..BASE
     },

@@ -57,7 +57,12 @@ fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
             Node::new(name, Op::LayerNorm, format!("LayerNorm without bias, {what}"), &[seq, h])
                 .with([Tensor::new(format!("{name}.weight"), &[h])])
         }
-        NormKind::Bare => layer_norm(name, &format!("norm without parameters, {what}"), &[seq, h], h, false),
+        NormKind::Bare => {
+            layer_norm(name, &format!("LayerNorm without parameters, {what}"), &[seq, h], h, false)
+        }
+        NormKind::BareRms => {
+            Node::new(name, Op::LayerNorm, format!("RMSNorm without weight, {what}"), &[seq, h])
+        }
     }
 }
 
@@ -138,7 +143,8 @@ fn mlp_only(c: &SpecConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec
             linear(&format!("{prefix}.down_proj"), "down projection", seq, ffn, h, bias),
         ],
         Mlp::Fc => vec![
-            linear(&format!("{prefix}.fc1"), &format!("fc1, then {}", c.hidden_act), seq, h, ffn, bias),
+            linear(&format!("{prefix}.fc1"), "fc1", seq, h, ffn, bias),
+            Node::new(format!("{prefix}.act_fn"), Op::Activation, c.hidden_act.clone(), &[seq, ffn]),
             linear(&format!("{prefix}.fc2"), "fc2", seq, ffn, h, bias),
         ],
     }

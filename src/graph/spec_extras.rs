@@ -4,11 +4,18 @@
 
 use super::blocks::{linear, rms_norm};
 use super::{Node, Op, Tensor};
-use crate::config::spec::{Extra, Place, SpecConfig, Width};
+use crate::config::spec::{Extra, NormKind, Place, SpecConfig, Width};
 
 /// Renames the q/k norms and widens `o_proj` where the type says so.
 pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut [Node]) {
     let [qn, kn] = c.spec.qk_norm_names;
+    if c.spec.norm == NormKind::BareRms {
+        let (q, k) = (format!("{a}.q_norm"), format!("{a}.k_norm"));
+        for n in nodes.iter_mut().filter(|n| n.name == q || n.name == k) {
+            n.params.clear();
+            n.detail = n.detail.replace("RMSNorm", "RMSNorm without weight");
+        }
+    }
     if qn != "q_norm" {
         for n in nodes.iter_mut() {
             rename(n, &format!("{a}.q_norm"), &format!("{a}.{qn}"));
