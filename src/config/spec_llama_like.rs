@@ -86,8 +86,7 @@ pub const TYPES: &[Spec] = &[
         model_type: "iquestcoder",
         classes: LLAMA_CLASSES,
         keys: keys![sizes(76800, 5120, 27648, 80, 40, U(8), U(128), 131072), rms_norm_eps: F(1e-5),
-            tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false),
-            mlp_bias: B(false)],
+            tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false), mlp_bias: B(false)],
         ..ATTN_MLP_BIAS
     },
     Spec {
