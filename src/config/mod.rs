@@ -27,6 +27,7 @@ pub mod release;
 pub mod spec;
 pub mod spec_dense;
 mod spec_keys;
+pub mod spec_llama_like;
 pub mod spec_moe;
 mod spec_read;
 pub mod spec_shared;

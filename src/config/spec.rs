@@ -39,6 +39,10 @@ pub enum NormKind {
     LayerNorm,
     /// A LayerNorm with a weight and no bias (Cohere).
     LayerNormNoBias,
+    /// A LayerNorm without parameters (OLMo's).
+    Bare,
+    /// An RMSNorm without a weight (nanochat's); the q/k norms then have none either.
+    BareRms,
 }
 
 /// Where a layer norm sits: before attention, between attention and the MLP, after the MLP.
@@ -73,6 +77,8 @@ pub enum Mlp {
     GatedFused,
     /// `up_proj`, activation, `down_proj` (Arcee's ReLU²).
     Plain,
+    /// `fc1`, activation, `fc2` (NanoChat).
+    Fc,
 }
 
 /// How the routed experts are stored.
@@ -151,6 +157,11 @@ pub enum Window {
         period_key: Option<&'static str>,
         period: u64,
     },
+    /// `layer_types` when the file lists them, else a full layer every `period` from the first
+    /// (Cwm, Granite SWA: `i % period == 0`).
+    FullFirst {
+        period: u64,
+    },
     /// Llama 4: chunked attention on the rotary layers (three of four, `no_rope_layer_interval`),
     /// over `attention_chunk_size` tokens.
     Chunked,
@@ -185,6 +196,53 @@ pub struct Spec {
     pub moe: Option<MoeSpec>,
     pub lm_bias: Bias,
     pub window: Window,
+    /// The q/k norms' module names (`q_norm`, `k_norm`; Hunyuan's `query_layernorm`).
+    pub qk_norm_names: [&'static str; 2],
+    /// `o_proj` maps hidden to hidden whatever heads x head_dim is (Helium).
+    pub o_from_hidden: bool,
+    /// Norms a boolean key adds to each layer when it reads `when` (HyperCLOVA X's
+    /// `use_post_norm`; StableLM's `use_parallel_residual` drops the second norm).
+    pub switched_norms: Option<SwitchedNorms>,
+    /// Tensors beyond the blocks' own (BitNet's sub-norms, DiffLlama's lambdas, xIELU's alphas).
+    pub extras: &'static [Extra],
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct SwitchedNorms {
+    pub key: &'static str,
+    pub when: bool,
+    pub norms: &'static [(&'static str, Slot)],
+}
+
+/// A width a described tensor takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Width {
+    Hidden,
+    Ffn,
+    HeadDim,
+    One,
+}
+
+/// Where an extra tensor lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// Under `self_attn`; a norm sits after attention, before `o_proj`.
+    Attention,
+    /// Under the MLP; a norm sits before `down_proj`.
+    Mlp,
+}
+
+/// One tensor (or a norm's weight) the modeling code adds to every layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Extra {
+    /// Its name under the place (`attn_sub_norm`, `lambda_q1`, `act_fn.alpha_p`).
+    pub name: &'static str,
+    pub place: Place,
+    pub width: Width,
+    /// An RMSNorm (its tensor is `name.weight`) rather than a bare parameter.
+    pub norm: bool,
+    /// Only when `hidden_act` reads this (the xIELU activation's parameters).
+    pub when_act: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,6 +271,8 @@ pub struct SpecConfig {
     pub qkv_bias: bool,
     pub o_bias: bool,
     pub qk_norm: bool,
+    /// Whether the type's switched norms are there (see [`SwitchedNorms`]).
+    pub switched_norms: bool,
     pub mlp_bias: bool,
     pub lm_bias: bool,
     pub num_experts: Option<u64>,

@@ -30,6 +30,10 @@ pub const BASE: Spec = Spec {
     moe: None,
     lm_bias: Bias::Fixed(false),
     window: Window::None,
+    qk_norm_names: ["q_norm", "k_norm"],
+    o_from_hidden: false,
+    switched_norms: None,
+    extras: &[],
 };
 
 pub const TYPES: &[Spec] = &[

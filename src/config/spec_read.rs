@@ -51,6 +51,10 @@ impl SpecConfig {
                 Some(k) => r.flag(k)?,
                 None => true,
             };
+        let switched_norms = match spec.switched_norms {
+            Some(s) => r.flag(s.key)? == s.when,
+            None => false,
+        };
 
         let (mut num_experts, mut experts_per_token, mut expert_width, mut shared_width) =
             (None, None, 0, None);
@@ -95,6 +99,7 @@ impl SpecConfig {
             qkv_bias,
             o_bias,
             qk_norm,
+            switched_norms,
             mlp_bias,
             lm_bias,
             num_experts,
@@ -167,6 +172,22 @@ fn period(r: &mut Reader, key: &'static str, default: u64) -> Result<u64, Config
     }
 }
 
+/// `layer_types`, when the file lists them: the window on each sliding layer.
+fn layer_types(r: &Reader, n: usize, w: u64) -> Result<Option<Vec<Option<u64>>>, ConfigError> {
+    let Some(types) = r.raw("layer_types") else { return Ok(None) };
+    let bad =
+        || ConfigError::field("layer_types", format!("expected {n} of sliding_attention or full_attention"));
+    let list = types.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
+    list.iter()
+        .map(|t| match t.as_str() {
+            Some("sliding_attention") => Ok(Some(w)),
+            Some("full_attention") => Ok(None),
+            _ => Err(bad()),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
 fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>, ConfigError> {
     let n = layers as usize;
     let window = |r: &mut Reader| -> Result<Option<u64>, ConfigError> {
@@ -180,28 +201,21 @@ fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>,
         Window::AllWhenSet => vec![window(r)?; n],
         Window::Pattern { period_key, period: default } => {
             let Some(w) = window(r)? else { return Ok(vec![None; n]) };
-            if let Some(types) = r.raw("layer_types").cloned() {
-                let bad = || {
-                    ConfigError::field(
-                        "layer_types",
-                        format!("expected {n} of sliding_attention or full_attention"),
-                    )
-                };
-                let list = types.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
-                return list
-                    .iter()
-                    .map(|t| match t.as_str() {
-                        Some("sliding_attention") => Ok(Some(w)),
-                        Some("full_attention") => Ok(None),
-                        _ => Err(bad()),
-                    })
-                    .collect();
+            if let Some(l) = layer_types(r, n, w)? {
+                return Ok(l);
             }
             let p = match period_key {
                 Some(k) => period(r, k, default)?,
                 None => default,
             };
             (0..layers).map(|i| ((i + 1) % p != 0).then_some(w)).collect()
+        }
+        Window::FullFirst { period } => {
+            let Some(w) = window(r)? else { return Ok(vec![None; n]) };
+            match layer_types(r, n, w)? {
+                Some(l) => l,
+                None => (0..layers).map(|i| (i % period != 0).then_some(w)).collect(),
+            }
         }
         Window::Chunked => {
             if let Some(list) = r.raw("layer_types").and_then(Value::as_array).cloned() {

@@ -10,7 +10,7 @@ fn described(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError
     crate::config::spec::SpecConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
 }
 
-const fn decoder(
+pub(super) const fn decoder(
     key: &'static str,
     name: &'static str,
     derives_from: &'static str,
@@ -149,10 +149,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
     (
         "jetmoe",
         "JetMoE routes attention heads as well as MLPs through experts (mixture of attention heads); the planner has no such block yet",
-    ),
-    (
-        "helium",
-        "Helium's o_proj maps hidden_size to hidden_size whatever heads x head_dim is, which the described attention block does not say yet",
     ),
 ];
 

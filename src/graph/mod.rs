@@ -33,6 +33,7 @@ pub mod quantized;
 pub mod release;
 pub mod spec;
 mod spec_arch;
+mod spec_extras;
 pub mod ssm;
 pub mod t5;
 pub mod vision;

@@ -4,6 +4,7 @@
 //! the final norm and the head, all from `graph/blocks.rs`.
 
 use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm};
+use super::spec_extras::{adjust_attention, attention_extras, mlp_extras};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
 use crate::config::spec::{Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
@@ -56,6 +57,12 @@ fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
             Node::new(name, Op::LayerNorm, format!("LayerNorm without bias, {what}"), &[seq, h])
                 .with([Tensor::new(format!("{name}.weight"), &[h])])
         }
+        NormKind::Bare => {
+            layer_norm(name, &format!("LayerNorm without parameters, {what}"), &[seq, h], h, false)
+        }
+        NormKind::BareRms => {
+            Node::new(name, Op::LayerNorm, format!("RMSNorm without weight, {what}"), &[seq, h])
+        }
     }
 }
 
@@ -82,6 +89,8 @@ fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
         norm_word: "RMSNorm",
         what: "causal, rotary".into(),
     });
+    adjust_attention(c, &a, seq, &mut nodes);
+    let [qn, kn] = c.spec.qk_norm_names;
     let own_norms: Option<(Vec<u64>, Vec<u64>)> = match qk {
         QkNorm::OverHidden => Some((vec![c.hidden_size], vec![c.hidden_size / heads * kv])),
         QkNorm::HeadByChannel => Some((vec![heads, hd], vec![kv, hd])),
@@ -98,8 +107,8 @@ fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
             )
             .with([Tensor::new(format!("{a}.{n}.weight"), &shape)])
         };
-        nodes.insert(at, norm("k_norm", k, kv * hd));
-        nodes.insert(at, norm("q_norm", q, heads * hd));
+        nodes.insert(at, norm(kn, k, kv * hd));
+        nodes.insert(at, norm(qn, q, heads * hd));
     }
     if c.spec.sinks
         && let Some(n) = nodes.iter_mut().find(|n| n.op == Op::Attention)
@@ -107,10 +116,17 @@ fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
         n.detail.push_str(", a learned sink logit per head");
         n.params.push(Tensor::new(format!("{a}.sinks"), &[heads]));
     }
+    attention_extras(c, &a, seq, &mut nodes);
     nodes
 }
 
 fn mlp(c: &SpecConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
+    let mut nodes = mlp_only(c, prefix, seq, ffn, bias);
+    mlp_extras(c, prefix, seq, &mut nodes);
+    nodes
+}
+
+fn mlp_only(c: &SpecConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
     let h = c.hidden_size;
     match c.spec.mlp {
         Mlp::Gated => gated_mlp(prefix, seq, h, ffn, &c.hidden_act, bias, false),
@@ -125,6 +141,11 @@ fn mlp(c: &SpecConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node
                 bias,
             ),
             linear(&format!("{prefix}.down_proj"), "down projection", seq, ffn, h, bias),
+        ],
+        Mlp::Fc => vec![
+            linear(&format!("{prefix}.fc1"), "fc1", seq, h, ffn, bias),
+            Node::new(format!("{prefix}.act_fn"), Op::Activation, c.hidden_act.clone(), &[seq, ffn]),
+            linear(&format!("{prefix}.fc2"), "fc2", seq, ffn, h, bias),
         ],
     }
 }
@@ -180,10 +201,12 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
 }
 
 fn layer(c: &SpecConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
+    let switched = c.spec.switched_norms.filter(|_| c.switched_norms).map_or(&[][..], |s| s.norms);
     let norms = |slot: Slot, what: &str| -> Vec<Node> {
         c.spec
             .layer_norms
             .iter()
+            .chain(switched)
             .filter(|(_, s)| *s == slot)
             .map(|(n, _)| norm_node(c, &format!("{l}.{n}"), what, seq))
             .collect()

@@ -35,6 +35,12 @@ def tiny(kind):
         return T.GPT2Config(n_embd=128, n_layer=2, n_head=4, vocab_size=1000, architectures=["GPT2LMHeadModel"])
     if kind == "llama":
         return T.LlamaConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, vocab_size=1000, architectures=["LlamaForCausalLM"])
+    if kind == "olmo":  # LayerNorms without parameters
+        return T.OlmoConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=2, num_attention_heads=4, vocab_size=1000, architectures=["OlmoForCausalLM"])
+    if kind == "bitnet":  # sub-norms before o_proj and down_proj
+        return T.BitNetConfig(hidden_size=256, intermediate_size=688, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, vocab_size=1000, architectures=["BitNetForCausalLM"])
+    if kind == "nanochat":  # fc1/fc2 ReLU² MLP, norms without weights
+        return T.NanoChatConfig(hidden_size=256, intermediate_size=1024, num_hidden_layers=2, num_attention_heads=4, vocab_size=1000, architectures=["NanoChatForCausalLM"])
     if kind == "mistral":
         return T.MistralConfig(hidden_size=256, intermediate_size=512, num_hidden_layers=2, num_attention_heads=8, num_key_value_heads=2, vocab_size=1000, sliding_window=4096, architectures=["MistralForCausalLM"])
     if kind == "qwen2":
@@ -141,7 +147,7 @@ def main():
     ap.add_argument("--only", help="run only the models whose label contains this")
     args = ap.parse_args()
     torch.manual_seed(0)
-    cases = [(k, tiny(k), None) for k in ["bert", "roberta", "gpt2", "llama", "mistral", "qwen2", "gemma2", "t5", "mixtral", "bart"]]
+    cases = [(k, tiny(k), None) for k in ["bert", "roberta", "gpt2", "llama", "mistral", "qwen2", "gemma2", "t5", "mixtral", "bart", "olmo", "bitnet", "nanochat"]]
     if not args.quick:
         for name in ["google-bert--bert-base-uncased", "openai-community--gpt2", "google-t5--t5-small", "Qwen--Qwen2.5-0.5B"]:
             cases.append((name.replace("--", "/"), AutoConfig.from_pretrained(os.path.join(REF, name, "config.json")), name))

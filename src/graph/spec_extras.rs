@@ -1,0 +1,93 @@
+//! The switches of a described type (`config/spec.rs`) that adjust the shared blocks after
+//! `graph/spec.rs` stacks them: q/k norm names, Helium's hidden-to-hidden `o_proj`, and the extra
+//! tensors a type adds to each layer (BitNet's sub-norms, DiffLlama's lambdas, xIELU's alphas).
+
+use super::blocks::{linear, rms_norm};
+use super::{Node, Op, Tensor};
+use crate::config::spec::{Extra, NormKind, Place, SpecConfig, Width};
+
+/// Renames the q/k norms and widens `o_proj` where the type says so.
+pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut [Node]) {
+    let [qn, kn] = c.spec.qk_norm_names;
+    if c.spec.norm == NormKind::BareRms {
+        let (q, k) = (format!("{a}.q_norm"), format!("{a}.k_norm"));
+        for n in nodes.iter_mut().filter(|n| n.name == q || n.name == k) {
+            n.params.clear();
+            n.detail = n.detail.replace("RMSNorm", "RMSNorm without weight");
+        }
+    }
+    if qn != "q_norm" {
+        for n in nodes.iter_mut() {
+            rename(n, &format!("{a}.q_norm"), &format!("{a}.{qn}"));
+            rename(n, &format!("{a}.k_norm"), &format!("{a}.{kn}"));
+        }
+    }
+    if c.spec.o_from_hidden
+        && let Some(o) = nodes.last_mut()
+    {
+        *o = linear(
+            &format!("{a}.o_proj"),
+            "attention output projection, hidden to hidden",
+            seq,
+            c.hidden_size,
+            c.hidden_size,
+            c.o_bias,
+        );
+    }
+}
+
+/// The type's extra tensors under `self_attn`: norms before `o_proj`, parameters on the attention.
+pub(super) fn attention_extras(c: &SpecConfig, a: &str, seq: u64, nodes: &mut Vec<Node>) {
+    if let Some(at) = nodes.iter().position(|n| n.op == Op::Attention) {
+        let norms = extras(c, Place::Attention, a, seq, &mut nodes[at]);
+        insert_before_last(nodes, norms);
+    }
+}
+
+/// The type's extra tensors under the MLP: norms before the down projection, parameters on the
+/// first projection.
+pub(super) fn mlp_extras(c: &SpecConfig, prefix: &str, seq: u64, nodes: &mut Vec<Node>) {
+    if let Some(first) = nodes.first_mut() {
+        let norms = extras(c, Place::Mlp, prefix, seq, first);
+        insert_before_last(nodes, norms);
+    }
+}
+
+/// The type's extra tensors at one place: norms as nodes of their own, bare parameters on `host`.
+fn extras(c: &SpecConfig, place: Place, at: &str, seq: u64, host: &mut Node) -> Vec<Node> {
+    let width = |w: Width| match w {
+        Width::Hidden => c.hidden_size,
+        Width::Ffn => c.intermediate_size,
+        Width::HeadDim => c.head_dim,
+        Width::One => 1,
+    };
+    let here = |e: &&Extra| e.place == place && e.when_act.is_none_or(|a| a == c.hidden_act);
+    let mut nodes = vec![];
+    for e in c.spec.extras.iter().filter(here) {
+        let (name, w) = (format!("{at}.{}", e.name), width(e.width));
+        if e.norm {
+            nodes.push(rms_norm(&name, "RMSNorm of the sublayer's output", &[seq, w], w));
+        } else {
+            host.params.push(Tensor::new(name, &[w]));
+        }
+    }
+    nodes
+}
+
+/// Moves the nodes before `o_proj` (or `down_proj`) in, after what precedes it.
+fn insert_before_last(nodes: &mut Vec<Node>, extra: Vec<Node>) {
+    let at = nodes.len().saturating_sub(1);
+    nodes.splice(at..at, extra);
+}
+
+/// Renames a node (and its tensors) from one module name to another.
+fn rename(n: &mut Node, from: &str, to: &str) {
+    if n.name == from {
+        n.name = to.to_string();
+        for t in n.params.iter_mut() {
+            if let Some(rest) = t.name.strip_prefix(from) {
+                t.name = format!("{to}{rest}");
+            }
+        }
+    }
+}
