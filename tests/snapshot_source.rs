@@ -25,7 +25,7 @@ fn the_snapshot_holds_every_published_reference_config_byte_for_byte() {
         assert_eq!(digest, sha256, "{folder}: the published SHA-256");
         n += 1;
     }
-    assert_eq!(n, 56);
+    assert_eq!(n, 70);
 }
 
 #[test]
