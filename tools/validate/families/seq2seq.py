@@ -29,8 +29,10 @@ _BART_LIKE = [
 ]
 
 VARIATIONS = {t: _BART_LIKE for t in FAMILIES}
-VARIATIONS["marian"] = _BART_LIKE + [
+# MarianConfig's pad and decoder-start ids (58100) must lie inside the vocabulary.
+VARIATIONS["marian"] = [dict(v, pad_token_id=0, decoder_start_token_id=0) for v in _BART_LIKE] + [
     dict(d_model=64, encoder_layers=2, decoder_layers=2, encoder_ffn_dim=128, decoder_ffn_dim=128,
          encoder_attention_heads=4, decoder_attention_heads=4, vocab_size=500,
-         decoder_vocab_size=500, max_position_embeddings=64),
+         decoder_vocab_size=500, max_position_embeddings=64, pad_token_id=0,
+         decoder_start_token_id=0),
 ]
