@@ -45,6 +45,9 @@ struct Raw {
     tie_word_embeddings: Option<bool>,
     pad_token_id: Option<u64>,
     decoder_vocab_size: Option<u64>,
+    use_prompt: Option<bool>,
+    prompt_length: Option<u64>,
+    prompt_mid_dim: Option<u64>,
     share_encoder_decoder_embeddings: Option<bool>,
 }
 
@@ -67,6 +70,8 @@ pub struct BartConfig {
     pub activation_function: String,
     pub tie_word_embeddings: bool,
     pub pad_token_id: Option<u64>,
+    /// MVP's decoder prompts: (`prompt_length`, `prompt_mid_dim`) when `use_prompt` is set.
+    pub prompt: Option<(u64, u64)>,
     /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
     #[serde(skip)]
     pub release: super::release::Release,
@@ -138,6 +143,13 @@ impl BartConfig {
             }
             Some(_) => raw.pad_token_id,
         };
+        let prompt = match desc.mvp_prompt && raw.use_prompt == Some(true) {
+            true => Some((
+                size("prompt_length", raw.prompt_length, 100, 1 << 20, &mut d)?,
+                size("prompt_mid_dim", raw.prompt_mid_dim, 800, 1 << 22, &mut d)?,
+            )),
+            false => None,
+        };
         let labels = num_labels_or(value, dd.num_labels)?;
         let class = class_or(common, &format!("{}Model", desc.prefix), &mut d);
         let head = classify(desc, &class, labels.0).ok_or_else(|| {
@@ -165,6 +177,7 @@ impl BartConfig {
             activation_function,
             tie_word_embeddings,
             pad_token_id,
+            prompt,
             release: super::release::Release::V5,
             defaulted: d,
         })

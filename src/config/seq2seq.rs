@@ -55,6 +55,8 @@ pub struct Seq2Seq {
     pub pre_norm: bool,
     /// The `final_logits_bias` buffer of the generation class (all but M2M-100).
     pub logits_bias: bool,
+    /// MVP's `use_prompt`, `prompt_length` and `prompt_mid_dim` keys.
+    pub mvp_prompt: bool,
     /// Marian's `decoder_vocab_size` and `share_encoder_decoder_embeddings` keys.
     pub marian_vocab: bool,
 }
@@ -93,6 +95,7 @@ pub const BART: Seq2Seq = Seq2Seq {
     final_norm: false,
     pre_norm: false,
     logits_bias: true,
+    mvp_prompt: false,
     marian_vocab: false,
 };
 
@@ -137,6 +140,7 @@ pub const PEGASUS: Seq2Seq = Seq2Seq {
     final_norm: true,
     pre_norm: true,
     logits_bias: true,
+    mvp_prompt: false,
     marian_vocab: false,
 };
 
@@ -152,6 +156,7 @@ pub const MARIAN: Seq2Seq = Seq2Seq {
     final_norm: false,
     pre_norm: false,
     logits_bias: true,
+    mvp_prompt: false,
     marian_vocab: true,
 };
 
@@ -208,9 +213,19 @@ pub const BLENDERBOT_SMALL: Seq2Seq = Seq2Seq {
     ..BART
 };
 
+/// MVP: BART's layers; with `use_prompt`, the decoder of `MvpModel` also holds two prompt
+/// networks (self- and cross-attention), each an embedding and a two-layer MLP.
+pub const MVP: Seq2Seq = Seq2Seq {
+    model_type: "mvp",
+    prefix: "Mvp",
+    defaults: Defaults { vocab_size: 50267, num_labels: 2, ..BART_DEFAULTS },
+    mvp_prompt: true,
+    ..BART
+};
+
 /// Every type of the lineage, looked up by `model_type`.
 pub const TYPES: &[&Seq2Seq] =
-    &[&BART, &MBART, &PLBART, &PEGASUS, &MARIAN, &M2M_100, &BLENDERBOT, &BLENDERBOT_SMALL];
+    &[&BART, &MBART, &PLBART, &PEGASUS, &MARIAN, &M2M_100, &BLENDERBOT, &BLENDERBOT_SMALL, &MVP];
 
 pub fn find(model_type: &str) -> Option<&'static Seq2Seq> {
     TYPES.iter().copied().find(|t| t.model_type == model_type)

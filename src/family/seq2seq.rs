@@ -65,4 +65,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "blenderbot",
         "The 90M-parameter Blenderbot: BART-style post-LayerNorm layers with an embedding norm and learned positions without offset (Roller et al., 2020).",
     ),
+    seq2seq(
+        "mvp",
+        "MVP",
+        "bart",
+        "BART pre-trained with multi-task supervision for text generation, with optional task prompts in the decoder (Tang et al., 2022).",
+    ),
 ];

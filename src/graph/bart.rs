@@ -171,6 +171,26 @@ fn stack_layers(c: &BartConfig, s: &str, repeat: u64, layer: Vec<Node>, seq: u64
     out
 }
 
+/// MVP's decoder prompts: per attention kind, `prompt_length` learned vectors mapped by a
+/// two-layer MLP to a key and a value per decoder layer. MvpModel passes `use_prompt` to the
+/// encoder in the slot of its embedding table, so only the decoder holds them.
+fn prompts(c: &BartConfig, dec: &str, (len, mid): (u64, u64)) -> Vec<Node> {
+    let h = c.d_model;
+    let out = c.decoder_layers.saturating_mul(2).saturating_mul(h);
+    ["self_attn_prompt", "cross_attn_prompt"]
+        .iter()
+        .flat_map(|kind| {
+            let at = format!("{dec}.{kind}");
+            [
+                Node::new(format!("{at}.prompt_embedding"), Op::Embedding, format!("{len} prompt vectors"), &[len, h])
+                    .with([Tensor::new(format!("{at}.prompt_embedding.weight"), &[len, h])]),
+                linear(&format!("{at}.prompt_trans.0"), "prompt MLP, then GELU", len, h, mid, true),
+                linear(&format!("{at}.prompt_trans.2"), "a key and a value per decoder layer", len, mid, out, true),
+            ]
+        })
+        .collect()
+}
+
 pub fn build(c: &BartConfig, seq: u64) -> Graph {
     let p = if c.head == Head::Model { "" } else { "model." };
     let (h, v) = (c.d_model, c.vocab_size);
@@ -196,6 +216,9 @@ pub fn build(c: &BartConfig, seq: u64) -> Graph {
     let dec = format!("{p}decoder");
     let mut nodes = vec![Node::new("decoder_input_ids", Op::Input, "decoder token ids", &[seq])];
     nodes.extend(stack_embeddings(c, &dec, seq, c.has_encoder().then_some(shared.as_str())));
+    if let Some(prompt) = c.prompt.filter(|_| c.has_encoder()) {
+        nodes.extend(prompts(c, &dec, prompt));
+    }
     sections.push(Section { name: dec.clone(), role: Role::Embeddings, repeat: 1, nodes });
     let l = format!("{dec}.layers.{{i}}");
     let mut layer = decoder_layer(&l, seq, h, c.decoder_attention_heads, c.decoder_ffn_dim, act, true);

@@ -36,3 +36,11 @@ VARIATIONS["marian"] = [dict(v, pad_token_id=0, decoder_start_token_id=0) for v 
          decoder_vocab_size=500, max_position_embeddings=64, pad_token_id=0,
          decoder_start_token_id=0),
 ]
+
+FAMILIES.append("mvp")
+EXTRA_CLASSES["mvp"] = ["MvpForCausalLM", "MvpForQuestionAnswering"]
+VARIATIONS["mvp"] = _BART_LIKE + [
+    dict(d_model=64, encoder_layers=2, decoder_layers=3, encoder_ffn_dim=32, decoder_ffn_dim=32,
+         encoder_attention_heads=4, decoder_attention_heads=4, vocab_size=100,
+         max_position_embeddings=50, use_prompt=True, prompt_length=7, prompt_mid_dim=11),
+]
