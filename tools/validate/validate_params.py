@@ -50,6 +50,9 @@ Run (from the repo root, after `cargo build --release`):
         [--binary target/release/modelatlas] [--report tools/validate/params_report.md] \
         [--reference /work/shared/reference/models] [--only MODEL_TYPE ...] [--keep-configs DIR]
 
+`--census` classifies every model type of the installed transformers by kind and writes a report
+with a summary table per kind first (tools/validate/census.py says how).
+
 `--keep-configs DIR` keeps the generated config files (named by row) so that a mismatching row can
 be re-run by hand: `modelatlas plan DIR/<file> --format json`.
 
