@@ -101,7 +101,10 @@ fn m2m_100_keeps_its_sinusoids_in_a_buffer() {
 fn blenderbot_and_blenderbot_small_learn_positions_without_offset() {
     // Blenderbot: pre-LN, a layer_norm per stack; BlenderbotSmall: post-LN, layernorm_embedding.
     let positions = POSITIONS * D;
-    assert_eq!(derived(&config("blenderbot", "BlenderbotForConditionalGeneration", "")), model(positions + NORM));
+    assert_eq!(
+        derived(&config("blenderbot", "BlenderbotForConditionalGeneration", "")),
+        model(positions + NORM)
+    );
     assert_eq!(
         derived(&config("blenderbot-small", "BlenderbotSmallForConditionalGeneration", "")),
         model(positions + NORM)

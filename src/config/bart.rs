@@ -31,6 +31,8 @@ pub enum Head {
 struct Raw {
     vocab_size: Option<u64>,
     max_position_embeddings: Option<u64>,
+    max_encoder_position_embeddings: Option<u64>,
+    max_decoder_position_embeddings: Option<u64>,
     d_model: Option<u64>,
     hidden_size: Option<u64>,
     encoder_layers: Option<u64>,
@@ -59,7 +61,10 @@ pub struct BartConfig {
     pub class: String,
     pub head: Head,
     pub vocab_size: u64,
+    /// The decoder's positions (and the encoder's, but in LED).
     pub max_position_embeddings: u64,
+    /// The encoder's positions: LED's `max_encoder_position_embeddings`.
+    pub encoder_positions: u64,
     pub d_model: u64,
     pub encoder_layers: u64,
     pub encoder_ffn_dim: u64,
@@ -101,13 +106,22 @@ impl BartConfig {
         if desc.marian_vocab {
             marian_vocab(&raw, vocab_size)?;
         }
-        let max_position_embeddings = size(
-            "max_position_embeddings",
-            raw.max_position_embeddings,
-            dd.max_position_embeddings,
-            1 << 30,
-            &mut d,
-        )?;
+        let (max_position_embeddings, encoder_positions) = if desc.led {
+            let key = "max_decoder_position_embeddings";
+            let dec =
+                size(key, raw.max_decoder_position_embeddings, dd.max_position_embeddings, 1 << 30, &mut d)?;
+            let key = "max_encoder_position_embeddings";
+            (dec, size(key, raw.max_encoder_position_embeddings, 16384, 1 << 30, &mut d)?)
+        } else {
+            let n = size(
+                "max_position_embeddings",
+                raw.max_position_embeddings,
+                dd.max_position_embeddings,
+                1 << 30,
+                &mut d,
+            )?;
+            (n, n)
+        };
         // The alias is set after the class's own arguments, so it wins when both are written.
         let (field, v) = alias_or(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
         let d_model = size(field, v, dd.d_model, 1 << 18, &mut d)?;
@@ -167,6 +181,7 @@ impl BartConfig {
             head,
             vocab_size,
             max_position_embeddings,
+            encoder_positions,
             d_model,
             encoder_layers,
             encoder_ffn_dim,
@@ -188,6 +203,15 @@ impl BartConfig {
         match self.desc.positions {
             Positions::Learned { offset } => offset,
             _ => 0,
+        }
+    }
+
+    /// The prefix a head class keeps its base model under (`model.`, LED's `led.`).
+    pub fn base_prefix(&self) -> &'static str {
+        match (self.head, self.desc.led) {
+            (Head::Model, _) => "",
+            (_, true) => "led.",
+            (_, false) => "model.",
         }
     }
 

@@ -55,6 +55,11 @@ pub struct Seq2Seq {
     pub pre_norm: bool,
     /// The `final_logits_bias` buffer of the generation class (all but M2M-100).
     pub logits_bias: bool,
+    /// LED: the base model under `led.`, Longformer self-attention in the encoder
+    /// (`self_attn.longformer_self_attn.{query,key,value}` and their `_global` twins, then
+    /// `self_attn.output`), and positions per stack from `max_encoder_position_embeddings` and
+    /// `max_decoder_position_embeddings`.
+    pub led: bool,
     /// MVP's `use_prompt`, `prompt_length` and `prompt_mid_dim` keys.
     pub mvp_prompt: bool,
     /// Marian's `decoder_vocab_size` and `share_encoder_decoder_embeddings` keys.
@@ -95,6 +100,7 @@ pub const BART: Seq2Seq = Seq2Seq {
     final_norm: false,
     pre_norm: false,
     logits_bias: true,
+    led: false,
     mvp_prompt: false,
     marian_vocab: false,
 };
@@ -140,6 +146,7 @@ pub const PEGASUS: Seq2Seq = Seq2Seq {
     final_norm: true,
     pre_norm: true,
     logits_bias: true,
+    led: false,
     mvp_prompt: false,
     marian_vocab: false,
 };
@@ -156,6 +163,7 @@ pub const MARIAN: Seq2Seq = Seq2Seq {
     final_norm: false,
     pre_norm: false,
     logits_bias: true,
+    led: false,
     mvp_prompt: false,
     marian_vocab: true,
 };
@@ -223,9 +231,21 @@ pub const MVP: Seq2Seq = Seq2Seq {
     ..BART
 };
 
+/// LED: BART's post-LN layout with Longformer attention in the encoder and learned positions
+/// without offset, 16384 for the encoder and 1024 for the decoder by default.
+pub const LED: Seq2Seq = Seq2Seq {
+    model_type: "led",
+    prefix: "LED",
+    classes: &["Model", "ForConditionalGeneration", "ForQuestionAnswering"],
+    defaults: Defaults { num_labels: 2, ..BART_DEFAULTS },
+    positions: Positions::Learned { offset: 0 },
+    led: true,
+    ..BART
+};
+
 /// Every type of the lineage, looked up by `model_type`.
 pub const TYPES: &[&Seq2Seq] =
-    &[&BART, &MBART, &PLBART, &PEGASUS, &MARIAN, &M2M_100, &BLENDERBOT, &BLENDERBOT_SMALL, &MVP];
+    &[&BART, &MBART, &PLBART, &PEGASUS, &MARIAN, &M2M_100, &BLENDERBOT, &BLENDERBOT_SMALL, &MVP, &LED];
 
 pub fn find(model_type: &str) -> Option<&'static Seq2Seq> {
     TYPES.iter().copied().find(|t| t.model_type == model_type)

@@ -11,7 +11,12 @@ fn bart_like(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError
     crate::config::bart::BartConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
 }
 
-const fn seq2seq(key: &'static str, name: &'static str, derives_from: &'static str, summary: &'static str) -> FamilyInfo {
+const fn seq2seq(
+    key: &'static str,
+    name: &'static str,
+    derives_from: &'static str,
+    summary: &'static str,
+) -> FamilyInfo {
     FamilyInfo {
         key,
         name,
@@ -70,5 +75,11 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "MVP",
         "bart",
         "BART pre-trained with multi-task supervision for text generation, with optional task prompts in the decoder (Tang et al., 2022).",
+    ),
+    seq2seq(
+        "led",
+        "LED",
+        "bart",
+        "Longformer-Encoder-Decoder: BART with Longformer's sliding-window and global attention in the encoder, for inputs of 16k tokens (Beltagy et al., 2020).",
     ),
 ];

@@ -11,7 +11,7 @@ use crate::config::release::Release;
 architecture!(
     BartConfig,
     |c| activations: vec![("activation_function", c.activation_function.clone())],
-    prefixes: ["model."],
+    prefixes: ["model.", "led."],
     candidates: checkpoint_candidates,
     // BartPreTrainedModel draws every linear from normal(0, init_std = 0.02), whatever the depth.
     unscaled_residual_init: true;
@@ -113,7 +113,8 @@ pub(crate) fn encoder_layer(
 /// (learned with the type's offset, or fixed sinusoids) and `layernorm_embedding` where the type
 /// has one.
 fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option<&str>) -> Vec<Node> {
-    let (h, v, n) = (c.d_model, c.vocab_size, c.max_position_embeddings);
+    let n = if s.ends_with("encoder") { c.encoder_positions } else { c.max_position_embeddings };
+    let (h, v) = (c.d_model, c.vocab_size);
     let mut tokens = Tensor::new(format!("{s}.embed_tokens.weight"), &[v, h]);
     // 5.x unties the stacks' embed_tokens from `shared` with the head; 4.x always shares it.
     tokens.tied_to = shared.filter(|_| c.release.ties(c.tie_word_embeddings)).map(str::to_string);
@@ -171,6 +172,30 @@ fn stack_layers(c: &BartConfig, s: &str, repeat: u64, layer: Vec<Node>, seq: u64
     out
 }
 
+/// LED's encoder self-attention: Longformer's query, key and value, their global twins, and an
+/// output projection, in place of BART's q/k/v/out.
+fn longformer(layer: Vec<Node>, l: &str, seq: u64, h: u64) -> Vec<Node> {
+    let at = format!("{l}.self_attn.longformer_self_attn");
+    let mut nodes: Vec<Node> = ["query", "key", "value", "query_global", "key_global", "value_global"]
+        .iter()
+        .map(|w| {
+            linear(&format!("{at}.{w}"), &format!("{} projection", w.replace('_', " ")), seq, h, h, true)
+        })
+        .collect();
+    let mut attn = layer.iter().find(|n| n.op == Op::Attention).cloned();
+    if let Some(a) = attn.as_mut() {
+        a.name.clone_from(&at);
+        a.detail = format!("{}; sliding-window (attention_window) plus global tokens", a.detail);
+    }
+    nodes.extend(attn);
+    nodes.push(linear(&format!("{l}.self_attn.output"), "attention output projection", seq, h, h, true));
+    let own = format!("{l}.self_attn.");
+    nodes.extend(
+        layer.into_iter().filter(|n| !n.name.starts_with(&own) && n.name != format!("{l}.self_attn")),
+    );
+    nodes
+}
+
 /// MVP's decoder prompts: per attention kind, `prompt_length` learned vectors mapped by a
 /// two-layer MLP to a key and a value per decoder layer. MvpModel passes `use_prompt` to the
 /// encoder in the slot of its embedding table, so only the decoder holds them.
@@ -182,17 +207,29 @@ fn prompts(c: &BartConfig, dec: &str, (len, mid): (u64, u64)) -> Vec<Node> {
         .flat_map(|kind| {
             let at = format!("{dec}.{kind}");
             [
-                Node::new(format!("{at}.prompt_embedding"), Op::Embedding, format!("{len} prompt vectors"), &[len, h])
-                    .with([Tensor::new(format!("{at}.prompt_embedding.weight"), &[len, h])]),
+                Node::new(
+                    format!("{at}.prompt_embedding"),
+                    Op::Embedding,
+                    format!("{len} prompt vectors"),
+                    &[len, h],
+                )
+                .with([Tensor::new(format!("{at}.prompt_embedding.weight"), &[len, h])]),
                 linear(&format!("{at}.prompt_trans.0"), "prompt MLP, then GELU", len, h, mid, true),
-                linear(&format!("{at}.prompt_trans.2"), "a key and a value per decoder layer", len, mid, out, true),
+                linear(
+                    &format!("{at}.prompt_trans.2"),
+                    "a key and a value per decoder layer",
+                    len,
+                    mid,
+                    out,
+                    true,
+                ),
             ]
         })
         .collect()
 }
 
 pub fn build(c: &BartConfig, seq: u64) -> Graph {
-    let p = if c.head == Head::Model { "" } else { "model." };
+    let p = c.base_prefix();
     let (h, v) = (c.d_model, c.vocab_size);
     let act = c.activation_function.as_str();
     let shared = format!("{p}shared.weight");
@@ -210,7 +247,10 @@ pub fn build(c: &BartConfig, seq: u64) -> Graph {
         nodes.extend(stack_embeddings(c, &e, seq, Some(&shared)));
         sections.push(Section { name: e.clone(), role: Role::Embeddings, repeat: 1, nodes });
         let l = format!("{e}.layers.{{i}}");
-        let layer = encoder_layer(&l, seq, h, c.encoder_attention_heads, c.encoder_ffn_dim, act, true);
+        let mut layer = encoder_layer(&l, seq, h, c.encoder_attention_heads, c.encoder_ffn_dim, act, true);
+        if c.desc.led {
+            layer = longformer(layer, &l, seq, h);
+        }
         sections.extend(stack_layers(c, &e, c.encoder_layers, layer, seq));
     }
     let dec = format!("{p}decoder");
@@ -272,7 +312,7 @@ pub fn checkpoint_candidates(c: &BartConfig) -> Vec<Candidate> {
         ));
     }
     if c.has_encoder() && !c.release.ties(c.tie_word_embeddings) {
-        let p = if c.head == Head::Model { "" } else { "model." };
+        let p = c.base_prefix();
         out.push(Candidate::missing(
             "embed_tokens untied from shared",
             vec![
@@ -282,7 +322,7 @@ pub fn checkpoint_candidates(c: &BartConfig) -> Vec<Candidate> {
             "transformers 5.x unties each stack's embed_tokens from `shared` with the LM head; a checkpoint saved by 4.x may hold only `shared`",
         ));
     } else if c.has_encoder() {
-        let p = if c.head == Head::Model { "" } else { "model." };
+        let p = c.base_prefix();
         out.push(Candidate::extra(
             "embed_tokens stored per stack",
             vec![

@@ -44,3 +44,17 @@ VARIATIONS["mvp"] = _BART_LIKE + [
          encoder_attention_heads=4, decoder_attention_heads=4, vocab_size=100,
          max_position_embeddings=50, use_prompt=True, prompt_length=7, prompt_mid_dim=11),
 ]
+
+# LED: positions per stack; attention_window must be even and positive per layer.
+FAMILIES.append("led")
+EXTRA_CLASSES["led"] = ["LEDForQuestionAnswering"]
+VARIATIONS["led"] = [
+    dict(d_model=64, encoder_layers=2, decoder_layers=3, encoder_ffn_dim=128, decoder_ffn_dim=96,
+         encoder_attention_heads=4, decoder_attention_heads=2, vocab_size=1000,
+         max_encoder_position_embeddings=256, max_decoder_position_embeddings=64,
+         attention_window=16),
+    dict(d_model=48, encoder_layers=1, decoder_layers=1, encoder_ffn_dim=50, decoder_ffn_dim=70,
+         encoder_attention_heads=3, decoder_attention_heads=6, vocab_size=777,
+         max_encoder_position_embeddings=100, max_decoder_position_embeddings=40,
+         attention_window=8, tie_word_embeddings=False),
+]
