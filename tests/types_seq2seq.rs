@@ -129,3 +129,26 @@ fn mvp_prompts_live_in_the_decoder_of_mvp_model_only() {
     let causal = VOCAB * D + (POSITIONS + 2) * D + NORM + DEC * decoder_layer();
     assert_eq!(derived(&config("mvp", "MvpForCausalLM", &extra)), causal);
 }
+
+#[test]
+fn led_has_longformer_attention_in_the_encoder_and_positions_per_stack() {
+    // LEDEncoderSelfAttention: query, key, value and query_global, key_global, value_global
+    // (d -> d with biases), then output (d -> d): 7 linears instead of BART's 4. Learned positions
+    // without offset: max_encoder_position_embeddings rows in the encoder, the decoder's own in the
+    // decoder; layernorm_embedding per stack, post-LN.
+    let (enc_pos, dec_pos) = (256, 64);
+    let longformer_layer = 7 * (D * D + D) + mlp() + 2 * NORM;
+    let expected = VOCAB * D
+        + (enc_pos * D + NORM)
+        + (dec_pos * D + NORM)
+        + ENC * longformer_layer
+        + DEC * decoder_layer();
+    let text = format!(
+        r#"{{"model_type": "led", "architectures": ["LEDForConditionalGeneration"], "d_model": {D},
+            "encoder_layers": {ENC}, "decoder_layers": {DEC}, "encoder_ffn_dim": {FFN},
+            "decoder_ffn_dim": {FFN}, "encoder_attention_heads": 4, "decoder_attention_heads": 4,
+            "vocab_size": {VOCAB}, "max_encoder_position_embeddings": {enc_pos},
+            "max_decoder_position_embeddings": {dec_pos}, "attention_window": 16}}"#
+    );
+    assert_eq!(derived(&text), expected);
+}

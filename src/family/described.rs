@@ -10,7 +10,7 @@ fn described(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError
     crate::config::spec::SpecConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
 }
 
-const fn decoder(
+pub(super) const fn decoder(
     key: &'static str,
     name: &'static str,
     derives_from: &'static str,

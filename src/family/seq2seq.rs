@@ -11,6 +11,7 @@ fn bart_like(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError
     crate::config::bart::BartConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
 }
 
+/// A described decoder's family, filed as an encoder-decoder planned by the BART resolver.
 const fn seq2seq(
     key: &'static str,
     name: &'static str,
@@ -18,12 +19,9 @@ const fn seq2seq(
     summary: &'static str,
 ) -> FamilyInfo {
     FamilyInfo {
-        key,
-        name,
-        derives_from: Some(derives_from),
-        summary,
         kind: ModelKind::EncoderDecoder,
         resolve: Some(bart_like),
+        ..super::described::decoder(key, name, derives_from, summary)
     }
 }
 
