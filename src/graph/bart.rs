@@ -8,6 +8,9 @@ use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::{BartConfig, Head, Positions};
 use crate::config::release::Release;
 
+mod extras;
+use extras::{longformer, prompts};
+
 architecture!(
     BartConfig,
     |c| activations: vec![("activation_function", c.activation_function.clone())],
@@ -170,62 +173,6 @@ fn stack_layers(c: &BartConfig, s: &str, repeat: u64, layer: Vec<Node>, seq: u64
         out.push(Section { name, role: Role::Layers, repeat: 1, nodes: vec![node] });
     }
     out
-}
-
-/// LED's encoder self-attention: Longformer's query, key and value, their global twins, and an
-/// output projection, in place of BART's q/k/v/out.
-fn longformer(layer: Vec<Node>, l: &str, seq: u64, h: u64) -> Vec<Node> {
-    let at = format!("{l}.self_attn.longformer_self_attn");
-    let mut nodes: Vec<Node> = ["query", "key", "value", "query_global", "key_global", "value_global"]
-        .iter()
-        .map(|w| {
-            linear(&format!("{at}.{w}"), &format!("{} projection", w.replace('_', " ")), seq, h, h, true)
-        })
-        .collect();
-    let mut attn = layer.iter().find(|n| n.op == Op::Attention).cloned();
-    if let Some(a) = attn.as_mut() {
-        a.name.clone_from(&at);
-        a.detail = format!("{}; sliding-window (attention_window) plus global tokens", a.detail);
-    }
-    nodes.extend(attn);
-    nodes.push(linear(&format!("{l}.self_attn.output"), "attention output projection", seq, h, h, true));
-    let own = format!("{l}.self_attn.");
-    nodes.extend(
-        layer.into_iter().filter(|n| !n.name.starts_with(&own) && n.name != format!("{l}.self_attn")),
-    );
-    nodes
-}
-
-/// MVP's decoder prompts: per attention kind, `prompt_length` learned vectors mapped by a
-/// two-layer MLP to a key and a value per decoder layer. MvpModel passes `use_prompt` to the
-/// encoder in the slot of its embedding table, so only the decoder holds them.
-fn prompts(c: &BartConfig, dec: &str, (len, mid): (u64, u64)) -> Vec<Node> {
-    let h = c.d_model;
-    let out = c.decoder_layers.saturating_mul(2).saturating_mul(h);
-    ["self_attn_prompt", "cross_attn_prompt"]
-        .iter()
-        .flat_map(|kind| {
-            let at = format!("{dec}.{kind}");
-            [
-                Node::new(
-                    format!("{at}.prompt_embedding"),
-                    Op::Embedding,
-                    format!("{len} prompt vectors"),
-                    &[len, h],
-                )
-                .with([Tensor::new(format!("{at}.prompt_embedding.weight"), &[len, h])]),
-                linear(&format!("{at}.prompt_trans.0"), "prompt MLP, then GELU", len, h, mid, true),
-                linear(
-                    &format!("{at}.prompt_trans.2"),
-                    "a key and a value per decoder layer",
-                    len,
-                    mid,
-                    out,
-                    true,
-                ),
-            ]
-        })
-        .collect()
 }
 
 pub fn build(c: &BartConfig, seq: u64) -> Graph {
