@@ -9,6 +9,7 @@ use crate::graph::Architecture;
 
 mod described;
 mod described_dense;
+mod seq2seq;
 pub use described::not_yet;
 
 /// Reads a family's config (the whole JSON value) into its resolved, planable form.
@@ -609,7 +610,7 @@ pub fn info(key: &str) -> Option<&'static FamilyInfo> {
 
 /// Every family: those above and the described types' (`family/described.rs`).
 pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
-    FAMILIES.iter().chain(described::FAMILIES).chain(described_dense::FAMILIES)
+    FAMILIES.iter().chain(described::FAMILIES).chain(described_dense::FAMILIES).chain(seq2seq::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -24,6 +24,7 @@ pub mod mpnet;
 pub mod opt;
 pub mod phi;
 pub mod release;
+pub mod seq2seq;
 pub mod spec;
 pub mod spec_dense;
 mod spec_keys;

@@ -1,16 +1,20 @@
-//! The BART graph, named as transformers' modules: `model.shared`,
-//! `model.encoder.layers.{i}.self_attn.q_proj`, `model.decoder.layernorm_embedding`, `lm_head`.
-//! The attention and feed-forward builders are shared with Whisper, which has the same layers.
+//! The BART lineage's graph (every type of `config/seq2seq.rs`), named as transformers' modules:
+//! `model.shared`, `model.encoder.layers.{i}.self_attn.q_proj`, `model.decoder.layernorm_embedding`,
+//! `model.decoder.layer_norm`, `lm_head`. The attention and feed-forward builders are shared with
+//! Whisper, which has the same layers.
 
 use super::kv::{KvGroup, KvLayout};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
-use crate::config::bart::{BartConfig, Head, POSITION_OFFSET};
+use crate::config::bart::{BartConfig, Head, Positions};
 use crate::config::release::Release;
+
+mod extras;
+use extras::{longformer, prompts};
 
 architecture!(
     BartConfig,
     |c| activations: vec![("activation_function", c.activation_function.clone())],
-    prefixes: ["model."],
+    prefixes: ["model.", "led."],
     candidates: checkpoint_candidates,
     // BartPreTrainedModel draws every linear from normal(0, init_std = 0.02), whatever the depth.
     unscaled_residual_init: true;
@@ -108,38 +112,71 @@ pub(crate) fn encoder_layer(
     nodes
 }
 
-/// A stack's embeddings: its token table (tied to `shared` when the model has one), its learned
-/// positions with the 2-row offset, and `layernorm_embedding`.
+/// A stack's embeddings: its token table (tied to `shared` when the model has one), its positions
+/// (learned with the type's offset, or fixed sinusoids) and `layernorm_embedding` where the type
+/// has one.
 fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option<&str>) -> Vec<Node> {
+    let n = if s.ends_with("encoder") { c.encoder_positions } else { c.max_position_embeddings };
     let (h, v) = (c.d_model, c.vocab_size);
     let mut tokens = Tensor::new(format!("{s}.embed_tokens.weight"), &[v, h]);
     // 5.x unties the stacks' embed_tokens from `shared` with the head; 4.x always shares it.
     tokens.tied_to = shared.filter(|_| c.release.ties(c.tie_word_embeddings)).map(str::to_string);
-    let rows = c.max_position_embeddings + POSITION_OFFSET;
-    vec![
-        Node::new(format!("{s}.embed_tokens"), Op::Embedding, format!("{v} tokens"), &[seq, h])
-            .with([tokens]),
-        Node::new(
-            format!("{s}.embed_positions"),
+    let at = format!("{s}.embed_positions");
+    let positions = match c.desc.positions {
+        Positions::Learned { offset: 0 } => {
+            Node::new(&at, Op::Embedding, format!("{n} positions, learned"), &[seq, h])
+                .with([Tensor::new(format!("{at}.weight"), &[n, h])])
+        }
+        Positions::Learned { offset } => Node::new(
+            &at,
             Op::Embedding,
-            format!(
-                "{} positions, learned, looked up at position + {POSITION_OFFSET}",
-                c.max_position_embeddings
-            ),
+            format!("{n} positions, learned, looked up at position + {offset}"),
             &[seq, h],
         )
-        .with([Tensor::new(format!("{s}.embed_positions.weight"), &[rows, h])]),
-        layer_norm(
-            &format!("{s}.layernorm_embedding"),
-            "sum of token and position embeddings, normalised",
-            seq,
-            h,
-        ),
-    ]
+        .with([Tensor::new(format!("{at}.weight"), &[n + offset, h])]),
+        Positions::SinusoidalWeight => Node::new(
+            &at,
+            Op::Embedding,
+            format!("{n} positions, fixed sinusoids held as an embedding weight (never trained)"),
+            &[seq, h],
+        )
+        .with([Tensor::new(format!("{at}.weight"), &[n, h])]),
+        Positions::SinusoidalBuffer => {
+            Node::new(&at, Op::Embedding, "fixed sinusoids in a buffer, no parameters", &[seq, h])
+        }
+    };
+    let mut nodes = vec![
+        Node::new(format!("{s}.embed_tokens"), Op::Embedding, format!("{v} tokens"), &[seq, h])
+            .with([tokens]),
+        positions,
+    ];
+    if c.desc.layernorm_embedding {
+        let what = "sum of token and position embeddings, normalised";
+        nodes.push(layer_norm(&format!("{s}.layernorm_embedding"), what, seq, h));
+    }
+    nodes
+}
+
+/// A stack's layers, and the `layer_norm` closing the stack in the pre-LN types.
+fn stack_layers(c: &BartConfig, s: &str, repeat: u64, layer: Vec<Node>, seq: u64) -> Vec<Section> {
+    let l = format!("{s}.layers.{{i}}");
+    let mut layer = layer;
+    if c.desc.pre_norm {
+        layer.iter_mut().filter(|n| n.op == Op::LayerNorm).for_each(|n| {
+            n.detail = n.detail.replace("'s norm", "'s norm, before it (pre-LN)");
+        });
+    }
+    let mut out = vec![Section { name: l, role: Role::Layers, repeat, nodes: layer }];
+    if c.desc.final_norm {
+        let name = format!("{s}.layer_norm");
+        let node = layer_norm(&name, "the stack's output", seq, c.d_model);
+        out.push(Section { name, role: Role::Layers, repeat: 1, nodes: vec![node] });
+    }
+    out
 }
 
 pub fn build(c: &BartConfig, seq: u64) -> Graph {
-    let p = if c.head == Head::Model { "" } else { "model." };
+    let p = c.base_prefix();
     let (h, v) = (c.d_model, c.vocab_size);
     let act = c.activation_function.as_str();
     let shared = format!("{p}shared.weight");
@@ -157,16 +194,18 @@ pub fn build(c: &BartConfig, seq: u64) -> Graph {
         nodes.extend(stack_embeddings(c, &e, seq, Some(&shared)));
         sections.push(Section { name: e.clone(), role: Role::Embeddings, repeat: 1, nodes });
         let l = format!("{e}.layers.{{i}}");
-        sections.push(Section {
-            name: l.clone(),
-            role: Role::Layers,
-            repeat: c.encoder_layers,
-            nodes: encoder_layer(&l, seq, h, c.encoder_attention_heads, c.encoder_ffn_dim, act, true),
-        });
+        let mut layer = encoder_layer(&l, seq, h, c.encoder_attention_heads, c.encoder_ffn_dim, act, true);
+        if c.desc.led {
+            layer = longformer(layer, &l, seq, h);
+        }
+        sections.extend(stack_layers(c, &e, c.encoder_layers, layer, seq));
     }
     let dec = format!("{p}decoder");
     let mut nodes = vec![Node::new("decoder_input_ids", Op::Input, "decoder token ids", &[seq])];
     nodes.extend(stack_embeddings(c, &dec, seq, c.has_encoder().then_some(shared.as_str())));
+    if let Some(prompt) = c.prompt.filter(|_| c.has_encoder()) {
+        nodes.extend(prompts(c, &dec, prompt));
+    }
     sections.push(Section { name: dec.clone(), role: Role::Embeddings, repeat: 1, nodes });
     let l = format!("{dec}.layers.{{i}}");
     let mut layer = decoder_layer(&l, seq, h, c.decoder_attention_heads, c.decoder_ffn_dim, act, true);
@@ -176,7 +215,7 @@ pub fn build(c: &BartConfig, seq: u64) -> Graph {
             n.detail = format!("{} (unused without an encoder)", n.detail);
         });
     }
-    sections.push(Section { name: l, role: Role::Layers, repeat: c.decoder_layers, nodes: layer });
+    sections.extend(stack_layers(c, &dec, c.decoder_layers, layer, seq));
 
     let head = match c.head {
         Head::Model => vec![],
@@ -185,7 +224,7 @@ pub fn build(c: &BartConfig, seq: u64) -> Graph {
             if c.tie_word_embeddings {
                 w.tied_to = Some(output_embedding);
             }
-            let detail = if c.head == Head::ConditionalGeneration {
+            let detail = if c.head == Head::ConditionalGeneration && c.desc.logits_bias {
                 "logits over the vocabulary, plus the final_logits_bias buffer"
             } else {
                 "logits over the vocabulary"
@@ -207,13 +246,20 @@ pub fn build(c: &BartConfig, seq: u64) -> Graph {
 
 pub fn checkpoint_candidates(c: &BartConfig) -> Vec<Candidate> {
     let (h, v) = (c.d_model, c.vocab_size);
-    let mut out = vec![Candidate::extra(
-        "final_logits_bias buffer",
-        vec![("final_logits_bias".into(), vec![1, v])],
-        "a zero buffer BartForConditionalGeneration adds to the logits and saves with the weights; not a parameter",
-    )];
+    let mut out = vec![];
+    if c.desc.logits_bias {
+        out.push(Candidate::extra(
+            "final_logits_bias buffer",
+            vec![("final_logits_bias".into(), vec![1, v])],
+            &format!(
+                "a zero buffer {}{} adds to the logits and saves with the weights; not a parameter",
+                c.desc.prefix,
+                if c.desc.classes.contains(&"MTModel") { "MTModel" } else { "ForConditionalGeneration" }
+            ),
+        ));
+    }
     if c.has_encoder() && !c.release.ties(c.tie_word_embeddings) {
-        let p = if c.head == Head::Model { "" } else { "model." };
+        let p = c.base_prefix();
         out.push(Candidate::missing(
             "embed_tokens untied from shared",
             vec![
@@ -223,7 +269,7 @@ pub fn checkpoint_candidates(c: &BartConfig) -> Vec<Candidate> {
             "transformers 5.x unties each stack's embed_tokens from `shared` with the LM head; a checkpoint saved by 4.x may hold only `shared`",
         ));
     } else if c.has_encoder() {
-        let p = if c.head == Head::Model { "" } else { "model." };
+        let p = c.base_prefix();
         out.push(Candidate::extra(
             "embed_tokens stored per stack",
             vec![

@@ -50,6 +50,9 @@ Run (from the repo root, after `cargo build --release`):
         [--binary target/release/modelatlas] [--report tools/validate/params_report.md] \
         [--reference /work/shared/reference/models] [--only MODEL_TYPE ...] [--keep-configs DIR]
 
+`--census` classifies every model type of the installed transformers by kind and writes a report
+with a summary table per kind first (tools/validate/census.py says how).
+
 `--keep-configs DIR` keeps the generated config files (named by row) so that a mismatching row can
 be re-run by hand: `modelatlas plan DIR/<file> --format json`.
 
@@ -669,6 +672,7 @@ class Row:
     error: str | None = None  # reading or writing the config
     t_error: str | None = None  # transformers failed
     m_error: str | None = None  # modelatlas failed
+    skip_transformers: bool = False  # --census: a type modelatlas does not plan
 
     def sort_key(self):
         return (self.model_type, self.cls, self.order, natural_key(self.source))
@@ -902,6 +906,37 @@ def generated_rows(families: list[str], workdir: Path) -> list[Row]:
     return rows
 
 
+def census_rows(binary: Path, only: list[str] | None, workdir: Path) -> tuple[list[Row], dict]:
+    """--census: rows for every text type and wrapper (and every planned type of another kind)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import census
+    from transformers import CONFIG_MAPPING
+
+    kinds = census.classify_all()
+    if only:
+        kinds = {t: k for t, k in kinds.items() if t in only}
+    rows, full = [], []
+    for t in sorted(kinds):
+        wanted = kinds[t] in census.TEXT_KINDS or kinds[t] == "vision-language"
+        classes = census.usual_classes(t)
+        if not classes or not (wanted or t in FAMILIES):
+            continue
+        if census.plans(binary, t, workdir, classes[-1]):
+            full.append(t)
+            continue
+        for cls in classes:
+            path = workdir / f"{t}--{cls}--default.json"
+            row = Row(t, cls, "default", path, 2, skip_transformers=True)
+            try:
+                config = CONFIG_MAPPING[t]()
+                config.architectures = [cls]
+                path.write_text(config.to_json_string(use_diff=True))
+            except Exception as e:
+                row.error = "transformers config: " + short(e)
+            rows.append(row)
+    return rows + generated_rows(full, workdir), kinds
+
+
 # --- report ------------------------------------------------------------------------------------
 
 
@@ -909,7 +944,8 @@ def fmt(n: int | None) -> str:
     return "" if n is None else f"{n:,}"
 
 
-def write_report(path: Path, rows: list[Row], binary: Path, elapsed: float) -> dict:
+def write_report(path: Path, rows: list[Row], binary: Path, elapsed: float,
+                 census_parts: list[str] | None = None) -> dict:
     import torch
     import transformers
 
@@ -952,6 +988,9 @@ def write_report(path: Path, rows: list[Row], binary: Path, elapsed: float) -> d
         f"**Summary: {summary}.**",
         "",
     ]
+    if census_parts:
+        lines[0] = "# Census: every model type of transformers against modelatlas's counts"
+        lines += census_parts
     attention = [r for r in sorted(rows, key=Row.sort_key)
                  if r.match not in ("yes", "unsupported")]
     if attention:
@@ -981,6 +1020,9 @@ def main() -> int:
     ap.add_argument("--only", nargs="*", help="model_types to generate rows for (default: all)")
     ap.add_argument("--no-hub", action="store_true", help="leave out the snapshot and reference")
     ap.add_argument("--keep-configs", type=Path, help="write the generated configs here")
+    ap.add_argument("--census", action="store_true",
+                    help="every model type of the installed transformers, classified by kind, "
+                         "with a summary table first (tools/validate/census.py)")
     args = ap.parse_args()
 
     binary = args.binary if args.binary.is_absolute() else (REPO / args.binary)
@@ -1005,13 +1047,20 @@ def main() -> int:
     rows = [] if args.no_hub else hub_rows(args.reference)
     if args.only:
         rows = [r for r in rows if r.model_type in args.only]
-    rows += generated_rows(families, workdir)
+    census_kinds = None
+    if args.census:
+        rows_c, census_kinds = census_rows(binary, args.only, workdir)
+        rows += rows_c
+    else:
+        rows += generated_rows(families, workdir)
 
     # modelatlas runs in worker threads (subprocesses) while transformers builds here.
     todo = [r for r in rows if r.error is None]
     with ThreadPoolExecutor(max_workers=2) as pool:
         futures = [pool.submit(run_modelatlas, binary, r) for r in todo]
         for i, r in enumerate(todo):
+            if r.skip_transformers:
+                continue
             t0 = time.monotonic()
             try:
                 r.transformers = transformers_count(r.cls, r.config_path)
@@ -1025,7 +1074,16 @@ def main() -> int:
                 print(f"  {i + 1}/{len(todo)} built", file=sys.stderr)
         for f in futures:
             f.result()
-    counts = write_report(args.report, rows, binary, time.monotonic() - start)
+    parts = None
+    if census_kinds is not None:
+        import census
+
+        summary, per_type = census.summarise(rows, census_kinds)
+        parts = (["## Summary", "", *summary, "Left out, by kind (listed, no rows unless planned):",
+                  "", *census.left_out(census_kinds), "", "## Per type", "", *per_type, "",
+                  "## Rows", "", "Types modelatlas does not plan get their base class and usual "
+                  "head at the default config only, and transformers does not build them.", ""])
+    counts = write_report(args.report, rows, binary, time.monotonic() - start, parts)
     if tmp is not None:
         tmp.cleanup()
     return 1 if counts["mismatch"] or counts["error"] else 0
