@@ -187,7 +187,11 @@ fn fill(
     let seq = plan_seq(&page.family, &dims);
     let g = arch.graph(seq);
     let mut candidates = arch.checkpoint_candidates();
-    candidates.extend(crate::graph::quantized::fp8_block_scales(&g, raw));
+    let keep = arch.fp8_unconverted();
+    candidates.extend(crate::graph::quantized::fp8_block_scales_keeping(&g, raw, &keep));
+    if let Some(mtp) = arch.prediction_layers() {
+        candidates.extend(crate::graph::quantized::prediction_candidates(&mtp, raw, &keep));
+    }
     let prefixes = arch.checkpoint_prefixes();
     let prefixes: Vec<&str> = prefixes.iter().map(String::as_str).collect();
     let ckpt = files.meta.as_ref().and_then(|m| m.checkpoint.as_ref());

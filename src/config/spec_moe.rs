@@ -22,6 +22,7 @@ pub(crate) const MOE: MoeSpec = MoeSpec {
     width_key: "moe_intermediate_size",
     experts: GATED,
     shared: Shared::None,
+    shared_gate: false,
     sparse: Sparse::All,
 };
 

@@ -78,6 +78,14 @@ impl SpecConfig {
             sparse_layers = sparse(&mut r, m.sparse, num_layers)?;
         }
         let windows = windows(&mut r, spec, num_layers)?;
+        let (latent, indexed_layers, linear, linear_layers) =
+            super::spec_mixers::read(&mut r, spec, num_layers)?;
+        // Not read by any class, so never recorded as defaulted: Qwen's hybrids ship one.
+        let mtp_layers = ["num_nextn_predict_layers", "mtp_num_hidden_layers"]
+            .iter()
+            .find_map(|k| value.get(*k).and_then(Value::as_u64))
+            .unwrap_or(if linear.is_some() { 1 } else { 0 })
+            .min(16);
         let mut d = r.defaulted;
         let (class, head) = head(spec, common, value, &mut d)?;
         Ok(SpecConfig {
@@ -108,6 +116,11 @@ impl SpecConfig {
             tie_word_embeddings,
             pad_token_id,
             hidden_act,
+            latent,
+            indexed_layers,
+            linear,
+            linear_layers,
+            mtp_layers,
             defaulted: d,
         })
     }
@@ -127,6 +140,32 @@ fn sparse(r: &mut Reader, rule: Sparse, layers: u64) -> Result<Vec<bool>, Config
                 (0..layers).map(|i| (i + 1) % s == 0).collect()
             }
         },
+        Sparse::QwenStep => {
+            let step = r.size("decoder_sparse_step", 10_000)?;
+            let dense = r.index_list("mlp_only_layers")?.unwrap_or_default();
+            (0..layers).map(|i| !dense.contains(&i) && (i + 1) % step == 0).collect()
+        }
+        Sparse::MlpTypes(first_k) => {
+            if let Some(v) = r.raw("mlp_layer_types").cloned() {
+                let n = layers as usize;
+                let bad =
+                    || ConfigError::field("mlp_layer_types", format!("expected {n} of dense or sparse"));
+                let list = v.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
+                return list
+                    .iter()
+                    .map(|t| match t.as_str() {
+                        Some("sparse") => Ok(true),
+                        Some("dense") => Ok(false),
+                        _ => Err(bad()),
+                    })
+                    .collect();
+            }
+            let k = match first_k {
+                Some(key) => r.opt_u(key)?.unwrap_or(0),
+                None => 1,
+            };
+            (0..layers).map(|i| i >= k).collect()
+        }
         Sparse::Range => {
             let start = r.opt_u("moe_layer_start_index")?.unwrap_or(0);
             let interval = r.size("moe_layer_interval", 10_000)?;

@@ -4,9 +4,10 @@
 //! the final norm and the head, all from `graph/blocks.rs`.
 
 use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm};
+use super::mixers::{gated_delta_net, mla};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
-use crate::config::spec::{Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
+use crate::config::spec::{Attn, Experts, Linear, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
 use crate::config::{Common, ConfigError};
 
 impl SpecConfig {
@@ -47,7 +48,7 @@ impl SpecConfig {
     }
 }
 
-fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
+pub(super) fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
     let h = c.hidden_size;
     match c.spec.norm {
         NormKind::Rms => rms_norm(name, &format!("RMSNorm, {what}"), &[seq, h], h),
@@ -59,8 +60,11 @@ fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
     }
 }
 
-fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
+fn attention(c: &SpecConfig, l: &str, indexed: bool, seq: u64) -> Vec<Node> {
     let a = format!("{l}.self_attn");
+    if let (Attn::Latent(_), Some(d)) = (c.spec.attn, &c.latent) {
+        return mla(&a, seq, c.hidden_size, c.num_heads, d, c.qkv_bias, indexed);
+    }
     let (heads, kv, hd) = (c.num_heads, c.num_kv_heads, c.head_dim);
     let qk = if c.qk_norm { c.spec.qk_norm } else { QkNorm::None };
     let shared_qk = match qk {
@@ -100,6 +104,14 @@ fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
         };
         nodes.insert(at, norm("k_norm", k, kv * hd));
         nodes.insert(at, norm("q_norm", q, heads * hd));
+    }
+    if c.spec.attn == Attn::GatedOutput
+        && let Some(q) = nodes.iter_mut().find(|n| n.name.ends_with(".q_proj"))
+    {
+        // The query projection also makes the output gate: twice the rows.
+        q.detail = "query projection and the sigmoid output gate".into();
+        q.output = vec![seq, 2 * heads * hd];
+        q.params.iter_mut().for_each(|t| t.shape[0] *= 2);
     }
     if c.spec.sinks
         && let Some(n) = nodes.iter_mut().find(|n| n.op == Op::Attention)
@@ -173,13 +185,43 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
         Shared::Width { name, .. } | Shared::Times { name, .. } => {
             if let Some(s) = c.shared_width {
                 nodes.extend(mlp(c, &format!("{b}.{name}"), seq, s, c.mlp_bias));
+                if m.shared_gate {
+                    nodes.push(linear(
+                        &format!("{b}.shared_expert_gate"),
+                        "sigmoid gate on the shared expert",
+                        seq,
+                        h,
+                        1,
+                        false,
+                    ));
+                }
             }
         }
     }
     nodes
 }
 
-fn layer(c: &SpecConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
+/// What sets one layer apart from another: its MLP sparse, its mixer linear, its indexer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Kind {
+    pub sparse: bool,
+    pub linear: bool,
+    pub indexed: bool,
+}
+
+fn kinds(c: &SpecConfig) -> Vec<Kind> {
+    let at = |v: &Vec<bool>, i: usize| v.get(i).copied().unwrap_or(false);
+    (0..c.sparse_layers.len())
+        .map(|i| Kind {
+            sparse: at(&c.sparse_layers, i),
+            linear: at(&c.linear_layers, i),
+            indexed: at(&c.indexed_layers, i),
+        })
+        .collect()
+}
+
+pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
+    let sparse = k.sparse;
     let norms = |slot: Slot, what: &str| -> Vec<Node> {
         c.spec
             .layer_norms
@@ -189,7 +231,12 @@ fn layer(c: &SpecConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
             .collect()
     };
     let mut nodes = norms(Slot::Before, "before attention");
-    nodes.extend(attention(c, l, seq));
+    match (&c.linear, c.spec.linear, k.linear) {
+        (Some(d), Linear::GatedDeltaNet { fused }, true) => {
+            nodes.extend(gated_delta_net(&format!("{l}.linear_attn"), seq, c.hidden_size, d, fused))
+        }
+        _ => nodes.extend(attention(c, l, k.indexed, seq)),
+    }
     nodes.extend(norms(Slot::Between, "between attention and the MLP"));
     match (&c.spec.moe, sparse) {
         (Some(m), true) => nodes.extend(moe(c, m, l, seq)),
@@ -219,7 +266,7 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
     }];
     // A run of like layers from layer 0 repeats with `{i}`; later layers that differ from it
     // (dense among sparse) are named one by one.
-    let flags = &c.sparse_layers;
+    let flags = kinds(c);
     let first_run = flags.iter().take_while(|s| **s == flags[0]).count();
     if first_run > 0 {
         let l = format!("{p}layers.{{i}}");
@@ -230,13 +277,13 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
             nodes: layer(c, &l, flags[0], seq),
         });
     }
-    for (i, sparse) in flags.iter().enumerate().skip(first_run) {
+    for (i, kind) in flags.iter().enumerate().skip(first_run) {
         let l = format!("{p}layers.{i}");
         sections.push(Section {
             name: l.clone(),
             role: Role::Layers,
             repeat: 1,
-            nodes: layer(c, &l, *sparse, seq),
+            nodes: layer(c, &l, *kind, seq),
         });
     }
     let norm = format!("{p}norm");
