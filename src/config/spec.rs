@@ -193,6 +193,9 @@ pub enum Window {
         period_key: Option<&'static str>,
         period: u64,
     },
+    /// `layer_types` when the file lists them, else a window on the layers from the key's index
+    /// on (Qwen2's `max_window_layers`, as dots.llm1 reads it).
+    From(&'static str),
     /// Llama 4: chunked attention on the rotary layers (three of four, `no_rope_layer_interval`),
     /// over `attention_chunk_size` tokens.
     Chunked,

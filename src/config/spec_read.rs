@@ -217,7 +217,7 @@ fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>,
     Ok(match spec.window {
         Window::None => vec![None; n],
         Window::AllWhenSet => vec![window(r)?; n],
-        Window::Pattern { period_key, period: default } => {
+        Window::Pattern { .. } | Window::From(_) => {
             let Some(w) = window(r)? else { return Ok(vec![None; n]) };
             if let Some(types) = r.raw("layer_types").cloned() {
                 let bad = || {
@@ -236,11 +236,20 @@ fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>,
                     })
                     .collect();
             }
-            let p = match period_key {
-                Some(k) => period(r, k, default)?,
-                None => default,
-            };
-            (0..layers).map(|i| ((i + 1) % p != 0).then_some(w)).collect()
+            match spec.window {
+                Window::From(key) => {
+                    let from = r.opt_u(key)?.unwrap_or(layers);
+                    (0..layers).map(|i| (i >= from).then_some(w)).collect()
+                }
+                Window::Pattern { period_key: Some(k), period: default } => {
+                    let p = period(r, k, default)?;
+                    (0..layers).map(|i| ((i + 1) % p != 0).then_some(w)).collect()
+                }
+                Window::Pattern { period, .. } => {
+                    (0..layers).map(|i| ((i + 1) % period != 0).then_some(w)).collect()
+                }
+                _ => vec![None; n],
+            }
         }
         Window::Chunked => {
             if let Some(list) = r.raw("layer_types").and_then(Value::as_array).cloned() {

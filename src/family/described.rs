@@ -165,6 +165,24 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "qwen3_next",
         "The Qwen3.5 and 3.6 mixture-of-experts language models (2026): Qwen3.5's hybrid layers with routed experts and a gated shared expert on every layer.",
     ),
+    decoder(
+        "flex_olmo",
+        "FlexOlmo",
+        "olmoe",
+        "AI2's FlexOlmo (2025): OLMo 2's layers (norms after each sublayer, q/k norms over all heads) with experts trained apart on separate data and routed together.",
+    ),
+    decoder(
+        "exaone_moe",
+        "EXAONE MoE",
+        "exaone4",
+        "LG's EXAONE mixture of experts (2025): q/k norms per head, sliding windows on three layers of four, a dense first layer, then routed experts and a shared one behind a bias-corrected router.",
+    ),
+    decoder(
+        "dots1",
+        "dots.llm1",
+        "deepseek_v3",
+        "rednote's dots.llm1 (2025): Qwen3's grouped attention with q/k norms, under DeepSeek-V3's routed and shared experts and bias-corrected router.",
+    ),
 ];
 
 /// Types transformers 5.x ships that the tables cannot yet say exactly, with why: their pages say
