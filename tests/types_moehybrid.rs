@@ -133,20 +133,24 @@ fn a_small_qwen3_5_text_splits_its_delta_net_projections_and_keeps_a_dense_mlp()
     assert_eq!(derived(config), 2 * v * h + 3 * linear + attn + 4 * mlp + h);
 }
 
+/// 3 layers, the first dense; hidden 64, 4 heads, q_lora 40, kv_lora 24, qk 16 + 8, v 12; an
+/// indexer of 4 heads of 16; 6 experts of 32 (top 2) and one shared; ffn 96; vocab 500, untied.
+fn small_latent(model_type: &str, class: &str) -> serde_json::Value {
+    json!({"model_type": model_type, "architectures": [class],
+        "vocab_size": 500, "hidden_size": 64, "intermediate_size": 96, "moe_intermediate_size": 32,
+        "num_hidden_layers": 3, "num_attention_heads": 4, "num_key_value_heads": 4,
+        "n_routed_experts": 6, "num_experts_per_tok": 2, "kv_lora_rank": 24, "q_lora_rank": 40,
+        "qk_rope_head_dim": 8, "qk_nope_head_dim": 16, "v_head_dim": 12, "index_n_heads": 4,
+        "index_head_dim": 16, "first_k_dense_replace": 1})
+}
+
 #[test]
 fn deepseek_v3_2_adds_a_lightning_indexer_to_every_latent_attention() {
-    // 3 layers, the first dense; hidden 64, 4 heads, q_lora 40, kv_lora 24, qk 16 + 8, v 12;
-    // indexer of 4 heads of 16; 6 experts of 32 and one shared; ffn 96; vocab 500, untied.
     let (v, h) = (500u64, 64u64);
     let attn = latent(h, 4, 40, 24, 16, 8, 12) + indexer(h, 40, 4, 16);
     let dense = attn + 3 * h * 96 + 2 * h;
     let sparse = attn + 6 * h + 6 * 3 * h * 32 + 3 * h * 32 + 2 * h;
-    let config = json!({"model_type": "deepseek_v32", "architectures": ["DeepseekV32ForCausalLM"],
-        "vocab_size": v, "hidden_size": h, "intermediate_size": 96, "moe_intermediate_size": 32,
-        "num_hidden_layers": 3, "num_attention_heads": 4, "num_key_value_heads": 4,
-        "n_routed_experts": 6, "num_experts_per_tok": 2, "kv_lora_rank": 24, "q_lora_rank": 40,
-        "qk_rope_head_dim": 8, "qk_nope_head_dim": 16, "v_head_dim": 12, "index_n_heads": 4,
-        "index_head_dim": 16, "first_k_dense_replace": 1});
+    let config = small_latent("deepseek_v32", "DeepseekV32ForCausalLM");
     assert_eq!(derived(config), 2 * v * h + dense + 2 * sparse + h);
 }
 
@@ -158,12 +162,7 @@ fn glm_5_layers_marked_shared_reuse_the_previous_indexer_and_hold_none() {
     let idx = indexer(h, 40, 4, 16);
     let dense = attn + 3 * h * 96 + 2 * h;
     let sparse = attn + 6 * h + 6 * 3 * h * 32 + 3 * h * 32 + 2 * h;
-    let config = json!({"model_type": "glm_moe_dsa", "architectures": ["GlmMoeDsaForCausalLM"],
-        "vocab_size": v, "hidden_size": h, "intermediate_size": 96, "moe_intermediate_size": 32,
-        "num_hidden_layers": 3, "num_attention_heads": 4, "num_key_value_heads": 4,
-        "n_routed_experts": 6, "num_experts_per_tok": 2, "kv_lora_rank": 24, "q_lora_rank": 40,
-        "qk_rope_head_dim": 8, "qk_nope_head_dim": 16, "v_head_dim": 12, "index_n_heads": 4,
-        "index_head_dim": 16, "first_k_dense_replace": 1,
-        "indexer_types": ["full", "shared", "full"]});
+    let mut config = small_latent("glm_moe_dsa", "GlmMoeDsaForCausalLM");
+    config["indexer_types"] = json!(["full", "shared", "full"]);
     assert_eq!(derived(config), 2 * v * h + dense + 2 * sparse + 2 * idx + h);
 }

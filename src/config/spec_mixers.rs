@@ -147,23 +147,33 @@ fn indexer_types(r: &mut Reader, layers: u64) -> Result<Vec<bool>, ConfigError> 
     Ok((0..layers).map(|i| (i + 1).saturating_sub(offset) % freq == 0).collect())
 }
 
+/// A per-layer list of two labels (`dense` or `sparse`) as flags (true for the first), if the
+/// file gives one; an error names the key unless it has one of them for every layer.
+pub(crate) fn per_layer(
+    r: &Reader,
+    key: &'static str,
+    layers: u64,
+    (yes, no): (&str, &str),
+) -> Result<Option<Vec<bool>>, ConfigError> {
+    let Some(v) = r.raw(key) else { return Ok(None) };
+    let n = layers as usize;
+    let bad = || ConfigError::field(key, format!("expected {n} of {yes} or {no}"));
+    let list = v.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
+    list.iter()
+        .map(|t| match t.as_str() {
+            Some(t) if t == yes => Ok(true),
+            Some(t) if t == no => Ok(false),
+            _ => Err(bad()),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
 /// `layer_types` (`linear_attention` or `full_attention`) when listed, else attention on every
 /// `full_attention_interval`-th layer (default 4), as the Qwen3-Next and Qwen3.5 classes build.
 fn linear_layers(r: &mut Reader, layers: u64) -> Result<Vec<bool>, ConfigError> {
-    let n = layers as usize;
-    if let Some(v) = r.raw("layer_types").cloned() {
-        let bad = || {
-            ConfigError::field("layer_types", format!("expected {n} of linear_attention or full_attention"))
-        };
-        let list = v.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
-        return list
-            .iter()
-            .map(|t| match t.as_str() {
-                Some("linear_attention") => Ok(true),
-                Some("full_attention") => Ok(false),
-                _ => Err(bad()),
-            })
-            .collect();
+    if let Some(list) = per_layer(r, "layer_types", layers, ("linear_attention", "full_attention"))? {
+        return Ok(list);
     }
     let every = match r.opt_u("full_attention_interval")? {
         Some(k) => check_range(Limit { field: "full_attention_interval", max: 10_000 }, k)?,

@@ -146,19 +146,10 @@ fn sparse(r: &mut Reader, rule: Sparse, layers: u64) -> Result<Vec<bool>, Config
             (0..layers).map(|i| !dense.contains(&i) && (i + 1) % step == 0).collect()
         }
         Sparse::MlpTypes(first_k) => {
-            if let Some(v) = r.raw("mlp_layer_types").cloned() {
-                let n = layers as usize;
-                let bad =
-                    || ConfigError::field("mlp_layer_types", format!("expected {n} of dense or sparse"));
-                let list = v.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
-                return list
-                    .iter()
-                    .map(|t| match t.as_str() {
-                        Some("sparse") => Ok(true),
-                        Some("dense") => Ok(false),
-                        _ => Err(bad()),
-                    })
-                    .collect();
+            if let Some(list) =
+                super::spec_mixers::per_layer(r, "mlp_layer_types", layers, ("sparse", "dense"))?
+            {
+                return Ok(list);
             }
             let k = match first_k {
                 Some(key) => r.opt_u(key)?.unwrap_or(0),
@@ -219,22 +210,14 @@ fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>,
         Window::AllWhenSet => vec![window(r)?; n],
         Window::Pattern { .. } | Window::From(_) => {
             let Some(w) = window(r)? else { return Ok(vec![None; n]) };
-            if let Some(types) = r.raw("layer_types").cloned() {
-                let bad = || {
-                    ConfigError::field(
-                        "layer_types",
-                        format!("expected {n} of sliding_attention or full_attention"),
-                    )
-                };
-                let list = types.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
-                return list
-                    .iter()
-                    .map(|t| match t.as_str() {
-                        Some("sliding_attention") => Ok(Some(w)),
-                        Some("full_attention") => Ok(None),
-                        _ => Err(bad()),
-                    })
-                    .collect();
+            let types = super::spec_mixers::per_layer(
+                r,
+                "layer_types",
+                layers,
+                ("sliding_attention", "full_attention"),
+            )?;
+            if let Some(list) = types {
+                return Ok(list.into_iter().map(|s| s.then_some(w)).collect());
             }
             match spec.window {
                 Window::From(key) => {
