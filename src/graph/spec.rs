@@ -5,6 +5,7 @@
 
 use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm};
 use super::mixers::{gated_delta_net, mla};
+use super::spec_arch::{Kind, kinds};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
 use crate::config::spec::{Attn, Experts, Linear, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
@@ -199,25 +200,6 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
         }
     }
     nodes
-}
-
-/// What sets one layer apart from another: its MLP sparse, its mixer linear, its indexer.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) struct Kind {
-    pub sparse: bool,
-    pub linear: bool,
-    pub indexed: bool,
-}
-
-fn kinds(c: &SpecConfig) -> Vec<Kind> {
-    let at = |v: &Vec<bool>, i: usize| v.get(i).copied().unwrap_or(false);
-    (0..c.sparse_layers.len())
-        .map(|i| Kind {
-            sparse: at(&c.sparse_layers, i),
-            linear: at(&c.linear_layers, i),
-            indexed: at(&c.indexed_layers, i),
-        })
-        .collect()
 }
 
 pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {

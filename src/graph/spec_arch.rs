@@ -4,7 +4,7 @@
 use super::blocks::{embedding, linear};
 use super::kv::{KvGroup, KvLayout};
 use super::mixers::delta_net_state;
-use super::spec::{Kind, build, layer, norm_node};
+use super::spec::{build, layer, norm_node};
 use super::{Architecture, Candidate, Graph};
 use super::{Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
@@ -173,4 +173,23 @@ fn prediction_layers(c: &SpecConfig) -> Option<Graph> {
         sections.push(Section { name: "mtp".into(), role: Role::Layers, repeat: 1, nodes });
     }
     Some(Graph { seq_len: seq, sections })
+}
+
+/// What sets one layer apart from another: its MLP sparse, its mixer linear, its indexer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Kind {
+    pub sparse: bool,
+    pub linear: bool,
+    pub indexed: bool,
+}
+
+pub(super) fn kinds(c: &SpecConfig) -> Vec<Kind> {
+    let at = |v: &Vec<bool>, i: usize| v.get(i).copied().unwrap_or(false);
+    (0..c.sparse_layers.len())
+        .map(|i| Kind {
+            sparse: at(&c.sparse_layers, i),
+            linear: at(&c.linear_layers, i),
+            indexed: at(&c.indexed_layers, i),
+        })
+        .collect()
 }
