@@ -29,6 +29,25 @@ macro_rules! latent_keys {
     };
 }
 
+/// DeepSeek-V3.2: V3's layers with an indexer in every attention.
+const DEEPSEEK_V32: Spec = Spec {
+    model_type: "deepseek_v32",
+    classes: &[("DeepseekV32Model", Model), ("DeepseekV32ForCausalLM", CausalLm)],
+    keys: latent_keys![
+        "vocab_size" => U(129280), "hidden_size" => U(7168), "intermediate_size" => U(18432),
+        "moe_intermediate_size" => U(2048), "num_hidden_layers" => U(61),
+        "num_attention_heads" => U(128), "num_key_value_heads" => U(128),
+        "n_shared_experts" => U(1), "n_routed_experts" => U(256), "q_lora_rank" => U(1536),
+        "v_head_dim" => U(128), "qk_nope_head_dim" => U(128),
+        "max_position_embeddings" => U(163840), "rms_norm_eps" => F(1e-6),
+        "index_n_heads" => U(64),
+    ],
+    aliases: &[("num_local_experts", "n_routed_experts")],
+    attn: Attn::Latent(Indexer::Every),
+    moe: Some(DEEPSEEK_MOE),
+    ..BASE
+};
+
 pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "glm4_moe_lite",
@@ -62,23 +81,7 @@ pub const TYPES: &[Spec] = &[
         moe: Some(MoeSpec { sparse: Sparse::MlpTypes(None), ..DEEPSEEK_MOE }),
         ..BASE
     },
-    Spec {
-        model_type: "deepseek_v32",
-        classes: &[("DeepseekV32Model", Model), ("DeepseekV32ForCausalLM", CausalLm)],
-        keys: latent_keys![
-            "vocab_size" => U(129280), "hidden_size" => U(7168), "intermediate_size" => U(18432),
-            "moe_intermediate_size" => U(2048), "num_hidden_layers" => U(61),
-            "num_attention_heads" => U(128), "num_key_value_heads" => U(128),
-            "n_shared_experts" => U(1), "n_routed_experts" => U(256), "q_lora_rank" => U(1536),
-            "v_head_dim" => U(128), "qk_nope_head_dim" => U(128),
-            "max_position_embeddings" => U(163840), "rms_norm_eps" => F(1e-6),
-            "index_n_heads" => U(64),
-        ],
-        aliases: &[("num_local_experts", "n_routed_experts")],
-        attn: Attn::Latent(Indexer::Every),
-        moe: Some(DEEPSEEK_MOE),
-        ..BASE
-    },
+    DEEPSEEK_V32,
     Spec {
         model_type: "glm_moe_dsa",
         classes: &[("GlmMoeDsaModel", Model), ("GlmMoeDsaForCausalLM", CausalLm)],
@@ -91,9 +94,7 @@ pub const TYPES: &[Spec] = &[
             "max_position_embeddings" => U(202752), "rms_norm_eps" => F(1e-5),
             "index_n_heads" => U(32),
         ],
-        aliases: &[("num_local_experts", "n_routed_experts")],
         attn: Attn::Latent(Indexer::ByType),
-        moe: Some(DEEPSEEK_MOE),
-        ..BASE
+        ..DEEPSEEK_V32
     },
 ];

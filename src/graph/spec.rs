@@ -3,7 +3,9 @@
 //! has them) and a dense MLP or a mixture of experts (router, routed experts, shared expert), then
 //! the final norm and the head, all from `graph/blocks.rs`.
 
-use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm};
+use super::blocks::{
+    Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm, token_embeddings,
+};
 use super::mixers::{gated_delta_net, mla};
 use super::spec_arch::{Kind, kinds};
 use super::{Graph, Node, Op, Role, Section, Tensor};
@@ -236,16 +238,7 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
     let (h, v) = (c.hidden_size, c.vocab_size);
     let embed = format!("{p}embed_tokens");
     let embed_weight = format!("{embed}.weight");
-    let mut sections = vec![Section {
-        name: embed.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            Node::new(&embed, Op::Embedding, format!("{v} tokens"), &[seq, h])
-                .with([Tensor::new(&embed_weight, &[v, h])]),
-        ],
-    }];
+    let mut sections = vec![token_embeddings(&embed, seq, v, h)];
     // A run of like layers from layer 0 repeats with `{i}`; later layers that differ from it
     // (dense among sparse) are named one by one.
     let flags = kinds(c);
