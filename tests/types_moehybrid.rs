@@ -166,3 +166,54 @@ fn glm_5_layers_marked_shared_reuse_the_previous_indexer_and_hold_none() {
     config["indexer_types"] = json!(["full", "shared", "full"]);
     assert_eq!(derived(config), 2 * v * h + dense + 2 * sparse + 2 * idx + h);
 }
+
+/// A DeepSeek-V3-style routed layer: latent attention with its indexer, the router (e x h), e
+/// experts and one shared expert of width f, two norms.
+fn routed(h: u64, attn: u64, e: u64, f: u64) -> u64 {
+    attn + e * h + e * 3 * h * f + 3 * h * f + 2 * h
+}
+
+#[test]
+fn deepseek_v3_2_from_the_snapshot_reconciles_its_fp8_checkpoint_with_the_prediction_layer() {
+    // Its config.json (hub/): vocab 129280, hidden 7168, 61 layers (3 dense of ffn 18432), 128
+    // heads, q_lora 1536, kv_lora 512, qk 128 + 64, v 128; an indexer of 64 heads of 128; 256
+    // experts of 2048 and a shared one; untied; FP8 with 128 x 128 block scales.
+    let (v, h) = (129_280u64, 7168u64);
+    let attn = latent(h, 128, 1536, 512, 128, 64, 128) + indexer(h, 1536, 64, 128);
+    let class = 2 * v * h + h + 3 * (attn + 3 * h * 18432 + 2 * h) + 58 * routed(h, attn, 256, 2048);
+    assert_eq!(class, 671_877_929_216);
+    let page = common::plan_id("deepseek-ai/DeepSeek-V3.2");
+    let p = page.params.clone().unwrap();
+    assert_eq!(p.derived, class);
+    assert_eq!(p.checkpoint, Some(common::published_counts()["deepseek-ai/DeepSeek-V3.2"]));
+    let v_json = serde_json::to_value(&page).unwrap();
+    assert_eq!(v_json["params"]["reconciliation"]["status"], "explained");
+    // Layer 61: a routed layer with its router bias (256), enorm, hnorm, shared_head.norm,
+    // eh_proj (2h x h), and its own embeddings and head (v x h each).
+    let mtp = routed(h, attn, 256, 2048) + 256 + 3 * h + 2 * h * h;
+    let found = items(&page);
+    assert!(found.contains(&("multi-token-prediction layers".into(), mtp as i64)), "{found:?}");
+    assert!(
+        found.contains(&("multi-token-prediction embeddings and head".into(), (2 * v * h) as i64)),
+        "{found:?}"
+    );
+    assert!(found.contains(&("router score-correction biases".into(), 58 * 256)), "{found:?}");
+}
+
+#[test]
+fn glm_5_1_from_the_snapshot_is_its_published_total_less_the_prediction_layer() {
+    // Its config.json (hub/): vocab 154880, hidden 6144, 78 layers (3 dense of ffn 12288), 64
+    // heads, q_lora 2048, kv_lora 512, qk 192 + 64, v 256; an indexer of 32 heads of 128 on
+    // every layer; 256 experts of 2048 and a shared one; untied.
+    let (v, h) = (154_880u64, 6144u64);
+    let attn = latent(h, 64, 2048, 512, 192, 64, 256) + indexer(h, 2048, 32, 128);
+    let class = 2 * v * h + h + 3 * (attn + 3 * h * 12288 + 2 * h) + 75 * routed(h, attn, 256, 2048);
+    assert_eq!(class, 743_911_199_232);
+    let page = common::plan_id("zai-org/GLM-5.1");
+    assert_eq!(page.params.clone().unwrap().derived, class);
+    // Layer 78 keeps no copies of the embeddings or the head, unlike GLM-4.7-Flash's.
+    let mtp = routed(h, attn, 256, 2048) + 256 + 3 * h + 2 * h * h;
+    assert_eq!(class + 75 * 256 + mtp, common::published_counts()["zai-org/GLM-5.1"]);
+    let found = items(&page);
+    assert!(found.contains(&("multi-token-prediction layers".into(), mtp as i64)), "{found:?}");
+}
