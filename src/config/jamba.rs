@@ -114,19 +114,13 @@ impl JambaConfig {
         let d_state = size("mamba_d_state", raw.mamba_d_state, 16, 1 << 14, &mut d)?;
         let d_conv = size("mamba_d_conv", raw.mamba_d_conv, 4, 1024, &mut d)?;
         let expand = size("mamba_expand", raw.mamba_expand, 2, 64, &mut d)?;
-        let dt_rank = match &raw.mamba_dt_rank {
-            None => hidden_size.div_ceil(16),
-            Some(Value::String(s)) if s == "auto" => hidden_size.div_ceil(16),
-            Some(v) => match v.as_u64() {
-                Some(n) => size("mamba_dt_rank", Some(n), 0, 1 << 18, &mut d)?,
-                None => {
-                    return Err(ConfigError::field(
-                        "mamba_dt_rank",
-                        format!("expected \"auto\" or a positive integer, found {v}"),
-                    ));
-                }
-            },
-        };
+        let dt_rank = super::ssm::time_step_rank(
+            "mamba_dt_rank",
+            raw.mamba_dt_rank.as_ref(),
+            hidden_size,
+            false,
+            &mut d,
+        )?;
         let class = super::class_or(common, "JambaModel", &mut d);
         let head = match class.as_str() {
             "JambaModel" => None,

@@ -106,6 +106,11 @@ pub enum Sparse {
     /// ERNIE 4.5: from `moe_layer_start_index` to `moe_layer_end_index` (-1: the last), every
     /// `moe_layer_interval`-th.
     Range,
+    /// Qwen's: every `decoder_sparse_step`-th layer unless `mlp_only_layers` names it.
+    QwenStep,
+    /// `mlp_layer_types` (`dense` or `sparse`) when the file lists them, else the first k layers
+    /// dense: k from the key, or 1 where the class reads no such key (GLM-4.7-Flash).
+    MlpTypes(Option<&'static str>),
 }
 
 /// The always-on shared expert beside the routed ones.
@@ -142,7 +147,44 @@ pub struct MoeSpec {
     pub width_key: &'static str,
     pub experts: Experts,
     pub shared: Shared,
+    /// Qwen's sigmoid gate on the shared expert, `shared_expert_gate` (hidden -> 1).
+    pub shared_gate: bool,
     pub sparse: Sparse,
+}
+
+/// The attention block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attn {
+    /// `q_proj`, `k_proj`, `v_proj`, `o_proj` over grouped key/value heads.
+    Grouped,
+    /// Grouped, with `q_proj` also making a sigmoid gate on the output: twice the rows
+    /// (Qwen3-Next, Qwen3.5).
+    GatedOutput,
+    /// DeepSeek's latent attention (`q_a_proj` ... `kv_b_proj`), with DeepSeek-V3.2's lightning
+    /// indexer where `indexer` says.
+    Latent(Indexer),
+}
+
+/// Which latent-attention layers hold a lightning indexer (`self_attn.indexer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Indexer {
+    None,
+    /// Every layer (DeepSeek-V3.2).
+    Every,
+    /// The layers `indexer_types` marks `full` (the others reuse the previous top-k: GLM-5).
+    ByType,
+}
+
+/// A token mixer other than attention, on the layers `layer_types` marks `linear_attention`
+/// (else every `full_attention_interval`-th layer attends).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Linear {
+    None,
+    /// Gated DeltaNet: `in_proj_qkvz` and `in_proj_ba` fused (Qwen3-Next) or split into
+    /// `in_proj_qkv`, `in_proj_z`, `in_proj_b`, `in_proj_a` (Qwen3.5).
+    GatedDeltaNet {
+        fused: bool,
+    },
 }
 
 /// Which layers attend within a window, and over which window.
@@ -162,6 +204,9 @@ pub enum Window {
     FullFirst {
         period: u64,
     },
+    /// `layer_types` when the file lists them, else a window on the layers from the key's index
+    /// on (Qwen2's `max_window_layers`, as dots.llm1 reads it).
+    From(&'static str),
     /// Llama 4: chunked attention on the rotary layers (three of four, `no_rope_layer_interval`),
     /// over `attention_chunk_size` tokens.
     Chunked,
@@ -205,6 +250,8 @@ pub struct Spec {
     pub switched_norms: Option<SwitchedNorms>,
     /// Tensors beyond the blocks' own (BitNet's sub-norms, DiffLlama's lambdas, xIELU's alphas).
     pub extras: &'static [Extra],
+    pub attn: Attn,
+    pub linear: Linear,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -288,5 +335,16 @@ pub struct SpecConfig {
     pub tie_word_embeddings: bool,
     pub pad_token_id: Option<u64>,
     pub hidden_act: String,
+    /// Latent attention's sizes, where the type has it.
+    pub latent: Option<super::spec_mixers::LatentDims>,
+    /// Per layer, whether its latent attention holds an indexer (empty: none does).
+    pub indexed_layers: Vec<bool>,
+    /// The linear-attention mixer's sizes, where the type has one.
+    pub linear: Option<super::spec_mixers::LinearDims>,
+    /// Per layer, whether it mixes with linear attention instead of attention (empty: none).
+    pub linear_layers: Vec<bool>,
+    /// Multi-token-prediction layers the published checkpoints store beside the class's
+    /// weights (`num_nextn_predict_layers`, `mtp_num_hidden_layers`); no class loads them.
+    pub mtp_layers: u64,
     pub defaulted: Vec<Defaulted>,
 }

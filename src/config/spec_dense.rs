@@ -2,7 +2,7 @@
 //! transformers 5.x's `configuration_<type>.py`; every entry starts from [`BASE`] (Llama's
 //! layers) and says only what differs.
 
-use super::spec::{Bias, Dv, HeadKind, Mlp, NormKind, QkNorm, Slot, Spec, Window};
+use super::spec::{Attn, Bias, Dv, HeadKind, Linear, Mlp, NormKind, QkNorm, Slot, Spec, Window};
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, Sequence, Token};
 
@@ -34,6 +34,8 @@ pub const BASE: Spec = Spec {
     o_from_hidden: false,
     switched_norms: None,
     extras: &[],
+    attn: Attn::Grouped,
+    linear: Linear::None,
 };
 
 pub const TYPES: &[Spec] = &[

@@ -122,6 +122,8 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .chain(super::spec_moe::TYPES)
         .chain(super::spec_shared::TYPES)
         .chain(super::spec_llama_like::TYPES)
+        .chain(super::spec_mla::TYPES)
+        .chain(super::spec_linear::TYPES)
         .find(|s| s.model_type == model_type)
 }
 

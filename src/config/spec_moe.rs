@@ -3,7 +3,9 @@
 //! one module per expert where they store one (`experts.{e}.gate_proj`), stacked tensors where
 //! they stack them (gpt-oss, Llama 4).
 
-use super::spec::{Bias, Dv, Experts, HeadKind, MoeSpec, NormKind, QkNorm, Shared, Sparse, Spec, Window};
+use super::spec::{
+    Bias, Dv, Experts, HeadKind, MoeSpec, NormKind, QkNorm, Shared, Slot, Sparse, Spec, Window,
+};
 use super::spec_dense::BASE;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, Sequence, Token};
@@ -22,6 +24,7 @@ pub(crate) const MOE: MoeSpec = MoeSpec {
     width_key: "moe_intermediate_size",
     experts: GATED,
     shared: Shared::None,
+    shared_gate: false,
     sparse: Sparse::All,
 };
 
@@ -184,6 +187,105 @@ pub const TYPES: &[Spec] = &[
             experts: Experts::Stacked { bias: false },
             ..MOE
         }),
+        ..BASE
+    },
+    Spec {
+        model_type: "flex_olmo",
+        classes: &[("FlexOlmoModel", Model), ("FlexOlmoForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(100352)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(11008)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", Null),
+            ("max_position_embeddings", U(4096)),
+            ("rms_norm_eps", F(1e-6)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", U(100277)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("num_experts", U(7)),
+            ("num_experts_per_tok", U(5)),
+        ],
+        aliases: &[("num_local_experts", "num_experts")],
+        // OLMo 2's layers: q/k norms over all heads, norms after each sublayer.
+        qk_norm: QkNorm::Full,
+        layer_norms: &[
+            ("post_attention_layernorm", Slot::Between),
+            ("post_feedforward_layernorm", Slot::After),
+        ],
+        moe: Some(MoeSpec { width_key: "intermediate_size", ..MOE }),
+        ..BASE
+    },
+    Spec {
+        model_type: "exaone_moe",
+        classes: &[("ExaoneMoeModel", Model), ("ExaoneMoeForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(102400)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(16384)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", U(32)),
+            ("max_position_embeddings", U(2048)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", U(0)),
+            ("hidden_act", S("silu")),
+            ("sliding_window", U(4096)),
+            ("first_k_dense_replace", U(1)),
+            ("moe_intermediate_size", U(1024)),
+            ("num_experts", U(64)),
+            ("num_experts_per_tok", U(8)),
+            ("num_shared_experts", U(1)),
+        ],
+        qkv_bias: Bias::Fixed(false),
+        o_bias: Bias::Fixed(false),
+        qk_norm: QkNorm::PerHead,
+        moe: Some(MoeSpec {
+            correction_buffer: Some("gate.e_score_correction_bias"),
+            shared: Shared::Times { name: "shared_experts", key: "num_shared_experts" },
+            sparse: Sparse::MlpTypes(Some("first_k_dense_replace")),
+            ..MOE
+        }),
+        window: Window::Pattern { period_key: Some("sliding_window_pattern"), period: 4 },
+        ..BASE
+    },
+    Spec {
+        model_type: "dots1",
+        classes: &[("Dots1Model", Model), ("Dots1ForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(152064)),
+            ("hidden_size", U(4608)),
+            ("intermediate_size", U(10944)),
+            ("moe_intermediate_size", U(1408)),
+            ("num_hidden_layers", U(62)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", U(32)),
+            ("n_shared_experts", Null),
+            ("n_routed_experts", Null),
+            ("num_experts_per_tok", Null),
+            ("first_k_dense_replace", U(0)),
+            ("max_position_embeddings", U(2048)),
+            ("rms_norm_eps", F(1e-6)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", Null),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("sliding_window", U(4096)),
+            ("max_window_layers", U(62)),
+        ],
+        aliases: &[("num_local_experts", "n_routed_experts")],
+        qk_norm: QkNorm::PerHead,
+        moe: Some(MoeSpec {
+            correction_buffer: Some("gate.e_score_correction_bias"),
+            experts_key: "n_routed_experts",
+            shared: Shared::Times { name: "shared_experts", key: "n_shared_experts" },
+            sparse: Sparse::FirstDense("first_k_dense_replace"),
+            ..MOE
+        }),
+        window: Window::From("max_window_layers"),
         ..BASE
     },
 ];

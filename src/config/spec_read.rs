@@ -82,6 +82,14 @@ impl SpecConfig {
             sparse_layers = sparse(&mut r, m.sparse, num_layers)?;
         }
         let windows = windows(&mut r, spec, num_layers)?;
+        let (latent, indexed_layers, linear, linear_layers) =
+            super::spec_mixers::read(&mut r, spec, num_layers)?;
+        // Not read by any class, so never recorded as defaulted: Qwen's hybrids ship one.
+        let mtp_layers = ["num_nextn_predict_layers", "mtp_num_hidden_layers"]
+            .iter()
+            .find_map(|k| value.get(*k).and_then(Value::as_u64))
+            .unwrap_or(if linear.is_some() { 1 } else { 0 })
+            .min(16);
         let mut d = r.defaulted;
         let (class, head) = head(spec, common, value, &mut d)?;
         Ok(SpecConfig {
@@ -113,6 +121,11 @@ impl SpecConfig {
             tie_word_embeddings,
             pad_token_id,
             hidden_act,
+            latent,
+            indexed_layers,
+            linear,
+            linear_layers,
+            mtp_layers,
             defaulted: d,
         })
     }
@@ -132,6 +145,23 @@ fn sparse(r: &mut Reader, rule: Sparse, layers: u64) -> Result<Vec<bool>, Config
                 (0..layers).map(|i| (i + 1) % s == 0).collect()
             }
         },
+        Sparse::QwenStep => {
+            let step = r.size("decoder_sparse_step", 10_000)?;
+            let dense = r.index_list("mlp_only_layers")?.unwrap_or_default();
+            (0..layers).map(|i| !dense.contains(&i) && (i + 1) % step == 0).collect()
+        }
+        Sparse::MlpTypes(first_k) => {
+            if let Some(list) =
+                super::spec_mixers::per_layer(r, "mlp_layer_types", layers, ("sparse", "dense"))?
+            {
+                return Ok(list);
+            }
+            let k = match first_k {
+                Some(key) => r.opt_u(key)?.unwrap_or(0),
+                None => 1,
+            };
+            (0..layers).map(|i| i >= k).collect()
+        }
         Sparse::Range => {
             let start = r.opt_u("moe_layer_start_index")?.unwrap_or(0);
             let interval = r.size("moe_layer_interval", 10_000)?;
@@ -173,19 +203,10 @@ fn period(r: &mut Reader, key: &'static str, default: u64) -> Result<u64, Config
 }
 
 /// `layer_types`, when the file lists them: the window on each sliding layer.
-fn layer_types(r: &Reader, n: usize, w: u64) -> Result<Option<Vec<Option<u64>>>, ConfigError> {
-    let Some(types) = r.raw("layer_types") else { return Ok(None) };
-    let bad =
-        || ConfigError::field("layer_types", format!("expected {n} of sliding_attention or full_attention"));
-    let list = types.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
-    list.iter()
-        .map(|t| match t.as_str() {
-            Some("sliding_attention") => Ok(Some(w)),
-            Some("full_attention") => Ok(None),
-            _ => Err(bad()),
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+fn layer_types(r: &Reader, layers: u64, w: u64) -> Result<Option<Vec<Option<u64>>>, ConfigError> {
+    let types =
+        super::spec_mixers::per_layer(r, "layer_types", layers, ("sliding_attention", "full_attention"))?;
+    Ok(types.map(|list| list.into_iter().map(|s| s.then_some(w)).collect()))
 }
 
 fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>, ConfigError> {
@@ -199,22 +220,25 @@ fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>,
     Ok(match spec.window {
         Window::None => vec![None; n],
         Window::AllWhenSet => vec![window(r)?; n],
-        Window::Pattern { period_key, period: default } => {
+        Window::Pattern { .. } | Window::From(_) | Window::FullFirst { .. } => {
             let Some(w) = window(r)? else { return Ok(vec![None; n]) };
-            if let Some(l) = layer_types(r, n, w)? {
+            if let Some(l) = layer_types(r, layers, w)? {
                 return Ok(l);
             }
-            let p = match period_key {
-                Some(k) => period(r, k, default)?,
-                None => default,
-            };
-            (0..layers).map(|i| ((i + 1) % p != 0).then_some(w)).collect()
-        }
-        Window::FullFirst { period } => {
-            let Some(w) = window(r)? else { return Ok(vec![None; n]) };
-            match layer_types(r, n, w)? {
-                Some(l) => l,
-                None => (0..layers).map(|i| (i % period != 0).then_some(w)).collect(),
+            match spec.window {
+                Window::From(key) => {
+                    let from = r.opt_u(key)?.unwrap_or(layers);
+                    (0..layers).map(|i| (i >= from).then_some(w)).collect()
+                }
+                Window::Pattern { period_key: Some(k), period: default } => {
+                    let p = period(r, k, default)?;
+                    (0..layers).map(|i| ((i + 1) % p != 0).then_some(w)).collect()
+                }
+                Window::Pattern { period, .. } => {
+                    (0..layers).map(|i| ((i + 1) % period != 0).then_some(w)).collect()
+                }
+                Window::FullFirst { period } => (0..layers).map(|i| (i % period != 0).then_some(w)).collect(),
+                _ => vec![None; n],
             }
         }
         Window::Chunked => {

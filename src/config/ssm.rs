@@ -114,22 +114,8 @@ impl SsmConfig {
             }
             _ => expanded,
         };
-        let time_step_rank = match &raw.time_step_rank {
-            None => {
-                d.push(Defaulted { field: "time_step_rank", value: "auto: ceil(hidden_size / 16)".into() });
-                hidden_size.div_ceil(16)
-            }
-            Some(Value::String(s)) if s == "auto" => hidden_size.div_ceil(16),
-            Some(v) => match v.as_u64() {
-                Some(n) => size("time_step_rank", Some(n), 0, 1 << 18, &mut d)?,
-                None => {
-                    return Err(ConfigError::field(
-                        "time_step_rank",
-                        format!("expected \"auto\" or a positive integer, found {v}"),
-                    ));
-                }
-            },
-        };
+        let time_step_rank =
+            time_step_rank("time_step_rank", raw.time_step_rank.as_ref(), hidden_size, true, &mut d)?;
         let mixer = if common.model_type == "mamba2" {
             let num_heads = size("num_heads", raw.num_heads, 128, 1 << 16, &mut d)?;
             let head_dim = size("head_dim", raw.head_dim, 64, 1 << 14, &mut d)?;
@@ -211,6 +197,32 @@ impl SsmConfig {
             num_experts: None,
             experts_per_token: None,
         }
+    }
+}
+
+/// The rank of Mamba's dt projection: a count, or "auto" (and absent) for ceil(hidden / 16);
+/// `record` notes an absent key as defaulted.
+pub(crate) fn time_step_rank(
+    field: &'static str,
+    v: Option<&Value>,
+    hidden_size: u64,
+    record: bool,
+    d: &mut Vec<Defaulted>,
+) -> Result<u64, ConfigError> {
+    match v {
+        None => {
+            if record {
+                d.push(Defaulted { field, value: "auto: ceil(hidden_size / 16)".into() });
+            }
+            Ok(hidden_size.div_ceil(16))
+        }
+        Some(Value::String(s)) if s == "auto" => Ok(hidden_size.div_ceil(16)),
+        Some(v) => match v.as_u64() {
+            Some(n) => size(field, Some(n), 0, 1 << 18, d),
+            None => {
+                Err(ConfigError::field(field, format!("expected \"auto\" or a positive integer, found {v}")))
+            }
+        },
     }
 }
 

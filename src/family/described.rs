@@ -129,15 +129,65 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "llama",
         "Arcee's AFM (2025): Llama's layers with an ungated ReLU² MLP (up_proj, down_proj).",
     ),
+    decoder(
+        "glm4_moe_lite",
+        "GLM-4.7-Flash",
+        "deepseek_v3",
+        "Zhipu's GLM-4.7-Flash (2026): DeepSeek-V3's latent attention and routed experts with a shared expert behind a bias-corrected router, at 30B; layer 0 dense.",
+    ),
+    decoder(
+        "deepseek_v32",
+        "DeepSeek-V3.2",
+        "deepseek_v3",
+        "DeepSeek-V3.2 (2025): DeepSeek-V3's layers with a lightning indexer in each attention that picks the keys every query attends to (sparse attention).",
+    ),
+    decoder(
+        "glm_moe_dsa",
+        "GLM-5",
+        "deepseek_v32",
+        "Zhipu's GLM-5 (2026): DeepSeek-V3.2's latent attention with the lightning indexer, which layers may share, and 256 routed experts with a shared expert.",
+    ),
+    decoder(
+        "qwen3_next",
+        "Qwen3-Next",
+        "qwen3_moe",
+        "Qwen3-Next (2025): three Gated DeltaNet linear-attention layers (a recurrent state, no KV cache) to one gated full-attention layer, and 512 small routed experts with a gated shared expert.",
+    ),
+    decoder(
+        "qwen3_5_text",
+        "Qwen3.5 (text)",
+        "qwen3_next",
+        "The Qwen3.5 and 3.6 dense language models (2026): Qwen3-Next's Gated DeltaNet and gated attention layers, with split input projections and a dense MLP.",
+    ),
+    decoder(
+        "qwen3_5_moe_text",
+        "Qwen3.5 MoE (text)",
+        "qwen3_next",
+        "The Qwen3.5 and 3.6 mixture-of-experts language models (2026): Qwen3.5's hybrid layers with routed experts and a gated shared expert on every layer.",
+    ),
+    decoder(
+        "flex_olmo",
+        "FlexOlmo",
+        "olmoe",
+        "AI2's FlexOlmo (2025): OLMo 2's layers (norms after each sublayer, q/k norms over all heads) with experts trained apart on separate data and routed together.",
+    ),
+    decoder(
+        "exaone_moe",
+        "EXAONE MoE",
+        "exaone4",
+        "LG's EXAONE mixture of experts (2025): q/k norms per head, sliding windows on three layers of four, a dense first layer, then routed experts and a shared one behind a bias-corrected router.",
+    ),
+    decoder(
+        "dots1",
+        "dots.llm1",
+        "deepseek_v3",
+        "rednote's dots.llm1 (2025): Qwen3's grouped attention with q/k norms, under DeepSeek-V3's routed and shared experts and bias-corrected router.",
+    ),
 ];
 
 /// Types transformers 5.x ships that the tables cannot yet say exactly, with why: their pages say
 /// so instead of a count that could be wrong.
 pub const NOT_YET: &[(&str, &str)] = &[
-    (
-        "qwen3_next",
-        "Qwen3-Next mixes gated DeltaNet linear-attention layers (a convolution and a recurrent state per sequence instead of a KV cache) with gated full attention; the planner has no linear-attention block yet, so it gives no count rather than a wrong one",
-    ),
     (
         "minimax",
         "MiniMax mixes lightning (linear) attention layers, which keep a recurrent state instead of a KV cache, with softmax attention; the planner has no linear-attention block yet",

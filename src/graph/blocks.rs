@@ -48,6 +48,19 @@ pub(crate) fn embedding(name: &str, detail: impl Into<String>, seq: u64, rows: u
         .with([Tensor::new(format!("{name}.weight"), &[rows, width])])
 }
 
+/// The first section of a decoder: the token ids and the embedding table `name` (vocab x width).
+pub(crate) fn token_embeddings(name: &str, seq: u64, vocab: u64, width: u64) -> Section {
+    Section {
+        name: name.into(),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+            embedding(name, format!("{vocab} tokens"), seq, vocab, width),
+        ],
+    }
+}
+
 /// Grouped-query attention (MHA when `kv_heads == heads`, MQA when it is 1): its projections, its
 /// optional q/k norms, the attention itself and the output projection, under `a`
 /// (`model.layers.{i}.self_attn`).

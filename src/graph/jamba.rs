@@ -4,9 +4,9 @@
 //! Mamba layers. Experts are named per expert (`experts.{e}.gate_proj`), as published
 //! checkpoints store them; transformers 5.x fuses them into 3-D tensors of the same size.
 
-use super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm};
+use super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm, token_embeddings};
 use super::kv::{KvGroup, KvLayout, RecurrentState};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, tied_if};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::QkNorm;
 use crate::config::jamba::JambaConfig;
 
@@ -91,15 +91,7 @@ pub fn build(c: &JambaConfig, seq: u64) -> Graph {
     let p = if c.head.is_some() { "model." } else { "" };
     let h = c.hidden_size;
     let embed = format!("{p}embed_tokens");
-    let mut sections = vec![Section {
-        name: embed.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&embed, format!("{} tokens", c.vocab_size), seq, c.vocab_size, h),
-        ],
-    }];
+    let mut sections = vec![token_embeddings(&embed, seq, c.vocab_size, h)];
     for (idx, (attention, experts)) in c.layers.iter().enumerate() {
         let l = format!("{p}layers.{idx}");
         let mut nodes =

@@ -26,6 +26,7 @@ pub mod gpt_neox;
 pub mod jamba;
 pub mod kv;
 pub mod llama;
+mod mixers;
 pub mod mpnet;
 pub mod opt;
 pub mod phi;
@@ -86,6 +87,17 @@ pub trait Architecture: Send + Sync + std::fmt::Debug {
     /// A vision-language model's parts (tower, projector, language model) and image tokens.
     fn vision(&self) -> Option<composite::VisionPart> {
         None
+    }
+    /// The multi-token-prediction layers a published checkpoint stores beside the class's
+    /// weights, which no class loads (DeepSeek-V3.2, GLM-5, Qwen3-Next); None: none.
+    fn prediction_layers(&self) -> Option<Graph> {
+        None
+    }
+    /// Modules (by the end of their name) an FP8 checkpoint keeps in full precision whatever its
+    /// `modules_to_not_convert` says: the class's `_keep_in_fp32_modules`, a router stored as a
+    /// bare parameter, the head transformers never converts.
+    fn fp8_unconverted(&self) -> Vec<&'static str> {
+        vec![]
     }
     /// The count under transformers 4.x where it differs from the 5.x count the plan follows.
     fn other_release(&self) -> Option<release::ReleaseNote> {

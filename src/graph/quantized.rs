@@ -10,6 +10,12 @@ use super::{Candidate, Graph, Op};
 
 /// The block scales of an FP8 checkpoint, as one candidate; `None` for any other config.
 pub fn fp8_block_scales(g: &Graph, raw: &Value) -> Option<Candidate> {
+    fp8_block_scales_keeping(g, raw, &[])
+}
+
+/// As [`fp8_block_scales`], leaving out the modules whose names end with one of `keep`: those
+/// the class keeps in full precision (`_keep_in_fp32_modules`, a router that is a bare parameter).
+pub fn fp8_block_scales_keeping(g: &Graph, raw: &Value, keep: &[&str]) -> Option<Candidate> {
     let q = raw.get("quantization_config")?;
     if q.get("quant_method")?.as_str()? != "fp8" {
         return None;
@@ -32,7 +38,10 @@ pub fn fp8_block_scales(g: &Graph, raw: &Value) -> Option<Candidate> {
                 let (Some(module), [out, inp]) = (t.name.strip_suffix(".weight"), t.shape.as_slice()) else {
                     continue;
                 };
-                if t.tied_to.is_some() || skip.iter().any(|k| module.contains(k)) {
+                if t.tied_to.is_some()
+                    || skip.iter().any(|k| module.contains(k))
+                    || keep.iter().any(|k| module.ends_with(k))
+                {
                     continue;
                 }
                 let shape = vec![out.div_ceil(r), inp.div_ceil(c)];
@@ -56,6 +65,34 @@ pub fn fp8_block_scales(g: &Graph, raw: &Value) -> Option<Candidate> {
             ),
         )
     })
+}
+
+/// The multi-token-prediction layers a checkpoint stores, their own embeddings and head where
+/// it keeps copies, and their FP8 block scales where the checkpoint has them (the joining
+/// projection and the head stay in full precision), as candidates: the class builds none of them.
+pub fn prediction_candidates(mtp: &Graph, raw: &Value, keep: &[&str]) -> Vec<Candidate> {
+    let own =
+        |name: &str| name.ends_with(".embed_tokens.weight") || name.ends_with(".shared_head.head.weight");
+    let (copies, layers): (Vec<_>, Vec<_>) =
+        mtp.tensors().map(|(name, t)| (name, t.shape.clone())).partition(|(name, _)| own(name));
+    let mut out = vec![Candidate::extra(
+        "multi-token-prediction layers",
+        layers,
+        "the checkpoint keeps the multi-token-prediction layers used to draft tokens in training and speculative decoding; the class does not load them",
+    )];
+    if !copies.is_empty() {
+        out.push(Candidate::extra(
+            "multi-token-prediction embeddings and head",
+            copies,
+            "the prediction layers may store their own copies of the token embeddings and the head",
+        ));
+    }
+    let keep: Vec<&str> = keep.iter().copied().chain(["eh_proj", "shared_head.head", "mtp.fc"]).collect();
+    if let Some(mut scales) = fp8_block_scales_keeping(mtp, raw, &keep) {
+        scales.label = "FP8 block scales of the multi-token-prediction layers".into();
+        out.push(scales);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -3,11 +3,15 @@
 //! has them) and a dense MLP or a mixture of experts (router, routed experts, shared expert), then
 //! the final norm and the head, all from `graph/blocks.rs`.
 
-use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm};
+use super::blocks::{
+    Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm, token_embeddings,
+};
+use super::mixers::{gated_delta_net, mla};
+use super::spec_arch::{Kind, kinds};
 use super::spec_extras::{adjust_attention, attention_extras, mlp_extras};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
-use crate::config::spec::{Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
+use crate::config::spec::{Attn, Experts, Linear, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
 use crate::config::{Common, ConfigError};
 
 impl SpecConfig {
@@ -48,7 +52,7 @@ impl SpecConfig {
     }
 }
 
-fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
+pub(super) fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
     let h = c.hidden_size;
     match c.spec.norm {
         NormKind::Rms => rms_norm(name, &format!("RMSNorm, {what}"), &[seq, h], h),
@@ -66,8 +70,11 @@ fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
     }
 }
 
-fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
+fn attention(c: &SpecConfig, l: &str, indexed: bool, seq: u64) -> Vec<Node> {
     let a = format!("{l}.self_attn");
+    if let (Attn::Latent(_), Some(d)) = (c.spec.attn, &c.latent) {
+        return mla(&a, seq, c.hidden_size, c.num_heads, d, c.qkv_bias, indexed);
+    }
     let (heads, kv, hd) = (c.num_heads, c.num_kv_heads, c.head_dim);
     let qk = if c.qk_norm { c.spec.qk_norm } else { QkNorm::None };
     let shared_qk = match qk {
@@ -109,6 +116,14 @@ fn attention(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
         };
         nodes.insert(at, norm(kn, k, kv * hd));
         nodes.insert(at, norm(qn, q, heads * hd));
+    }
+    if c.spec.attn == Attn::GatedOutput
+        && let Some(q) = nodes.iter_mut().find(|n| n.name.ends_with(".q_proj"))
+    {
+        // The query projection also makes the output gate: twice the rows.
+        q.detail = "query projection and the sigmoid output gate".into();
+        q.output = vec![seq, 2 * heads * hd];
+        q.params.iter_mut().for_each(|t| t.shape[0] *= 2);
     }
     if c.spec.sinks
         && let Some(n) = nodes.iter_mut().find(|n| n.op == Op::Attention)
@@ -194,13 +209,24 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
         Shared::Width { name, .. } | Shared::Times { name, .. } => {
             if let Some(s) = c.shared_width {
                 nodes.extend(mlp(c, &format!("{b}.{name}"), seq, s, c.mlp_bias));
+                if m.shared_gate {
+                    nodes.push(linear(
+                        &format!("{b}.shared_expert_gate"),
+                        "sigmoid gate on the shared expert",
+                        seq,
+                        h,
+                        1,
+                        false,
+                    ));
+                }
             }
         }
     }
     nodes
 }
 
-fn layer(c: &SpecConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
+pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
+    let sparse = k.sparse;
     let switched = c.spec.switched_norms.filter(|_| c.switched_norms).map_or(&[][..], |s| s.norms);
     let norms = |slot: Slot, what: &str| -> Vec<Node> {
         c.spec
@@ -212,7 +238,12 @@ fn layer(c: &SpecConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
             .collect()
     };
     let mut nodes = norms(Slot::Before, "before attention");
-    nodes.extend(attention(c, l, seq));
+    match (&c.linear, c.spec.linear, k.linear) {
+        (Some(d), Linear::GatedDeltaNet { fused }, true) => {
+            nodes.extend(gated_delta_net(&format!("{l}.linear_attn"), seq, c.hidden_size, d, fused))
+        }
+        _ => nodes.extend(attention(c, l, k.indexed, seq)),
+    }
     nodes.extend(norms(Slot::Between, "between attention and the MLP"));
     match (&c.spec.moe, sparse) {
         (Some(m), true) => nodes.extend(moe(c, m, l, seq)),
@@ -230,19 +261,10 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
     let (h, v) = (c.hidden_size, c.vocab_size);
     let embed = format!("{p}embed_tokens");
     let embed_weight = format!("{embed}.weight");
-    let mut sections = vec![Section {
-        name: embed.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            Node::new(&embed, Op::Embedding, format!("{v} tokens"), &[seq, h])
-                .with([Tensor::new(&embed_weight, &[v, h])]),
-        ],
-    }];
+    let mut sections = vec![token_embeddings(&embed, seq, v, h)];
     // A run of like layers from layer 0 repeats with `{i}`; later layers that differ from it
     // (dense among sparse) are named one by one.
-    let flags = &c.sparse_layers;
+    let flags = kinds(c);
     let first_run = flags.iter().take_while(|s| **s == flags[0]).count();
     if first_run > 0 {
         let l = format!("{p}layers.{{i}}");
@@ -253,13 +275,13 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
             nodes: layer(c, &l, flags[0], seq),
         });
     }
-    for (i, sparse) in flags.iter().enumerate().skip(first_run) {
+    for (i, kind) in flags.iter().enumerate().skip(first_run) {
         let l = format!("{p}layers.{i}");
         sections.push(Section {
             name: l.clone(),
             role: Role::Layers,
             repeat: 1,
-            nodes: layer(c, &l, *sparse, seq),
+            nodes: layer(c, &l, *kind, seq),
         });
     }
     let norm = format!("{p}norm");

@@ -1,9 +1,12 @@
 //! How a described type (`config/spec.rs`) plans: its dimensions, its KV cache by layer window,
 //! and the tensors a checkpoint may hold that its class does not.
 
+use super::blocks::{embedding, linear};
 use super::kv::{KvGroup, KvLayout};
-use super::spec::build;
+use super::mixers::delta_net_state;
+use super::spec::{build, layer, norm_node};
 use super::{Architecture, Candidate, Graph};
+use super::{Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
 use crate::config::spec::SpecConfig;
 use crate::config::{Defaulted, Dims};
@@ -64,20 +67,42 @@ impl Architecture for SpecConfig {
         }
         out
     }
+    fn prediction_layers(&self) -> Option<Graph> {
+        prediction_layers(self)
+    }
+    fn fp8_unconverted(&self) -> Vec<&'static str> {
+        // DeepSeek's router is a bare parameter and its indexer's head weights stay in full
+        // precision (`_keep_in_fp32_modules`); the head is the output embedding, never converted.
+        if self.latent.is_some() { vec![".mlp.gate", ".indexer.weights_proj", "lm_head"] } else { vec![] }
+    }
     fn checkpoint_prefixes(&self) -> Vec<String> {
         vec!["model.".into()]
     }
     fn kv_layout(&self) -> Option<KvLayout> {
-        let values_per_token = 2 * self.num_kv_heads * self.head_dim;
-        let what = format!("2 x {} KV heads x {} head_dim", self.num_kv_heads, self.head_dim);
-        // Layers grouped by window, full attention first, then each window in order.
-        let mut windows: Vec<Option<u64>> = self.windows.clone();
+        let (values_per_token, what) = match &self.latent {
+            // vLLM and SGLang cache the compressed latent and the shared rotary key (as the
+            // lineage's DeepSeek types do); transformers' own cache decompresses them.
+            Some(d) => (
+                d.kv_lora_rank + d.qk_rope_head_dim,
+                format!("latent: kv_lora_rank {} + qk_rope_head_dim {}", d.kv_lora_rank, d.qk_rope_head_dim),
+            ),
+            None => (
+                2 * self.num_kv_heads * self.head_dim,
+                format!("2 x {} KV heads x {} head_dim", self.num_kv_heads, self.head_dim),
+            ),
+        };
+        let linear = |i: usize| self.linear_layers.get(i).copied().unwrap_or(false);
+        // Attention layers grouped by window, full attention first, then each window in order;
+        // linear-attention layers keep a recurrent state instead.
+        let attending: Vec<Option<u64>> =
+            self.windows.iter().enumerate().filter(|(i, _)| !linear(*i)).map(|(_, w)| *w).collect();
+        let mut windows = attending.clone();
         windows.sort();
         windows.dedup();
         let groups = windows
             .into_iter()
             .map(|w| KvGroup {
-                layers: self.windows.iter().filter(|x| **x == w).count() as u64,
+                layers: attending.iter().filter(|x| **x == w).count() as u64,
                 values_per_token,
                 window: w,
                 what: match w {
@@ -86,9 +111,85 @@ impl Architecture for SpecConfig {
                 },
             })
             .collect();
-        Some(KvLayout { groups, cross: None, cross_fixed_len: None, recurrent: None })
+        let linear_count = self.linear_layers.iter().filter(|l| **l).count() as u64;
+        let recurrent = match &self.linear {
+            Some(d) if linear_count > 0 => Some(delta_net_state(linear_count, d)),
+            _ => None,
+        };
+        Some(KvLayout { groups, cross: None, cross_fixed_len: None, recurrent })
     }
     fn unscaled_residual_init(&self) -> bool {
         true
     }
+}
+
+/// The multi-token-prediction layers published checkpoints store: DeepSeek's after the last layer
+/// (`model.layers.{n}`: a routed layer, the two norms and `eh_proj` that join the token's
+/// embedding to the hidden state, its own copies of the embeddings and the head), Qwen's under
+/// `mtp.` (a full-attention layer, `fc` and three norms, sharing the embeddings and the head).
+fn prediction_layers(c: &SpecConfig) -> Option<Graph> {
+    if c.mtp_layers == 0 {
+        return None;
+    }
+    let (h, v, seq) = (c.hidden_size, c.vocab_size, 1);
+    let kind = Kind { sparse: c.spec.moe.is_some(), linear: false, indexed: !c.indexed_layers.is_empty() };
+    let mut sections = vec![];
+    for k in 0..c.mtp_layers {
+        let (l, mut nodes) = if c.latent.is_some() {
+            let l = format!("model.layers.{}", c.num_layers + k);
+            let mut nodes = layer(c, &l, kind, seq);
+            for n in ["enorm", "hnorm", "shared_head.norm"] {
+                nodes.push(norm_node(c, &format!("{l}.{n}"), "prediction norm", seq));
+            }
+            nodes.push(linear(
+                &format!("{l}.eh_proj"),
+                "joins embedding and hidden state",
+                seq,
+                2 * h,
+                h,
+                false,
+            ));
+            nodes.push(embedding(&format!("{l}.embed_tokens"), "its own embeddings", seq, v, h));
+            nodes.push(linear(&format!("{l}.shared_head.head"), "its own head", seq, h, v, false));
+            (l, nodes)
+        } else {
+            let l = format!("mtp.layers.{k}");
+            (l.clone(), layer(c, &l, kind, seq))
+        };
+        if let (Some(m), Some(buffer)) = (&c.spec.moe, c.spec.moe.and_then(|m| m.correction_buffer)) {
+            let n = c.num_experts.unwrap_or(0);
+            nodes.push(
+                Node::new(format!("{l}.{}.{buffer}", m.block), Op::Add, "router score-correction bias", &[n])
+                    .with([Tensor::new(format!("{l}.{}.{buffer}", m.block), &[n])]),
+            );
+        }
+        sections.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
+    }
+    if c.latent.is_none() {
+        let mut nodes = vec![linear("mtp.fc", "joins embedding and hidden state", seq, 2 * h, h, false)];
+        for n in ["mtp.pre_fc_norm_embedding", "mtp.pre_fc_norm_hidden", "mtp.norm"] {
+            nodes.push(norm_node(c, n, "prediction norm", seq));
+        }
+        sections.push(Section { name: "mtp".into(), role: Role::Layers, repeat: 1, nodes });
+    }
+    Some(Graph { seq_len: seq, sections })
+}
+
+/// What sets one layer apart from another: its MLP sparse, its mixer linear, its indexer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct Kind {
+    pub sparse: bool,
+    pub linear: bool,
+    pub indexed: bool,
+}
+
+pub(super) fn kinds(c: &SpecConfig) -> Vec<Kind> {
+    let at = |v: &Vec<bool>, i: usize| v.get(i).copied().unwrap_or(false);
+    (0..c.sparse_layers.len())
+        .map(|i| Kind {
+            sparse: at(&c.sparse_layers, i),
+            linear: at(&c.linear_layers, i),
+            indexed: at(&c.indexed_layers, i),
+        })
+        .collect()
 }

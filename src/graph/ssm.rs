@@ -3,9 +3,9 @@
 //! D, norm, out_proj}`, `norm_f`, and `lm_head` (tied to the embeddings when the config says so).
 //! No attention and no KV cache: serving keeps each layer's recurrent state per sequence.
 
-use super::blocks::{linear, rms_norm};
+use super::blocks::{linear, rms_norm, token_embeddings};
 use super::kv::{KvLayout, RecurrentState};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, tied_if};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::ssm::{Mixer, SsmConfig};
 
 architecture!(
@@ -81,15 +81,7 @@ pub fn recurrent_state(c: &SsmConfig) -> RecurrentState {
 pub fn build(c: &SsmConfig, seq: u64) -> Graph {
     let (h, inter, n) = (c.hidden_size, c.intermediate_size, c.state_size);
     let embeddings = "backbone.embeddings";
-    let mut sections = vec![Section {
-        name: embeddings.into(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(embeddings, format!("{} tokens", c.vocab_size), seq, c.vocab_size, h),
-        ],
-    }];
+    let mut sections = vec![token_embeddings(embeddings, seq, c.vocab_size, h)];
     let l = "backbone.layers.{i}";
     let m = format!("{l}.mixer");
     let conv = c.conv_channels();

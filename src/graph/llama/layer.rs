@@ -1,10 +1,12 @@
 //! One decoder layer of the lineage: its norms where the type places them, grouped or latent
 //! attention, and a gated or plain MLP or a mixture of experts.
 
-use super::super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm};
-use super::super::{Node, Op};
+use super::super::Node;
+use super::super::blocks::{Gqa, gated_mlp, gqa, linear};
+use super::super::mixers::mla;
 use super::{hidden_norm, norm_word};
 use crate::config::llama::{Attention, DecoderConfig, MlpKind, Moe, MoeStyle, Norms};
+use crate::config::spec_mixers::LatentDims;
 
 fn attention_nodes(c: &DecoderConfig, l: &str, seq: u64) -> Vec<Node> {
     let h = c.hidden_size;
@@ -36,58 +38,16 @@ fn attention_nodes(c: &DecoderConfig, l: &str, seq: u64) -> Vec<Node> {
             v_head_dim,
             bias,
         } => {
-            let qk = qk_nope_head_dim + qk_rope_head_dim;
-            let mut nodes = match q_lora_rank {
-                None => {
-                    vec![linear(&format!("{a}.q_proj"), "query projection", seq, h, num_heads * qk, false)]
-                }
-                Some(r) => vec![
-                    linear(&format!("{a}.q_a_proj"), "query down-projection to the latent", seq, h, r, bias),
-                    rms_norm(&format!("{a}.q_a_layernorm"), "RMSNorm of the query latent", &[seq, r], r),
-                    linear(&format!("{a}.q_b_proj"), "query up-projection", seq, r, num_heads * qk, false),
-                ],
+            let d = LatentDims {
+                q_lora_rank,
+                kv_lora_rank,
+                qk_nope_head_dim,
+                qk_rope_head_dim,
+                v_head_dim,
+                index_heads: 0,
+                index_head_dim: 0,
             };
-            nodes.extend([
-                linear(
-                    &format!("{a}.kv_a_proj_with_mqa"),
-                    "key/value latent plus the shared rotary key",
-                    seq,
-                    h,
-                    kv_lora_rank + qk_rope_head_dim,
-                    bias,
-                ),
-                rms_norm(
-                    &format!("{a}.kv_a_layernorm"),
-                    "RMSNorm of the key/value latent",
-                    &[seq, kv_lora_rank],
-                    kv_lora_rank,
-                ),
-                linear(
-                    &format!("{a}.kv_b_proj"),
-                    "key (no-rope part) and value up-projection",
-                    seq,
-                    kv_lora_rank,
-                    num_heads * (qk_nope_head_dim + v_head_dim),
-                    false,
-                ),
-                Node::new(
-                    &a,
-                    Op::Attention,
-                    format!(
-                        "{num_heads} heads, q/k {qk} ({qk_rope_head_dim} rotary), v {v_head_dim}, causal"
-                    ),
-                    &[seq, num_heads * v_head_dim],
-                ),
-                linear(
-                    &format!("{a}.o_proj"),
-                    "attention output projection",
-                    seq,
-                    num_heads * v_head_dim,
-                    h,
-                    bias,
-                ),
-            ]);
-            nodes
+            mla(&a, seq, h, num_heads, &d, bias, false)
         }
     }
 }

@@ -1,0 +1,186 @@
+//! The mixers a described type may put in place of grouped-query attention (`config/spec.rs`):
+//! DeepSeek's latent attention, with DeepSeek-V3.2's lightning indexer, and Gated DeltaNet linear
+//! attention on the layers `layer_types` marks. Read here into sizes the graph builds from.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::spec::{Attn, Indexer, Linear, Reader, Spec};
+use super::{ConfigError, Defaulted, Limit, check_range};
+
+/// Latent attention: queries through an optional low-rank latent, keys and values through one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LatentDims {
+    /// None: queries are projected directly (`q_proj`).
+    pub q_lora_rank: Option<u64>,
+    pub kv_lora_rank: u64,
+    pub qk_nope_head_dim: u64,
+    pub qk_rope_head_dim: u64,
+    pub v_head_dim: u64,
+    /// The lightning indexer's heads and head width, where the type has one.
+    pub index_heads: u64,
+    pub index_head_dim: u64,
+}
+
+/// Gated DeltaNet: key and value heads of their own widths, a causal convolution over q, k, v.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LinearDims {
+    pub key_heads: u64,
+    pub key_dim: u64,
+    pub value_heads: u64,
+    pub value_dim: u64,
+    pub conv_kernel: u64,
+}
+
+impl LinearDims {
+    /// Channels the convolution runs over: queries, keys and values.
+    pub fn conv_channels(&self) -> u64 {
+        2 * self.key_heads * self.key_dim + self.value_heads * self.value_dim
+    }
+}
+
+/// What `read` resolves: latent sizes and indexed layers, linear sizes and linear layers.
+pub(crate) type Mixers = (Option<LatentDims>, Vec<bool>, Option<LinearDims>, Vec<bool>);
+
+pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, ConfigError> {
+    let (latent, indexed) = match spec.attn {
+        Attn::Latent(indexer) => latent(r, indexer, layers)?,
+        Attn::Grouped | Attn::GatedOutput => (None, vec![]),
+    };
+    let (linear, linear_layers) = match spec.linear {
+        Linear::None => (None, vec![]),
+        Linear::GatedDeltaNet { .. } => {
+            let dims = LinearDims {
+                key_heads: r.size("linear_num_key_heads", 1 << 14)?,
+                key_dim: r.size("linear_key_head_dim", 1 << 14)?,
+                value_heads: r.size("linear_num_value_heads", 1 << 14)?,
+                value_dim: r.size("linear_value_head_dim", 1 << 14)?,
+                conv_kernel: r.size("linear_conv_kernel_dim", 1024)?,
+            };
+            (Some(dims), linear_layers(r, layers)?)
+        }
+    };
+    Ok((latent, indexed, linear, linear_layers))
+}
+
+fn latent(
+    r: &mut Reader,
+    indexer: Indexer,
+    layers: u64,
+) -> Result<(Option<LatentDims>, Vec<bool>), ConfigError> {
+    // An explicit null projects queries directly (`q_proj`); absent, the class's default rank.
+    let q_lora_rank = match r.value.get("q_lora_rank") {
+        Some(Value::Null) => None,
+        _ => Some(r.size("q_lora_rank", 1 << 20)?),
+    };
+    let mut dims = LatentDims {
+        q_lora_rank,
+        kv_lora_rank: r.size("kv_lora_rank", 1 << 20)?,
+        qk_nope_head_dim: r.size("qk_nope_head_dim", 1 << 16)?,
+        qk_rope_head_dim: r.size("qk_rope_head_dim", 1 << 16)?,
+        v_head_dim: r.size("v_head_dim", 1 << 16)?,
+        index_heads: 0,
+        index_head_dim: 0,
+    };
+    let indexed = match indexer {
+        Indexer::None => vec![],
+        Indexer::Every | Indexer::ByType => {
+            if dims.q_lora_rank.is_none() {
+                // The indexer's query reads the query latent, which a null rank leaves out.
+                return Err(ConfigError::field(
+                    "q_lora_rank",
+                    "null, but the indexer projects from the query latent",
+                ));
+            }
+            dims.index_heads = r.size("index_n_heads", 1 << 14)?;
+            dims.index_head_dim = r.size("index_head_dim", 1 << 14)?;
+            if indexer == Indexer::Every { vec![true; layers as usize] } else { indexer_types(r, layers)? }
+        }
+    };
+    Ok((Some(dims), indexed))
+}
+
+/// GlmMoeDsaConfig: `indexer_types` (`full` or `shared`), else `index_topk_pattern` (`F`/`S`),
+/// else `full` where `max(i - offset + 1, 0) % freq == 0` (`index_topk_freq`, default 1;
+/// `index_skip_topk_offset`, default 2): every layer by default.
+fn indexer_types(r: &mut Reader, layers: u64) -> Result<Vec<bool>, ConfigError> {
+    let n = layers as usize;
+    let list = |key: &'static str, v: &Value| -> Result<Vec<bool>, ConfigError> {
+        let bad = || ConfigError::field(key, format!("expected {n} entries of full or shared"));
+        let items: Vec<String> = match v {
+            Value::String(s) => s
+                .chars()
+                .map(|c| {
+                    if c == 'F' {
+                        "full"
+                    } else if c == 'S' {
+                        "shared"
+                    } else {
+                        "?"
+                    }
+                    .into()
+                })
+                .collect(),
+            Value::Array(a) => a.iter().map(|x| x.as_str().unwrap_or("?").to_string()).collect(),
+            _ => return Err(bad()),
+        };
+        if items.len() != n {
+            return Err(bad());
+        }
+        items
+            .iter()
+            .map(|t| match t.as_str() {
+                "full" => Ok(true),
+                "shared" => Ok(false),
+                _ => Err(bad()),
+            })
+            .collect()
+    };
+    if let Some(v) = r.raw("indexer_types").cloned() {
+        return list("indexer_types", &v);
+    }
+    if let Some(v) = r.raw("index_topk_pattern").cloned() {
+        return list("index_topk_pattern", &v);
+    }
+    let freq = r.opt_u("index_topk_freq")?.unwrap_or(1).max(1);
+    let offset = r.opt_u("index_skip_topk_offset")?.unwrap_or(2);
+    Ok((0..layers).map(|i| (i + 1).saturating_sub(offset) % freq == 0).collect())
+}
+
+/// A per-layer list of two labels (`dense` or `sparse`) as flags (true for the first), if the
+/// file gives one; an error names the key unless it has one of them for every layer.
+pub(crate) fn per_layer(
+    r: &Reader,
+    key: &'static str,
+    layers: u64,
+    (yes, no): (&str, &str),
+) -> Result<Option<Vec<bool>>, ConfigError> {
+    let Some(v) = r.raw(key) else { return Ok(None) };
+    let n = layers as usize;
+    let bad = || ConfigError::field(key, format!("expected {n} of {yes} or {no}"));
+    let list = v.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
+    list.iter()
+        .map(|t| match t.as_str() {
+            Some(t) if t == yes => Ok(true),
+            Some(t) if t == no => Ok(false),
+            _ => Err(bad()),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// `layer_types` (`linear_attention` or `full_attention`) when listed, else attention on every
+/// `full_attention_interval`-th layer (default 4), as the Qwen3-Next and Qwen3.5 classes build.
+fn linear_layers(r: &mut Reader, layers: u64) -> Result<Vec<bool>, ConfigError> {
+    if let Some(list) = per_layer(r, "layer_types", layers, ("linear_attention", "full_attention"))? {
+        return Ok(list);
+    }
+    let every = match r.opt_u("full_attention_interval")? {
+        Some(k) => check_range(Limit { field: "full_attention_interval", max: 10_000 }, k)?,
+        None => {
+            r.defaulted.push(Defaulted { field: "full_attention_interval", value: "4".into() });
+            4
+        }
+    };
+    Ok((0..layers).map(|i| (i + 1) % every != 0).collect())
+}

@@ -1,0 +1,129 @@
+//! Token mixers beside grouped-query attention, written once: DeepSeek's latent attention (with
+//! DeepSeek-V3.2's lightning indexer) and Gated DeltaNet linear attention, each under its module
+//! name (`self_attn`, `linear_attn`).
+
+use super::blocks::{layer_norm, linear, rms_norm};
+use super::kv::RecurrentState;
+use super::{Node, Op, Tensor};
+use crate::config::spec_mixers::{LatentDims, LinearDims};
+
+/// Latent attention under `a`: the query (direct or through its latent), the key/value latent
+/// with the shared rotary key, their up-projection, attention and the output projection; with
+/// `indexer`, the lightning indexer that picks each query's top-k keys.
+pub(crate) fn mla(
+    a: &str,
+    seq: u64,
+    hidden: u64,
+    heads: u64,
+    d: &LatentDims,
+    bias: bool,
+    indexer: bool,
+) -> Vec<Node> {
+    let h = hidden;
+    let qk = d.qk_nope_head_dim + d.qk_rope_head_dim;
+    let mut nodes = match d.q_lora_rank {
+        None => vec![linear(&format!("{a}.q_proj"), "query projection", seq, h, heads * qk, false)],
+        Some(r) => vec![
+            linear(&format!("{a}.q_a_proj"), "query down-projection to the latent", seq, h, r, bias),
+            rms_norm(&format!("{a}.q_a_layernorm"), "RMSNorm of the query latent", &[seq, r], r),
+            linear(&format!("{a}.q_b_proj"), "query up-projection", seq, r, heads * qk, false),
+        ],
+    };
+    let (kv, rope, v) = (d.kv_lora_rank, d.qk_rope_head_dim, d.v_head_dim);
+    nodes.extend([
+        linear(
+            &format!("{a}.kv_a_proj_with_mqa"),
+            "key/value latent plus the shared rotary key",
+            seq,
+            h,
+            kv + rope,
+            bias,
+        ),
+        rms_norm(&format!("{a}.kv_a_layernorm"), "RMSNorm of the key/value latent", &[seq, kv], kv),
+        linear(
+            &format!("{a}.kv_b_proj"),
+            "key (no-rope part) and value up-projection",
+            seq,
+            kv,
+            heads * (d.qk_nope_head_dim + v),
+            false,
+        ),
+    ]);
+    if indexer && let Some(r) = d.q_lora_rank {
+        let (n, w) = (d.index_heads, d.index_head_dim);
+        let i = format!("{a}.indexer");
+        nodes.extend([
+            linear(&format!("{i}.wq_b"), "indexer queries from the query latent", seq, r, n * w, false),
+            linear(&format!("{i}.wk"), "indexer key", seq, h, w, false),
+            layer_norm(&format!("{i}.k_norm"), "LayerNorm of the indexer key", &[seq, w], w, true),
+            linear(&format!("{i}.weights_proj"), "indexer head weights", seq, h, n, false),
+        ]);
+    }
+    nodes.extend([
+        Node::new(
+            a,
+            Op::Attention,
+            format!("{heads} heads, q/k {qk} ({rope} rotary), v {v}, causal"),
+            &[seq, heads * v],
+        ),
+        linear(&format!("{a}.o_proj"), "attention output projection", seq, heads * v, h, bias),
+    ]);
+    nodes
+}
+
+/// Gated DeltaNet under `m` (`linear_attn`): q, k, v and the output gate z, the decay and update
+/// gates (b and a), a causal convolution over q, k and v, the delta-rule recurrence with a decay
+/// per value head, a gated RMSNorm per value head and the output projection.
+pub(crate) fn gated_delta_net(m: &str, seq: u64, hidden: u64, d: &LinearDims, fused: bool) -> Vec<Node> {
+    let h = hidden;
+    let (kh, kd, vh, vd) = (d.key_heads, d.key_dim, d.value_heads, d.value_dim);
+    let (qk, v) = (2 * kh * kd, vh * vd);
+    let conv = d.conv_channels();
+    let mut nodes = if fused {
+        vec![
+            linear(&format!("{m}.in_proj_qkvz"), "q, k, v and the output gate z", seq, h, qk + 2 * v, false),
+            linear(&format!("{m}.in_proj_ba"), "update and decay gates b, a", seq, h, 2 * vh, false),
+        ]
+    } else {
+        vec![
+            linear(&format!("{m}.in_proj_qkv"), "q, k and v", seq, h, qk + v, false),
+            linear(&format!("{m}.in_proj_z"), "output gate z", seq, h, v, false),
+            linear(&format!("{m}.in_proj_b"), "update gate b", seq, h, vh, false),
+            linear(&format!("{m}.in_proj_a"), "decay gate a", seq, h, vh, false),
+        ]
+    };
+    nodes.extend([
+        Node::new(
+            format!("{m}.conv1d"),
+            Op::Conv1d,
+            format!("depthwise causal convolution over q, k and v, kernel {}", d.conv_kernel),
+            &[seq, conv],
+        )
+        .with([Tensor::new(format!("{m}.conv1d.weight"), &[conv, 1, d.conv_kernel])]),
+        Node::new(
+            m,
+            Op::Scan,
+            format!("gated delta rule: {vh} value heads of {vd} over {kh} key heads of {kd}"),
+            &[seq, v],
+        )
+        .with([Tensor::new(format!("{m}.dt_bias"), &[vh]), Tensor::new(format!("{m}.A_log"), &[vh])]),
+        rms_norm(&format!("{m}.norm"), "gated RMSNorm per value head", &[seq, v], vd),
+        linear(&format!("{m}.out_proj"), "linear attention output projection", seq, v, h, false),
+    ]);
+    nodes
+}
+
+/// The per-sequence state transformers' cache keeps for `layers` Gated DeltaNet layers: the
+/// convolution's last inputs and one key x value matrix per value head.
+pub(crate) fn delta_net_state(layers: u64, d: &LinearDims) -> RecurrentState {
+    let conv = d.conv_channels();
+    RecurrentState {
+        layers,
+        conv_values: conv * d.conv_kernel,
+        ssm_values: d.value_heads * d.key_dim * d.value_dim,
+        what: format!(
+            "conv: {conv} channels x {} kernel; state: {} value heads x {} key_dim x {} value_dim",
+            d.conv_kernel, d.value_heads, d.key_dim, d.value_dim
+        ),
+    }
+}
