@@ -333,3 +333,33 @@ fn a_remote_code_class_is_planned_as_transformers_own_class_with_the_same_head()
     let err = plan_text(&plain.to_string()).unwrap_err().to_string();
     assert!(err.contains("architectures[0]") && err.contains("Ernie4_5_ForCausalLM"), "{err}");
 }
+
+/// The last types added by following the README ("Adding a model type", the `Spec` steps):
+/// GraniteMoeShared, whose `shared_mlp` sits beside the experts with gate and up fused in
+/// `input_linear` ([2 x shared, hidden]) and `output_linear` ([hidden, shared]).
+#[test]
+fn granitemoeshared_added_by_following_the_readme_counts_its_shared_mlp_beside_the_experts() {
+    // vocab 1000, hidden 64, expert width 32, 2 layers, 4 heads of 16 over 2 KV heads, 4 stacked
+    // experts (gate_up [4, 64, 64], down [4, 64, 32]), router [4, 64], shared width 48, untied.
+    let (v, h, f, s, e, l) = (1000u64, 64u64, 32u64, 48u64, 4u64, 2u64);
+    let attention = h * h + 2 * h * (2 * 16) + h * h;
+    let experts = e * (2 * f) * h + e * h * f;
+    let shared = 2 * s * h + h * s;
+    let layer = attention + 2 * h + e * h + experts + shared;
+    let config = json!({"model_type": "granitemoeshared", "architectures": ["GraniteMoeSharedForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": l,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "num_local_experts": e,
+        "num_experts_per_tok": 2, "shared_intermediate_size": s, "tie_word_embeddings": false});
+    // 220,992, which transformers 5.24 also counts on the meta device.
+    assert_eq!(derived(config.clone()), v * h + l * layer + h + v * h);
+    assert_eq!(derived(config.clone()), 220_992);
+    // shared_intermediate_size 0 (the class's default) builds no shared MLP.
+    let mut none = config.clone();
+    none["shared_intermediate_size"] = json!(0);
+    assert_eq!(derived(none), v * h + l * (layer - shared) + h + v * h);
+    // GraniteMoeSWA: the same layers and a learned sink per head.
+    let mut swa = config;
+    swa["model_type"] = json!("granitemoe_swa");
+    swa["architectures"] = json!(["GraniteMoeSWAForCausalLM"]);
+    assert_eq!(derived(swa), v * h + l * (layer + 4) + h + v * h);
+}

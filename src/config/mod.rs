@@ -27,6 +27,7 @@ pub mod release;
 pub mod seq2seq;
 pub mod spec;
 pub mod spec_dense;
+pub mod spec_granite;
 mod spec_keys;
 pub mod spec_linear;
 pub mod spec_llama_like;

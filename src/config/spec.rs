@@ -128,6 +128,13 @@ pub enum Shared {
         name: &'static str,
         key: &'static str,
     },
+    /// A gated MLP beside the expert block, at the layer's level, as wide as the key (none when
+    /// 0), its gate and up projections fused: Granite's `shared_mlp.input_linear` and
+    /// `output_linear`.
+    Beside {
+        name: &'static str,
+        key: &'static str,
+    },
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -121,6 +121,7 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .iter()
         .chain(super::spec_moe::TYPES)
         .chain(super::spec_shared::TYPES)
+        .chain(super::spec_granite::TYPES)
         .chain(super::spec_llama_like::TYPES)
         .chain(super::spec_mla::TYPES)
         .chain(super::spec_linear::TYPES)

@@ -78,6 +78,10 @@ impl SpecConfig {
                     0 => None,
                     s => Some(bounded(key, 1 << 16, s)? * expert_width),
                 },
+                Shared::Beside { key, .. } => match r.opt_u(key)?.unwrap_or(0) {
+                    0 => None,
+                    s => Some(bounded(key, 1 << 22, s)?),
+                },
             };
             sparse_layers = sparse(&mut r, m.sparse, num_layers)?;
         }

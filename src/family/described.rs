@@ -88,6 +88,18 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "IBM's Granite 3.0 mixtures of experts (2024): Granite's layers and multipliers with stacked experts behind a top-k router.",
     ),
     decoder(
+        "granitemoeshared",
+        "Granite MoE (shared MLP)",
+        "granitemoe",
+        "IBM's Granite mixtures of experts with a shared MLP beside the routed experts (`shared_mlp`, gate and up fused).",
+    ),
+    decoder(
+        "granitemoe_swa",
+        "Granite MoE (sliding window)",
+        "granitemoe",
+        "IBM's Granite mixtures of experts with sliding-window attention: a learned sink per head, three sliding layers of four.",
+    ),
+    decoder(
         "cohere",
         "Command R",
         "llama",

@@ -8,7 +8,7 @@ use super::blocks::{
 };
 use super::mixers::{gated_delta_net, mla};
 use super::spec_arch::{Kind, kinds};
-use super::spec_extras::{adjust_attention, attention_extras, mlp_extras};
+use super::spec_extras::{adjust_attention, attention_extras, mlp_extras, shared_beside};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
 use crate::config::spec::{Attn, Experts, Linear, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
@@ -206,6 +206,11 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
     }
     match m.shared {
         Shared::None => {}
+        Shared::Beside { name, .. } => {
+            if let Some(s) = c.shared_width {
+                nodes.extend(shared_beside(&format!("{l}.{name}"), seq, h, s, &c.hidden_act));
+            }
+        }
         Shared::Width { name, .. } | Shared::Times { name, .. } => {
             if let Some(s) = c.shared_width {
                 nodes.extend(mlp(c, &format!("{b}.{name}"), seq, s, c.mlp_bias));

@@ -91,3 +91,20 @@ fn rename(n: &mut Node, from: &str, to: &str) {
         }
     }
 }
+
+/// Granite's shared MLP beside the experts: `input_linear` makes gate and up in one matrix,
+/// `output_linear` brings the product back to the hidden width (no biases).
+pub(super) fn shared_beside(prefix: &str, seq: u64, hidden: u64, width: u64, act: &str) -> Vec<Node> {
+    vec![
+        linear(
+            &format!("{prefix}.input_linear"),
+            "shared MLP's fused gate and up projection",
+            seq,
+            hidden,
+            2 * width,
+            false,
+        ),
+        Node::new(format!("{prefix}.act_fn"), Op::Activation, format!("{act}(gate) * up"), &[seq, width]),
+        linear(&format!("{prefix}.output_linear"), "shared MLP's down projection", seq, width, hidden, false),
+    ]
+}
