@@ -675,7 +675,8 @@ class Row:
     skip_transformers: bool = False  # --census: a type modelatlas does not plan
 
     def sort_key(self):
-        return (self.model_type, self.cls, self.order, natural_key(self.source))
+        # A census row may carry a class tuple; compare as text so every row sorts.
+        return (str(self.model_type), str(self.cls), self.order, natural_key(str(self.source)))
 
     @property
     def match(self) -> str:
