@@ -537,12 +537,13 @@ fn mla(h: u64, heads: u64, q_lora: Option<u64>, kv_lora: u64, nope: u64, rope: u
 
 #[test]
 fn the_default_deepseek_v2_config_is_all_moe_with_two_shared_experts() {
-    // DeepseekV2Config(): vocab 32000, hidden 4096, 32 layers, 32 heads, q_lora_rank 1536,
+    // DeepseekV2Config() of transformers 5.x: vocab 102400 (4.x: 32000), hidden 4096, 32 layers,
+    // 32 heads, q_lora_rank 1536,
     // kv_lora_rank 512, nope 128, rope 64, v 128; first_k_dense_replace 0, so every layer is
     // MoE: 64 routed experts of 1407, the gate (64 x h), shared experts of 2 x 1407.
     let attn = mla(4096, 32, Some(1536), 512, 128, 64, 128);
     let moe = 64 * 4096 + 64 * gated_mlp(4096, 1407) + gated_mlp(4096, 2 * 1407);
-    let expected = embeddings_and_norm(32000, 4096) + 32 * (attn + moe + 2 * 4096);
+    let expected = embeddings_and_norm(102400, 4096) + 32 * (attn + moe + 2 * 4096);
     let page = plan_text(r#"{"model_type": "deepseek_v2"}"#).unwrap();
     let p = params(&page);
     assert_eq!(p.derived, expected);
@@ -605,4 +606,27 @@ fn the_default_deepseek_v3_config_and_its_buffered_router_bias() {
     assert_eq!(bias.tensors[0], ("model.layers.3.mlp.gate.e_score_correction_bias".to_string(), vec![256]));
     let seq = json!({"model_type": "deepseek_v3", "architectures": ["DeepseekV3ForSequenceClassification"]});
     assert_eq!(derived(seq), expected - lm_head(129_280, 7168) + 2 * 7168);
+}
+
+#[test]
+fn a_qwen3_moe_config_saved_by_transformers_5_counts_its_experts_from_num_local_experts() {
+    // Qwen3MoeConfig(num_experts=4, ...).save_pretrained() under transformers 5.24 writes the
+    // count as `num_local_experts` (its `attribute_map` makes `num_experts` the alias), so the
+    // file has no `num_experts` and the class default (128) must not be used. Vocab 1000,
+    // hidden 128, 2 layers, 4 heads of 32 over 2 KV heads with per-head q/k norms, 4 experts of
+    // 64, untied: 552,704, which transformers also counts on the meta device.
+    let (v, h) = (1000u64, 128u64);
+    let attn = h * 128 + 2 * h * 64 + 128 * h + 2 * 32;
+    let moe = 4 * h + 4 * gated_mlp(h, 64);
+    let expected = v * h + 2 * (attn + moe + 2 * h) + h + v * h;
+    assert_eq!(expected, 552_704);
+    let page = plan_text(
+        r#"{"model_type": "qwen3_moe", "architectures": ["Qwen3MoeForCausalLM"], "vocab_size": 1000,
+            "hidden_size": 128, "intermediate_size": 256, "moe_intermediate_size": 64,
+            "num_local_experts": 4, "num_experts_per_tok": 2, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 32,
+            "tie_word_embeddings": false}"#,
+    )
+    .unwrap();
+    assert_eq!(params(&page).derived, expected);
 }

@@ -60,14 +60,21 @@ pub(super) fn resolve_moe(
         },
         Family::Qwen2Moe | Family::Qwen3Moe => {
             let qwen2 = family == Family::Qwen2Moe;
-            let num_experts = match raw.num_experts {
+            // Qwen3MoeConfig (transformers 5.x) stores the count as `num_local_experts`, with
+            // `num_experts` an `attribute_map` alias: a file it saves has only the former, a
+            // published one only the latter.
+            let (experts_field, n) = match (qwen2, raw.num_local_experts) {
+                (false, Some(n)) => ("num_local_experts", Some(n)),
+                _ => ("num_experts", raw.num_experts),
+            };
+            let num_experts = match n {
                 // Qwen's classes build no experts when num_experts is 0: every layer is dense.
                 Some(0) => return Ok(None),
-                n => size("num_experts", n, if qwen2 { 60 } else { 128 }, 1 << 16, d)?,
+                n => size(experts_field, n, if qwen2 { 60 } else { 128 }, 1 << 16, d)?,
             };
             Moe {
                 style: MoeStyle::Qwen,
-                experts_field: "num_experts",
+                experts_field,
                 num_experts,
                 experts_per_token: Some(size(
                     "num_experts_per_tok",

@@ -110,6 +110,9 @@ pub const DEEPSEEK_V2_TYPE: TypeDesc = TypeDesc {
         "num_experts_per_tok",
         "moe_intermediate_size",
     ],
+    // DeepseekV2Config (transformers 5.x): Llama's defaults but a 102,400-token vocabulary
+    // (4.x defaulted to Llama's 32,000, which the 4.x count of a sparse file follows).
+    defaults: Defaults { vocab_size: 102400, ..LLAMA },
     ..LLAMA_TYPE
 };
 

@@ -112,6 +112,7 @@ pub const QWEN3_MOE_TYPE: TypeDesc = TypeDesc {
         "use_sliding_window",
         "sliding_window",
         "num_experts",
+        "num_local_experts",
         "num_experts_per_tok",
         "moe_intermediate_size",
         "decoder_sparse_step",
