@@ -1,9 +1,11 @@
-//! The model JSON (`schema_version` 4): a compact view of [`ModelPage`] that carries each figure
+//! The model JSON (`schema_version` 5): a compact view of [`ModelPage`] that carries each figure
 //! once. The pages keep reading the whole `ModelPage`; the JSON leaves out what follows from what
 //! it keeps (per-card rows from the coefficients and the site's `cards.json`, each recipe's
 //! definition from `recipes.json`, fixed text from the method page), so that a model's JSON stays
 //! a few kilobytes. The README's "The model JSON" section gives the formula for every figure that
 //! left.
+
+use std::borrow::Cow;
 
 use serde::{Serialize, Serializer};
 
@@ -15,12 +17,13 @@ use crate::estimate::reconcile::Reconciliation;
 use crate::estimate::runtime::{self, CardRuntime};
 use crate::estimate::shape_check::ForwardPass;
 use crate::estimate::training::{AttentionImpl, Breakdown, Dropout, NodeActivation, Recipe, Transformers};
+use crate::graph::fold::{self, Folded, Members, Run};
 use crate::graph::kv::KvLayout;
 use crate::graph::{Graph, Op, Role};
 use crate::page::{ModelPage, ModelSummary};
 use crate::source::meta::Downloads;
 
-pub const SCHEMA_VERSION: u32 = 4;
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// A byte count or a rate: written as an integer when it is one (most byte counts are), so
 /// `121028804608` rather than `121028804608.0`; JSON does not tell the two apart.
@@ -138,12 +141,13 @@ pub struct ParamsJson<'a> {
     pub other_release: &'a Option<crate::graph::release::ReleaseNote>,
 }
 
-/// The architecture, folded: a block of layers once (`repeat`, `{i}` in names), experts once
-/// (`copies`, `active_copies`), and each node as `[name, op, output shape, tensors]` with its
-/// tensors as `[name, shape]` (`[".weight", [4096, 4096]]`), plus the name of the tensor it is
-/// tied to where it is tied. A name that starts with a dot continues its parent's: a node's its
-/// section's, a tensor's its node's. Parameter counts follow: the product of the
-/// shapes, times `copies`, untied tensors only.
+/// The architecture, folded: a block of like layers once (`repeat`, `{i}` in names, the indices
+/// `{i}` takes in `layers` as runs `[first, last, step]`), experts once (`copies`,
+/// `active_copies`), and each node as `[name, op, output shape, tensors]` with its tensors as
+/// `[name, shape]` (`[".weight", [4096, 4096]]`), plus the name of the tensor it is tied to where
+/// it is tied. A name that starts with a dot continues its parent's: a node's its section's, a
+/// tensor's its node's. Parameter counts follow: the product of the shapes, times `copies`, times
+/// `repeat`, untied tensors only.
 #[derive(Serialize)]
 pub struct StructureJson<'a> {
     pub sections: Vec<SectionJson<'a>>,
@@ -151,14 +155,17 @@ pub struct StructureJson<'a> {
 
 #[derive(Serialize)]
 pub struct SectionJson<'a> {
-    pub name: &'a str,
+    pub name: String,
     pub role: Role,
     pub repeat: u64,
+    /// For a section named with `{i}`: the layer indices it stands for (schema_version 5).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layers: Option<Vec<Run>>,
     pub nodes: Vec<NodeJson<'a>>,
 }
 
 pub struct NodeJson<'a> {
-    pub name: &'a str,
+    pub name: Cow<'a, str>,
     pub op: Op,
     pub output: &'a [u64],
     pub params: Vec<TensorJson<'a>>,
@@ -173,7 +180,7 @@ impl Serialize for NodeJson<'_> {
         use serde::ser::SerializeSeq;
         let experts = self.copies != 1 || self.active_copies != 1;
         let mut seq = s.serialize_seq(Some(if experts { 6 } else { 4 }))?;
-        seq.serialize_element(self.name)?;
+        seq.serialize_element(&self.name)?;
         seq.serialize_element(&self.op)?;
         seq.serialize_element(self.output)?;
         seq.serialize_element(&self.params)?;
@@ -187,18 +194,18 @@ impl Serialize for NodeJson<'_> {
 
 pub struct TensorJson<'a> {
     /// The tensor's name less the node's name when it starts with it, else the whole name.
-    pub name: &'a str,
+    pub name: Cow<'a, str>,
     pub shape: &'a [u64],
-    pub tied_to: Option<&'a str>,
+    pub tied_to: Option<Cow<'a, str>>,
 }
 
 impl Serialize for TensorJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
         let mut seq = s.serialize_seq(Some(if self.tied_to.is_some() { 3 } else { 2 }))?;
-        seq.serialize_element(self.name)?;
+        seq.serialize_element(&self.name)?;
         seq.serialize_element(self.shape)?;
-        if let Some(t) = self.tied_to {
+        if let Some(t) = &self.tied_to {
             seq.serialize_element(t)?;
         }
         seq.end()
@@ -210,38 +217,120 @@ fn relative<'a>(name: &'a str, parent: &str) -> &'a str {
     name.strip_prefix(parent).filter(|rest| rest.starts_with('.')).unwrap_or(name)
 }
 
+/// [`relative`], of a name that may be owned.
+fn relative_cow<'a>(name: Cow<'a, str>, parent: &str) -> Cow<'a, str> {
+    match name {
+        Cow::Borrowed(b) => Cow::Borrowed(relative(b, parent)),
+        Cow::Owned(o) => Cow::Owned(relative(&o, parent).to_string()),
+    }
+}
+
+/// A name as the folded section `f` names it: as it is where `f` is the graph's own section.
+fn renamed<'a>(f: &Folded<'a>, name: &'a str) -> Cow<'a, str> {
+    if f.name == f.section.name { Cow::Borrowed(name) } else { Cow::Owned(f.rename(name, f.section)) }
+}
+
 fn structure(g: &Graph) -> StructureJson<'_> {
     StructureJson {
-        sections: g
-            .sections
-            .iter()
-            .map(|s| SectionJson {
-                name: &s.name,
-                role: s.role,
-                repeat: s.repeat,
-                nodes: s
+        sections: fold::fold(&g.sections)
+            .into_iter()
+            .map(|f| {
+                let nodes = f
+                    .section
                     .nodes
                     .iter()
-                    .map(|n| NodeJson {
-                        name: relative(&n.name, &s.name),
-                        op: n.op,
-                        output: &n.output,
-                        params: n
+                    .map(|n| {
+                        let node_name = renamed(&f, &n.name);
+                        let params = n
                             .params
                             .iter()
                             .map(|t| TensorJson {
-                                name: relative(&t.name, &n.name),
+                                name: relative_cow(renamed(&f, &t.name), &node_name),
                                 shape: &t.shape,
-                                tied_to: t.tied_to.as_deref(),
+                                tied_to: t.tied_to.as_deref().map(|to| renamed(&f, to)),
                             })
-                            .collect(),
-                        copies: n.copies,
-                        active_copies: n.active_copies,
+                            .collect();
+                        NodeJson {
+                            name: relative_cow(node_name.clone(), &f.name),
+                            op: n.op,
+                            output: &n.output,
+                            params,
+                            copies: n.copies,
+                            active_copies: n.active_copies,
+                        }
                     })
-                    .collect(),
+                    .collect();
+                SectionJson { name: f.name, role: f.section.role, repeat: f.repeat, layers: f.layers, nodes }
             })
             .collect(),
     }
+}
+
+/// Per-node activations with each folded layer group's rows once: a row of `model.layers.{i}`
+/// stands for the same node in every layer of the group, `repeat` counting them all. Where the
+/// members' rows differ (they do not, the members' nodes being equal) they stay as they are.
+fn fold_rows<'a>(rows: &'a [NodeActivation], g: Option<&Graph>) -> Cow<'a, [NodeActivation]> {
+    let Some(g) = g else { return Cow::Borrowed(rows) };
+    let folded = fold::fold(&g.sections);
+    let folding: Vec<bool> = folded.iter().map(|f| f.members.len() > 1 || f.name != f.section.name).collect();
+    if !folding.contains(&true) {
+        return Cow::Borrowed(rows);
+    }
+    let members = Members::new(&folded);
+    let at: Vec<Option<(usize, usize)>> =
+        rows.iter().map(|r| members.of(&r.name).filter(|(g, _)| folding[*g])).collect();
+    // Each folding group's rows, member by member.
+    let mut per: Vec<Vec<Vec<usize>>> = folded.iter().map(|f| vec![vec![]; f.members.len()]).collect();
+    for (ri, hit) in at.iter().enumerate() {
+        if let Some((g, m)) = *hit {
+            per[g][m].push(ri);
+        }
+    }
+    let foldable: Vec<bool> = per
+        .iter()
+        .enumerate()
+        .map(|(g, lists)| {
+            let f = &folded[g];
+            let Some(first) = lists.first() else { return false };
+            lists.iter().enumerate().all(|(m, list)| {
+                list.len() == first.len()
+                    && list.iter().zip(first).all(|(&a, &b)| {
+                        let (x, y) = (&rows[a], &rows[b]);
+                        fold::same_tail(&x.name, &f.members[m].name, &y.name, &f.members[0].name)
+                            && x.per_token_bytes == y.per_token_bytes
+                            && x.per_token_sq_bytes == y.per_token_sq_bytes
+                            && x.per_sample_bytes == y.per_sample_bytes
+                    })
+            }) && (0..first.len()).all(|k| {
+                lists.iter().try_fold(0u64, |acc, list| acc.checked_add(rows[list[k]].repeat)).is_some()
+            })
+        })
+        .collect();
+    let mut out = Vec::with_capacity(rows.len());
+    let mut done = vec![false; folded.len()];
+    for (ri, row) in rows.iter().enumerate() {
+        match at[ri] {
+            Some((g, _)) if foldable[g] => {
+                if std::mem::replace(&mut done[g], true) {
+                    continue;
+                }
+                let f = &folded[g];
+                for (k, &r0) in per[g][0].iter().enumerate() {
+                    let first = &rows[r0];
+                    out.push(NodeActivation {
+                        name: f.rename(&first.name, f.members[0]),
+                        repeat: per[g].iter().map(|list| rows[list[k]].repeat).sum(),
+                        per_token_bytes: first.per_token_bytes,
+                        per_token_sq_bytes: first.per_token_sq_bytes,
+                        per_sample_bytes: first.per_sample_bytes,
+                        saves: first.saves.clone(),
+                    });
+                }
+            }
+            _ => out.push(row.clone()),
+        }
+    }
+    Cow::Owned(out)
 }
 
 #[derive(Serialize)]
@@ -271,8 +360,8 @@ pub struct TrainingJson<'a> {
 /// row's `shared` is 0), so the long common prefixes of a layer's nodes are written once. With
 /// a `base` list, a row equal to `base[i]` is written as the integer `i`.
 pub struct ActivationRows<'a> {
-    pub rows: &'a [NodeActivation],
-    pub base: Option<&'a [NodeActivation]>,
+    pub rows: Cow<'a, [NodeActivation]>,
+    pub base: Option<Cow<'a, [NodeActivation]>>,
 }
 
 /// One row, flat: `[shared, rest, repeat, figures...]`.
@@ -302,8 +391,8 @@ impl Serialize for ActivationRows<'_> {
         use serde::ser::SerializeSeq;
         let mut seq = s.serialize_seq(Some(self.rows.len()))?;
         let mut prev = "";
-        for n in self.rows {
-            if let Some(i) = self.base.and_then(|b| b.iter().position(|x| same_row(x, n))) {
+        for n in self.rows.iter() {
+            if let Some(i) = self.base.as_ref().and_then(|b| b.iter().position(|x| same_row(x, n))) {
                 seq.serialize_element(&i)?;
                 prev = &n.name;
                 continue;
@@ -583,14 +672,18 @@ impl ModelPage {
                 activations_sdpa: t.activations_sdpa.as_ref().map(|a| terms(&a.coefficients())),
                 activations_eager: terms(&t.activations_eager.coefficients()),
                 activation_nodes: ActivationRows {
-                    rows: &t.activations_sdpa.as_ref().unwrap_or(&t.activations_eager).nodes,
+                    rows: fold_rows(
+                        &t.activations_sdpa.as_ref().unwrap_or(&t.activations_eager).nodes,
+                        p.structure.as_ref(),
+                    ),
                     base: None,
                 },
                 activation_nodes_eager: match t.activations_sdpa.as_ref() {
-                    Some(sdpa) => {
-                        ActivationRows { rows: &t.activations_eager.nodes, base: Some(&sdpa.nodes) }
-                    }
-                    None => ActivationRows { rows: &[], base: None },
+                    Some(sdpa) => ActivationRows {
+                        rows: fold_rows(&t.activations_eager.nodes, p.structure.as_ref()),
+                        base: Some(fold_rows(&sdpa.nodes, p.structure.as_ref())),
+                    },
+                    None => ActivationRows { rows: Cow::Borrowed(&[]), base: None },
                 },
             }),
             serving: p.serving.as_ref().map(|s| ServingJson {

@@ -634,8 +634,9 @@ struct PageView {
     forward_ok: bool,
     problems: Vec<String>,
     nodes: usize,
-    /// Parts as (part, repeat, each, total); tied tensors as (tensor, tied to).
-    parts: Vec<(String, u64, u64, u64)>,
+    /// Parts as (part, repeat, each, total, the layer indices `{i}` takes in words, empty for a
+    /// part without `{i}`), runs of like layers folded; tied tensors as (tensor, tied to).
+    parts: Vec<(String, u64, u64, u64, String)>,
     tied: Vec<(String, String)>,
     checkpoint_dtype: Option<String>,
     checkpoint_exact: bool,
@@ -833,10 +834,25 @@ fn view(page: &ModelPage) -> Value {
         }),
         forward_ok: page.forward_pass.as_ref().is_none_or(|f| f.ok),
         problems: page.forward_pass.as_ref().map(|f| f.problems.clone()).unwrap_or_default(),
-        nodes: page.structure.as_ref().map_or(0, |g| g.sections.iter().map(|s| s.nodes.len()).sum()),
-        parts: pv
-            .map(|p| p.breakdown.iter().map(|x| (x.part.clone(), x.repeat, x.each, x.total)).collect())
-            .unwrap_or_default(),
+        nodes: page
+            .structure
+            .as_ref()
+            .map_or(0, |g| crate::graph::fold::fold(&g.sections).iter().map(|f| f.section.nodes.len()).sum()),
+        parts: match (&page.structure, pv) {
+            (Some(g), _) => crate::graph::fold::fold(&g.sections)
+                .iter()
+                .map(|f| {
+                    let layers = f.layers.as_deref().map(crate::graph::fold::runs_text).unwrap_or_default();
+                    (f.name.clone(), f.repeat, f.each_params(), f.total_params(), layers)
+                })
+                .collect(),
+            (None, Some(p)) => p
+                .breakdown
+                .iter()
+                .map(|x| (x.part.clone(), x.repeat, x.each, x.total, String::new()))
+                .collect(),
+            (None, None) => vec![],
+        },
         tied: pv
             .map(|p| p.tied.iter().map(|t| (t.tensor.clone(), t.tied_to.clone())).collect())
             .unwrap_or_default(),
