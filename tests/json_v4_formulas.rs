@@ -2,7 +2,9 @@
 //! repeated summaries out of the model JSON: a script computes them from the model's coefficients
 //! and the site's `cards.json`. These tests evaluate the formulas the README gives, written out
 //! here from the JSON text alone, and require them to give what the fit, cost and training code
-//! put on the page (the Rust structs the pages render), for every card of the catalogue.
+//! put on the page (the Rust structs the pages render), for every card of the catalogue. The
+//! formulas hold unchanged under schema_version 5, which folds runs of like layers (the structure
+//! and the activation rows are read as the README's "schema_version 5" section says).
 
 mod common;
 
@@ -217,6 +219,34 @@ fn decode(rows: &Value, base: &[Node]) -> Vec<Node> {
         .collect()
 }
 
+/// Whether a `{i}` section stands for other indices than 0 to repeat - 1 (schema_version 5 folded
+/// runs of like layers into it).
+fn folded_layers(json: &Value) -> bool {
+    json["structure"]["sections"].as_array().unwrap().iter().any(|s| {
+        s.get("layers").is_some_and(|l| {
+            let last = s["repeat"].as_u64().unwrap().saturating_sub(1);
+            *l != serde_json::json!([[0, last, 1]])
+        })
+    })
+}
+
+/// A name with each all-digit segment read as `{i}`: a layer's index set aside.
+fn unindexed(name: &str) -> String {
+    name.split('.')
+        .map(|seg| if !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_digit()) { "{i}" } else { seg })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// Repeats summed by node (its index set aside) and figures.
+fn by_node(rows: &[Node]) -> std::collections::BTreeMap<(String, [u64; 3]), u64> {
+    let mut out = std::collections::BTreeMap::new();
+    for (name, repeat, a, b, c) in rows {
+        *out.entry((unindexed(name), [a.to_bits(), b.to_bits(), c.to_bits()])).or_default() += repeat;
+    }
+    out
+}
+
 #[test]
 fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
     for id in MODELS {
@@ -267,10 +297,21 @@ fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
                 })
                 .collect()
         };
-        assert_eq!(base, want(&sdpa.unwrap_or(&training.activations_eager).nodes), "{id}");
+        // v5 writes the rows of a folded run of layers once, named with `{i}`: against the page's
+        // rows, node by node with the layer index set aside, the figures and the repeats summed
+        // agree; where nothing folded, row by row.
+        let folded = folded_layers(&json);
+        let same = |got: Vec<Node>, want: Vec<Node>, what: &str| {
+            if folded {
+                assert_eq!(by_node(&got), by_node(&want), "{id}{what}");
+            } else {
+                assert_eq!(got, want, "{id}{what}");
+            }
+        };
+        same(base.clone(), want(&sdpa.unwrap_or(&training.activations_eager).nodes), "");
         if sdpa.is_some() {
             let eager = decode(&json["training"]["activation_nodes_eager"], &base);
-            assert_eq!(eager, want(&training.activations_eager.nodes), "{id}: eager");
+            same(eager, want(&training.activations_eager.nodes), ": eager");
         } else {
             assert!(json["training"]["activation_nodes_eager"].as_array().unwrap().is_empty());
             assert!(json["training"]["activations_sdpa"].is_null());
@@ -492,7 +533,8 @@ fn vllms_view_of_every_card_follows_from_the_kv_layout_and_cards_json() {
     }
 }
 
-/// v3's `params.breakdown` and `params.tied` follow from the folded structure: a section's
+/// v3's `params.breakdown` and `params.tied` follow from the folded structure (schema_version 5:
+/// a section of like layers holds the breakdown's parts of its indices): a section's
 /// parameters are its repeat x the sum over its nodes of copies x the product of each untied
 /// tensor's shape; a tensor with a third element is tied to that tensor.
 #[test]
@@ -502,12 +544,39 @@ fn the_parameter_breakdown_and_the_ties_follow_from_the_folded_structure() {
         let (json, _) = documents(&page);
         let params = page.params.as_ref().unwrap();
         let sections = json["structure"]["sections"].as_array().unwrap();
-        assert_eq!(sections.len(), params.breakdown.len(), "{id}");
+        // Each part of the page's breakdown (a section of the graph) in the JSON's section of its
+        // name that lists its layer indices: `P.7` in `P.{i}` with 7 among its layers, `P.{i}`
+        // (indices 0 to repeat - 1) in the one whose layers hold them.
+        let layer_set = |s: &Value| -> Vec<u64> {
+            s["layers"].as_array().map_or(vec![], |runs| {
+                runs.iter()
+                    .flat_map(|r| {
+                        let r: Vec<u64> = r.as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect();
+                        (r[0]..=r[1]).step_by(r[2] as usize)
+                    })
+                    .collect()
+            })
+        };
+        let mut from_parts = vec![(0u64, 0u64); sections.len()];
+        for part in &params.breakdown {
+            let (name, idx): (String, Vec<u64>) = match part.part.rsplit_once('.') {
+                Some((p, "{i}")) => (format!("{p}.{{i}}"), (0..part.repeat).collect()),
+                Some((p, k)) if k.bytes().all(|b| b.is_ascii_digit()) && !k.is_empty() => {
+                    (format!("{p}.{{i}}"), vec![k.parse().unwrap()])
+                }
+                _ => (part.part.clone(), vec![]),
+            };
+            let at = sections
+                .iter()
+                .position(|s| s["name"] == name.as_str() && idx.iter().all(|i| layer_set(s).contains(i)))
+                .unwrap_or_else(|| panic!("{id}: no section holds {}", part.part));
+            from_parts[at].0 += part.repeat;
+            from_parts[at].1 += part.total;
+        }
         let mut tied = vec![];
         let mut sum = 0;
-        for (section, part) in sections.iter().zip(&params.breakdown) {
+        for (section, part) in sections.iter().zip(&from_parts) {
             let name = section["name"].as_str().unwrap();
-            assert_eq!(name, part.part, "{id}");
             let mut each = 0u64;
             for node in section["nodes"].as_array().unwrap() {
                 let node = node.as_array().unwrap();
@@ -529,7 +598,7 @@ fn the_parameter_breakdown_and_the_ties_follow_from_the_folded_structure() {
                 }
             }
             let repeat = section["repeat"].as_u64().unwrap();
-            assert_eq!((repeat, each, repeat * each), (part.repeat, part.each, part.total), "{id} {name}");
+            assert_eq!((repeat, repeat * each), *part, "{id} {name}");
             sum += repeat * each;
         }
         assert_eq!(sum, json["params"]["derived"].as_u64().unwrap(), "{id}");
