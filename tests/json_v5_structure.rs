@@ -193,7 +193,10 @@ fn the_five_models_with_unlike_layers_write_each_kind_of_layer_once() {
             .iter()
             .map(|s| s["name"].as_str().unwrap().to_string())
             .collect();
-        assert!(names.iter().all(|n| !n.starts_with("model.layers.") || n == "model.layers.{i}"), "{id}: {names:?}");
+        assert!(
+            names.iter().all(|n| !n.starts_with("model.layers.") || n == "model.layers.{i}"),
+            "{id}: {names:?}"
+        );
         // Front-coded rows: the previous name's first `shared` characters, then `rest`.
         let mut prev = String::new();
         for r in json["training"]["activation_nodes"].as_array().unwrap() {

@@ -37,6 +37,31 @@ function serve() {
 }
 
 let passed = 0, failed = 0;
+
+// Models whose layers are not all alike (a dense prefix before the experts; Jamba's attention,
+// Mamba and expert layers) list each kind of layer once under "By part", with the indices it
+// takes, readable at a phone's and a desktop's width. `ONLY=structure` runs just this case.
+const FOLDED = [["/models/zai-org/GLM-5.1.html", 2], ["/models/ai21labs/AI21-Jamba-1.5-Mini.html", 3]];
+async function foldedStructure(browser, origin) {
+  for (const width of [390, 1366]) {
+    const page = await browser.newPage({ viewport: { width, height: 844 } });
+    for (const [rel, kinds] of FOLDED) {
+      await page.goto(origin + rel);
+      const details = page.locator("details", { has: page.locator("summary", { hasText: /^By part$/ }) });
+      await details.locator("summary").click();
+      const items = await details.locator("li").allTextContents();
+      const layers = items.filter((t) => t.startsWith("model.layers.{i}"));
+      check(`${width}px: ${rel} lists ${kinds} kinds of layer, each with its indices`,
+        layers.length === kinds && layers.every((t) => /, i = [0-9]/.test(t)) && !items.some((t) => /model\.layers\.[0-9]/.test(t)),
+        JSON.stringify(items));
+      const over = await details.evaluate((d, w) => [...d.querySelectorAll("li")].filter((li) => li.getBoundingClientRect().right > w).length, width);
+      const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      check(`${width}px: ${rel}'s parts fit the screen`, over === 0 && pageWidth <= width, `${over} items past the edge, page ${pageWidth}px`);
+      await details.screenshot({ path: path.join(outDir, `${rel.split("/").pop().replace(".html", "")}-${width}-structure.png`) });
+    }
+    await page.close();
+  }
+}
 function check(name, cond, detail) {
   if (cond) { passed += 1; console.log("ok   " + name); }
   else { failed += 1; console.log("FAIL " + name + (detail ? ": " + detail : "")); }
@@ -52,6 +77,12 @@ function check(name, cond, detail) {
       "--disable-component-update", "--disable-sync"],
   });
   try {
+    await foldedStructure(browser, origin);
+    if (process.env.ONLY === "structure") {
+      console.log(`browser: ${passed} passed, ${failed} failed`);
+      process.exitCode = failed ? 1 : 0;
+      return;
+    }
     for (const scheme of ["light", "dark"]) {
       const page = await browser.newPage({ colorScheme: scheme, viewport: { width: 1280, height: 900 } });
       const errors = [], outside = [];
