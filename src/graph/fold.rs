@@ -25,7 +25,7 @@ pub struct Run {
 impl Run {
     /// How many indices the run holds.
     pub fn count(&self) -> u64 {
-        if self.step == 0 { 1 } else { (self.last - self.first) / self.step + 1 }
+        (self.last - self.first).checked_div(self.step).map_or(1, |k| k + 1)
     }
 
     /// The indices, first to last.
@@ -184,7 +184,7 @@ fn runs_of(parts: &[Run]) -> Vec<Run> {
     idx.dedup();
     let mut best = consecutive(&idx);
     let (Some(&lo), Some(&hi)) = (idx.first(), idx.last()) else { return best };
-    for period in 2..=(hi - lo).max(1).min(MAX_LISTED) {
+    for period in 2..=(hi - lo).clamp(1, MAX_LISTED) {
         if let Some(r) = by_residue(&idx, period)
             && r.len() < best.len()
         {
