@@ -143,6 +143,36 @@ fn gradient_checkpointing_keeps_layer_inputs_and_one_layer() {
 }
 
 #[test]
+fn gradient_checkpointing_recomputes_the_largest_single_layer_when_layers_differ() {
+    // GLM-4.7-Flash (published config.json): 47 layers of width 2048, the first dense
+    // (`first_k_dense_replace` 1), the other 46 mixtures of experts. Checkpointing keeps each
+    // layer's input (the fp32 residual stream, 4 bytes) and recomputes one layer at a time, so the
+    // per-token activations are: 47 inputs + the largest one layer + everything outside the layers.
+    let p = plan_id("zai-org/GLM-4.7-Flash");
+    let t = training(&p);
+    let g = p.structure.as_ref().unwrap();
+    let dims = p.config.as_ref().unwrap();
+    let on = training::Options { checkpointing: true, ..Default::default() };
+    let ck = training::mode(g, dims, "glm4_moe_lite", &on, Mode::Full, 2048);
+    let a = t.activations_sdpa.as_ref().unwrap();
+    // Each node's layer, read from its name: `model.layers.<k>.` or the folded `model.layers.{i}.`.
+    let layer_of =
+        |name: &str| name.strip_prefix("model.layers.").and_then(|r| r.split('.').next()).map(str::to_owned);
+    let mut per_layer: std::collections::BTreeMap<String, f64> = Default::default();
+    let mut outside = 0.0;
+    for n in &a.nodes {
+        match layer_of(&n.name) {
+            Some(k) => *per_layer.entry(k).or_default() += n.per_token_bytes,
+            None => outside += n.repeat as f64 * n.per_token_bytes,
+        }
+    }
+    let largest = per_layer.values().cloned().fold(0.0, f64::max);
+    let want = a.fixed_bytes + 2048.0 * (47.0 * 4.0 * 2048.0 + largest + outside);
+    // Layer 3 is one layer: a name test that let it claim layers 30 to 39 counted eleven.
+    assert_eq!(ck.breakdown.activations, want);
+}
+
+#[test]
 fn t5_runs_eager_attention_before_transformers_5_and_sdpa_in_5() {
     let p = plan_id("google-t5/t5-small");
     let (g, dims) = (p.structure.as_ref().unwrap(), p.config.as_ref().unwrap());

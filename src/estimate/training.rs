@@ -707,6 +707,12 @@ pub fn activations(
     }
 }
 
+/// Whether a node belongs to a section: its name is the section's or continues it after a dot, so
+/// that `model.layers.3` does not claim the nodes of `model.layers.30` to `model.layers.39`.
+fn in_section(node: &str, section: &str) -> bool {
+    node.strip_prefix(section).is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+}
+
 /// With gradient checkpointing each layer keeps only its input (the residual stream), and one
 /// layer's activations exist at a time during the recomputation.
 fn checkpointed(a: &Activations, g: &Graph, dims: &Dims, r: f64) -> Coefficients {
@@ -716,7 +722,7 @@ fn checkpointed(a: &Activations, g: &Graph, dims: &Dims, r: f64) -> Coefficients
         .filter(|s| s.role == Role::Layers && s.nodes.iter().any(|n| n.op == Op::Attention))
         .map(|s| s.name.as_str())
         .collect();
-    let in_layers = |n: &NodeActivation| layer_sections.iter().any(|s| n.name.starts_with(s));
+    let in_layers = |n: &NodeActivation| layer_sections.iter().any(|s| in_section(&n.name, s));
     let outside: f64 =
         a.nodes.iter().filter(|n| !in_layers(n)).map(|n| n.repeat as f64 * n.per_token_bytes).sum();
     let outside_sq: f64 =
@@ -726,9 +732,10 @@ fn checkpointed(a: &Activations, g: &Graph, dims: &Dims, r: f64) -> Coefficients
     let mut layers = 0u64;
     for s in g.sections.iter().filter(|s| layer_sections.contains(&s.name.as_str())) {
         layers += s.repeat;
-        let pt: f64 = a.nodes.iter().filter(|n| n.name.starts_with(&s.name)).map(|n| n.per_token_bytes).sum();
+        let pt: f64 =
+            a.nodes.iter().filter(|n| in_section(&n.name, &s.name)).map(|n| n.per_token_bytes).sum();
         let sq: f64 =
-            a.nodes.iter().filter(|n| n.name.starts_with(&s.name)).map(|n| n.per_token_sq_bytes).sum();
+            a.nodes.iter().filter(|n| in_section(&n.name, &s.name)).map(|n| n.per_token_sq_bytes).sum();
         one_layer = one_layer.max(pt);
         one_layer_sq = one_layer_sq.max(sq);
     }
