@@ -27,6 +27,8 @@ pub mod release;
 pub mod seq2seq;
 pub mod spec;
 pub mod spec_dense;
+pub mod spec_gpt;
+mod spec_gpt_types;
 pub mod spec_granite;
 mod spec_keys;
 pub mod spec_linear;

@@ -1,0 +1,288 @@
+//! Decoders of the GPT-2 lineage described as data (GPT-Neo, GPT-J, CodeGen, XGLM, BioGPT, GPT-1):
+//! one [`GptDesc`] per type says which keys its config class reads (a [`Spec`] key table, with
+//! its defaults, `attribute_map` and classes) and how its blocks are named and switched: learned
+//! or no position table, fused or split q/k/v, `Conv1D` or `nn.Linear`, the layer's LayerNorms
+//! and whether attention and MLP run in parallel or after a post-norm, the final norm and the LM
+//! head. One reader ([`GptConfig::read`]) resolves any of them and one builder
+//! (`graph/gpt_style.rs`) plans it. The rows are in `spec_gpt_types.rs`.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::decoder::DecoderHead;
+use super::spec::{Bias, Reader, Spec, head};
+use super::{Common, ConfigError, Defaulted, Limit, check_range};
+
+/// Where a size comes from: the key names the config class reads (aliases are the key table's).
+#[derive(Debug, Clone, Copy)]
+pub struct SizeKeys {
+    pub vocab: &'static str,
+    pub hidden: &'static str,
+    pub layers: &'static str,
+    pub heads: &'static str,
+    pub ffn: Ffn,
+    pub positions: &'static str,
+    pub eps: Option<&'static str>,
+    pub act: &'static str,
+}
+
+/// The MLP's width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ffn {
+    /// Always the key's value.
+    Key(&'static str),
+    /// The key's value, or 4 x hidden when the file leaves it null (`n_inner`).
+    KeyOr4x(&'static str),
+    /// 4 x hidden, fixed by the modeling code (GPT-1).
+    Times4,
+}
+
+/// How positions enter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Positions {
+    /// A learned table `name` of `max_positions + offset` rows (BioGPT's and OPT's offset 2).
+    Learned { name: &'static str, offset: u64 },
+    /// No parameters: rotary, sinusoidal (a buffer), ALiBi; the words say which.
+    Fixed(&'static str),
+}
+
+/// The attention's query, key and value projections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Qkv {
+    /// One projection to 3 x hidden (`c_attn`, `qkv_proj`).
+    Fused(&'static str),
+    /// Three, named in q, k, v order.
+    Split([&'static str; 3]),
+}
+
+/// How a layer adds its sublayers back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Residual {
+    /// Pre-norm: x + attn(ln1(x)), then + mlp(ln2(.)).
+    Sequential,
+    /// One norm, both sublayers read it: x + attn(ln(x)) + mlp(ln(x)) (GPT-J, CodeGen).
+    Parallel,
+    /// Post-norm: ln1(x + attn(x)), then ln2(. + mlp(.)) (GPT-1).
+    PostNorm,
+}
+
+/// Which layers attend within a window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GptWindow {
+    None,
+    /// GPT-Neo's `attention_types` (`[[["global", "local"], 12]]`), `local` layers over
+    /// `window_size` tokens.
+    NeoTypes,
+}
+
+/// One type of the GPT-2 lineage, described.
+#[derive(Debug, Clone, Copy)]
+pub struct GptDesc {
+    /// The key table (keys, defaults, aliases) and the classes.
+    pub keys: Spec,
+    pub sizes: SizeKeys,
+    /// Where a head class keeps its base model (`transformer.`).
+    pub base: &'static str,
+    /// The token embedding's module, under the base (`wte`, `embed_tokens`).
+    pub embed: &'static str,
+    /// XGLM and BioGPT multiply the embeddings by sqrt(hidden) when `scale_embedding`.
+    pub scale_key: Option<&'static str>,
+    pub positions: Positions,
+    /// The layer list, under the base (`h`, `layers`).
+    pub layers: &'static str,
+    /// The attention module, under the layer (`attn`, `attn.attention`, `self_attn`).
+    pub attn: &'static str,
+    pub qkv: Qkv,
+    pub out: &'static str,
+    pub qkv_bias: Bias,
+    pub out_bias: Bias,
+    /// GPT-2's `Conv1D` (`[in, out]` weights, always biased) instead of `nn.Linear`.
+    pub conv1d: bool,
+    /// The MLP's up and down projections, under the layer (`mlp.c_fc`, `fc1`).
+    pub mlp: [&'static str; 2],
+    pub mlp_bias: Bias,
+    /// The layer's LayerNorms, in order (one for [`Residual::Parallel`]).
+    pub norms: &'static [&'static str],
+    pub residual: Residual,
+    /// The final norm, under the base (`ln_f`, `layer_norm`); None: GPT-1 has none.
+    pub final_norm: Option<&'static str>,
+    /// The LM head's module (`lm_head`, BioGPT's `output_projection`).
+    pub lm: &'static str,
+    pub lm_bias: Bias,
+    pub window: GptWindow,
+    /// A key that adds cross-attention to each layer (XGLM's `add_cross_attention`).
+    pub cross_key: Option<&'static str>,
+}
+
+/// A resolved config of a described GPT-style type.
+#[derive(Debug, Clone, Serialize)]
+pub struct GptConfig {
+    pub model_type: String,
+    #[serde(skip)]
+    pub desc: &'static GptDesc,
+    pub class: String,
+    pub head: DecoderHead,
+    pub vocab_size: u64,
+    pub hidden_size: u64,
+    pub num_layers: u64,
+    pub num_heads: u64,
+    pub intermediate_size: u64,
+    pub max_position_embeddings: u64,
+    pub norm_eps: f64,
+    pub activation: String,
+    pub tie_word_embeddings: bool,
+    pub pad_token_id: Option<u64>,
+    pub qkv_bias: bool,
+    pub out_bias: bool,
+    pub mlp_bias: bool,
+    pub lm_bias: bool,
+    pub scale_embedding: bool,
+    pub cross_attention: bool,
+    /// Per layer, the attention window (None: full).
+    pub windows: Vec<Option<u64>>,
+    pub defaulted: Vec<Defaulted>,
+}
+
+/// The description of a `model_type`, if the GPT-style table has it.
+pub fn lookup(model_type: &str) -> Option<&'static GptDesc> {
+    super::spec_gpt_types::TYPES.iter().find(|d| d.keys.model_type == model_type)
+}
+
+impl GptConfig {
+    /// Reads and resolves a config; `GptConfig::resolve` (in `graph/gpt_style.rs`, which can build
+    /// the graph) adds the check that the sizes together stay within reach.
+    pub(crate) fn read(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let desc = lookup(&common.model_type)
+            .ok_or_else(|| ConfigError::field("model_type", "not a described GPT-style type"))?;
+        if !value.is_object() {
+            return Err(ConfigError::NotObject);
+        }
+        let k = desc.sizes;
+        let mut r = Reader { spec: &desc.keys, value, defaulted: vec![] };
+        let vocab_size = r.size(k.vocab, 100_000_000)?;
+        let hidden_size = r.size(k.hidden, 1 << 18)?;
+        let num_layers = r.size(k.layers, 10_000)?;
+        let num_heads = r.size(k.heads, 1 << 16)?;
+        if hidden_size % num_heads != 0 {
+            return Err(ConfigError::field(
+                k.hidden,
+                format!("{hidden_size} does not split into {num_heads} heads"),
+            ));
+        }
+        let intermediate_size = match k.ffn {
+            Ffn::Key(key) => r.size(key, 1 << 22)?,
+            Ffn::KeyOr4x(key) => match r.opt_u(key)? {
+                Some(n) => check_range(Limit { field: key, max: 1 << 22 }, n)?,
+                None => {
+                    r.defaulted.push(Defaulted {
+                        field: key,
+                        value: format!("null: 4 x {} = {}", k.hidden, 4 * hidden_size),
+                    });
+                    4 * hidden_size
+                }
+            },
+            Ffn::Times4 => 4 * hidden_size,
+        };
+        let max_position_embeddings = r.size(k.positions, 1 << 30)?;
+        // A LayerNorm the class builds without an eps keeps torch's 1e-5.
+        let norm_eps = match k.eps {
+            Some(key) => r.float(key)?,
+            None => 1e-5,
+        };
+        let activation = r.string(k.act)?;
+        let tie_word_embeddings = r.flag("tie_word_embeddings")?;
+        let pad_token_id = r.opt_u("pad_token_id")?;
+        let qkv_bias = r.bias(desc.qkv_bias)?;
+        let out_bias = r.bias(desc.out_bias)?;
+        let mlp_bias = r.bias(desc.mlp_bias)?;
+        let lm_bias = r.bias(desc.lm_bias)?;
+        let scale_embedding = match desc.scale_key {
+            Some(key) => r.flag(key)?,
+            None => false,
+        };
+        let cross_attention = match desc.cross_key {
+            Some(key) => r.flag(key)?,
+            None => false,
+        };
+        let windows = match desc.window {
+            GptWindow::None => vec![None; num_layers as usize],
+            GptWindow::NeoTypes => neo_windows(&mut r, num_layers)?,
+        };
+        let mut d = r.defaulted;
+        let (class, head) = head(&desc.keys, common, value, &mut d)?;
+        Ok(GptConfig {
+            model_type: common.model_type.clone(),
+            desc,
+            class,
+            head,
+            vocab_size,
+            hidden_size,
+            num_layers,
+            num_heads,
+            intermediate_size,
+            max_position_embeddings,
+            norm_eps,
+            activation,
+            tie_word_embeddings,
+            pad_token_id,
+            qkv_bias,
+            out_bias,
+            mlp_bias,
+            lm_bias,
+            scale_embedding,
+            cross_attention,
+            windows,
+            defaulted: d,
+        })
+    }
+
+    pub fn head_dim(&self) -> u64 {
+        self.hidden_size / self.num_heads
+    }
+}
+
+/// GPT-Neo's layer kinds: `attention_types` expands `[[kinds], n]` into the kinds repeated n
+/// times, which `GPTNeoConfig` requires to cover exactly `num_layers` layers.
+fn neo_windows(r: &mut Reader, layers: u64) -> Result<Vec<Option<u64>>, ConfigError> {
+    const KEY: &str = "attention_types";
+    let window = r.size("window_size", 1 << 30)?;
+    let kinds: Vec<String> = match r.raw(KEY) {
+        None => {
+            r.defaulted.push(Defaulted { field: KEY, value: r#"[[["global", "local"], 12]]"#.into() });
+            ["global", "local"].iter().cycle().take(24).map(|s| s.to_string()).collect()
+        }
+        Some(v) => {
+            let bad = || ConfigError::field(KEY, format!("expected [[[kinds...], repeats], ...], found {v}"));
+            let mut out = vec![];
+            for item in v.as_array().ok_or_else(bad)? {
+                let pair = item.as_array().filter(|p| p.len() == 2).ok_or_else(bad)?;
+                let kinds = pair[0].as_array().ok_or_else(bad)?;
+                let n = pair[1].as_u64().filter(|n| *n <= 10_000).ok_or_else(bad)?;
+                for _ in 0..n {
+                    for kind in kinds {
+                        out.push(kind.as_str().ok_or_else(bad)?.to_string());
+                        if out.len() > 10_000 {
+                            return Err(bad());
+                        }
+                    }
+                }
+            }
+            out
+        }
+    };
+    if kinds.len() as u64 != layers {
+        return Err(ConfigError::field(
+            KEY,
+            format!("expands to {} layer kinds, but num_layers is {layers}", kinds.len()),
+        ));
+    }
+    kinds
+        .iter()
+        .map(|k| match k.as_str() {
+            "global" => Ok(None),
+            "local" => Ok(Some(window)),
+            other => Err(ConfigError::field(KEY, format!("unknown attention type {other:?} (global or local)"))),
+        })
+        .collect()
+}
