@@ -14,7 +14,8 @@ fn derived(config: serde_json::Value) -> u64 {
 
 fn tensors(config: serde_json::Value) -> Vec<(String, Vec<u64>)> {
     let (common, value) = modelatlas::config::parse(&config.to_string()).unwrap();
-    let arch = (modelatlas::family::info(&common.model_type).unwrap().resolve.unwrap())(&value, &common).unwrap();
+    let arch =
+        (modelatlas::family::info(&common.model_type).unwrap().resolve.unwrap())(&value, &common).unwrap();
     arch.graph(1).tensors().map(|(name, t)| (name, t.shape.clone())).collect()
 }
 
@@ -34,7 +35,8 @@ fn gpt_neo_125m_from_the_snapshot_is_125_198_592() {
     // null (4 x 768), 2048 learned positions, tied head. GPTNeoBlock: ln_1, q/k/v without bias,
     // out_proj with bias, ln_2, c_fc and c_proj with bias; then ln_f.
     let (v, h, l, p) = (50257u64, 768u64, 12u64, 2048u64);
-    let layer = ln(h) + 3 * lin(h, h, false) + lin(h, h, true) + ln(h) + lin(h, 4 * h, true) + lin(4 * h, h, true);
+    let layer =
+        ln(h) + 3 * lin(h, h, false) + lin(h, h, true) + ln(h) + lin(h, 4 * h, true) + lin(4 * h, h, true);
     let total = v * h + p * h + l * layer + ln(h);
     assert_eq!(total, 125_198_592);
     let page = common::plan_id("EleutherAI/gpt-neo-125m");
@@ -44,8 +46,12 @@ fn gpt_neo_125m_from_the_snapshot_is_125_198_592() {
 #[test]
 fn gpt_neo_1_3b_and_2_7b_from_the_snapshot_count_their_wider_stacks() {
     let neo = |v: u64, h: u64, l: u64| {
-        let layer =
-            ln(h) + 3 * lin(h, h, false) + lin(h, h, true) + ln(h) + lin(h, 4 * h, true) + lin(4 * h, h, true);
+        let layer = ln(h)
+            + 3 * lin(h, h, false)
+            + lin(h, h, true)
+            + ln(h)
+            + lin(h, 4 * h, true)
+            + lin(4 * h, h, true);
         v * h + 2048 * h + l * layer + ln(h)
     };
     // 2048 wide, 24 layers; 2560 wide, 32 layers (their config.json in hub/).
@@ -59,7 +65,8 @@ fn gpt_neo_heads_are_score_without_bias_and_classifier_and_qa_outputs_with_bias(
         "vocab_size": 100, "max_position_embeddings": 32, "attention_types": [[["global", "local"], 1]],
         "num_labels": 3});
     let h = 64u64;
-    let layer = ln(h) + 3 * lin(h, h, false) + lin(h, h, true) + ln(h) + lin(h, 4 * h, true) + lin(4 * h, h, true);
+    let layer =
+        ln(h) + 3 * lin(h, h, false) + lin(h, h, true) + ln(h) + lin(h, 4 * h, true) + lin(4 * h, h, true);
     let body = 100 * h + 32 * h + 2 * layer + ln(h);
     let with = |class: &str| {
         let mut c = base.clone();
@@ -75,7 +82,8 @@ fn gpt_neo_heads_are_score_without_bias_and_classifier_and_qa_outputs_with_bias(
 #[test]
 fn gpt_neo_attention_types_must_cover_every_layer() {
     // Six layer kinds for twelve layers: GPTNeoConfig's validate_architecture raises.
-    let config = json!({"model_type": "gpt_neo", "num_layers": 12, "attention_types": [[["global", "local"], 3]]});
+    let config =
+        json!({"model_type": "gpt_neo", "num_layers": 12, "attention_types": [[["global", "local"], 3]]});
     let err = plan_text(&config.to_string()).unwrap_err().to_string();
     assert!(err.contains("attention_types"), "{err}");
 }
@@ -157,7 +165,8 @@ fn openai_gpt_from_the_snapshot_is_post_norm_conv1d_without_a_final_norm() {
     // Its config.json (hub/): vocab 40478, n_embd 768, 12 layers, 512 positions, tied. Block:
     // c_attn (Conv1D 768 -> 2304), c_proj, ln_1, c_fc (768 -> 3072), c_proj, ln_2; no ln_f.
     let (v, h, p, l) = (40478u64, 768u64, 512u64, 12u64);
-    let layer = lin(h, 3 * h, true) + lin(h, h, true) + ln(h) + lin(h, 4 * h, true) + lin(4 * h, h, true) + ln(h);
+    let layer =
+        lin(h, 3 * h, true) + lin(h, h, true) + ln(h) + lin(h, 4 * h, true) + lin(4 * h, h, true) + ln(h);
     let total = v * h + p * h + l * layer;
     assert_eq!(total, 116_534_784);
     assert_eq!(common::plan_id("openai-community/openai-gpt").params.unwrap().derived, total);

@@ -44,6 +44,8 @@ pub enum Positions {
     Learned { name: &'static str, offset: u64 },
     /// No parameters: rotary, sinusoidal (a buffer), ALiBi; the words say which.
     Fixed(&'static str),
+    /// Rotary on the leading fraction of each head the key gives (GPT-NeoX's `rotary_pct`).
+    RotaryPct(&'static str),
 }
 
 /// The attention's query, key and value projections.
@@ -65,6 +67,23 @@ pub enum Residual {
     Parallel,
     /// Post-norm: ln1(x + attn(x)), then ln2(. + mlp(.)) (GPT-1).
     PostNorm,
+    /// Two norms, attention and MLP in parallel or in sequence as the key says (GPT-NeoX's
+    /// `use_parallel_residual`); the layer ends in the residual sum that says which.
+    TwoNorms(&'static str),
+    /// Pre-norm or post-norm as the key says (OPT's `do_layer_norm_before`), the final norm only
+    /// when pre-norm and `_remove_final_layer_norm` is not set.
+    PreOrPost(&'static str),
+}
+
+/// Buffers older checkpoints store beside the weights, offered as reconciliation candidates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Buffers {
+    None,
+    /// GPT-NeoX converted before transformers 4.31: each layer's causal mask and rotary
+    /// frequencies.
+    NeoxMaskAndInvFreq,
+    /// A head class of a checkpoint saved from the causal LM, whose LM head it drops (OPT).
+    DroppedLmHead,
 }
 
 /// Which layers attend within a window.
@@ -84,10 +103,22 @@ pub struct GptDesc {
     pub sizes: SizeKeys,
     /// Where a head class keeps its base model (`transformer.`).
     pub base: &'static str,
+    /// Under the base, for every class (OPT's `decoder.`).
+    pub inner: &'static str,
     /// The token embedding's module, under the base (`wte`, `embed_tokens`).
     pub embed: &'static str,
     /// XGLM and BioGPT multiply the embeddings by sqrt(hidden) when `scale_embedding`.
     pub scale_key: Option<&'static str>,
+    /// The embeddings' width when it differs from the hidden size (OPT's `word_embed_proj_dim`,
+    /// null: hidden), with `project_in` and `project_out` between them.
+    pub embed_width_key: Option<&'static str>,
+    /// LayerNorms without parameters when this key is false (`layer_norm_elementwise_affine`).
+    pub affine_key: Option<&'static str>,
+    /// What the attention node says after its heads, where the positions do not say it.
+    pub attn_words: Option<&'static str>,
+    /// The final section's name where it is not the final norm's (OPT's `final`, with the norm
+    /// and `project_out`).
+    pub final_section: Option<&'static str>,
     pub positions: Positions,
     /// The layer list, under the base (`h`, `layers`).
     pub layers: &'static str,
@@ -113,6 +144,7 @@ pub struct GptDesc {
     pub window: GptWindow,
     /// A key that adds cross-attention to each layer (XGLM's `add_cross_attention`).
     pub cross_key: Option<&'static str>,
+    pub buffers: Buffers,
 }
 
 /// A resolved config of a described GPT-style type.
@@ -139,6 +171,17 @@ pub struct GptConfig {
     pub lm_bias: bool,
     pub scale_embedding: bool,
     pub cross_attention: bool,
+    /// `int(head_dim * rotary_pct)`: the leading dimensions of each head that rotate.
+    pub rotary_ndims: Option<u64>,
+    /// Attention and MLP read the layer's input together ([`Residual::TwoNorms`]).
+    pub parallel: bool,
+    /// The embeddings' width (the hidden size unless the type projects).
+    pub embed_width: u64,
+    pub affine: bool,
+    /// The layer norms follow their sublayers (GPT-1; OPT without `do_layer_norm_before`).
+    pub post_norm: bool,
+    /// The final norm is built ([`Residual::PreOrPost`] may drop it).
+    pub final_norm: bool,
     /// Per layer, the attention window (None: full).
     pub windows: Vec<Option<u64>>,
     pub defaulted: Vec<Defaulted>,
@@ -185,6 +228,27 @@ impl GptConfig {
             Ffn::Times4 => 4 * hidden_size,
         };
         let max_position_embeddings = r.size(k.positions, 1 << 30)?;
+        let embed_width = match desc.embed_width_key {
+            None => hidden_size,
+            Some(key) => match r.opt_u(key)? {
+                Some(w) => check_range(Limit { field: key, max: 1 << 18 }, w)?,
+                None => {
+                    r.defaulted
+                        .push(Defaulted { field: key, value: format!("null: {} = {hidden_size}", k.hidden) });
+                    hidden_size
+                }
+            },
+        };
+        let rotary_ndims = match desc.positions {
+            Positions::RotaryPct(key) => {
+                let pct = r.float(key)?;
+                if !(0.0..=1.0).contains(&pct) {
+                    return Err(ConfigError::field(key, format!("{pct} is not a fraction of the head")));
+                }
+                Some(((hidden_size / num_heads) as f64 * pct) as u64)
+            }
+            _ => None,
+        };
         // A LayerNorm the class builds without an eps keeps torch's 1e-5.
         let norm_eps = match k.eps {
             Some(key) => r.float(key)?,
@@ -192,6 +256,20 @@ impl GptConfig {
         };
         let activation = r.string(k.act)?;
         let tie_word_embeddings = r.flag("tie_word_embeddings")?;
+        let (parallel, post_norm) = match desc.residual {
+            Residual::TwoNorms(key) => (r.flag(key)?, false),
+            Residual::PreOrPost(key) => (false, !r.flag(key)?),
+            Residual::Parallel => (true, false),
+            Residual::Sequential => (false, false),
+            Residual::PostNorm => (false, true),
+        };
+        let final_norm = desc.final_norm.is_some()
+            && !(matches!(desc.residual, Residual::PreOrPost(_))
+                && (post_norm || r.flag("_remove_final_layer_norm")?));
+        let affine = match desc.affine_key {
+            Some(key) => r.flag(key)?,
+            None => true,
+        };
         let pad_token_id = r.opt_u("pad_token_id")?;
         let qkv_bias = r.bias(desc.qkv_bias)?;
         let out_bias = r.bias(desc.out_bias)?;
@@ -210,6 +288,9 @@ impl GptConfig {
             GptWindow::NeoTypes => neo_windows(&mut r, num_layers)?,
         };
         let mut d = r.defaulted;
+        // Defaults are listed in the order of the class's keys, whatever order they were read in.
+        let rank = |f: &str| desc.keys.keys.iter().position(|(k, _)| *k == f).unwrap_or(usize::MAX);
+        d.sort_by_key(|x| rank(x.field));
         let (class, head) = head(&desc.keys, common, value, &mut d)?;
         Ok(GptConfig {
             model_type: common.model_type.clone(),
@@ -232,6 +313,12 @@ impl GptConfig {
             lm_bias,
             scale_embedding,
             cross_attention,
+            rotary_ndims,
+            parallel,
+            embed_width,
+            affine,
+            post_norm,
+            final_norm,
             windows,
             defaulted: d,
         })
@@ -282,7 +369,9 @@ fn neo_windows(r: &mut Reader, layers: u64) -> Result<Vec<Option<u64>>, ConfigEr
         .map(|k| match k.as_str() {
             "global" => Ok(None),
             "local" => Ok(Some(window)),
-            other => Err(ConfigError::field(KEY, format!("unknown attention type {other:?} (global or local)"))),
+            other => {
+                Err(ConfigError::field(KEY, format!("unknown attention type {other:?} (global or local)")))
+            }
         })
         .collect()
 }

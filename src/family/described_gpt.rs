@@ -11,8 +11,20 @@ fn gpt_style(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError
     GptConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
 }
 
-const fn gpt(key: &'static str, name: &'static str, derives_from: &'static str, summary: &'static str) -> FamilyInfo {
-    FamilyInfo { key, name, derives_from: Some(derives_from), summary, kind: ModelKind::Decoder, resolve: Some(gpt_style) }
+const fn gpt(
+    key: &'static str,
+    name: &'static str,
+    derives_from: &'static str,
+    summary: &'static str,
+) -> FamilyInfo {
+    FamilyInfo {
+        key,
+        name,
+        derives_from: Some(derives_from),
+        summary,
+        kind: ModelKind::Decoder,
+        resolve: Some(gpt_style),
+    }
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[

@@ -7,7 +7,8 @@ use super::decoder::base_prefix;
 use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
 use crate::config::decoder::DecoderHead;
-use crate::config::spec_gpt::{GptConfig, Positions, Qkv, Residual};
+use crate::config::spec::HeadKind;
+use crate::config::spec_gpt::{Buffers, GptConfig, Positions, Qkv, Residual};
 use crate::config::{ConfigError, Defaulted, Dims};
 
 impl GptConfig {
@@ -33,7 +34,11 @@ impl GptConfig {
 
 /// A projection: `nn.Linear`, or GPT-2's `Conv1D` where the type uses it.
 fn proj(c: &GptConfig, name: &str, detail: &str, seq: u64, inp: u64, out: u64, bias: bool) -> Node {
-    if c.desc.conv1d { conv1d(name, detail, seq, inp, out) } else { linear(name, detail, seq, inp, out, bias) }
+    if c.desc.conv1d {
+        conv1d(name, detail, seq, inp, out)
+    } else {
+        linear(name, detail, seq, inp, out, bias)
+    }
 }
 
 /// Self-attention (or cross-attention, `a` then names the module) over every head.
@@ -59,9 +64,16 @@ fn attention(c: &GptConfig, a: &str, what: &str, seq: u64) -> Vec<Node> {
 }
 
 fn self_attention_words(c: &GptConfig) -> String {
+    if let Some(words) = c.desc.attn_words {
+        return words.to_string();
+    }
     let positions = match c.desc.positions {
         Positions::Learned { .. } => "learned",
         Positions::Fixed(words) => words,
+        Positions::RotaryPct(_) => {
+            let n = c.rotary_ndims.unwrap_or(0);
+            return format!("causal, rotary on the first {n} dimensions of each head");
+        }
     };
     let local = c.windows.iter().flatten().next();
     match local {
@@ -72,50 +84,88 @@ fn self_attention_words(c: &GptConfig) -> String {
 
 pub fn build(c: &GptConfig, seq: u64) -> Graph {
     let d = c.desc;
-    let p = base_prefix(c.head, d.base);
-    let h = c.hidden_size;
+    let p = format!("{}{}", base_prefix(c.head, d.base), d.inner);
+    let (h, w) = (c.hidden_size, c.embed_width);
     let embed = format!("{p}{}", d.embed);
     let scaled = if c.scale_embedding { format!(", scaled by sqrt({h})") } else { String::new() };
     let mut nodes = vec![
         Node::new("input_ids", Op::Input, "token ids", &[seq]),
-        embedding(&embed, format!("{} tokens{scaled}", c.vocab_size), seq, c.vocab_size, h),
+        embedding(&embed, format!("{} tokens{scaled}", c.vocab_size), seq, c.vocab_size, w),
     ];
+    if w != h {
+        let what = "token embeddings up to the hidden size";
+        nodes.push(linear(&format!("{p}project_in"), what, seq, w, h, false));
+    }
     if let Positions::Learned { name, offset } = d.positions {
         let rows = c.max_position_embeddings + offset;
         let more = if offset > 0 { format!(", ids offset by {offset}") } else { String::new() };
         let detail = format!("{} positions, learned{more}", c.max_position_embeddings);
         nodes.push(embedding(&format!("{p}{name}"), detail, seq, rows, h));
     }
-    let mut sections = vec![Section { name: format!("{p}embeddings"), role: Role::Embeddings, repeat: 1, nodes }];
+    let mut sections = vec![Section { name: embed.clone(), role: Role::Embeddings, repeat: 1, nodes }];
 
     let l = format!("{p}{}.{{i}}", d.layers);
     let norm = |i: usize, what: &str| {
         let name = d.norms.get(i).copied().unwrap_or("ln");
-        layer_norm(&format!("{l}.{name}"), what, &[seq, h], h, true)
+        layer_norm(&format!("{l}.{name}"), what, &[seq, h], h, c.affine)
     };
     let attn = attention(c, &format!("{l}.{}", d.attn), &self_attention_words(c), seq);
     let ffn = c.intermediate_size;
     let mlp = vec![
-        proj(c, &format!("{l}.{}", d.mlp[0]), &format!("up projection, then {}", c.activation), seq, h, ffn, c.mlp_bias),
+        proj(
+            c,
+            &format!("{l}.{}", d.mlp[0]),
+            &format!("up projection, then {}", c.activation),
+            seq,
+            h,
+            ffn,
+            c.mlp_bias,
+        ),
         proj(c, &format!("{l}.{}", d.mlp[1]), "down projection", seq, ffn, h, c.mlp_bias),
     ];
     let mut layer = vec![];
     match d.residual {
-        Residual::Sequential => {
+        Residual::PreOrPost(_) => {
+            let how = if c.post_norm { "post-norm" } else { "pre-norm" };
+            layer.push(norm(0, &format!("attention {how}")));
+            layer.extend(attn);
+            layer.push(norm(1, &format!("MLP {how}")));
+            layer.extend(mlp);
+        }
+        Residual::Sequential | Residual::TwoNorms(_) => {
             layer.push(norm(0, "pre-attention norm"));
             layer.extend(attn);
             if c.cross_attention {
-                layer.push(layer_norm(&format!("{l}.encoder_attn_layer_norm"), "pre-cross-attention norm", &[seq, h], h, true));
+                layer.push(layer_norm(
+                    &format!("{l}.encoder_attn_layer_norm"),
+                    "pre-cross-attention norm",
+                    &[seq, h],
+                    h,
+                    true,
+                ));
                 layer.extend(attention(c, &format!("{l}.encoder_attn"), "over the encoder's states", seq));
             }
             layer.push(norm(1, "pre-MLP norm"));
             layer.extend(mlp);
+            if let Residual::TwoNorms(_) = d.residual {
+                let how = if c.parallel {
+                    "x + attention(ln1(x)) + mlp(ln2(x)), in parallel"
+                } else {
+                    "x + attention(ln1(x)), then + mlp(ln2(.)), in sequence"
+                };
+                layer.push(Node::new(format!("{l}.residual"), Op::Add, how, &[seq, h]));
+            }
         }
         Residual::Parallel => {
             layer.push(norm(0, "norm read by attention and MLP alike"));
             layer.extend(attn);
             layer.extend(mlp);
-            layer.push(Node::new(format!("{l}.residual"), Op::Add, "x + attention(ln(x)) + mlp(ln(x)), in parallel", &[seq, h]));
+            layer.push(Node::new(
+                format!("{l}.residual"),
+                Op::Add,
+                "x + attention(ln(x)) + mlp(ln(x)), in parallel",
+                &[seq, h],
+            ));
         }
         Residual::PostNorm => {
             layer.extend(attn);
@@ -125,10 +175,17 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         }
     }
     sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes: layer });
-    if let Some(f) = d.final_norm {
-        let name = format!("{p}{f}");
-        let nodes = vec![layer_norm(&name, "final norm", &[seq, h], h, true)];
-        sections.push(Section { name, role: Role::Layers, repeat: 1, nodes });
+    let mut tail = vec![];
+    if let Some(f) = d.final_norm.filter(|_| c.final_norm) {
+        tail.push(layer_norm(&format!("{p}{f}"), "final norm", &[seq, h], h, c.affine));
+    }
+    if w != h {
+        let what = "hidden size down to the embedding width";
+        tail.push(linear(&format!("{p}project_out"), what, seq, h, w, false));
+    }
+    if let Some(first) = tail.first() {
+        let name = d.final_section.map_or_else(|| first.name.clone(), |n| format!("{p}{n}"));
+        sections.push(Section { name, role: Role::Layers, repeat: 1, nodes: tail });
     }
     let embed_weight = format!("{embed}.weight");
     let names = HeadNames {
@@ -139,7 +196,7 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         token: "classifier",
         tied_to: c.tie_word_embeddings.then_some(&embed_weight),
     };
-    sections.extend(head_section(c.head, &names, seq, h, c.vocab_size));
+    sections.extend(head_section(c.head, &names, seq, w, c.vocab_size));
     Graph { seq_len: seq, sections }
 }
 
@@ -172,17 +229,27 @@ impl Architecture for GptConfig {
         build(self, seq)
     }
     fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        let mut out = vec![];
+        let d = self.desc;
+        let mut out = match d.buffers {
+            Buffers::NeoxMaskAndInvFreq => neox_buffers(self),
+            Buffers::None | Buffers::DroppedLmHead => vec![],
+        };
+        let lm = vec![(format!("{}.weight", d.lm), vec![self.vocab_size, self.embed_width])];
         if self.head == DecoderHead::CausalLm && self.tie_word_embeddings {
-            let base = self.desc.base;
             out.push(Candidate::extra(
-                "tied LM head stored twice",
-                vec![(format!("{}.weight", self.desc.lm), vec![self.vocab_size, self.hidden_size])],
+                &format!("tied {} stored twice", d.lm),
+                lm.clone(),
                 &format!(
-                    "{} is tied to {base}{}, but the checkpoint stores the matrix a second time",
-                    self.desc.lm, self.desc.embed
+                    "{} is tied to {}{}{}, but the checkpoint stores the matrix a second time",
+                    d.lm, d.base, d.inner, d.embed
                 ),
             ));
+        }
+        if d.buffers == Buffers::DroppedLmHead && self.head != DecoderHead::CausalLm {
+            let causal =
+                d.keys.classes.iter().find(|(_, k)| *k == HeadKind::CausalLm).map_or("", |(c, _)| *c);
+            let why = format!("the language-model head of the {causal} checkpoint, which this class drops");
+            out.push(Candidate::extra("LM head", lm, &why));
         }
         out
     }
@@ -190,9 +257,12 @@ impl Architecture for GptConfig {
         vec![self.desc.base.to_string()]
     }
     fn kv_layout(&self) -> Option<KvLayout> {
+        // Without cross-attention every layer caches its keys and values whole, which the uniform
+        // layout says: GPT-Neo's local layers mask the window, its cache keeps the tokens past it.
+        if !self.cross_attention {
+            return None;
+        }
         let h = self.hidden_size;
-        // transformers caches every layer's keys and values whole, local layers included (GPT-Neo
-        // masks the window, its cache does not drop the tokens past it).
         Some(KvLayout {
             groups: vec![KvGroup {
                 layers: self.num_layers,
@@ -200,7 +270,7 @@ impl Architecture for GptConfig {
                 window: None,
                 what: format!("full attention: 2 x {} heads x {}", self.num_heads, self.head_dim()),
             }],
-            cross: self.cross_attention.then(|| KvGroup {
+            cross: Some(KvGroup {
                 layers: self.num_layers,
                 values_per_token: 2 * h,
                 window: None,
@@ -213,4 +283,32 @@ impl Architecture for GptConfig {
     fn unscaled_residual_init(&self) -> bool {
         true
     }
+}
+
+/// Checkpoints converted with transformers before 4.31 (the Pythia suite among them) store each
+/// attention layer's buffers with the weights.
+fn neox_buffers(c: &GptConfig) -> Vec<Candidate> {
+    let n = c.max_position_embeddings;
+    let layers = 0..c.num_layers;
+    let (base, attn) = (c.desc.base, c.desc.attn);
+    vec![
+        Candidate::extra(
+            "causal-mask buffers",
+            layers
+                .clone()
+                .map(|i| (format!("{base}{}.{i}.{attn}.bias", c.desc.layers), vec![1, 1, n, n]))
+                .collect(),
+            "each attention layer's lower-triangular mask buffer [1, 1, max_positions, max_positions], not a parameter; saved by transformers before 4.31 (with the scalar `attention.masked_bias`, which has no dimension and is not counted)",
+        ),
+        Candidate::extra(
+            "rotary inv_freq buffers",
+            layers
+                .map(|i| {
+                    let name = format!("{base}{}.{i}.{attn}.rotary_emb.inv_freq", c.desc.layers);
+                    (name, vec![c.rotary_ndims.unwrap_or(0).div_ceil(2)])
+                })
+                .collect(),
+            "each attention layer's rotary frequencies (one per pair of rotated dimensions), a buffer, not a parameter; saved by transformers before 4.31",
+        ),
+    ]
 }
