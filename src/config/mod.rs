@@ -26,6 +26,8 @@ pub mod seq2seq;
 pub mod spec;
 pub mod spec_dense;
 pub mod spec_gpt;
+mod spec_gpt_classic;
+mod spec_gpt_read;
 mod spec_gpt_types;
 pub mod spec_granite;
 mod spec_keys;

@@ -1,15 +1,7 @@
 //! The families of the GPT-style types described in `config/spec_gpt_types.rs`.
 
-use serde_json::Value;
-
-use super::{FamilyInfo, ModelKind};
-use crate::config::spec_gpt::GptConfig;
-use crate::config::{Common, ConfigError};
-use crate::graph::Architecture;
-
-fn gpt_style(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    GptConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
-}
+use super::FamilyInfo;
+use super::described::decoder;
 
 const fn gpt(
     key: &'static str,
@@ -17,14 +9,7 @@ const fn gpt(
     derives_from: &'static str,
     summary: &'static str,
 ) -> FamilyInfo {
-    FamilyInfo {
-        key,
-        name,
-        derives_from: Some(derives_from),
-        summary,
-        kind: ModelKind::Decoder,
-        resolve: Some(gpt_style),
-    }
+    FamilyInfo { resolve: Some(super::gpt_style), ..decoder(key, name, derives_from, summary) }
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[

@@ -23,6 +23,7 @@ pub mod falcon;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod gpt_style;
+mod gpt_style_arch;
 pub mod jamba;
 pub mod kv;
 pub mod llama;
