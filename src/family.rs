@@ -9,6 +9,7 @@ use crate::graph::Architecture;
 
 mod described;
 mod described_dense;
+mod described_gpt;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -35,12 +36,9 @@ fn gpt2(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::gpt2::Gpt2Config::resolve(v, c))
 }
 
-fn gpt_neox(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::gpt_neox::GptNeoxConfig::resolve(v, c))
-}
-
-fn opt(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::opt::OptConfig::resolve(v, c))
+/// GPT-NeoX and OPT, described in `config/spec_gpt_types.rs`.
+fn gpt_style(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::spec_gpt::GptConfig::resolve(v, c))
 }
 
 fn bloom(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
@@ -248,7 +246,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         name: "GPT-NeoX",
         derives_from: Some("gpt2"),
         summary: "EleutherAI's decoder (GPT-NeoX-20B, Pythia): rotary positions on part of each head, fused query_key_value, attention and MLP in parallel residual branches, an untied output matrix (Black et al., 2022).",
-        resolve: Some(gpt_neox),
+        resolve: Some(gpt_style),
     },
     FamilyInfo {
         key: "opt",
@@ -256,7 +254,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         name: "OPT",
         derives_from: Some("gpt2"),
         summary: "Meta's open decoder suite (Zhang et al., 2022): GPT-style with ReLU MLPs, learned positions offset by two, and an optional projection between embedding width and hidden size.",
-        resolve: Some(opt),
+        resolve: Some(gpt_style),
     },
     FamilyInfo {
         key: "bloom",
@@ -610,7 +608,12 @@ pub fn info(key: &str) -> Option<&'static FamilyInfo> {
 
 /// Every family: those above and the described types' (`family/described.rs`).
 pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
-    FAMILIES.iter().chain(described::FAMILIES).chain(described_dense::FAMILIES).chain(seq2seq::FAMILIES)
+    FAMILIES
+        .iter()
+        .chain(described::FAMILIES)
+        .chain(described_dense::FAMILIES)
+        .chain(described_gpt::FAMILIES)
+        .chain(seq2seq::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -192,10 +192,9 @@ fn pythia_160m_and_1b_are_derived_from_their_configs() {
     // Buffers that pre-4.31 checkpoints store are offered, not counted: a rotary inv_freq of
     // int(64 x 0.25) / 2 = 8 per layer.
     let text = reference_config_with("EleutherAI--pythia-160m", json!({}));
-    let config = modelatlas::config::parse(&text)
-        .and_then(|(c, v)| modelatlas::config::gpt_neox::GptNeoxConfig::resolve(&v, &c))
-        .unwrap();
-    let candidates = modelatlas::graph::gpt_neox::checkpoint_candidates(&config);
+    let (common, value) = modelatlas::config::parse(&text).unwrap();
+    let resolve = modelatlas::family::info("gpt_neox").unwrap().resolve.unwrap();
+    let candidates = resolve(&value, &common).unwrap().checkpoint_candidates();
     let rotary = candidates.iter().find(|c| c.label == "rotary inv_freq buffers").unwrap();
     assert_eq!(rotary.signed_scalars(), 12 * 8);
     let masks = candidates.iter().find(|c| c.label == "causal-mask buffers").unwrap();

@@ -1,4 +1,4 @@
-//! What the classic decoder families (`gpt2`, `gpt_neox`, `opt`, `bloom`, `falcon`, `phi`) read
+//! What the classic decoder families (`gpt2`, `bloom`, `falcon`, `phi`) read
 //! alike: the head a class builds, the label count, and `PretrainedConfig`'s own defaults.
 
 use serde::Serialize;

@@ -305,6 +305,8 @@ pub enum HeadKind {
     CausalLm,
     Sequence,
     Token,
+    /// `qa_outputs`, span start and end (GPT-Neo, GPT-J).
+    QuestionAnswering,
 }
 
 /// A resolved config of a described type: every size the graph needs, no optional structure.

@@ -183,6 +183,7 @@ pub(crate) fn head(
             HeadKind::Token => {
                 DecoderHead::TokenClassification { num_labels: classifier_labels(num_labels(value)?, d)? }
             }
+            HeadKind::QuestionAnswering => DecoderHead::QuestionAnswering,
         },
     ))
 }

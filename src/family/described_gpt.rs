@@ -1,0 +1,52 @@
+//! The families of the GPT-style types described in `config/spec_gpt_types.rs`.
+
+use super::FamilyInfo;
+use super::described::decoder;
+
+const fn gpt(
+    key: &'static str,
+    name: &'static str,
+    derives_from: &'static str,
+    summary: &'static str,
+) -> FamilyInfo {
+    FamilyInfo { resolve: Some(super::gpt_style), ..decoder(key, name, derives_from, summary) }
+}
+
+pub const FAMILIES: &[FamilyInfo] = &[
+    gpt(
+        "gpt_neo",
+        "GPT-Neo",
+        "gpt2",
+        "EleutherAI's GPT-Neo (2021): GPT-2's pre-norm layers with learned positions, unbiased q/k/v, and global and local (256-token window) attention on alternate layers.",
+    ),
+    gpt(
+        "gptj",
+        "GPT-J",
+        "gpt_neo",
+        "EleutherAI's GPT-J-6B (2021): attention and MLP read one LayerNorm in parallel, rotary positions on the first rotary_dim dimensions of each head, and an LM head with a bias.",
+    ),
+    gpt(
+        "codegen",
+        "CodeGen",
+        "gptj",
+        "Salesforce's CodeGen (2022): GPT-J's parallel layers with q, k and v fused into one qkv_proj.",
+    ),
+    gpt(
+        "xglm",
+        "XGLM",
+        "gpt2",
+        "Meta's multilingual XGLM (2021): fairseq's pre-norm decoder layers with biased projections, sinusoidal positions and scaled embeddings over a 256k vocabulary.",
+    ),
+    gpt(
+        "biogpt",
+        "BioGPT",
+        "gpt2",
+        "Microsoft's BioGPT (2022): fairseq's pre-norm decoder layers with learned positions (offset by 2) and scaled embeddings, trained on PubMed.",
+    ),
+    gpt(
+        "openai-gpt",
+        "GPT (GPT-1)",
+        "gpt2",
+        "OpenAI's first GPT (2018): post-norm layers of Conv1D projections, learned positions, no final norm, and an LM head tied to the token embeddings.",
+    ),
+];

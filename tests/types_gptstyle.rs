@@ -1,0 +1,178 @@
+//! Decoders of the GPT-2 lineage described in `src/config/spec_gpt_types.rs`: for each, a
+//! published config (from `hub/`) or a small one that exercises a switch, with its count written
+//! out by hand from the modeling file's modules (transformers 5.24), never read back from the
+//! program.
+
+mod common;
+
+use common::plan_text;
+use serde_json::json;
+
+fn derived(config: serde_json::Value) -> u64 {
+    plan_text(&config.to_string()).unwrap().params.unwrap().derived
+}
+
+fn tensors(config: serde_json::Value) -> Vec<(String, Vec<u64>)> {
+    let (common, value) = modelatlas::config::parse(&config.to_string()).unwrap();
+    let arch =
+        (modelatlas::family::info(&common.model_type).unwrap().resolve.unwrap())(&value, &common).unwrap();
+    arch.graph(1).tensors().map(|(name, t)| (name, t.shape.clone())).collect()
+}
+
+/// An `nn.Linear` (or `Conv1D`) from `i` to `o`, with its bias when `b`.
+fn lin(i: u64, o: u64, b: bool) -> u64 {
+    i * o + if b { o } else { 0 }
+}
+
+/// A LayerNorm's weight and bias.
+fn ln(h: u64) -> u64 {
+    2 * h
+}
+
+#[test]
+fn gpt_neo_125m_from_the_snapshot_is_125_198_592() {
+    // Its config.json (hub/): vocab 50257, hidden 768, 12 layers, 12 heads, intermediate_size
+    // null (4 x 768), 2048 learned positions, tied head. GPTNeoBlock: ln_1, q/k/v without bias,
+    // out_proj with bias, ln_2, c_fc and c_proj with bias; then ln_f.
+    let (v, h, l, p) = (50257u64, 768u64, 12u64, 2048u64);
+    let layer =
+        ln(h) + 3 * lin(h, h, false) + lin(h, h, true) + ln(h) + lin(h, 4 * h, true) + lin(4 * h, h, true);
+    let total = v * h + p * h + l * layer + ln(h);
+    assert_eq!(total, 125_198_592);
+    let page = common::plan_id("EleutherAI/gpt-neo-125m");
+    assert_eq!(page.params.unwrap().derived, total);
+}
+
+#[test]
+fn gpt_neo_1_3b_and_2_7b_from_the_snapshot_count_their_wider_stacks() {
+    let neo = |v: u64, h: u64, l: u64| {
+        let layer = ln(h)
+            + 3 * lin(h, h, false)
+            + lin(h, h, true)
+            + ln(h)
+            + lin(h, 4 * h, true)
+            + lin(4 * h, h, true);
+        v * h + 2048 * h + l * layer + ln(h)
+    };
+    // 2048 wide, 24 layers; 2560 wide, 32 layers (their config.json in hub/).
+    assert_eq!(common::plan_id("EleutherAI/gpt-neo-1.3B").params.unwrap().derived, neo(50257, 2048, 24));
+    assert_eq!(common::plan_id("EleutherAI/gpt-neo-2.7B").params.unwrap().derived, neo(50257, 2560, 32));
+}
+
+#[test]
+fn gpt_neo_heads_are_score_without_bias_and_classifier_and_qa_outputs_with_bias() {
+    let base = json!({"model_type": "gpt_neo", "hidden_size": 64, "num_layers": 2, "num_heads": 4,
+        "vocab_size": 100, "max_position_embeddings": 32, "attention_types": [[["global", "local"], 1]],
+        "num_labels": 3});
+    let h = 64u64;
+    let layer =
+        ln(h) + 3 * lin(h, h, false) + lin(h, h, true) + ln(h) + lin(h, 4 * h, true) + lin(4 * h, h, true);
+    let body = 100 * h + 32 * h + 2 * layer + ln(h);
+    let with = |class: &str| {
+        let mut c = base.clone();
+        c["architectures"] = json!([class]);
+        derived(c)
+    };
+    assert_eq!(with("GPTNeoModel"), body);
+    assert_eq!(with("GPTNeoForSequenceClassification"), body + lin(h, 3, false));
+    assert_eq!(with("GPTNeoForTokenClassification"), body + lin(h, 3, true));
+    assert_eq!(with("GPTNeoForQuestionAnswering"), body + lin(h, 2, true));
+}
+
+#[test]
+fn gpt_neo_attention_types_must_cover_every_layer() {
+    // Six layer kinds for twelve layers: GPTNeoConfig's validate_architecture raises.
+    let config =
+        json!({"model_type": "gpt_neo", "num_layers": 12, "attention_types": [[["global", "local"], 3]]});
+    let err = plan_text(&config.to_string()).unwrap_err().to_string();
+    assert!(err.contains("attention_types"), "{err}");
+}
+
+#[test]
+fn gpt_j_6b_from_the_snapshot_shares_one_norm_per_layer_and_has_a_biased_untied_head() {
+    // Its config.json (hub/): vocab 50400, n_embd 4096, 28 layers, n_inner null (16384), untied.
+    // GPTJBlock: ln_1 only (attention and MLP read it in parallel), q/k/v/out_proj without bias,
+    // fc_in and fc_out with bias; rotary positions hold no parameters; lm_head has a bias.
+    let (v, h, l) = (50400u64, 4096u64, 28u64);
+    let layer = ln(h) + 4 * lin(h, h, false) + lin(h, 4 * h, true) + lin(4 * h, h, true);
+    let total = v * h + l * layer + ln(h) + lin(h, v, true);
+    assert_eq!(total, 6_050_882_784);
+    assert_eq!(common::plan_id("EleutherAI/gpt-j-6b").params.unwrap().derived, total);
+}
+
+#[test]
+fn gptj_tied_keeps_its_lm_head_bias() {
+    let c = json!({"model_type": "gptj", "architectures": ["GPTJForCausalLM"], "n_embd": 64, "n_layer": 1,
+        "n_head": 4, "vocab_size": 100, "n_positions": 32, "tie_word_embeddings": true});
+    let h = 64u64;
+    let layer = ln(h) + 4 * lin(h, h, false) + lin(h, 4 * h, true) + lin(4 * h, h, true);
+    // The weight is the embedding's; the bias (100) is the head's own.
+    assert_eq!(derived(c), 100 * h + layer + ln(h) + 100);
+}
+
+#[test]
+fn codegen_350m_mono_fuses_qkv_and_otherwise_counts_as_gpt_j() {
+    // Salesforce/codegen-350M-mono: vocab 51200, n_embd 1024, 20 layers, 16 heads, untied.
+    // CodeGenAttention: qkv_proj (1024 -> 3072) and out_proj, neither biased.
+    let (v, h, l) = (51200u64, 1024u64, 20u64);
+    let c = json!({"model_type": "codegen", "architectures": ["CodeGenForCausalLM"], "vocab_size": v,
+        "n_embd": h, "n_layer": l, "n_head": 16, "n_positions": 2048, "rotary_dim": 32});
+    let layer = ln(h) + lin(h, 3 * h, false) + lin(h, h, false) + lin(h, 4 * h, true) + lin(4 * h, h, true);
+    let total = v * h + l * layer + ln(h) + lin(h, v, true);
+    assert_eq!(total, 356_712_448);
+    assert_eq!(derived(c.clone()), total);
+    let names: Vec<String> = tensors(c).into_iter().map(|(n, _)| n).collect();
+    assert!(names.contains(&"transformer.h.0.attn.qkv_proj.weight".to_string()), "{names:?}");
+}
+
+#[test]
+fn xglm_564m_from_the_snapshot_has_sinusoidal_positions_without_parameters() {
+    // Its config.json (hub/): vocab 256008, d_model 1024, 24 layers, ffn 4096, tied. Each layer:
+    // q/k/v/out_proj with bias, self_attn_layer_norm, fc1, fc2, final_layer_norm; then
+    // model.layer_norm. The sinusoidal table is a buffer.
+    let (v, h, f, l) = (256008u64, 1024u64, 4096u64, 24u64);
+    let layer = 4 * lin(h, h, true) + ln(h) + lin(h, f, true) + lin(f, h, true) + ln(h);
+    let total = v * h + l * layer + ln(h);
+    assert_eq!(total, 564_463_616);
+    assert_eq!(common::plan_id("facebook/xglm-564M").params.unwrap().derived, total);
+}
+
+#[test]
+fn xglm_with_cross_attention_adds_an_encoder_attention_and_its_norm_per_layer() {
+    let h = 64u64;
+    let c = json!({"model_type": "xglm", "architectures": ["XGLMModel"], "d_model": h, "num_layers": 2,
+        "attention_heads": 4, "ffn_dim": 128, "vocab_size": 100});
+    let layer = 4 * lin(h, h, true) + ln(h) + lin(h, 128, true) + lin(128, h, true) + ln(h);
+    assert_eq!(derived(c.clone()), 100 * h + 2 * layer + ln(h));
+    let mut cross = c;
+    cross["add_cross_attention"] = json!(true);
+    assert_eq!(derived(cross), 100 * h + 2 * (layer + 4 * lin(h, h, true) + ln(h)) + ln(h));
+}
+
+#[test]
+fn biogpt_from_the_snapshot_offsets_its_learned_positions_by_two() {
+    // Its config.json (hub/): vocab 42384, hidden 1024, 24 layers, ffn 4096, 1024 positions
+    // (BioGptLearnedPositionalEmbedding keeps 1024 + 2 rows), output_projection tied.
+    let (v, h, f, l) = (42384u64, 1024u64, 4096u64, 24u64);
+    let layer = 4 * lin(h, h, true) + ln(h) + lin(h, f, true) + lin(f, h, true) + ln(h);
+    let total = v * h + (1024 + 2) * h + l * layer + ln(h);
+    assert_eq!(total, 346_763_264);
+    assert_eq!(common::plan_id("microsoft/biogpt").params.unwrap().derived, total);
+}
+
+#[test]
+fn openai_gpt_from_the_snapshot_is_post_norm_conv1d_without_a_final_norm() {
+    // Its config.json (hub/): vocab 40478, n_embd 768, 12 layers, 512 positions, tied. Block:
+    // c_attn (Conv1D 768 -> 2304), c_proj, ln_1, c_fc (768 -> 3072), c_proj, ln_2; no ln_f.
+    let (v, h, p, l) = (40478u64, 768u64, 512u64, 12u64);
+    let layer =
+        lin(h, 3 * h, true) + lin(h, h, true) + ln(h) + lin(h, 4 * h, true) + lin(4 * h, h, true) + ln(h);
+    let total = v * h + p * h + l * layer;
+    assert_eq!(total, 116_534_784);
+    assert_eq!(common::plan_id("openai-community/openai-gpt").params.unwrap().derived, total);
+    // Conv1D stores its weight [in, out].
+    let c = json!({"model_type": "openai-gpt", "n_embd": 64, "n_layer": 1, "n_head": 4, "vocab_size": 100});
+    let shapes = tensors(c);
+    let attn = shapes.iter().find(|(n, _)| n == "h.0.attn.c_attn.weight").unwrap();
+    assert_eq!(attn.1, vec![64, 192]);
+}
