@@ -1,5 +1,7 @@
 //! DeBERTa-v2 and v3 (`model_type` `deberta-v2`): an encoder with disentangled attention, where
-//! content and relative position are attended separately (He et al., 2020). Defaults are those
+//! content and relative position are attended separately (He et al., 2020). DeBERTa v1
+//! (`deberta`) is read here too, as [`Version::V1`]: its own defaults, a fused `in_proj`, no
+//! buckets, no convolution. Defaults are those
 //! of transformers' `DebertaV2Config` (the 1.5B xxlarge shape, relative attention off); the keys
 //! the modeling code reads with `getattr` (`share_att_key`, `position_buckets`, `norm_rel_ebd`,
 //! `conv_kernel_size`, `embedding_size`, `attention_head_size`, `pooler_hidden_size`) take the
@@ -21,6 +23,26 @@ enum PosAttType {
     List(Vec<String>),
     Joined(String),
 }
+
+/// Which DeBERTa: v1's layers fuse q, k and v into `in_proj` with separate q and v biases, may
+/// mix heads (`talking_head`), and have no position buckets, shared position keys or
+/// convolution; its config class has BERT-base sizes and no multiple-choice class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Version {
+    V1,
+    V2,
+}
+
+/// DebertaConfig's sizes: BERT-base's with RoBERTa's vocabulary.
+const V1_SIZES: [SizeKey; 6] = [
+    ("vocab_size", 50265, VOCAB),
+    ("hidden_size", 768, WIDTH),
+    ("num_hidden_layers", 12, LAYERS),
+    ("num_attention_heads", 12, HEADS),
+    ("intermediate_size", 3072, FFN),
+    ("max_position_embeddings", 512, POSITIONS),
+];
 
 /// DebertaV2Config's sizes: the 1.5B xxlarge shape.
 const SIZES: [SizeKey; 6] = [
@@ -53,10 +75,13 @@ struct Raw {
     pooler_hidden_size: Option<u64>,
     legacy: Option<bool>,
     tie_word_embeddings: Option<bool>,
+    talking_head: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DebertaV2Config {
+    #[serde(skip)]
+    pub version: Version,
     pub class: String,
     pub head: Head,
     /// The QA output width (`num_labels`).
@@ -87,6 +112,9 @@ pub struct DebertaV2Config {
     pub conv_act: String,
     pub pooler_hidden_size: u64,
     pub legacy: bool,
+    /// v1's `head_logits_proj` and `head_weights_proj` (heads x heads) mixing the heads.
+    #[serde(skip)]
+    pub talking_head: bool,
     pub tie_word_embeddings: bool,
     pub pad_token_id: u64,
     pub layer_norm_eps: f64,
@@ -99,10 +127,27 @@ pub struct DebertaV2Config {
 
 impl DebertaV2Config {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
-        let raw: Raw = super::deserialize_raw(value)?;
+        Self::read(value, common, Version::V2)
+    }
+
+    /// DeBERTa v1 (`model_type` `deberta`).
+    pub fn resolve_v1(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        Self::read(value, common, Version::V1)
+    }
+
+    fn read(value: &Value, common: &Common, version: Version) -> Result<Self, ConfigError> {
+        let v1 = version == Version::V1;
+        let mut raw: Raw = super::deserialize_raw(value)?;
+        if v1 {
+            // Keys DebertaConfig's modeling code never reads: they shape nothing in v1.
+            (raw.attention_head_size, raw.share_att_key, raw.position_buckets) = (None, None, None);
+            (raw.norm_rel_ebd, raw.conv_kernel_size) = (None, None);
+        } else {
+            raw.talking_head = None;
+        }
         let mut d = Vec::new();
         #[rustfmt::skip]
-        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, SIZES, &mut d)?;
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, if v1 { V1_SIZES } else { SIZES }, &mut d)?;
         // 0 is this class's default and means "no token-type embedding".
         let type_vocab_size = match raw.type_vocab_size {
             Some(0) => 0,
@@ -196,6 +241,7 @@ impl DebertaV2Config {
             None => hidden_size,
         };
         let legacy = flag("legacy", raw.legacy, true, &mut d);
+        let talking_head = raw.talking_head.unwrap_or(false);
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
             d.push(Defaulted { field: "pad_token_id", value: "0".into() });
@@ -203,12 +249,14 @@ impl DebertaV2Config {
         });
         let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-7);
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
-        let class = class_or(common, "DebertaV2Model", &mut d);
+        let prefix = if v1 { "Deberta" } else { "DebertaV2" };
+        let class = class_or(common, &format!("{prefix}Model"), &mut d);
         let labels = num_labels(value)?;
         let mut num_labels = labels.0;
-        let head = match class.as_str() {
-            "DebertaV2Model" => Head::Model,
-            "DebertaV2ForMaskedLM" => {
+        let unknown = || ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string());
+        let head = match class.strip_prefix(prefix).ok_or_else(unknown)? {
+            "Model" => Head::Model,
+            "ForMaskedLM" => {
                 if !legacy && tie_word_embeddings {
                     // get_output_embeddings() then returns lm_predictions.lm_head.dense, and
                     // tying replaces that hidden x hidden layer by the word-embedding table.
@@ -219,20 +267,21 @@ impl DebertaV2Config {
                 }
                 Head::MaskedLm
             }
-            "DebertaV2ForSequenceClassification" => {
+            "ForSequenceClassification" => {
                 Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
             }
-            "DebertaV2ForTokenClassification" => {
+            "ForTokenClassification" => {
                 Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
             }
-            "DebertaV2ForQuestionAnswering" => {
+            "ForQuestionAnswering" => {
                 num_labels = classifier_labels(labels, &mut d)?;
                 Head::QuestionAnswering
             }
-            "DebertaV2ForMultipleChoice" => Head::MultipleChoice,
-            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
+            "ForMultipleChoice" if !v1 => Head::MultipleChoice,
+            _ => return Err(unknown()),
         };
         Ok(DebertaV2Config {
+            version,
             class,
             head,
             num_labels,
@@ -255,6 +304,7 @@ impl DebertaV2Config {
             conv_act,
             pooler_hidden_size,
             legacy,
+            talking_head,
             tie_word_embeddings,
             pad_token_id,
             layer_norm_eps,

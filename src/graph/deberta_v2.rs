@@ -6,7 +6,7 @@ use super::bert::{layer_norm, linear};
 use super::release::{MLM_BIAS, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::Head;
-use crate::config::deberta_v2::DebertaV2Config;
+use crate::config::deberta_v2::{DebertaV2Config, Version};
 use crate::config::release::Release;
 
 architecture!(
@@ -114,12 +114,15 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
     let (heads, hd, ffn) = (c.num_heads, c.attention_head_size, c.intermediate_size);
     let all = heads * hd;
     let a = format!("{l}.attention.self");
-    let mut layer = vec![
-        linear(&format!("{a}.query_proj"), "query projection", seq, h, all),
-        linear(&format!("{a}.key_proj"), "key projection", seq, h, all),
-        linear(&format!("{a}.value_proj"), "value projection", seq, h, all),
-    ];
-    if c.pos_proj("c2p") {
+    let mut layer = match c.version {
+        Version::V2 => vec![
+            linear(&format!("{a}.query_proj"), "query projection", seq, h, all),
+            linear(&format!("{a}.key_proj"), "key projection", seq, h, all),
+            linear(&format!("{a}.value_proj"), "value projection", seq, h, all),
+        ],
+        Version::V1 => v1_projections(c, &a, seq),
+    };
+    if c.version == Version::V2 && c.pos_proj("c2p") {
         layer.push(linear(
             &format!("{a}.pos_key_proj"),
             "relative positions as keys (c2p)",
@@ -128,7 +131,7 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
             all,
         ));
     }
-    if c.pos_proj("p2c") {
+    if c.version == Version::V2 && c.pos_proj("p2c") {
         layer.push(linear(
             &format!("{a}.pos_query_proj"),
             "relative positions as queries (p2c)",
@@ -166,6 +169,12 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
         linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
         layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
     ]);
+    if let (true, Some(attention)) = (c.talking_head, layer.iter_mut().find(|n| n.op == Op::Attention)) {
+        // Mixes the heads' scores and then their weights, no bias.
+        for name in ["head_logits_proj", "head_weights_proj"] {
+            attention.params.push(Tensor::new(format!("{a}.{name}.weight"), &[heads, heads]));
+        }
+    }
     sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes: layer });
 
     let ph = c.pooler_hidden_size;
@@ -235,6 +244,44 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
     Graph { seq_len: seq, sections }
 }
 
+/// v1's attention inputs: q, k and v fused in `in_proj` without a bias, the q and v biases as
+/// parameters of their own, and the position projections (`pos_proj` without a bias for c2p,
+/// `pos_q_proj` with one for p2c).
+fn v1_projections(c: &DebertaV2Config, a: &str, seq: u64) -> Vec<Node> {
+    let (h, all) = (c.hidden_size, c.num_heads * c.attention_head_size);
+    let name = format!("{a}.in_proj");
+    let mut nodes = vec![
+        Node::new(
+            &name,
+            Op::Linear,
+            "query, key and value in one projection; q and v biases apart",
+            &[seq, 3 * all],
+        )
+        .with([
+            Tensor::new(format!("{name}.weight"), &[3 * all, h]),
+            Tensor::new(format!("{a}.q_bias"), &[all]),
+            Tensor::new(format!("{a}.v_bias"), &[all]),
+        ]),
+    ];
+    if c.pos_proj("c2p") {
+        let name = format!("{a}.pos_proj");
+        nodes.push(
+            Node::new(
+                &name,
+                Op::Linear,
+                "relative positions as keys (c2p), no bias",
+                &[c.rel_embeddings, all],
+            )
+            .with([Tensor::new(format!("{name}.weight"), &[all, h])]),
+        );
+    }
+    if c.pos_proj("p2c") {
+        let detail = "relative positions as queries (p2c)";
+        nodes.push(linear(&format!("{a}.pos_q_proj"), detail, c.rel_embeddings, h, all));
+    }
+    nodes
+}
+
 fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
     let (h, e, v) = (c.hidden_size, c.embedding_size, c.vocab_size);
     let mut out = vec![];
@@ -250,6 +297,9 @@ fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
             ]),
             "the masked-LM head a pre-training checkpoint may carry; this class drops it",
         ));
+        if c.version == Version::V1 {
+            return out;
+        }
         out.push(Candidate::extra(
             "replaced-token-detection head",
             shapes([

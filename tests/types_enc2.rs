@@ -1,0 +1,80 @@
+//! Parameter counts of issue 10's enc2 types, each written out by hand from transformers 5.24's
+//! modeling files: DeBERTa v1 (`modeling_deberta.py`) and the rows of the BERT lineage added for
+//! it.
+
+mod common;
+
+use common::{plan_id, plan_text};
+use serde_json::json;
+
+/// nn.Linear(i, o) with its bias.
+fn linear(i: u64, o: u64) -> u64 {
+    i * o + o
+}
+
+/// nn.LayerNorm(w) (or DebertaLayerNorm): weight and bias.
+fn norm(w: u64) -> u64 {
+    2 * w
+}
+
+fn derived(config: serde_json::Value) -> u64 {
+    plan_text(&config.to_string()).unwrap().params.unwrap().derived
+}
+
+/// One DeBERTa v1 layer of width `h`: `in_proj` (h -> 3h, no bias), `q_bias` and `v_bias`, the
+/// c2p `pos_proj` (no bias) and the p2c `pos_q_proj` (with one) as `pos_att_type` asks, the
+/// output dense, the MLP, and two DebertaLayerNorms.
+fn deberta_layer(h: u64, ffn: u64, c2p: bool, p2c: bool) -> u64 {
+    let attention = h * 3 * h + 2 * h + u64::from(c2p) * h * h + u64::from(p2c) * linear(h, h);
+    attention + linear(h, h) + norm(h) + linear(h, ffn) + linear(ffn, h) + norm(h)
+}
+
+#[test]
+fn deberta_base_counts_its_fused_in_proj_and_relative_table() {
+    // microsoft/deberta-base: vocab 50265, 768 wide, 12 layers, ffn 3072, relative attention
+    // with c2p|p2c, max_relative_positions -1 (so 512: a table of 2 x 512 rows), no absolute
+    // position table (position_biased_input false), no token types. DebertaModel: no pooler.
+    let embeddings = 50265 * 768 + norm(768);
+    let relative = 2 * 512 * 768;
+    let expected = embeddings + relative + 12 * deberta_layer(768, 3072, true, true);
+    assert_eq!(expected, 138_601_728);
+    let page = plan_id("microsoft/deberta-base");
+    assert_eq!(page.params.unwrap().derived, expected);
+}
+
+#[test]
+fn deberta_talking_heads_and_embedding_width_add_their_own_tensors() {
+    // 2 layers of 80, 4 heads, c2p only, talking heads (two 4 x 4 mixers per layer, no bias),
+    // word and position tables 48 wide projected to 80 (embed_proj, no bias). The legacy
+    // masked-LM head: dense 80 -> 48, LayerNorm(48), the decoder tied to the word table, its
+    // bias the head's `bias` (600).
+    let config = json!({
+        "model_type": "deberta", "architectures": ["DebertaForMaskedLM"], "hidden_size": 80,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 160,
+        "vocab_size": 600, "max_position_embeddings": 50, "relative_attention": true,
+        "pos_att_type": ["c2p"], "talking_head": true, "embedding_size": 48
+    });
+    let embeddings = 600 * 48 + 50 * 48 + 48 * 80 + norm(80);
+    let layer = deberta_layer(80, 160, true, false) + 2 * 4 * 4;
+    let head = linear(80, 48) + norm(48) + 600;
+    let expected = embeddings + 2 * 50 * 80 + 2 * layer + head;
+    assert_eq!(expected, 164_648);
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn deberta_v1_reads_no_buckets_and_has_no_multiple_choice_class() {
+    // position_buckets is a v2 key: v1's table stays 2 x max_relative_positions rows (2 x 17).
+    let config = json!({
+        "model_type": "deberta", "architectures": ["DebertaModel"], "hidden_size": 64,
+        "num_hidden_layers": 1, "num_attention_heads": 8, "intermediate_size": 100,
+        "vocab_size": 501, "max_position_embeddings": 40, "relative_attention": true,
+        "max_relative_positions": 17, "pos_att_type": "p2c", "position_biased_input": false,
+        "position_buckets": 8
+    });
+    let expected = 501 * 64 + norm(64) + 2 * 17 * 64 + deberta_layer(64, 100, false, true);
+    assert_eq!(derived(config), expected);
+    let config = json!({"model_type": "deberta", "architectures": ["DebertaForMultipleChoice"]});
+    let err = plan_text(&config.to_string()).unwrap_err().to_string();
+    assert!(err.contains("architectures[0]"), "{err}");
+}
