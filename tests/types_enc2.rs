@@ -78,3 +78,66 @@ fn deberta_v1_reads_no_buckets_and_has_no_multiple_choice_class() {
     let err = plan_text(&config.to_string()).unwrap_err().to_string();
     assert!(err.contains("architectures[0]"), "{err}");
 }
+
+/// One BERT layer of width `h`: q, k, v, o, up, down, and two LayerNorms.
+fn bert_layer(h: u64, ffn: u64) -> u64 {
+    4 * linear(h, h) + linear(h, ffn) + linear(ffn, h) + 2 * norm(h)
+}
+
+#[test]
+fn longformer_base_counts_global_projections_beside_robertas_layer() {
+    // allenai/longformer-base-4096: vocab 50265, 768 wide, 12 layers, ffn 3072, 4098 positions,
+    // one token type. LongformerSelfAttention adds query_global, key_global and value_global
+    // (each 768 -> 768 with a bias) to RoBERTa's layer; LongformerModel keeps its pooler.
+    let embeddings = 50265 * 768 + 4098 * 768 + 768 + norm(768);
+    let layer = bert_layer(768, 3072) + 3 * linear(768, 768);
+    let expected = embeddings + 12 * layer + linear(768, 768);
+    assert_eq!(expected, 148_659_456);
+    assert_eq!(plan_id("allenai/longformer-base-4096").params.unwrap().derived, expected);
+    // The large model: 1024 wide, 24 layers, ffn 4096.
+    let layer = bert_layer(1024, 4096) + 3 * linear(1024, 1024);
+    let expected = 50265 * 1024 + 4098 * 1024 + 1024 + norm(1024) + 24 * layer + linear(1024, 1024);
+    assert_eq!(expected, 434_600_960);
+    assert_eq!(plan_id("allenai/longformer-large-4096").params.unwrap().derived, expected);
+}
+
+/// hidden 64, 2 layers, 4 heads, ffn 96, vocab 400, 64 positions, 2 token types.
+fn small_big_bird(class: &str, more: serde_json::Value) -> serde_json::Value {
+    let mut config = json!({
+        "model_type": "big_bird", "architectures": [class], "hidden_size": 64,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 96,
+        "vocab_size": 400, "max_position_embeddings": 64
+    });
+    if let (Some(c), Some(m)) = (config.as_object_mut(), more.as_object()) {
+        c.extend(m.clone());
+    }
+    config
+}
+
+#[test]
+fn big_bird_keeps_its_pooler_under_the_masked_lm_and_drops_q_k_v_biases_with_use_bias_false() {
+    // BigBirdForMaskedLM builds BigBirdModel with its pooler (a bare Linear(64, 64)); the head is
+    // BERT's: transform dense and LayerNorm, the decoder tied, its bias the head's `bias`.
+    // use_bias false takes 3 x 64 biases off each layer.
+    let tables = 400 * 64 + 64 * 64 + 2 * 64 + norm(64);
+    let layer = bert_layer(64, 96) - 3 * 64;
+    let head = linear(64, 64) + norm(64) + 400;
+    let expected = tables + 2 * layer + linear(64, 64) + head;
+    assert_eq!(expected, 97_104);
+    let config = small_big_bird("BigBirdForMaskedLM", json!({"use_bias": false}));
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn big_bird_question_answering_runs_an_mlp_before_two_outputs_and_has_no_pooler() {
+    // BigBirdForQuestionAnswering: no pooler; qa_classifier holds BigBirdIntermediate (64 -> 96),
+    // BigBirdOutput (96 -> 64 and a LayerNorm) and qa_outputs (64 -> 2: the class sets
+    // num_labels to 2 whatever the file says). Sequence classification: the pooler, then
+    // RoBERTa's dense + out_proj head.
+    let encoder = 400 * 64 + 64 * 64 + 2 * 64 + norm(64) + 2 * bert_layer(64, 96);
+    let qa = linear(64, 96) + linear(96, 64) + norm(64) + linear(64, 2);
+    let config = small_big_bird("BigBirdForQuestionAnswering", json!({"num_labels": 5}));
+    assert_eq!(derived(config), encoder + qa);
+    let config = small_big_bird("BigBirdForSequenceClassification", json!({"num_labels": 3}));
+    assert_eq!(derived(config), encoder + linear(64, 64) + linear(64, 64) + linear(64, 3));
+}

@@ -34,15 +34,8 @@ pub enum Version {
     V2,
 }
 
-/// DebertaConfig's sizes: BERT-base's with RoBERTa's vocabulary.
-const V1_SIZES: [SizeKey; 6] = [
-    ("vocab_size", 50265, VOCAB),
-    ("hidden_size", 768, WIDTH),
-    ("num_hidden_layers", 12, LAYERS),
-    ("num_attention_heads", 12, HEADS),
-    ("intermediate_size", 3072, FFN),
-    ("max_position_embeddings", 512, POSITIONS),
-];
+/// DebertaConfig's defaults for the same size keys: BERT-base's with RoBERTa's vocabulary.
+const V1_DEFAULTS: [u64; 6] = [50265, 768, 12, 12, 3072, 512];
 
 /// DebertaV2Config's sizes: the 1.5B xxlarge shape.
 const SIZES: [SizeKey; 6] = [
@@ -145,9 +138,13 @@ impl DebertaV2Config {
         } else {
             raw.talking_head = None;
         }
+        let mut keys = SIZES;
+        if v1 {
+            keys.iter_mut().zip(V1_DEFAULTS).for_each(|(key, default)| key.1 = default);
+        }
         let mut d = Vec::new();
         #[rustfmt::skip]
-        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, if v1 { V1_SIZES } else { SIZES }, &mut d)?;
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, keys, &mut d)?;
         // 0 is this class's default and means "no token-type embedding".
         let type_vocab_size = match raw.type_vocab_size {
             Some(0) => 0,

@@ -1,10 +1,14 @@
 """Encoder types of issue 10's enc2 list: DeBERTa v1 (the DeBERTa-v2 builder's `Version::V1`) and
 rows of the BERT lineage (src/config/encoders.rs)."""
 
-FAMILIES = ["deberta"]
+FAMILIES = ["deberta", "longformer", "big_bird"]
 
 EXTRA_CLASSES = {
     "deberta": ["DebertaForTokenClassification", "DebertaForQuestionAnswering"],
+    "longformer": ["LongformerForTokenClassification", "LongformerForQuestionAnswering",
+                   "LongformerForMultipleChoice"],
+    "big_bird": ["BigBirdForCausalLM", "BigBirdForPreTraining", "BigBirdForTokenClassification",
+                 "BigBirdForQuestionAnswering", "BigBirdForMultipleChoice"],
 }
 
 # Sizes unlike any published checkpoint. DeBERTa: relative attention with each pos_att_type,
@@ -28,3 +32,20 @@ VARIATIONS = {
              vocab_size=400, max_position_embeddings=32, legacy=False, tie_word_embeddings=False),
     ],
 }
+
+# The BERT lineage's small shapes: layers, widths, heads, untied heads, label counts, token types.
+_LINEAGE = [
+    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=512,
+         vocab_size=1000, max_position_embeddings=128),
+    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=3, intermediate_size=200,
+         vocab_size=777, max_position_embeddings=66, type_vocab_size=1, tie_word_embeddings=False),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=8, intermediate_size=100,
+         vocab_size=501, max_position_embeddings=40, type_vocab_size=3, num_labels=5),
+]
+# LongformerModel requires one attention window per layer (or one even size for all).
+VARIATIONS["longformer"] = [dict(v, attention_window=16) for v in _LINEAGE]
+VARIATIONS["big_bird"] = _LINEAGE + [
+    dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=96,
+         vocab_size=400, max_position_embeddings=64, use_bias=False, num_labels=3,
+         attention_type="original_full"),
+]
