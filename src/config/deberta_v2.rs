@@ -10,11 +10,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::bert::{Head, UnknownClass};
+use super::bert::Head;
 use super::encoders::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, VOCAB, WIDTH, sizes};
-use super::{
-    Common, ConfigError, Defaulted, Limit, check_range, class_or, classifier_labels, flag, num_labels, size,
-};
+use super::{Common, ConfigError, Defaulted, Limit, check_range, flag, size};
 
 /// `pos_att_type` is a list, or (older configs) one string joined with `|`.
 #[derive(Debug, Deserialize)]
@@ -23,19 +21,6 @@ enum PosAttType {
     List(Vec<String>),
     Joined(String),
 }
-
-/// Which DeBERTa: v1's layers fuse q, k and v into `in_proj` with separate q and v biases, may
-/// mix heads (`talking_head`), and have no position buckets, shared position keys or
-/// convolution; its config class has BERT-base sizes and no multiple-choice class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Version {
-    V1,
-    V2,
-}
-
-/// DebertaConfig's defaults for the same size keys: BERT-base's with RoBERTa's vocabulary.
-const V1_DEFAULTS: [u64; 6] = [50265, 768, 12, 12, 3072, 512];
 
 /// DebertaV2Config's sizes: the 1.5B xxlarge shape.
 const SIZES: [SizeKey; 6] = [
@@ -246,37 +231,8 @@ impl DebertaV2Config {
         });
         let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-7);
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
-        let prefix = if v1 { "Deberta" } else { "DebertaV2" };
-        let class = class_or(common, &format!("{prefix}Model"), &mut d);
-        let labels = num_labels(value)?;
-        let mut num_labels = labels.0;
-        let unknown = || ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string());
-        let head = match class.strip_prefix(prefix).ok_or_else(unknown)? {
-            "Model" => Head::Model,
-            "ForMaskedLM" => {
-                if !legacy && tie_word_embeddings {
-                    // get_output_embeddings() then returns lm_predictions.lm_head.dense, and
-                    // tying replaces that hidden x hidden layer by the word-embedding table.
-                    return Err(ConfigError::field(
-                        "legacy",
-                        "false with tied word embeddings: transformers ties lm_predictions.lm_head.dense (hidden x hidden) to the vocabulary table, so the head cannot run; set tie_word_embeddings to false or keep legacy",
-                    ));
-                }
-                Head::MaskedLm
-            }
-            "ForSequenceClassification" => {
-                Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "ForTokenClassification" => {
-                Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "ForQuestionAnswering" => {
-                num_labels = classifier_labels(labels, &mut d)?;
-                Head::QuestionAnswering
-            }
-            "ForMultipleChoice" if !v1 => Head::MultipleChoice,
-            _ => return Err(unknown()),
-        };
+        let (class, head, num_labels) =
+            head::read(common, value, version, (legacy, tie_word_embeddings), &mut d)?;
         Ok(DebertaV2Config {
             version,
             class,
@@ -327,6 +283,10 @@ impl DebertaV2Config {
         }
     }
 }
+
+mod head;
+use head::V1_DEFAULTS;
+pub use head::Version;
 
 #[cfg(test)]
 mod tests;

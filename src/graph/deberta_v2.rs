@@ -9,6 +9,8 @@ use crate::config::bert::Head;
 use crate::config::deberta_v2::{DebertaV2Config, Version};
 use crate::config::release::Release;
 
+mod v1;
+
 architecture!(
     DebertaV2Config,
     |c| activations: vec![("hidden_act", c.hidden_act.clone())],
@@ -120,7 +122,7 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
             linear(&format!("{a}.key_proj"), "key projection", seq, h, all),
             linear(&format!("{a}.value_proj"), "value projection", seq, h, all),
         ],
-        Version::V1 => v1_projections(c, &a, seq),
+        Version::V1 => v1::projections(c, &a, seq),
     };
     if c.version == Version::V2 && c.pos_proj("c2p") {
         layer.push(linear(
@@ -242,44 +244,6 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
         sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
     }
     Graph { seq_len: seq, sections }
-}
-
-/// v1's attention inputs: q, k and v fused in `in_proj` without a bias, the q and v biases as
-/// parameters of their own, and the position projections (`pos_proj` without a bias for c2p,
-/// `pos_q_proj` with one for p2c).
-fn v1_projections(c: &DebertaV2Config, a: &str, seq: u64) -> Vec<Node> {
-    let (h, all) = (c.hidden_size, c.num_heads * c.attention_head_size);
-    let name = format!("{a}.in_proj");
-    let mut nodes = vec![
-        Node::new(
-            &name,
-            Op::Linear,
-            "query, key and value in one projection; q and v biases apart",
-            &[seq, 3 * all],
-        )
-        .with([
-            Tensor::new(format!("{name}.weight"), &[3 * all, h]),
-            Tensor::new(format!("{a}.q_bias"), &[all]),
-            Tensor::new(format!("{a}.v_bias"), &[all]),
-        ]),
-    ];
-    if c.pos_proj("c2p") {
-        let name = format!("{a}.pos_proj");
-        nodes.push(
-            Node::new(
-                &name,
-                Op::Linear,
-                "relative positions as keys (c2p), no bias",
-                &[c.rel_embeddings, all],
-            )
-            .with([Tensor::new(format!("{name}.weight"), &[all, h])]),
-        );
-    }
-    if c.pos_proj("p2c") {
-        let detail = "relative positions as queries (p2c)";
-        nodes.push(linear(&format!("{a}.pos_q_proj"), detail, c.rel_embeddings, h, all));
-    }
-    nodes
 }
 
 fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {

@@ -1,6 +1,9 @@
 """Encoder types of issue 10's enc2 list: DeBERTa v1 (the DeBERTa-v2 builder's `Version::V1`) and
 rows of the BERT lineage (src/config/encoders.rs)."""
 
+import importlib.util
+from pathlib import Path
+
 FAMILIES = ["deberta", "longformer", "big_bird"]
 
 EXTRA_CLASSES = {
@@ -33,15 +36,11 @@ VARIATIONS = {
     ],
 }
 
-# The BERT lineage's small shapes: layers, widths, heads, untied heads, label counts, token types.
-_LINEAGE = [
-    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=512,
-         vocab_size=1000, max_position_embeddings=128),
-    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=3, intermediate_size=200,
-         vocab_size=777, max_position_embeddings=66, type_vocab_size=1, tie_word_embeddings=False),
-    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=8, intermediate_size=100,
-         vocab_size=501, max_position_embeddings=40, type_vocab_size=3, num_labels=5),
-]
+# The BERT lineage's small shapes, shared with encoders.py.
+_spec = importlib.util.spec_from_file_location("families_enc2_lineage", Path(__file__).with_name("encoders.py"))
+_encoders = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_encoders)
+_LINEAGE = _encoders._LINEAGE
 # LongformerModel requires one attention window per layer (or one even size for all).
 VARIATIONS["longformer"] = [dict(v, attention_window=16) for v in _LINEAGE]
 VARIATIONS["big_bird"] = _LINEAGE + [
