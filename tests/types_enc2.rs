@@ -42,18 +42,33 @@ fn deberta_base_counts_its_fused_in_proj_and_relative_table() {
     assert_eq!(page.params.unwrap().derived, expected);
 }
 
+/// A DeBERTa config of `sizes` (hidden, layers, heads, ffn, vocab, positions) with relative
+/// attention on, and `more` keys.
+fn small_deberta(class: &str, sizes: [u64; 6], more: serde_json::Value) -> serde_json::Value {
+    let [h, layers, heads, ffn, vocab, positions] = sizes;
+    let config = json!({
+        "model_type": "deberta", "architectures": [class], "hidden_size": h, "num_hidden_layers": layers,
+        "num_attention_heads": heads, "intermediate_size": ffn, "vocab_size": vocab,
+        "max_position_embeddings": positions, "relative_attention": true
+    });
+    merged(config, more)
+}
+
+fn merged(mut config: serde_json::Value, more: serde_json::Value) -> serde_json::Value {
+    if let (Some(c), Some(m)) = (config.as_object_mut(), more.as_object()) {
+        c.extend(m.clone());
+    }
+    config
+}
+
 #[test]
 fn deberta_talking_heads_and_embedding_width_add_their_own_tensors() {
     // 2 layers of 80, 4 heads, c2p only, talking heads (two 4 x 4 mixers per layer, no bias),
     // word and position tables 48 wide projected to 80 (embed_proj, no bias). The legacy
     // masked-LM head: dense 80 -> 48, LayerNorm(48), the decoder tied to the word table, its
     // bias the head's `bias` (600).
-    let config = json!({
-        "model_type": "deberta", "architectures": ["DebertaForMaskedLM"], "hidden_size": 80,
-        "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 160,
-        "vocab_size": 600, "max_position_embeddings": 50, "relative_attention": true,
-        "pos_att_type": ["c2p"], "talking_head": true, "embedding_size": 48
-    });
+    let more = json!({"pos_att_type": ["c2p"], "talking_head": true, "embedding_size": 48});
+    let config = small_deberta("DebertaForMaskedLM", [80, 2, 4, 160, 600, 50], more);
     let embeddings = 600 * 48 + 50 * 48 + 48 * 80 + norm(80);
     let layer = deberta_layer(80, 160, true, false) + 2 * 4 * 4;
     let head = linear(80, 48) + norm(48) + 600;
@@ -65,13 +80,11 @@ fn deberta_talking_heads_and_embedding_width_add_their_own_tensors() {
 #[test]
 fn deberta_v1_reads_no_buckets_and_has_no_multiple_choice_class() {
     // position_buckets is a v2 key: v1's table stays 2 x max_relative_positions rows (2 x 17).
-    let config = json!({
-        "model_type": "deberta", "architectures": ["DebertaModel"], "hidden_size": 64,
-        "num_hidden_layers": 1, "num_attention_heads": 8, "intermediate_size": 100,
-        "vocab_size": 501, "max_position_embeddings": 40, "relative_attention": true,
+    let more = json!({
         "max_relative_positions": 17, "pos_att_type": "p2c", "position_biased_input": false,
         "position_buckets": 8
     });
+    let config = small_deberta("DebertaModel", [64, 1, 8, 100, 501, 40], more);
     let expected = 501 * 64 + norm(64) + 2 * 17 * 64 + deberta_layer(64, 100, false, true);
     assert_eq!(derived(config), expected);
     let config = json!({"model_type": "deberta", "architectures": ["DebertaForMultipleChoice"]});
@@ -103,15 +116,12 @@ fn longformer_base_counts_global_projections_beside_robertas_layer() {
 
 /// hidden 64, 2 layers, 4 heads, ffn 96, vocab 400, 64 positions, 2 token types.
 fn small_big_bird(class: &str, more: serde_json::Value) -> serde_json::Value {
-    let mut config = json!({
+    let config = json!({
         "model_type": "big_bird", "architectures": [class], "hidden_size": 64,
         "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 96,
         "vocab_size": 400, "max_position_embeddings": 64
     });
-    if let (Some(c), Some(m)) = (config.as_object_mut(), more.as_object()) {
-        c.extend(m.clone());
-    }
-    config
+    merged(config, more)
 }
 
 #[test]
