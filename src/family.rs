@@ -9,6 +9,7 @@ use crate::graph::Architecture;
 
 mod described;
 mod described_dense;
+mod described_enc2;
 mod described_gpt;
 mod seq2seq;
 pub use described::not_yet;
@@ -614,6 +615,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_dense::FAMILIES)
         .chain(described_gpt::FAMILIES)
         .chain(seq2seq::FAMILIES)
+        .chain(described_enc2::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

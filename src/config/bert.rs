@@ -54,6 +54,7 @@ struct Raw {
     pad_token_id: Option<u64>,
     layer_norm_eps: Option<f64>,
     hidden_act: Option<String>,
+    use_bias: Option<bool>,
 }
 
 /// A resolved BERT-family config: nothing structural is optional.
@@ -87,6 +88,8 @@ pub struct BertConfig {
     pub pad_token_id: u64,
     pub layer_norm_eps: f64,
     pub hidden_act: String,
+    /// q, k and v have biases (all but BigBird with `use_bias` false).
+    pub qkv_bias: bool,
     /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
     #[serde(skip)]
     pub release: super::release::Release,
@@ -148,14 +151,19 @@ impl BertConfig {
         });
         let layer_norm_eps = raw.layer_norm_eps.unwrap_or(df.layer_norm_eps);
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
+        let qkv_bias = match desc.qkv_bias_key {
+            Some(key) => flag(key, raw.use_bias, true, &mut d),
+            None => true,
+        };
         let class = class_or(common, &format!("{}Model", desc.classes.prefix), &mut d);
         let (desc, head) = std::iter::once(desc)
             .chain(super::encoders::interchangeable(desc))
             .find_map(|k| super::encoders::match_class(&k.classes, &class).map(|h| (k, h)))
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
         let (head, mut num_labels) = super::encoders::labelled(head, labels, &mut d)?;
-        if desc.style == Style::Yoso && head == Head::QuestionAnswering {
-            // YosoForQuestionAnswering sets `config.num_labels = 2` whatever the file says.
+        if matches!(desc.style, Style::Yoso | Style::BigBird) && head == Head::QuestionAnswering {
+            // YosoForQuestionAnswering and BigBirdForQuestionAnswering set `config.num_labels =
+            // 2` whatever the file says.
             num_labels = 2;
         }
         Ok(BertConfig {
@@ -179,6 +187,7 @@ impl BertConfig {
             pad_token_id,
             layer_norm_eps,
             hidden_act,
+            qkv_bias,
             release: super::release::Release::V5,
             defaulted: d,
         })
@@ -203,7 +212,7 @@ impl BertConfig {
             Style::Roberta => {
                 self.max_position_embeddings.saturating_sub(self.pad_token_id.saturating_add(1))
             }
-            Style::Bert | Style::Yoso => self.max_position_embeddings,
+            Style::Bert | Style::Yoso | Style::BigBird => self.max_position_embeddings,
         }
     }
 }

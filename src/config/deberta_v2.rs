@@ -1,5 +1,7 @@
 //! DeBERTa-v2 and v3 (`model_type` `deberta-v2`): an encoder with disentangled attention, where
-//! content and relative position are attended separately (He et al., 2020). Defaults are those
+//! content and relative position are attended separately (He et al., 2020). DeBERTa v1
+//! (`deberta`) is read here too, as [`Version::V1`]: its own defaults, a fused `in_proj`, no
+//! buckets, no convolution. Defaults are those
 //! of transformers' `DebertaV2Config` (the 1.5B xxlarge shape, relative attention off); the keys
 //! the modeling code reads with `getattr` (`share_att_key`, `position_buckets`, `norm_rel_ebd`,
 //! `conv_kernel_size`, `embedding_size`, `attention_head_size`, `pooler_hidden_size`) take the
@@ -8,11 +10,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::bert::{Head, UnknownClass};
+use super::bert::Head;
 use super::encoders::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, VOCAB, WIDTH, sizes};
-use super::{
-    Common, ConfigError, Defaulted, Limit, check_range, class_or, classifier_labels, flag, num_labels, size,
-};
+use super::{Common, ConfigError, Defaulted, Limit, check_range, flag, size};
 
 /// `pos_att_type` is a list, or (older configs) one string joined with `|`.
 #[derive(Debug, Deserialize)]
@@ -53,10 +53,13 @@ struct Raw {
     pooler_hidden_size: Option<u64>,
     legacy: Option<bool>,
     tie_word_embeddings: Option<bool>,
+    talking_head: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DebertaV2Config {
+    #[serde(skip)]
+    pub version: Version,
     pub class: String,
     pub head: Head,
     /// The QA output width (`num_labels`).
@@ -87,6 +90,9 @@ pub struct DebertaV2Config {
     pub conv_act: String,
     pub pooler_hidden_size: u64,
     pub legacy: bool,
+    /// v1's `head_logits_proj` and `head_weights_proj` (heads x heads) mixing the heads.
+    #[serde(skip)]
+    pub talking_head: bool,
     pub tie_word_embeddings: bool,
     pub pad_token_id: u64,
     pub layer_norm_eps: f64,
@@ -99,10 +105,31 @@ pub struct DebertaV2Config {
 
 impl DebertaV2Config {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
-        let raw: Raw = super::deserialize_raw(value)?;
+        Self::read(value, common, Version::V2)
+    }
+
+    /// DeBERTa v1 (`model_type` `deberta`).
+    pub fn resolve_v1(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        Self::read(value, common, Version::V1)
+    }
+
+    fn read(value: &Value, common: &Common, version: Version) -> Result<Self, ConfigError> {
+        let v1 = version == Version::V1;
+        let mut raw: Raw = super::deserialize_raw(value)?;
+        if v1 {
+            // Keys DebertaConfig's modeling code never reads: they shape nothing in v1.
+            (raw.attention_head_size, raw.share_att_key, raw.position_buckets) = (None, None, None);
+            (raw.norm_rel_ebd, raw.conv_kernel_size) = (None, None);
+        } else {
+            raw.talking_head = None;
+        }
+        let mut keys = SIZES;
+        if v1 {
+            keys.iter_mut().zip(V1_DEFAULTS).for_each(|(key, default)| key.1 = default);
+        }
         let mut d = Vec::new();
         #[rustfmt::skip]
-        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, SIZES, &mut d)?;
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, keys, &mut d)?;
         // 0 is this class's default and means "no token-type embedding".
         let type_vocab_size = match raw.type_vocab_size {
             Some(0) => 0,
@@ -196,6 +223,7 @@ impl DebertaV2Config {
             None => hidden_size,
         };
         let legacy = flag("legacy", raw.legacy, true, &mut d);
+        let talking_head = raw.talking_head.unwrap_or(false);
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
             d.push(Defaulted { field: "pad_token_id", value: "0".into() });
@@ -203,36 +231,10 @@ impl DebertaV2Config {
         });
         let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-7);
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
-        let class = class_or(common, "DebertaV2Model", &mut d);
-        let labels = num_labels(value)?;
-        let mut num_labels = labels.0;
-        let head = match class.as_str() {
-            "DebertaV2Model" => Head::Model,
-            "DebertaV2ForMaskedLM" => {
-                if !legacy && tie_word_embeddings {
-                    // get_output_embeddings() then returns lm_predictions.lm_head.dense, and
-                    // tying replaces that hidden x hidden layer by the word-embedding table.
-                    return Err(ConfigError::field(
-                        "legacy",
-                        "false with tied word embeddings: transformers ties lm_predictions.lm_head.dense (hidden x hidden) to the vocabulary table, so the head cannot run; set tie_word_embeddings to false or keep legacy",
-                    ));
-                }
-                Head::MaskedLm
-            }
-            "DebertaV2ForSequenceClassification" => {
-                Head::SequenceClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "DebertaV2ForTokenClassification" => {
-                Head::TokenClassification { num_labels: classifier_labels(labels, &mut d)? }
-            }
-            "DebertaV2ForQuestionAnswering" => {
-                num_labels = classifier_labels(labels, &mut d)?;
-                Head::QuestionAnswering
-            }
-            "DebertaV2ForMultipleChoice" => Head::MultipleChoice,
-            _ => return Err(ConfigError::field("architectures[0]", UnknownClass(class).to_string())),
-        };
+        let (class, head, num_labels) =
+            head::read(common, value, version, (legacy, tie_word_embeddings), &mut d)?;
         Ok(DebertaV2Config {
+            version,
             class,
             head,
             num_labels,
@@ -255,6 +257,7 @@ impl DebertaV2Config {
             conv_act,
             pooler_hidden_size,
             legacy,
+            talking_head,
             tie_word_embeddings,
             pad_token_id,
             layer_norm_eps,
@@ -280,6 +283,10 @@ impl DebertaV2Config {
         }
     }
 }
+
+mod head;
+use head::V1_DEFAULTS;
+pub use head::Version;
 
 #[cfg(test)]
 mod tests;

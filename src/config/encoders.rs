@@ -8,6 +8,7 @@
 
 mod read;
 mod table;
+mod table_enc2;
 
 pub(crate) use read::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH};
 pub(crate) use read::{encoder_dims, head_of, labelled, match_class, position_embedding, sizes};
@@ -24,6 +25,10 @@ pub enum Style {
     /// YOSO, MRA and Nyströmformer: BERT's masked-LM head, RoBERTa's classification head, no
     /// pooler, and multiple choice through a `pre_classifier` (dense + ReLU).
     Yoso,
+    /// BigBird: BERT's masked-LM and pre-training heads, RoBERTa's classification head, a
+    /// pooler (`pooler`, a bare linear) under every class but question answering, whose head
+    /// runs an MLP and a norm before `qa_outputs`.
+    BigBird,
 }
 
 /// A depthwise convolution over each head's values, and the key that sizes it.
@@ -125,6 +130,10 @@ pub struct EncoderDesc {
     /// Rows of the position table beyond `max_position_embeddings` (YOSO's ids start at 2).
     pub position_offset: u64,
     pub conv: Conv,
+    /// Longformer's `query_global`, `key_global` and `value_global` beside q, k and v.
+    pub global_attention: bool,
+    /// The boolean key that drops q, k and v's biases (BigBird's `use_bias`, true by default).
+    pub qkv_bias_key: Option<&'static str>,
 }
 
 pub const BERT: EncoderDesc = EncoderDesc {
@@ -145,6 +154,8 @@ pub const BERT: EncoderDesc = EncoderDesc {
     pooler_always: false,
     position_offset: 0,
     conv: Conv::None,
+    global_attention: false,
+    qkv_bias_key: None,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {

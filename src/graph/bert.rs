@@ -48,6 +48,9 @@ fn encoder_prefix(c: &BertConfig) -> &'static str {
 /// Whether the class builds the pooler. transformers builds it for the bare model and the heads
 /// that classify from the pooled [CLS] vector; the others pass `add_pooling_layer=False`.
 pub fn has_pooler(c: &BertConfig) -> bool {
+    if c.style == Style::BigBird {
+        return c.head != Head::QuestionAnswering;
+    }
     c.desc.pooler_always
         || c.style != Style::Yoso
             && matches!(
@@ -109,6 +112,7 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
             .params
             .push(Tensor::new(format!("{l}.attention.self.conv.weight"), &[c.num_heads, 1, k, 1]));
     }
+    layer_switches(c, &l, seq, &mut nodes);
     sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
     if let Some(last) = norms.last {
         let name = format!("{p}{last}");
@@ -116,7 +120,16 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
         sections.push(Section { name, role: Role::Layers, repeat: 1, nodes });
     }
 
-    if has_pooler(c) {
+    if has_pooler(c) && c.style == Style::BigBird {
+        // BigBird's pooler is a bare nn.Linear, not a module holding `dense`.
+        let name = format!("{p}pooler");
+        sections.push(Section {
+            name: name.clone(),
+            role: Role::Pooler,
+            repeat: 1,
+            nodes: vec![linear(&name, "first token's state, dense then tanh", 1, h, h)],
+        });
+    } else if has_pooler(c) {
         let name = format!("{p}pooler.dense");
         sections.push(Section {
             name: format!("{p}pooler"),
@@ -133,17 +146,37 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     if !head_nodes.is_empty() {
         let name = match (c.head, c.style) {
             (Head::MaskedLm | Head::CausalLm, Style::Roberta) => "lm_head",
-            (Head::SequenceClassification { .. }, Style::Roberta | Style::Yoso)
+            (Head::SequenceClassification { .. }, Style::Roberta | Style::Yoso | Style::BigBird)
             | (
                 Head::SequenceClassification { .. } | Head::TokenClassification { .. } | Head::MultipleChoice,
                 _,
             ) => "classifier",
+            (Head::QuestionAnswering, Style::BigBird) => "qa_classifier",
             (Head::QuestionAnswering, _) => "qa_outputs",
             _ => "cls",
         };
         sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes: head_nodes });
     }
     Graph { seq_len: seq, sections }
+}
+
+/// What a row's switches change in each layer: Longformer's global q, k and v beside the local
+/// ones, and BigBird's q, k and v without biases under `use_bias: false`.
+fn layer_switches(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
+    let h = c.hidden_size;
+    let all = c.num_heads * c.head_dim();
+    if !c.qkv_bias {
+        for n in nodes.iter_mut().filter(|n| ["query", "key", "value"].iter().any(|k| n.name.ends_with(k))) {
+            n.params.retain(|t| !t.name.ends_with(".bias"));
+        }
+    }
+    if c.desc.global_attention {
+        let at = nodes.iter().position(|n| n.op == Op::Attention).unwrap_or(nodes.len());
+        for (i, k) in ["query", "key", "value"].into_iter().enumerate() {
+            let name = format!("{l}.attention.self.{k}_global");
+            nodes.insert(at + i, linear(&name, &format!("{k} projection for global tokens"), seq, h, all));
+        }
+    }
 }
 
 /// The LM head's decoder: tied to the word embeddings unless the config unties it; its bias is
@@ -179,7 +212,9 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
     let nsp = || linear("cls.seq_relationship", "is-next classifier on the pooled vector", 1, h, 2);
     match (c.head, c.style) {
         (Head::Model, _) => vec![],
-        (Head::MaskedLm | Head::CausalLm, Style::Bert | Style::Yoso) => bert_mlm(c, seq, word_embeddings),
+        (Head::MaskedLm | Head::CausalLm, Style::Bert | Style::Yoso | Style::BigBird) => {
+            bert_mlm(c, seq, word_embeddings)
+        }
         (Head::MaskedLm | Head::CausalLm, Style::Roberta) => vec![
             linear("lm_head.dense", "dense, then GELU", seq, h, h),
             layer_norm("lm_head.layer_norm", "norm", &[seq, h], h),
@@ -194,13 +229,25 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
         (Head::SequenceClassification { num_labels }, Style::Bert) => {
             vec![linear("classifier", "labels from the pooled vector", 1, h, num_labels)]
         }
-        (Head::SequenceClassification { num_labels }, Style::Roberta | Style::Yoso) => vec![
+        (Head::SequenceClassification { num_labels }, Style::Roberta | Style::Yoso | Style::BigBird) => vec![
             linear("classifier.dense", "first token's state, dense then tanh", 1, h, h),
             linear("classifier.out_proj", "labels", 1, h, num_labels),
         ],
         (Head::TokenClassification { num_labels }, _) => {
             vec![linear("classifier", "a label per token", seq, h, num_labels)]
         }
+        (Head::QuestionAnswering, Style::BigBird) => vec![
+            linear(
+                "qa_classifier.intermediate.dense",
+                &format!("up projection, then {}", c.hidden_act),
+                seq,
+                h,
+                c.intermediate_size,
+            ),
+            linear("qa_classifier.output.dense", "down projection", seq, c.intermediate_size, h),
+            layer_norm("qa_classifier.output.LayerNorm", "residual add, then norm", &[seq, h], h),
+            linear("qa_classifier.qa_outputs", "span start and end logits", seq, h, c.num_labels),
+        ],
         (Head::QuestionAnswering, _) => {
             vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)]
         }

@@ -6,8 +6,10 @@ use super::bert::{layer_norm, linear};
 use super::release::{MLM_BIAS, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::Head;
-use crate::config::deberta_v2::DebertaV2Config;
+use crate::config::deberta_v2::{DebertaV2Config, Version};
 use crate::config::release::Release;
+
+mod v1;
 
 architecture!(
     DebertaV2Config,
@@ -114,12 +116,15 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
     let (heads, hd, ffn) = (c.num_heads, c.attention_head_size, c.intermediate_size);
     let all = heads * hd;
     let a = format!("{l}.attention.self");
-    let mut layer = vec![
-        linear(&format!("{a}.query_proj"), "query projection", seq, h, all),
-        linear(&format!("{a}.key_proj"), "key projection", seq, h, all),
-        linear(&format!("{a}.value_proj"), "value projection", seq, h, all),
-    ];
-    if c.pos_proj("c2p") {
+    let mut layer = match c.version {
+        Version::V2 => vec![
+            linear(&format!("{a}.query_proj"), "query projection", seq, h, all),
+            linear(&format!("{a}.key_proj"), "key projection", seq, h, all),
+            linear(&format!("{a}.value_proj"), "value projection", seq, h, all),
+        ],
+        Version::V1 => v1::projections(c, &a, seq),
+    };
+    if c.version == Version::V2 && c.pos_proj("c2p") {
         layer.push(linear(
             &format!("{a}.pos_key_proj"),
             "relative positions as keys (c2p)",
@@ -128,7 +133,7 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
             all,
         ));
     }
-    if c.pos_proj("p2c") {
+    if c.version == Version::V2 && c.pos_proj("p2c") {
         layer.push(linear(
             &format!("{a}.pos_query_proj"),
             "relative positions as queries (p2c)",
@@ -166,6 +171,12 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
         linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
         layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
     ]);
+    if let (true, Some(attention)) = (c.talking_head, layer.iter_mut().find(|n| n.op == Op::Attention)) {
+        // Mixes the heads' scores and then their weights, no bias.
+        for name in ["head_logits_proj", "head_weights_proj"] {
+            attention.params.push(Tensor::new(format!("{a}.{name}.weight"), &[heads, heads]));
+        }
+    }
     sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes: layer });
 
     let ph = c.pooler_hidden_size;
@@ -250,6 +261,9 @@ fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
             ]),
             "the masked-LM head a pre-training checkpoint may carry; this class drops it",
         ));
+        if c.version == Version::V1 {
+            return out;
+        }
         out.push(Candidate::extra(
             "replaced-token-detection head",
             shapes([

@@ -24,6 +24,7 @@ const YOSO_DEFAULTS: Defaults = Defaults {
 };
 
 pub const TYPES: &[EncoderDesc] = &[
+    // Rows 0 to 2 stay BERT, RoBERTa and XLM-RoBERTa (`interchangeable`).
     BERT,
     ROBERTA,
     // XLMRobertaConfig keeps BertConfig's vocabulary default, with RoBERTa's padding index.
@@ -180,7 +181,7 @@ pub const TYPES: &[EncoderDesc] = &[
 
 /// The description of a `model_type` of the lineage, if there is one.
 pub fn lookup(model_type: &str) -> Option<&'static EncoderDesc> {
-    TYPES.iter().find(|d| d.model_type == model_type)
+    TYPES.iter().chain(super::table_enc2::TYPES).find(|d| d.model_type == model_type)
 }
 
 /// BERT, RoBERTa and XLM-RoBERTa files load each other's classes (a `bert` config naming

@@ -20,9 +20,11 @@ pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
         vec![(format!("{ckpt_p}embeddings.position_ids"), vec![1, c.max_position_embeddings])],
         "an int64 buffer of position indices that transformers before 4.31 saved with the weights; not a parameter",
     )];
+    // BigBird's pooler is a bare linear.
+    let dense = if c.style == Style::BigBird { "" } else { ".dense" };
     let pooler = vec![
-        (format!("{ckpt_p}pooler.dense.weight"), vec![h, h]),
-        (format!("{ckpt_p}pooler.dense.bias"), vec![h]),
+        (format!("{ckpt_p}pooler{dense}.weight"), vec![h, h]),
+        (format!("{ckpt_p}pooler{dense}.bias"), vec![h]),
     ];
     if has_pooler(c) {
         out.push(Candidate::missing(
@@ -47,7 +49,7 @@ pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
     }
     if has_lm {
         let (dec, tied) = match c.style {
-            Style::Bert | Style::Yoso => ("cls.predictions.decoder", "cls.predictions.bias"),
+            Style::Bert | Style::Yoso | Style::BigBird => ("cls.predictions.decoder", "cls.predictions.bias"),
             Style::Roberta => ("lm_head.decoder", "lm_head.bias"),
         };
         if c.tie_word_embeddings {
@@ -65,7 +67,7 @@ pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
         ));
     } else {
         let tensors = match c.style {
-            Style::Bert | Style::Yoso => vec![
+            Style::Bert | Style::Yoso | Style::BigBird => vec![
                 ("cls.predictions.transform.dense.weight".into(), vec![h, h]),
                 ("cls.predictions.transform.dense.bias".into(), vec![h]),
                 ("cls.predictions.transform.LayerNorm.weight".into(), vec![h]),
