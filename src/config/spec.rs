@@ -192,6 +192,8 @@ pub enum Linear {
     GatedDeltaNet {
         fused: bool,
     },
+    /// Mamba-2 mixers with attention (Bamba, Granite 4.0, Nemotron-H: `config/spec_hybrid.rs`).
+    Mamba2(&'static super::spec_hybrid::Hybrid),
 }
 
 /// Which layers attend within a window, and over which window.
@@ -350,6 +352,8 @@ pub struct SpecConfig {
     pub linear: Option<super::spec_mixers::LinearDims>,
     /// Per layer, whether it mixes with linear attention instead of attention (empty: none).
     pub linear_layers: Vec<bool>,
+    /// A Mamba-2 hybrid's mixer sizes and per-layer blocks (`config/spec_hybrid.rs`).
+    pub hybrid: Option<super::spec_hybrid::HybridDims>,
     /// Multi-token-prediction layers the published checkpoints store beside the class's
     /// weights (`num_nextn_predict_layers`, `mtp_num_hidden_layers`); no class loads them.
     pub mtp_layers: u64,

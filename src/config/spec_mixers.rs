@@ -48,7 +48,7 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
         Attn::Grouped | Attn::GatedOutput => (None, vec![]),
     };
     let (linear, linear_layers) = match spec.linear {
-        Linear::None => (None, vec![]),
+        Linear::None | Linear::Mamba2(_) => (None, vec![]),
         Linear::GatedDeltaNet { .. } => {
             let dims = LinearDims {
                 key_heads: r.size("linear_num_key_heads", 1 << 14)?,

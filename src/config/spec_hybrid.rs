@@ -1,0 +1,416 @@
+//! Hybrids of Mamba-2 mixers and attention, as descriptions (see `config/spec.rs`): Bamba,
+//! Granite 4.0 (`granitemoehybrid`) and Nemotron-H. Their Mamba-2 mixer is one block
+//! ([`Mamba2Dims`], built by `graph/mamba2.rs`, which `mamba2` itself also uses); what differs is
+//! the keys it reads, which layers hold it, and the module names. Defaults are those of
+//! transformers 5.24's `configuration_<type>.py`.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::spec::{Dv, Experts, HeadKind, Linear, MoeSpec, NormKind, Reader, Shared, Slot, Spec};
+use super::spec_dense::BASE;
+use super::spec_moe::MOE;
+use super::{ConfigError, Defaulted, Limit, check_range};
+use Dv::{B, F, Null, S, U};
+use HeadKind::{CausalLm, Model};
+
+/// The Mamba-2 mixer's sizes: heads of `head_dim` channels (`inner` in all), B and C in
+/// `groups`, a state of `state` per channel, a causal convolution of `conv_kernel`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Mamba2Dims {
+    pub heads: u64,
+    pub head_dim: u64,
+    pub groups: u64,
+    pub state: u64,
+    pub conv_kernel: u64,
+    pub inner: u64,
+    pub conv_bias: bool,
+    pub proj_bias: bool,
+}
+
+impl Mamba2Dims {
+    /// Channels the convolution runs over: x, B and C.
+    pub fn conv_channels(&self) -> u64 {
+        self.inner + 2 * self.groups * self.state
+    }
+}
+
+/// What one layer of a hybrid holds. Bamba's and Granite's layers pair a mixer (Mamba-2 or
+/// attention) with an MLP; each of Nemotron-H's layers is a single block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Block {
+    Mamba,
+    Attention,
+    Mlp,
+    Moe,
+}
+
+/// A resolved hybrid: the mixer's sizes and each layer's block.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct HybridDims {
+    pub mamba: Mamba2Dims,
+    pub blocks: Vec<Block>,
+    /// Nemotron-H's optional latent the routed experts work in (`moe_latent_size`).
+    pub moe_latent: Option<u64>,
+}
+
+/// How the mixer's channels follow from the config.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Inner {
+    /// `expand x hidden_size`, and `head_dim` may be "auto" (that over the heads).
+    Expand(&'static str),
+    /// heads x head_dim (Nemotron-H).
+    Heads,
+}
+
+/// Which layers are Mamba-2 layers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Attention on the layers a list of indices names, Mamba elsewhere (Bamba).
+    AttnIndices(&'static str),
+    /// `layer_types` (`linear_attention`/`mamba` or `full_attention`/`attention`), all Mamba
+    /// when absent (Granite 4.0).
+    LayerTypes,
+    /// One block per layer from `layers_block_type` or the pattern string
+    /// `hybrid_override_pattern` (`M` Mamba, `*` attention, `-` MLP, `E` experts), which also
+    /// sets the layer count (Nemotron-H).
+    Blocks,
+}
+
+/// A hybrid's description beside its `Spec`: the mixer's keys and the modules' names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hybrid {
+    pub heads: &'static str,
+    pub head_dim: &'static str,
+    pub groups: &'static str,
+    pub state: &'static str,
+    pub conv: &'static str,
+    pub conv_bias: &'static str,
+    pub proj_bias: &'static str,
+    pub inner: Inner,
+    pub layout: Layout,
+    /// The mixer's module (`mamba`, `mixer`), the dense MLP's, the prefix, embeddings and final norm.
+    pub mixer: &'static str,
+    pub mlp: &'static str,
+    pub prefix: &'static str,
+    pub embed: &'static str,
+    pub final_norm: &'static str,
+    /// Whether `tie_word_embeddings` ties the head (Nemotron-H's class ties nothing).
+    pub ties: bool,
+}
+
+const BAMBA: Hybrid = Hybrid {
+    heads: "mamba_n_heads",
+    head_dim: "mamba_d_head",
+    groups: "mamba_n_groups",
+    state: "mamba_d_state",
+    conv: "mamba_d_conv",
+    conv_bias: "mamba_conv_bias",
+    proj_bias: "mamba_proj_bias",
+    inner: Inner::Expand("mamba_expand"),
+    layout: Layout::AttnIndices("attn_layer_indices"),
+    mixer: "mamba",
+    mlp: "feed_forward",
+    prefix: "model.",
+    embed: "embed_tokens",
+    final_norm: "final_layernorm",
+    ties: true,
+};
+
+const NEMOTRON_H: Hybrid = Hybrid {
+    heads: "mamba_num_heads",
+    head_dim: "mamba_head_dim",
+    groups: "n_groups",
+    state: "ssm_state_size",
+    conv: "conv_kernel",
+    conv_bias: "use_conv_bias",
+    proj_bias: "use_bias",
+    inner: Inner::Heads,
+    layout: Layout::Blocks,
+    mixer: "mixer",
+    mlp: "mixer",
+    prefix: "backbone.",
+    embed: "embeddings",
+    final_norm: "norm_f",
+    ties: false,
+};
+
+/// The Mamba-2 keys Bamba and Granite 4.0 share, with their defaults.
+macro_rules! mamba_keys {
+    ($($k:literal => $v:expr),* $(,)?) => {
+        &[$(($k, $v)),*, ("mamba_n_heads", U(128)), ("mamba_d_head", S("auto")),
+          ("mamba_n_groups", U(1)), ("mamba_d_state", U(256)), ("mamba_d_conv", U(4)),
+          ("mamba_expand", U(2)), ("mamba_conv_bias", B(true)), ("mamba_proj_bias", B(false)),
+          ("num_attention_heads", U(32)), ("num_hidden_layers", U(32)), ("hidden_act", S("silu")),
+          ("attention_bias", B(false)), ("tie_word_embeddings", B(false)), ("hidden_size", U(4096))]
+    };
+}
+
+/// Norms before the mixer and before the MLP.
+const PRE_FF: &[(&str, Slot)] = &[("input_layernorm", Slot::Before), ("pre_ff_layernorm", Slot::Between)];
+
+pub const TYPES: &[Spec] = &[
+    Spec {
+        model_type: "bamba",
+        classes: &[("BambaModel", Model), ("BambaForCausalLM", CausalLm)],
+        keys: mamba_keys![
+            "vocab_size" => U(128000), "intermediate_size" => U(14336),
+            "num_key_value_heads" => U(8), "max_position_embeddings" => U(262144),
+            "rms_norm_eps" => F(1e-5), "pad_token_id" => U(0), "mlp_bias" => B(false),
+        ],
+        mlp_bias: super::spec::Bias::Key("mlp_bias"),
+        layer_norms: PRE_FF,
+        linear: Linear::Mamba2(&BAMBA),
+        ..BASE
+    },
+    Spec {
+        model_type: "granitemoehybrid",
+        classes: &[("GraniteMoeHybridModel", Model), ("GraniteMoeHybridForCausalLM", CausalLm)],
+        keys: mamba_keys![
+            "vocab_size" => U(32000), "intermediate_size" => U(11008),
+            "num_key_value_heads" => Null, "max_position_embeddings" => U(2048),
+            "rms_norm_eps" => F(1e-6), "num_local_experts" => U(8), "num_experts_per_tok" => U(2),
+            "shared_intermediate_size" => U(1024),
+        ],
+        aliases: &[("layers_block_type", "layer_types")],
+        moe: Some(super::spec_granite::GRANITE_MOE),
+        linear: Linear::Mamba2(&Hybrid {
+            layout: Layout::LayerTypes,
+            mlp: "shared_mlp",
+            final_norm: "norm",
+            ..BAMBA
+        }),
+        ..BASE
+    },
+    Spec {
+        model_type: "nemotron_h",
+        classes: &[("NemotronHModel", Model), ("NemotronHForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(131072)),
+            ("hidden_size", U(4096)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", U(8)),
+            ("head_dim", U(128)),
+            ("max_position_embeddings", U(4096)),
+            ("intermediate_size", U(21504)),
+            ("hidden_act", S("relu2")),
+            ("mlp_bias", B(false)),
+            ("ssm_state_size", U(128)),
+            ("mamba_num_heads", U(128)),
+            ("mamba_head_dim", U(64)),
+            ("n_groups", U(8)),
+            ("conv_kernel", U(4)),
+            ("use_conv_bias", B(true)),
+            ("use_bias", B(false)),
+            ("n_routed_experts", U(8)),
+            ("moe_intermediate_size", U(7688)),
+            ("moe_shared_expert_intermediate_size", U(7688)),
+            ("num_experts_per_tok", U(2)),
+            ("layer_norm_epsilon", F(1e-5)),
+            ("pad_token_id", U(0)),
+        ],
+        // The config pops the `mamba_`-named keys into these (NemotronHConfig.__post_init__).
+        aliases: &[
+            ("mlp_hidden_act", "hidden_act"),
+            ("num_local_experts", "n_routed_experts"),
+            ("mamba_n_groups", "n_groups"),
+            ("mamba_d_conv", "conv_kernel"),
+            ("mamba_conv_bias", "use_conv_bias"),
+            ("layer_types", "layers_block_type"),
+        ],
+        eps_key: "layer_norm_epsilon",
+        qkv_bias: super::spec::Bias::Fixed(false),
+        o_bias: super::spec::Bias::Fixed(false),
+        norm: NormKind::Rms,
+        layer_norms: &[("norm", Slot::Before)],
+        mlp: super::spec::Mlp::Plain,
+        mlp_bias: super::spec::Bias::Key("mlp_bias"),
+        moe: Some(MoeSpec {
+            block: "mixer",
+            experts_key: "n_routed_experts",
+            width_key: "moe_intermediate_size",
+            experts: Experts::Stacked { bias: false },
+            shared: Shared::Width { name: "shared_experts", key: "moe_shared_expert_intermediate_size" },
+            correction_buffer: Some("gate.e_score_correction_bias"),
+            ..MOE
+        }),
+        linear: Linear::Mamba2(&NEMOTRON_H),
+        ..BASE
+    },
+];
+
+/// The hybrid description of a spec, if it has one.
+pub fn hybrid(spec: &Spec) -> Option<&'static Hybrid> {
+    match spec.linear {
+        Linear::Mamba2(h) => Some(h),
+        _ => None,
+    }
+}
+
+/// Nemotron-H's layer count: the length of its block list (or pattern), which the class uses
+/// whatever `num_hidden_layers` says; None for the other layouts.
+pub(crate) fn block_count(r: &mut Reader, h: &Hybrid) -> Result<Option<u64>, ConfigError> {
+    if h.layout != Layout::Blocks {
+        return Ok(None);
+    }
+    let n = nemotron_blocks(r)?.len() as u64;
+    check_range(Limit { field: "layers_block_type", max: 10_000 }, n).map(Some)
+}
+
+fn nemotron_blocks(r: &mut Reader) -> Result<Vec<Block>, ConfigError> {
+    if let Some(v) = r.raw("layers_block_type").cloned() {
+        let bad = || {
+            ConfigError::field(
+                "layers_block_type",
+                format!("expected a list of linear_attention, full_attention, mlp or moe, found {v}"),
+            )
+        };
+        let list = v.as_array().ok_or_else(bad)?;
+        return list
+            .iter()
+            .map(|t| match t.as_str() {
+                Some("linear_attention" | "mamba") => Ok(Block::Mamba),
+                Some("full_attention" | "attention") => Ok(Block::Attention),
+                Some("mlp") => Ok(Block::Mlp),
+                Some("moe") => Ok(Block::Moe),
+                _ => Err(bad()),
+            })
+            .collect();
+    }
+    if let Some(v) = r.value.get("hybrid_override_pattern").filter(|v| !v.is_null()) {
+        let bad = || {
+            ConfigError::field(
+                "hybrid_override_pattern",
+                format!("expected a string of M, *, - and E, found {v}"),
+            )
+        };
+        return v
+            .as_str()
+            .ok_or_else(bad)?
+            .chars()
+            .map(|c| match c {
+                'M' => Ok(Block::Mamba),
+                '*' => Ok(Block::Attention),
+                '-' => Ok(Block::Mlp),
+                'E' => Ok(Block::Moe),
+                _ => Err(bad()),
+            })
+            .collect();
+    }
+    // Read twice (the layer count, then the blocks); recorded once.
+    if !r.defaulted.iter().any(|d| d.field == "layers_block_type") {
+        r.defaulted.push(Defaulted { field: "layers_block_type", value: "M E * -".into() });
+    }
+    Ok(vec![Block::Mamba, Block::Moe, Block::Attention, Block::Mlp])
+}
+
+/// Reads the mixer's sizes and each layer's block; marks the Mamba layers in `linear_layers` and,
+/// for Nemotron-H, the expert layers in `sparse_layers`.
+pub(crate) fn read(
+    r: &mut Reader,
+    h: &Hybrid,
+    hidden: u64,
+    layers: u64,
+    linear_layers: &mut Vec<bool>,
+    sparse_layers: &mut Vec<bool>,
+) -> Result<HybridDims, ConfigError> {
+    let heads = r.size(h.heads, 1 << 16)?;
+    let groups = r.size(h.groups, 1 << 14)?;
+    let state = r.size(h.state, 1 << 14)?;
+    let conv_kernel = r.size(h.conv, 1024)?;
+    let (inner, head_dim) = match h.inner {
+        Inner::Heads => {
+            let head_dim = r.size(h.head_dim, 1 << 14)?;
+            (heads * head_dim, head_dim)
+        }
+        Inner::Expand(key) => {
+            let inner = r.size(key, 64)? * hidden;
+            let auto = match r.raw(h.head_dim) {
+                None => true,
+                Some(Value::String(s)) => s == "auto",
+                Some(_) => false,
+            };
+            let head_dim = if auto {
+                if r.raw(h.head_dim).is_none() {
+                    r.defaulted.push(Defaulted {
+                        field: h.head_dim,
+                        value: "auto: expand x hidden_size / heads".into(),
+                    });
+                }
+                inner / heads
+            } else {
+                r.size(h.head_dim, 1 << 14)?
+            };
+            // The config class refuses the file otherwise (validate_architecture).
+            if head_dim * heads != inner {
+                return Err(ConfigError::field(
+                    h.heads,
+                    format!(
+                        "{heads} heads of {head_dim} must make the mixer's {inner} channels (expand x hidden_size)"
+                    ),
+                ));
+            }
+            (inner, head_dim)
+        }
+    };
+    if inner % groups != 0 || heads % groups != 0 {
+        return Err(ConfigError::field(h.groups, format!("{groups} groups must divide the {heads} heads")));
+    }
+    let mamba = Mamba2Dims {
+        heads,
+        head_dim,
+        groups,
+        state,
+        conv_kernel,
+        inner,
+        conv_bias: r.flag(h.conv_bias)?,
+        proj_bias: r.flag(h.proj_bias)?,
+    };
+    let n = layers as usize;
+    let blocks = match h.layout {
+        Layout::Blocks => nemotron_blocks(r)?,
+        Layout::AttnIndices(key) => {
+            let attn = r.index_list(key)?.unwrap_or_default();
+            if let Some(i) = attn.iter().find(|i| **i >= layers) {
+                return Err(ConfigError::field(key, format!("layer {i}, but the model has {layers} layers")));
+            }
+            (0..layers).map(|i| if attn.contains(&i) { Block::Attention } else { Block::Mamba }).collect()
+        }
+        Layout::LayerTypes => match layer_types(r, layers)? {
+            Some(l) => l.into_iter().map(|m| if m { Block::Mamba } else { Block::Attention }).collect(),
+            None => vec![Block::Mamba; n],
+        },
+    };
+    *linear_layers = blocks.iter().map(|b| *b == Block::Mamba).collect();
+    if h.layout == Layout::Blocks {
+        *sparse_layers = blocks.iter().map(|b| *b == Block::Moe).collect();
+    }
+    let moe_latent = match h.layout {
+        Layout::Blocks => match r.opt_u("moe_latent_size")? {
+            Some(l) => Some(check_range(Limit { field: "moe_latent_size", max: 1 << 20 }, l)?),
+            None => None,
+        },
+        _ => None,
+    };
+    Ok(HybridDims { mamba, blocks, moe_latent })
+}
+
+/// `layer_types`, true for a Mamba layer, under the names transformers 5.x remaps from
+/// (`mamba`, `attention`) or to (`linear_attention`, `full_attention`).
+fn layer_types(r: &Reader, layers: u64) -> Result<Option<Vec<bool>>, ConfigError> {
+    let Some(v) = r.raw("layer_types") else { return Ok(None) };
+    let bad = || ConfigError::field("layer_types", format!("expected {layers} of mamba or attention"));
+    let list = v.as_array().ok_or_else(bad)?;
+    if list.len() as u64 != layers {
+        return Err(bad());
+    }
+    list.iter()
+        .map(|t| match t.as_str() {
+            Some("mamba" | "linear_attention") => Ok(true),
+            Some("attention" | "full_attention") => Ok(false),
+            _ => Err(bad()),
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}

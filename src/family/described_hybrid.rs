@@ -1,0 +1,25 @@
+//! The families of the Mamba-2 hybrids described in `config/spec_hybrid.rs`.
+
+use super::FamilyInfo;
+use super::described::decoder;
+
+pub const FAMILIES: &[FamilyInfo] = &[
+    decoder(
+        "bamba",
+        "Bamba",
+        "mamba2",
+        "IBM's Bamba (2024): Mamba-2 layers with a few attention layers among them (`attn_layer_indices`), each followed by a gated MLP; serving keeps a KV cache for the attention layers and a fixed state for the rest.",
+    ),
+    decoder(
+        "granitemoehybrid",
+        "Granite 4.0",
+        "granitemoeshared",
+        "IBM's Granite 4.0 (2025): Mamba-2 layers with attention on a few (`layer_types`), each followed by Granite's routed experts and the shared MLP beside them.",
+    ),
+    decoder(
+        "nemotron_h",
+        "Nemotron-H",
+        "mamba2",
+        "NVIDIA's Nemotron-H and Nemotron 3 (2025): each layer one block, Mamba-2, attention, a ReLU² MLP or non-gated routed experts with a shared expert, in the order `hybrid_override_pattern` spells.",
+    ),
+];

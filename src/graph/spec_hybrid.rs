@@ -1,0 +1,137 @@
+//! How the Mamba-2 hybrids (`config/spec_hybrid.rs`) plan beside the shared builder
+//! (`graph/spec.rs`): the Mamba-2 mixer in place of attention, their module names, Nemotron-H's
+//! single-block layers (its non-gated stacked experts in an optional latent, their shared
+//! expert), and serving memory: a KV cache for the attention layers, a recurrent state for the
+//! Mamba-2 layers.
+
+use super::blocks::linear;
+use super::kv::{KvGroup, KvLayout};
+use super::spec::{attention, mlp};
+use super::spec_arch::Kind;
+use super::{Node, Op, Tensor};
+use crate::config::decoder::DecoderHead;
+use crate::config::spec::SpecConfig;
+use crate::config::spec_hybrid::{Block, hybrid};
+
+/// The Mamba-2 mixer of layer `l`.
+pub(super) fn mamba(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
+    match (hybrid(c.spec), &c.hybrid) {
+        (Some(h), Some(d)) => super::mamba2::mixer(&format!("{l}.{}", h.mixer), seq, c.hidden_size, &d.mamba),
+        _ => vec![],
+    }
+}
+
+/// The prefix, embeddings and final norm a hybrid names its modules with.
+pub(super) fn names(c: &SpecConfig) -> Option<(&'static str, &'static str, &'static str)> {
+    let h = hybrid(c.spec)?;
+    Some((if c.head == DecoderHead::Model { "" } else { h.prefix }, h.embed, h.final_norm))
+}
+
+/// The prefix a checkpoint stores the model's weights under.
+pub(super) fn checkpoint_prefix(c: &SpecConfig) -> &'static str {
+    hybrid(c.spec).map_or("model.", |h| h.prefix)
+}
+
+/// The dense MLP's module (Bamba's `feed_forward`).
+pub(super) fn mlp_name(c: &SpecConfig) -> &'static str {
+    hybrid(c.spec).map_or("mlp", |h| h.mlp)
+}
+
+/// Nemotron-H's layer: one norm, then one block (Mamba-2, attention, MLP or experts), all under
+/// `mixer`. None for the types whose layers pair a mixer with an MLP.
+pub(super) fn single_block(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Option<Vec<Node>> {
+    let h = hybrid(c.spec).filter(|h| h.layout == crate::config::spec_hybrid::Layout::Blocks)?;
+    let m = format!("{l}.{}", h.mixer);
+    let mut nodes = vec![super::spec::norm_node(c, &format!("{l}.norm"), "before the block", seq)];
+    match k.block {
+        Some(Block::Mamba) => nodes.extend(mamba(c, l, seq)),
+        Some(Block::Attention) => {
+            let own = format!("{l}.self_attn");
+            nodes.extend(attention(c, l, false, seq).into_iter().map(|mut n| {
+                n.name = n.name.replacen(&own, &m, 1);
+                n.params.iter_mut().for_each(|t| t.name = t.name.replacen(&own, &m, 1));
+                n
+            }));
+        }
+        Some(Block::Moe) => nodes.extend(experts(c, &m, seq)),
+        Some(Block::Mlp) | None => nodes.extend(mlp(c, &m, seq, c.intermediate_size, c.mlp_bias)),
+    }
+    Some(nodes)
+}
+
+/// Nemotron-H's experts: a sigmoid router (with its correction-bias buffer), non-gated experts
+/// stacked `[experts, out, in]` in the latent when `moe_latent_size` is set, and the shared expert.
+fn experts(c: &SpecConfig, m: &str, seq: u64) -> Vec<Node> {
+    let (h, f) = (c.hidden_size, c.expert_width);
+    let (n, k) = (c.num_experts.unwrap_or(1), c.experts_per_token.unwrap_or(1));
+    let latent = c.hybrid.as_ref().and_then(|d| d.moe_latent);
+    let w = latent.unwrap_or(h);
+    let mut nodes = vec![
+        Node::new(
+            format!("{m}.gate"),
+            Op::Linear,
+            format!("sigmoid router over {n} experts, top {k}"),
+            &[seq, n],
+        )
+        .with([Tensor::new(format!("{m}.gate.weight"), &[n, h])]),
+    ];
+    if let Some(l) = latent {
+        nodes.push(linear(
+            &format!("{m}.fc1_latent_proj"),
+            "into the experts' latent",
+            seq,
+            h,
+            l,
+            c.mlp_bias,
+        ));
+    }
+    let e = format!("{m}.experts");
+    nodes.push(
+        Node::new(
+            format!("{e}.up_proj"),
+            Op::Linear,
+            format!("expert up projection, then {}", c.hidden_act),
+            &[seq, f],
+        )
+        .with([Tensor::new(format!("{e}.up_proj[{{e}}]"), &[f, w])])
+        .experts(n, k),
+    );
+    nodes.push(
+        Node::new(format!("{e}.down_proj"), Op::Linear, "expert down projection", &[seq, w])
+            .with([Tensor::new(format!("{e}.down_proj[{{e}}]"), &[w, f])])
+            .experts(n, k),
+    );
+    if latent.is_some() {
+        nodes.push(linear(
+            &format!("{m}.fc2_latent_proj"),
+            "out of the experts' latent",
+            seq,
+            w,
+            h,
+            c.mlp_bias,
+        ));
+    }
+    if let Some(s) = c.shared_width {
+        nodes.extend(mlp(c, &format!("{m}.shared_experts"), seq, s, c.mlp_bias));
+    }
+    nodes
+}
+
+/// Serving memory: full attention on the attention layers, the Mamba-2 state on the others.
+pub(super) fn kv_layout(c: &SpecConfig) -> Option<KvLayout> {
+    let d = c.hybrid.as_ref()?;
+    let count = |b: Block| d.blocks.iter().filter(|x| **x == b).count() as u64;
+    let (attn, mamba) = (count(Block::Attention), count(Block::Mamba));
+    let per_token = 2 * c.num_kv_heads * c.head_dim;
+    let groups = (attn > 0)
+        .then(|| KvGroup {
+            layers: attn,
+            values_per_token: per_token,
+            window: None,
+            what: format!("full attention: 2 x {} KV heads x {} head_dim", c.num_kv_heads, c.head_dim),
+        })
+        .into_iter()
+        .collect();
+    let recurrent = (mamba > 0).then(|| super::mamba2::state(mamba, &d.mamba));
+    Some(KvLayout { groups, cross: None, cross_fixed_len: None, recurrent })
+}

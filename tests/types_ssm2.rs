@@ -1,0 +1,166 @@
+//! The Mamba-2 hybrids (`src/config/spec_hybrid.rs`): Bamba, Granite 4.0 and Nemotron-H, and
+//! `mamba2` through the same mixer block. Each count is written out by hand from transformers
+//! 5.24's modeling files, never read back from the program.
+
+mod common;
+
+use common::{plan_id, plan_text};
+use modelatlas::page::ModelPage;
+use serde_json::{Value, json};
+
+fn page(config: Value) -> ModelPage {
+    plan_text(&config.to_string()).unwrap()
+}
+
+fn derived(config: Value) -> u64 {
+    page(config).params.unwrap().derived
+}
+
+/// A Mamba-2 mixer from hidden `h`: `in_proj` (h -> inner + conv + heads, where conv = inner +
+/// 2 x groups x state), the depthwise conv1d (weight conv x kernel, bias conv), dt_bias, A_log
+/// and D per head, the gated RMSNorm over inner, `out_proj` (inner -> h); `proj_bias` adds the
+/// two projections' biases.
+fn mamba2(h: u64, heads: u64, head_dim: u64, groups: u64, state: u64, kernel: u64, proj_bias: bool) -> u64 {
+    let inner = heads * head_dim;
+    let conv = inner + 2 * groups * state;
+    let in_out = h * (inner + conv + heads) + inner * h;
+    let biases = if proj_bias { inner + conv + heads + h } else { 0 };
+    in_out + biases + conv * kernel + conv + 3 * heads + inner
+}
+
+/// q and o (h x heads*hd), k and v (h x kv*hd), no biases.
+fn attention(h: u64, heads: u64, kv: u64, hd: u64) -> u64 {
+    2 * h * heads * hd + 2 * h * kv * hd
+}
+
+#[test]
+fn the_default_mamba2_still_counts_its_mixer_through_the_shared_block() {
+    // Mamba2Config(): vocab 32768, hidden 4096, 64 layers, 128 heads of 64, 8 groups, state 128,
+    // kernel 4, untied; each layer one RMSNorm and the mixer, then norm_f and lm_head.
+    let (v, h) = (32768u64, 4096u64);
+    let layer = h + mamba2(h, 128, 64, 8, 128, 4, false);
+    let expected = v * h + 64 * layer + h + v * h;
+    assert_eq!(derived(json!({"model_type": "mamba2", "architectures": ["Mamba2ForCausalLM"]})), expected);
+}
+
+#[test]
+fn bamba_puts_attention_on_the_listed_layers_and_mamba2_with_a_gated_mlp_elsewhere() {
+    // 4 layers of 64, attention (4 heads of 16 over 2 KV heads) on layer 1 only; Mamba-2 of 8
+    // heads (expand 2: 128 channels, head_dim "auto" 16), 2 groups, state 16, kernel 3; gated
+    // MLP 96; two RMSNorms a layer (input_layernorm, pre_ff_layernorm); vocab 500, untied.
+    let (v, h, f) = (500u64, 64u64, 96u64);
+    let mlp = 3 * h * f;
+    let attn_layer = attention(h, 4, 2, 16) + mlp + 2 * h;
+    let mamba_layer = mamba2(h, 8, 16, 2, 16, 3, false) + mlp + 2 * h;
+    let expected = v * h + attn_layer + 3 * mamba_layer + h + v * h;
+    let config = json!({"model_type": "bamba", "architectures": ["BambaForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 4,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "mamba_n_heads": 8, "mamba_n_groups": 2,
+        "mamba_d_state": 16, "mamba_d_conv": 3, "mamba_expand": 2, "attn_layer_indices": [1]});
+    let p = page(config);
+    assert_eq!(p.params.as_ref().unwrap().derived, expected);
+    // Serving: one attention layer caches 2 x 2 KV heads x 16 per token; three Mamba-2 layers
+    // keep (128 + 2 x 2 x 16) x 3 conv values and 8 x 16 x 16 scan values per sequence.
+    let layout = &p.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
+    assert_eq!((layout.groups.len(), layout.groups[0].layers, layout.groups[0].values_per_token), (1, 1, 64));
+    let state = layout.recurrent.as_ref().unwrap();
+    assert_eq!((state.layers, state.conv_values, state.ssm_values), (3, 192 * 3, 8 * 16 * 16));
+}
+
+#[test]
+fn the_default_bamba_is_all_mamba2_with_no_kv_cache() {
+    // BambaConfig(): vocab 128000, hidden 4096, ffn 14336, 32 layers, no attn_layer_indices (so
+    // no attention layer), 128 Mamba heads (expand 2: head_dim 64), 1 group, state 256, kernel
+    // 4, conv bias, no projection bias; untied.
+    let (v, h) = (128000u64, 4096u64);
+    let layer = mamba2(h, 128, 64, 1, 256, 4, false) + 3 * h * 14336 + 2 * h;
+    let p = page(json!({"model_type": "bamba", "architectures": ["BambaForCausalLM"]}));
+    assert_eq!(p.params.as_ref().unwrap().derived, v * h + 32 * layer + h + v * h);
+    let layout = &p.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
+    assert!(layout.groups.is_empty());
+    assert_eq!(layout.recurrent.as_ref().unwrap().layers, 32);
+}
+
+#[test]
+fn granite_4_hybrid_routes_every_layer_with_the_shared_mlp_beside_the_experts() {
+    // 4 layers of 64 (layer_types: attention on layer 1), 4 heads of 16 over 2 KV heads;
+    // Mamba-2 as above; every layer: router (64 -> 4), 4 stacked experts (gate and up fused
+    // 2 x 24 x 64, down 64 x 24), the shared MLP (input_linear 2 x 40 x 64, output_linear
+    // 64 x 40) and two RMSNorms; vocab 500, tied (the head adds nothing).
+    let (v, h, e, f, s) = (500u64, 64u64, 4u64, 24u64, 40u64);
+    let moe = h * e + e * (2 * f * h + h * f) + 2 * s * h + h * s + 2 * h;
+    let expected = v * h + (attention(h, 4, 2, 16) + moe) + 3 * (mamba2(h, 8, 16, 2, 16, 3, false) + moe) + h;
+    let config = json!({"model_type": "granitemoehybrid", "architectures": ["GraniteMoeHybridForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 4,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "mamba_n_heads": 8, "mamba_n_groups": 2,
+        "mamba_d_state": 16, "mamba_d_conv": 3, "mamba_expand": 2, "num_local_experts": e,
+        "num_experts_per_tok": 2, "shared_intermediate_size": s, "tie_word_embeddings": true,
+        "layer_types": ["mamba", "attention", "mamba", "mamba"]});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn nemotron_h_builds_one_block_per_letter_of_its_pattern() {
+    // "ME*-M": Mamba-2 (8 heads of 16, 2 groups, state 16, kernel 3), experts (router 4 x 64,
+    // 4 non-gated experts up 24 x 64 and down 64 x 24, shared expert up 40 x 64 and down 64 x 40),
+    // attention (4 heads of 16 over 2 KV heads), a ReLU² MLP (up 96 x 64, down 64 x 96), Mamba-2;
+    // one RMSNorm per layer; vocab 500; `tie_word_embeddings` true, but NemotronHForCausalLM
+    // ties nothing, so lm_head counts.
+    let (v, h) = (500u64, 64u64);
+    let m = mamba2(h, 8, 16, 2, 16, 3, false);
+    let moe = 4 * h + 4 * (24 * h + h * 24) + 40 * h + h * 40;
+    let expected = v * h + 2 * m + moe + attention(h, 4, 2, 16) + 2 * h * 96 + 5 * h + h + v * h;
+    let config = json!({"model_type": "nemotron_h", "architectures": ["NemotronHForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "head_dim": 16, "intermediate_size": 96, "mamba_num_heads": 8, "mamba_head_dim": 16,
+        "n_groups": 2, "ssm_state_size": 16, "conv_kernel": 3, "n_routed_experts": 4,
+        "num_experts_per_tok": 2, "moe_intermediate_size": 24,
+        "moe_shared_expert_intermediate_size": 40, "hybrid_override_pattern": "ME*-M",
+        "num_hidden_layers": 99, "tie_word_embeddings": true});
+    let p = page(config);
+    assert_eq!(p.params.as_ref().unwrap().derived, expected);
+    let layout = &p.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
+    assert_eq!((layout.groups[0].layers, layout.recurrent.as_ref().unwrap().layers), (1, 2));
+}
+
+#[test]
+fn nemotron_h_experts_work_in_their_latent_when_one_is_set() {
+    // One "E" layer with moe_latent_size 12: fc1_latent_proj (64 -> 12) and fc2_latent_proj
+    // (12 -> 64), experts up 24 x 12 and down 12 x 24 each (3 of them), router 3 x 64, shared
+    // expert 40 wide; one RMSNorm; vocab 500, untied.
+    let (v, h) = (500u64, 64u64);
+    let moe = 3 * h + 2 * h * 12 + 3 * (2 * 24 * 12) + 2 * h * 40;
+    let config = json!({"model_type": "nemotron_h", "architectures": ["NemotronHForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "n_routed_experts": 3, "num_experts_per_tok": 1,
+        "moe_intermediate_size": 24, "moe_shared_expert_intermediate_size": 40,
+        "moe_latent_size": 12, "hybrid_override_pattern": "E", "mamba_num_heads": 8,
+        "mamba_head_dim": 16, "n_groups": 2, "ssm_state_size": 16});
+    assert_eq!(derived(config), v * h + moe + h + h + v * h);
+}
+
+#[test]
+fn nemotron_3_nano_30b_from_the_snapshot_is_31_6_billion_as_published() {
+    // Its config.json (hub/): vocab 131072, hidden 2688, pattern of 52 layers with 23 Mamba-2
+    // (64 heads of 64, 8 groups, state 128, kernel 4), 23 expert layers (128 experts of 1856
+    // up/down, top 6, a shared expert of 3712) and 6 attention layers (32 heads of 128 over 2
+    // KV heads), one RMSNorm each, norm_f, untied head. NVIDIA's model card: 31.6B total.
+    let (v, h) = (131072u64, 2688u64);
+    let moe = 128 * h + 128 * (2 * 1856 * h) + 2 * h * 3712;
+    let expected = v * h
+        + 23 * (mamba2(h, 64, 64, 8, 128, 4, false) + h)
+        + 23 * (moe + h)
+        + 6 * (attention(h, 32, 2, 128) + h)
+        + h
+        + v * h;
+    let p = plan_id("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16");
+    assert_eq!(p.params.as_ref().unwrap().derived, expected);
+    assert!((31.55e9..31.65e9).contains(&(expected as f64)), "{expected}");
+}
+
+#[test]
+fn a_bamba_whose_mamba_heads_do_not_make_its_channels_is_refused_naming_the_key() {
+    let config = json!({"model_type": "bamba", "hidden_size": 64, "mamba_expand": 2,
+        "mamba_n_heads": 8, "mamba_d_head": 12});
+    let err = plan_text(&config.to_string()).unwrap_err().to_string();
+    assert!(err.contains("mamba_n_heads"), "{err}");
+}

@@ -1,0 +1,43 @@
+"""Mamba-2 hybrids (helper "ssm2", issue 10: src/config/spec_hybrid.rs): Bamba, Granite 4.0 and
+Nemotron-H. Variations are small sizes unlike any published checkpoint: layers, widths, heads,
+Mamba heads and groups, state, kernel, biases, layer patterns, experts, tied and untied."""
+
+FAMILIES = ["bamba", "granitemoehybrid", "nemotron_h"]
+
+_MAMBA = dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+              num_attention_heads=4, num_key_value_heads=2, mamba_n_heads=8, mamba_n_groups=2,
+              mamba_d_state=16, mamba_d_conv=3, mamba_expand=2)
+
+VARIATIONS = {
+    "bamba": [
+        dict(_MAMBA, attn_layer_indices=[1]),
+        dict(_MAMBA, attn_layer_indices=[0, 3], mamba_conv_bias=False, mamba_proj_bias=True,
+             tie_word_embeddings=True, mlp_bias=True, attention_bias=True),
+        dict(_MAMBA, num_hidden_layers=3, mamba_n_heads=4, mamba_d_head=32, mamba_n_groups=1,
+             mamba_expand=2, hidden_size=64, head_dim=24),
+        dict(_MAMBA, hidden_size=48, mamba_n_heads=6, mamba_expand=3, num_attention_heads=3,
+             num_key_value_heads=1),
+    ],
+    "granitemoehybrid": [
+        dict(_MAMBA, num_local_experts=4, num_experts_per_tok=2, shared_intermediate_size=40,
+             layer_types=["mamba", "attention", "mamba", "mamba"]),
+        dict(_MAMBA, num_local_experts=3, num_experts_per_tok=1, shared_intermediate_size=24,
+             layer_types=["linear_attention", "full_attention", "full_attention", "linear_attention"],
+             tie_word_embeddings=True, mamba_proj_bias=True, attention_bias=True),
+        dict(_MAMBA, num_local_experts=5, num_experts_per_tok=2, shared_intermediate_size=32,
+             num_hidden_layers=3, mamba_conv_bias=False),
+    ],
+    "nemotron_h": [
+        dict(vocab_size=500, hidden_size=64, num_attention_heads=4, num_key_value_heads=2,
+             head_dim=16, intermediate_size=96, mamba_num_heads=8, mamba_head_dim=16, n_groups=2,
+             ssm_state_size=16, conv_kernel=3, n_routed_experts=4, num_experts_per_tok=2,
+             moe_intermediate_size=24, moe_shared_expert_intermediate_size=40,
+             layers_block_type=["linear_attention", "moe", "full_attention", "mlp", "linear_attention"]),
+        dict(vocab_size=300, hidden_size=48, num_attention_heads=2, num_key_value_heads=1,
+             head_dim=32, intermediate_size=80, mamba_num_heads=4, mamba_head_dim=20, n_groups=1,
+             ssm_state_size=8, conv_kernel=4, n_routed_experts=6, num_experts_per_tok=3,
+             moe_intermediate_size=16, moe_shared_expert_intermediate_size=24, moe_latent_size=12,
+             use_bias=True, use_conv_bias=False, mlp_bias=True, tie_word_embeddings=True,
+             hybrid_override_pattern="ME*EM"),
+    ],
+}
