@@ -164,3 +164,61 @@ fn a_bamba_whose_mamba_heads_do_not_make_its_channels_is_refused_naming_the_key(
     let err = plan_text(&config.to_string()).unwrap_err().to_string();
     assert!(err.contains("mamba_n_heads"), "{err}");
 }
+
+#[test]
+fn falcon_h1_runs_attention_and_mamba2_side_by_side_in_every_layer() {
+    // 4 layers of 64: attention (4 heads of 16 over 2 KV heads) and Mamba-2 of mamba_d_ssm 96
+    // channels (6 heads, head_dim "auto" 16, 2 groups, state 16, kernel 3) side by side, no gated
+    // norm (mamba_rms_norm false), then a gated MLP of 96; input_layernorm and pre_ff_layernorm;
+    // vocab 500, untied.
+    let (v, h) = (500u64, 64u64);
+    let mixer_without_norm = mamba2(h, 6, 16, 2, 16, 3, false) - 96;
+    let layer = attention(h, 4, 2, 16) + mixer_without_norm + 3 * h * 96 + 2 * h;
+    let config = json!({"model_type": "falcon_h1", "architectures": ["FalconH1ForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": 96, "num_hidden_layers": 4,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "mamba_n_heads": 6, "mamba_n_groups": 2,
+        "mamba_d_state": 16, "mamba_d_conv": 3, "mamba_d_ssm": 96});
+    let p = page(config);
+    assert_eq!(p.params.as_ref().unwrap().derived, v * h + 4 * layer + h + v * h);
+    // Every layer both caches keys and values and keeps a state.
+    let layout = &p.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
+    assert_eq!((layout.groups[0].layers, layout.recurrent.as_ref().unwrap().layers), (4, 4));
+}
+
+#[test]
+fn falcon_h1_with_a_null_ssm_width_falls_back_to_expand_and_adds_its_norm_and_biases() {
+    // mamba_d_ssm null: expand 2 x 64 = 128 channels over 8 heads of 16; mamba_rms_norm adds the
+    // gated norm (128); mamba_proj_bias biases in_proj, projectors_bias out_proj; no conv bias
+    // (mamba_conv_bias false); 2 layers, vocab 500, tied.
+    let (v, h) = (500u64, 64u64);
+    let conv = 128 + 2 * 2 * 16;
+    let mixer = mamba2(h, 8, 16, 2, 16, 3, true) - conv;
+    let layer = attention(h, 4, 2, 16) + mixer + 3 * h * 96 + 2 * h;
+    let config = json!({"model_type": "falcon_h1", "architectures": ["FalconH1ForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": 96, "num_hidden_layers": 2,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "mamba_n_heads": 8, "mamba_n_groups": 2,
+        "mamba_d_state": 16, "mamba_d_conv": 3, "mamba_d_ssm": null, "mamba_rms_norm": true,
+        "mamba_proj_bias": true, "projectors_bias": true, "mamba_conv_bias": false,
+        "tie_word_embeddings": true});
+    assert_eq!(derived(config), v * h + 2 * layer + h);
+}
+
+#[test]
+fn granite_4_without_experts_keeps_only_the_shared_mlp_after_each_mixer() {
+    // num_local_experts 0 (Granite 4.0's dense hybrids): no router and no experts; each layer's
+    // MLP is shared_mlp (input_linear 2 x 40 x 64, output_linear 64 x 40). Layers: Mamba-2,
+    // attention, Mamba-2, attention; two RMSNorms each; vocab 500, untied.
+    let (v, h) = (500u64, 64u64);
+    let shared = 2 * 40 * h + h * 40 + 2 * h;
+    let expected = v * h
+        + 2 * (mamba2(h, 8, 16, 2, 16, 3, false) + shared)
+        + 2 * (attention(h, 4, 2, 16) + shared)
+        + h
+        + v * h;
+    let config = json!({"model_type": "granitemoehybrid", "architectures": ["GraniteMoeHybridForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "num_hidden_layers": 4, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "mamba_n_heads": 8, "mamba_n_groups": 2, "mamba_d_state": 16,
+        "mamba_d_conv": 3, "num_local_experts": 0, "shared_intermediate_size": 40,
+        "layer_types": ["mamba", "attention", "mamba", "attention"]});
+    assert_eq!(derived(config), expected);
+}

@@ -25,7 +25,11 @@ pub struct Mamba2Dims {
     pub conv_kernel: u64,
     pub inner: u64,
     pub conv_bias: bool,
+    /// `in_proj`'s bias, and `out_proj`'s (Falcon-H1 reads that from its own key).
     pub proj_bias: bool,
+    pub out_bias: bool,
+    /// The gated RMSNorm before `out_proj` (Falcon-H1's `mamba_rms_norm` may leave it out).
+    pub gated_norm: bool,
 }
 
 impl Mamba2Dims {
@@ -44,6 +48,8 @@ pub enum Block {
     Attention,
     Mlp,
     Moe,
+    /// Attention and the Mamba-2 mixer side by side on the same input (Falcon-H1).
+    Parallel,
 }
 
 /// A resolved hybrid: the mixer's sizes and each layer's block.
@@ -53,13 +59,17 @@ pub struct HybridDims {
     pub blocks: Vec<Block>,
     /// Nemotron-H's optional latent the routed experts work in (`moe_latent_size`).
     pub moe_latent: Option<u64>,
+    /// Granite 4.0 without experts (`num_local_experts` 0): the shared MLP's width, the layer's
+    /// only MLP.
+    pub shared_only: Option<u64>,
 }
 
 /// How the mixer's channels follow from the config.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Inner {
-    /// `expand x hidden_size`, and `head_dim` may be "auto" (that over the heads).
-    Expand(&'static str),
+    /// `expand x hidden_size` (unless `width` names a key the file sets, Falcon-H1's
+    /// `mamba_d_ssm`), and `head_dim` may be "auto" (that over the heads).
+    Expand { expand: &'static str, width: Option<&'static str> },
     /// heads x head_dim (Nemotron-H).
     Heads,
 }
@@ -76,6 +86,8 @@ pub enum Layout {
     /// `hybrid_override_pattern` (`M` Mamba, `*` attention, `-` MLP, `E` experts), which also
     /// sets the layer count (Nemotron-H).
     Blocks,
+    /// Attention and Mamba-2 side by side in every layer (Falcon-H1).
+    Parallel,
 }
 
 /// A hybrid's description beside its `Spec`: the mixer's keys and the modules' names.
@@ -88,6 +100,9 @@ pub struct Hybrid {
     pub conv: &'static str,
     pub conv_bias: &'static str,
     pub proj_bias: &'static str,
+    pub out_bias: &'static str,
+    /// A key that switches the gated norm on; None: always there.
+    pub norm_key: Option<&'static str>,
     pub inner: Inner,
     pub layout: Layout,
     /// The mixer's module (`mamba`, `mixer`), the dense MLP's, the prefix, embeddings and final norm.
@@ -108,7 +123,9 @@ const BAMBA: Hybrid = Hybrid {
     conv: "mamba_d_conv",
     conv_bias: "mamba_conv_bias",
     proj_bias: "mamba_proj_bias",
-    inner: Inner::Expand("mamba_expand"),
+    out_bias: "mamba_proj_bias",
+    norm_key: None,
+    inner: Inner::Expand { expand: "mamba_expand", width: None },
     layout: Layout::AttnIndices("attn_layer_indices"),
     mixer: "mamba",
     mlp: "feed_forward",
@@ -126,6 +143,8 @@ const NEMOTRON_H: Hybrid = Hybrid {
     conv: "conv_kernel",
     conv_bias: "use_conv_bias",
     proj_bias: "use_bias",
+    out_bias: "use_bias",
+    norm_key: None,
     inner: Inner::Heads,
     layout: Layout::Blocks,
     mixer: "mixer",
@@ -179,6 +198,26 @@ pub const TYPES: &[Spec] = &[
             layout: Layout::LayerTypes,
             mlp: "shared_mlp",
             final_norm: "norm",
+            ..BAMBA
+        }),
+        ..BASE
+    },
+    Spec {
+        model_type: "falcon_h1",
+        classes: &[("FalconH1Model", Model), ("FalconH1ForCausalLM", CausalLm)],
+        keys: mamba_keys![
+            "vocab_size" => U(128000), "intermediate_size" => U(14336),
+            "num_key_value_heads" => U(8), "max_position_embeddings" => U(8192),
+            "rms_norm_eps" => F(1e-5), "pad_token_id" => U(0), "mlp_bias" => B(false),
+            "mamba_d_ssm" => U(1024), "mamba_rms_norm" => B(false), "projectors_bias" => B(false),
+        ],
+        mlp_bias: super::spec::Bias::Key("mlp_bias"),
+        layer_norms: PRE_FF,
+        linear: Linear::Mamba2(&Hybrid {
+            out_bias: "projectors_bias",
+            norm_key: Some("mamba_rms_norm"),
+            inner: Inner::Expand { expand: "mamba_expand", width: Some("mamba_d_ssm") },
+            layout: Layout::Parallel,
             ..BAMBA
         }),
         ..BASE
@@ -324,8 +363,12 @@ pub(crate) fn read(
             let head_dim = r.size(h.head_dim, 1 << 14)?;
             (heads * head_dim, head_dim)
         }
-        Inner::Expand(key) => {
-            let inner = r.size(key, 64)? * hidden;
+        Inner::Expand { expand, width } => {
+            // An explicit null width falls back to expand x hidden_size.
+            let inner = match width.filter(|w| !r.value.get(*w).is_some_and(Value::is_null)) {
+                Some(w) => r.size(w, 1 << 22)?,
+                None => r.size(expand, 64)? * hidden,
+            };
             let auto = match r.raw(h.head_dim) {
                 None => true,
                 Some(Value::String(s)) => s == "auto",
@@ -366,10 +409,16 @@ pub(crate) fn read(
         inner,
         conv_bias: r.flag(h.conv_bias)?,
         proj_bias: r.flag(h.proj_bias)?,
+        out_bias: r.flag(h.out_bias)?,
+        gated_norm: match h.norm_key {
+            Some(k) => r.flag(k)?,
+            None => true,
+        },
     };
     let n = layers as usize;
     let blocks = match h.layout {
         Layout::Blocks => nemotron_blocks(r)?,
+        Layout::Parallel => vec![Block::Parallel; n],
         Layout::AttnIndices(key) => {
             let attn = r.index_list(key)?.unwrap_or_default();
             if let Some(i) = attn.iter().find(|i| **i >= layers) {
@@ -382,7 +431,7 @@ pub(crate) fn read(
             None => vec![Block::Mamba; n],
         },
     };
-    *linear_layers = blocks.iter().map(|b| *b == Block::Mamba).collect();
+    *linear_layers = blocks.iter().map(|b| matches!(b, Block::Mamba | Block::Parallel)).collect();
     if h.layout == Layout::Blocks {
         *sparse_layers = blocks.iter().map(|b| *b == Block::Moe).collect();
     }
@@ -393,7 +442,19 @@ pub(crate) fn read(
         },
         _ => None,
     };
-    Ok(HybridDims { mamba, blocks, moe_latent })
+    let shared_only = match no_experts(r, h)? {
+        true => Some(check_range(
+            Limit { field: "shared_intermediate_size", max: 1 << 22 },
+            r.opt_u("shared_intermediate_size")?.unwrap_or(0),
+        )?),
+        false => None,
+    };
+    Ok(HybridDims { mamba, blocks, moe_latent, shared_only })
+}
+
+/// Granite 4.0 builds no expert block at `num_local_experts` 0, only the shared MLP.
+pub(crate) fn no_experts(r: &mut Reader, h: &Hybrid) -> Result<bool, ConfigError> {
+    Ok(h.layout == Layout::LayerTypes && r.opt_u("num_local_experts")? == Some(0))
 }
 
 /// `layer_types`, true for a Mamba layer, under the names transformers 5.x remaps from

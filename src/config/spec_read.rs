@@ -67,7 +67,11 @@ impl SpecConfig {
         let (mut num_experts, mut experts_per_token, mut expert_width, mut shared_width) =
             (None, None, 0, None);
         let mut sparse_layers = vec![false; num_layers as usize];
-        if let Some(m) = &spec.moe {
+        let no_experts = match super::spec_hybrid::hybrid(spec) {
+            Some(h) => super::spec_hybrid::no_experts(&mut r, h)?,
+            None => false,
+        };
+        if let Some(m) = spec.moe.as_ref().filter(|_| !no_experts) {
             let n = r.size(m.experts_key, 1 << 16)?;
             let k = r.size(m.top_k_key, 1 << 16)?;
             if k > n {

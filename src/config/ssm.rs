@@ -184,6 +184,8 @@ impl SsmConfig {
                 inner: self.intermediate_size,
                 conv_bias: self.use_conv_bias,
                 proj_bias: self.use_bias,
+                out_bias: self.use_bias,
+                gated_norm: true,
             }),
         }
     }

@@ -17,6 +17,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "IBM's Granite 4.0 (2025): Mamba-2 layers with attention on a few (`layer_types`), each followed by Granite's routed experts and the shared MLP beside them.",
     ),
     decoder(
+        "falcon_h1",
+        "Falcon-H1",
+        "mamba2",
+        "TII's Falcon-H1 (2025): attention and a Mamba-2 mixer side by side in every layer, their outputs added, then a gated MLP; serving keeps both a KV cache and a fixed state for every layer.",
+    ),
+    decoder(
         "nemotron_h",
         "Nemotron-H",
         "mamba2",

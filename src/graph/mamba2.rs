@@ -22,7 +22,7 @@ pub(crate) fn mixer(m: &str, seq: u64, hidden: u64, d: &Mamba2Dims) -> Vec<Node>
     if d.conv_bias {
         conv_node.params.push(Tensor::new(format!("{m}.conv1d.bias"), &[conv]));
     }
-    vec![
+    let mut nodes = vec![
         linear(&format!("{m}.in_proj"), "z, x, B, C and dt", seq, hidden, inner + conv + heads, d.proj_bias),
         conv_node,
         Node::new(
@@ -39,9 +39,12 @@ pub(crate) fn mixer(m: &str, seq: u64, hidden: u64, d: &Mamba2Dims) -> Vec<Node>
             Tensor::new(format!("{m}.A_log"), &[heads]),
             Tensor::new(format!("{m}.D"), &[heads]),
         ]),
-        rms_norm(&format!("{m}.norm"), "gated RMSNorm", &[seq, inner], inner),
-        linear(&format!("{m}.out_proj"), "mixer output projection", seq, inner, hidden, d.proj_bias),
-    ]
+    ];
+    if d.gated_norm {
+        nodes.push(rms_norm(&format!("{m}.norm"), "gated RMSNorm", &[seq, inner], inner));
+    }
+    nodes.push(linear(&format!("{m}.out_proj"), "mixer output projection", seq, inner, hidden, d.out_bias));
+    nodes
 }
 
 /// The per-sequence state transformers' cache keeps for `layers` Mamba-2 layers: the

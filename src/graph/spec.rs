@@ -250,13 +250,14 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
         (Some(d), Linear::GatedDeltaNet { fused }, true) => {
             nodes.extend(gated_delta_net(&format!("{l}.linear_attn"), seq, c.hidden_size, d, fused))
         }
-        (_, Linear::Mamba2(_), true) => nodes.extend(super::spec_hybrid::mamba(c, l, seq)),
+        (_, Linear::Mamba2(_), true) => nodes.extend(super::spec_hybrid::mamba(c, l, k, seq)),
         _ => nodes.extend(attention(c, l, k.indexed, seq)),
     }
     nodes.extend(norms(Slot::Between, "between attention and the MLP"));
-    match (&c.spec.moe, sparse) {
-        (Some(m), true) => nodes.extend(moe(c, m, l, seq)),
-        (m, _) => {
+    match (&c.spec.moe, sparse, super::spec_hybrid::shared_only(c, l, seq)) {
+        (Some(m), true, _) => nodes.extend(moe(c, m, l, seq)),
+        (_, _, Some(shared)) => nodes.extend(shared),
+        (m, _, None) => {
             let block = m.as_ref().map_or(super::spec_hybrid::mlp_name(c), |m| m.block);
             nodes.extend(mlp(c, &format!("{l}.{block}"), seq, c.intermediate_size, c.mlp_bias));
         }

@@ -13,12 +13,19 @@ use crate::config::decoder::DecoderHead;
 use crate::config::spec::SpecConfig;
 use crate::config::spec_hybrid::{Block, hybrid};
 
-/// The Mamba-2 mixer of layer `l`.
-pub(super) fn mamba(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
-    match (hybrid(c.spec), &c.hybrid) {
-        (Some(h), Some(d)) => super::mamba2::mixer(&format!("{l}.{}", h.mixer), seq, c.hidden_size, &d.mamba),
-        _ => vec![],
+/// The Mamba-2 mixer of layer `l`; Falcon-H1's attention beside it.
+pub(super) fn mamba(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
+    let mut nodes = if k.block == Some(Block::Parallel) { attention(c, l, false, seq) } else { vec![] };
+    if let (Some(h), Some(d)) = (hybrid(c.spec), &c.hybrid) {
+        nodes.extend(super::mamba2::mixer(&format!("{l}.{}", h.mixer), seq, c.hidden_size, &d.mamba));
     }
+    nodes
+}
+
+/// Granite 4.0's layer without experts: the shared MLP alone.
+pub(super) fn shared_only(c: &SpecConfig, l: &str, seq: u64) -> Option<Vec<Node>> {
+    let s = c.hybrid.as_ref()?.shared_only?;
+    Some(super::spec_extras::shared_beside(&format!("{l}.shared_mlp"), seq, c.hidden_size, s, &c.hidden_act))
 }
 
 /// The prefix, embeddings and final norm a hybrid names its modules with.
@@ -44,7 +51,7 @@ pub(super) fn single_block(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Option
     let m = format!("{l}.{}", h.mixer);
     let mut nodes = vec![super::spec::norm_node(c, &format!("{l}.norm"), "before the block", seq)];
     match k.block {
-        Some(Block::Mamba) => nodes.extend(mamba(c, l, seq)),
+        Some(Block::Mamba | Block::Parallel) => nodes.extend(mamba(c, l, k, seq)),
         Some(Block::Attention) => {
             let own = format!("{l}.self_attn");
             nodes.extend(attention(c, l, false, seq).into_iter().map(|mut n| {
@@ -121,7 +128,8 @@ fn experts(c: &SpecConfig, m: &str, seq: u64) -> Vec<Node> {
 pub(super) fn kv_layout(c: &SpecConfig) -> Option<KvLayout> {
     let d = c.hybrid.as_ref()?;
     let count = |b: Block| d.blocks.iter().filter(|x| **x == b).count() as u64;
-    let (attn, mamba) = (count(Block::Attention), count(Block::Mamba));
+    let parallel = count(Block::Parallel);
+    let (attn, mamba) = (count(Block::Attention) + parallel, count(Block::Mamba) + parallel);
     let per_token = 2 * c.num_kv_heads * c.head_dim;
     let groups = (attn > 0)
         .then(|| KvGroup {

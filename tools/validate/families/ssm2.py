@@ -41,3 +41,21 @@ VARIATIONS = {
              hybrid_override_pattern="ME*EM"),
     ],
 }
+
+FAMILIES += ["falcon_h1"]
+
+VARIATIONS["granitemoehybrid"] += [
+    # Granite 4.0's dense hybrids (num_local_experts 0): the shared MLP alone after each mixer.
+    dict(_MAMBA, num_local_experts=0, shared_intermediate_size=40,
+         layer_types=["mamba", "attention", "mamba", "attention"]),
+    dict(_MAMBA, num_local_experts=0, shared_intermediate_size=56, num_hidden_layers=2,
+         layer_types=["attention", "attention"], tie_word_embeddings=True),
+]
+
+VARIATIONS["falcon_h1"] = [
+    dict(_MAMBA, mamba_d_ssm=96, mamba_n_heads=6),
+    dict(_MAMBA, mamba_d_ssm=None, mamba_rms_norm=True, projectors_bias=True, mamba_proj_bias=True,
+         mamba_conv_bias=False, attention_bias=True, mlp_bias=True, tie_word_embeddings=True),
+    dict(_MAMBA, num_hidden_layers=3, mamba_d_ssm=64, mamba_n_heads=4, mamba_d_head=16,
+         mamba_n_groups=1, mamba_rms_norm=True, head_dim=24),
+]
