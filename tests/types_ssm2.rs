@@ -222,3 +222,69 @@ fn granite_4_without_experts_keeps_only_the_shared_mlp_after_each_mixer() {
         "layer_types": ["mamba", "attention", "mamba", "attention"]});
     assert_eq!(derived(config), expected);
 }
+
+/// Kimi Delta Attention from hidden `h`, `n` heads of `d`: q, k, v (h x n*d each), the
+/// convolution over them (3*n*d x kernel, no bias), the forget gate's f_a (h x d) and f_b
+/// (d x n*d) with dt_bias (n*d) and A_log (n), b (h x n), the output gate's g_a (h x d) and g_b
+/// (d x n*d), o_norm (d), o (n*d x h).
+fn kimi_delta(h: u64, n: u64, d: u64, kernel: u64) -> u64 {
+    let qkv = n * d;
+    3 * h * qkv + 3 * qkv * kernel + (h * d + d * qkv + qkv + n) + h * n + (h * d + d * qkv) + d + qkv * h
+}
+
+/// Latent attention without a query latent: q (h x heads*(nope+rope)), kv_a (h x (kv+rope)) and
+/// its norm (kv), kv_b (kv x heads*(nope+v)), o (heads*v x h); no biases.
+fn latent_direct(h: u64, heads: u64, kv: u64, nope: u64, rope: u64, v: u64) -> u64 {
+    h * heads * (nope + rope) + h * (kv + rope) + kv + kv * heads * (nope + v) + heads * v * h
+}
+
+#[test]
+fn kimi_linear_48b_from_the_snapshot_equals_its_published_checkpoint() {
+    // Its config.json (hub/): vocab 163840, hidden 2304, 27 layers: latent attention on layers
+    // 4, 8, 12, 16, 20, 24, 27 (1-based full_attn_layers; 32 heads, no query latent, kv_lora 512,
+    // qk 128 + 64 rotary, v 128), Kimi Delta Attention on the 20 others (32 heads of 128, kernel
+    // 4); layer 0 a dense MLP of 9216, layers 1-26 a router (256 x 2304), 256 stacked experts of
+    // 1024 and one shared expert of 1024; two norms a layer; untied (the class ties nothing).
+    let (v, h) = (163_840u64, 2304u64);
+    let mla = latent_direct(h, 32, 512, 128, 64, 128);
+    let kda = kimi_delta(h, 32, 128, 4);
+    let moe = 256 * h + 256 * 3 * h * 1024 + 3 * h * 1024;
+    let class = v * h + 7 * mla + 20 * kda + 3 * h * 9216 + 26 * moe + 27 * 2 * h + h + v * h;
+    let page = plan_id("moonshotai/Kimi-Linear-48B-A3B-Instruct");
+    let p = page.params.as_ref().unwrap();
+    assert_eq!(p.derived, class);
+    // The checkpoint adds each of the 26 routers' e_score_correction_bias buffer (256 values):
+    // 49,122,681,728, the sum over its safetensors (tests/fixtures/reference/checkpoints.tsv).
+    assert_eq!(class + 26 * 256, 49_122_681_728);
+    assert_eq!(p.checkpoint, Some(common::published_counts()["moonshotai/Kimi-Linear-48B-A3B-Instruct"]));
+    // Serving: 7 latent layers cache kv_lora + rope = 576 values per token; 20 delta layers keep
+    // 3 x 4096 x 4 conv values and 32 x 128 x 128 state values per sequence.
+    let layout = &page.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
+    assert_eq!((layout.groups[0].layers, layout.groups[0].values_per_token), (7, 576));
+    let state = layout.recurrent.as_ref().unwrap();
+    assert_eq!((state.layers, state.conv_values, state.ssm_values), (20, 3 * 4096 * 4, 32 * 128 * 128));
+}
+
+#[test]
+fn kimi_linear_without_a_layer_list_attends_on_every_fourth_layer_after_the_first() {
+    // No layer_types and no linear_attn_config: full attention where i > 0 and i % 4 == 0, so
+    // of 5 layers, layer 4; 4 heads of 16 (top-level linear_num_heads, linear_head_dim), kernel
+    // 3; latent attention 4 heads, kv_lora 24, qk 16 + 8, v 12; all MLPs dense (first 5 of 5);
+    // vocab 500, untied.
+    let (v, h) = (500u64, 64u64);
+    let layer_mlp = 3 * h * 96 + 2 * h;
+    let expected = v * h
+        + 4 * (kimi_delta(h, 4, 16, 3) + layer_mlp)
+        + (latent_direct(h, 4, 24, 16, 8, 12) + layer_mlp)
+        + h
+        + v * h;
+    let config = json!({"model_type": "kimi_linear", "architectures": ["KimiLinearForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": 96, "num_hidden_layers": 5,
+        "num_attention_heads": 4, "kv_lora_rank": 24, "qk_rope_head_dim": 8, "qk_nope_head_dim": 16,
+        "v_head_dim": 12, "linear_head_dim": 16, "linear_num_heads": 4, "linear_conv_kernel_dim": 3,
+        "first_k_dense_replace": 5, "pad_token_id": 0});
+    let p = page(config);
+    assert_eq!(p.params.as_ref().unwrap().derived, expected);
+    let layout = &p.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
+    assert_eq!(layout.recurrent.as_ref().unwrap().layers, 4);
+}

@@ -192,6 +192,8 @@ pub enum Linear {
     GatedDeltaNet {
         fused: bool,
     },
+    /// Kimi Delta Attention (Kimi Linear: `config/spec_linear.rs`).
+    KimiDelta,
     /// Mamba-2 mixers with attention (Bamba, Granite 4.0, Nemotron-H: `config/spec_hybrid.rs`).
     Mamba2(&'static super::spec_hybrid::Hybrid),
 }

@@ -279,6 +279,12 @@ pub const TYPES: &[Spec] = &[
     },
 ];
 
+/// Whether `tie_word_embeddings` ties the head: Nemotron-H's and Kimi Linear's classes declare no
+/// tied weights (`_tied_weights_keys = {}`), whatever the flag says.
+pub(crate) fn ties(spec: &Spec) -> bool {
+    hybrid(spec).is_none_or(|h| h.ties) && spec.linear != Linear::KimiDelta
+}
+
 /// The hybrid description of a spec, if it has one.
 pub fn hybrid(spec: &Spec) -> Option<&'static Hybrid> {
     match spec.linear {

@@ -1,11 +1,16 @@
-//! Hybrids of Gated DeltaNet linear attention and gated full attention, as descriptions (see
-//! `config/spec.rs`): Qwen3-Next and the Qwen3.5 language models. Three layers of four mix with
-//! linear attention (`layer_types`, else `full_attention_interval`), which keeps a recurrent
+//! Hybrids of linear attention and full attention, as descriptions (see `config/spec.rs`):
+//! Qwen3-Next and the Qwen3.5 language models (Gated DeltaNet beside gated attention; three
+//! layers of four mix with linear attention: `layer_types`, else `full_attention_interval`) and
+//! Kimi Linear (Kimi Delta Attention beside latent attention). Linear layers keep a recurrent
 //! state instead of a KV cache. Defaults are those of transformers 5.x's `configuration_<type>.py`.
 
-use super::spec::{Attn, Dv, HeadKind, Linear, MoeSpec, QkNorm, Shared, Sparse, Spec};
+use super::spec::{
+    Attn, Bias, Dv, Experts, HeadKind, Indexer, Linear, MoeSpec, QkNorm, Reader, Shared, Sparse, Spec,
+};
 use super::spec_dense::BASE;
+use super::spec_mixers::{LinearDims, per_layer};
 use super::spec_moe::MOE;
+use super::{ConfigError, Defaulted, Limit, check_range};
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, Sequence, Token};
 
@@ -83,4 +88,111 @@ pub const TYPES: &[Spec] = &[
         moe: Some(QWEN_MOE),
         ..HYBRID
     },
+    Spec {
+        model_type: "kimi_linear",
+        classes: &[("KimiLinearModel", Model), ("KimiLinearForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(163840)),
+            ("hidden_size", U(2304)),
+            ("intermediate_size", U(9216)),
+            ("moe_intermediate_size", U(1024)),
+            ("num_hidden_layers", U(27)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", U(32)),
+            ("num_shared_experts", U(1)),
+            ("kv_lora_rank", U(512)),
+            ("q_lora_rank", Null),
+            ("qk_rope_head_dim", U(64)),
+            ("v_head_dim", U(128)),
+            ("qk_nope_head_dim", U(128)),
+            ("num_experts_per_token", U(8)),
+            ("hidden_act", S("silu")),
+            ("max_position_embeddings", U(1048576)),
+            ("rms_norm_eps", F(1e-5)),
+            ("pad_token_id", U(163839)),
+            ("tie_word_embeddings", B(false)),
+            ("attention_bias", B(false)),
+            ("num_experts", U(256)),
+            ("linear_head_dim", U(128)),
+            ("linear_num_heads", U(32)),
+            ("linear_conv_kernel_dim", U(4)),
+            ("first_k_dense_replace", U(1)),
+        ],
+        aliases: &[
+            ("model_max_length", "max_position_embeddings"),
+            ("num_local_experts", "num_experts"),
+            ("num_experts_per_tok", "num_experts_per_token"),
+            ("n_shared_experts", "num_shared_experts"),
+        ],
+        qkv_bias: Bias::Key("attention_bias"),
+        o_bias: Bias::Key("attention_bias"),
+        moe: Some(MoeSpec {
+            correction_buffer: Some("gate.e_score_correction_bias"),
+            experts_key: "num_experts",
+            top_k_key: "num_experts_per_token",
+            experts: Experts::Stacked { bias: false },
+            shared: Shared::Times { name: "shared_experts", key: "num_shared_experts" },
+            sparse: Sparse::MlpTypes(Some("first_k_dense_replace")),
+            ..MOE
+        }),
+        attn: Attn::Latent(Indexer::None),
+        linear: Linear::KimiDelta,
+        ..BASE
+    },
 ];
+
+/// Kimi Linear's delta attention: heads and head width (`linear_attn_config`'s `num_heads`,
+/// `head_dim`, `short_conv_kernel_size` win over the top-level keys, as KimiLinearConfig reads
+/// them), and which layers use it: `layer_types`, else the config's 1-based `kda_layers` and
+/// `full_attn_layers`, else full attention where `i > 0 and i % 4 == 0`.
+pub(crate) fn kimi_delta(r: &mut Reader, layers: u64) -> Result<(LinearDims, Vec<bool>), ConfigError> {
+    let nested = r.value.get("linear_attn_config").filter(|v| !v.is_null()).cloned();
+    if nested.as_ref().is_some_and(|v| !v.is_object()) {
+        return Err(ConfigError::field("linear_attn_config", "expected an object"));
+    }
+    let mut sized = |key: &'static str, inner: &str, max: u64| -> Result<u64, ConfigError> {
+        match nested.as_ref().and_then(|n| n.get(inner)) {
+            Some(v) => {
+                let n = v.as_u64().ok_or_else(|| {
+                    ConfigError::field("linear_attn_config", format!("{inner}: expected a count, found {v}"))
+                })?;
+                check_range(Limit { field: "linear_attn_config", max }, n)
+            }
+            None => r.size(key, max),
+        }
+    };
+    let heads = sized("linear_num_heads", "num_heads", 1 << 14)?;
+    let head_dim = sized("linear_head_dim", "head_dim", 1 << 14)?;
+    let conv_kernel = sized("linear_conv_kernel_dim", "short_conv_kernel_size", 1024)?;
+    let dims = LinearDims {
+        key_heads: heads,
+        key_dim: head_dim,
+        value_heads: heads,
+        value_dim: head_dim,
+        conv_kernel,
+    };
+    if let Some(list) = per_layer(r, "layer_types", layers, ("linear_attention", "full_attention"))? {
+        return Ok((dims, list));
+    }
+    let listed = |key: &str| nested.as_ref().and_then(|n| n.get(key)).cloned();
+    if let (Some(full), Some(kda)) = (listed("full_attn_layers"), listed("kda_layers")) {
+        // Layers neither list names fall to delta attention, as the decoder layer builds them.
+        let mut linear = vec![true; layers as usize];
+        for (v, is_linear) in [(full, false), (kda, true)] {
+            let bad = || {
+                ConfigError::field(
+                    "linear_attn_config",
+                    format!("expected layer numbers 1 to {layers}, found {v}"),
+                )
+            };
+            for x in v.as_array().ok_or_else(bad)? {
+                let i = x.as_u64().filter(|i| (1..=layers).contains(i)).ok_or_else(bad)?;
+                linear[(i - 1) as usize] = is_linear;
+            }
+        }
+        return Ok((dims, linear));
+    }
+    r.defaulted
+        .push(Defaulted { field: "layer_types", value: "full attention where i > 0 and i % 4 == 0".into() });
+    Ok((dims, (0..layers).map(|i| i == 0 || i % 4 != 0).collect()))
+}

@@ -49,6 +49,10 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
     };
     let (linear, linear_layers) = match spec.linear {
         Linear::None | Linear::Mamba2(_) => (None, vec![]),
+        Linear::KimiDelta => {
+            let (dims, layers) = super::spec_linear::kimi_delta(r, layers)?;
+            (Some(dims), layers)
+        }
         Linear::GatedDeltaNet { .. } => {
             let dims = LinearDims {
                 key_heads: r.size("linear_num_key_heads", 1 << 14)?,
@@ -68,9 +72,11 @@ fn latent(
     indexer: Indexer,
     layers: u64,
 ) -> Result<(Option<LatentDims>, Vec<bool>), ConfigError> {
-    // An explicit null projects queries directly (`q_proj`); absent, the class's default rank.
+    // An explicit null projects queries directly (`q_proj`); absent, the class's default rank,
+    // which may itself be None (Kimi Linear).
     let q_lora_rank = match r.value.get("q_lora_rank") {
         Some(Value::Null) => None,
+        _ if r.opt_u("q_lora_rank")?.is_none() => None,
         _ => Some(r.size("q_lora_rank", 1 << 20)?),
     };
     let mut dims = LatentDims {

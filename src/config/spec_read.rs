@@ -111,12 +111,14 @@ impl SpecConfig {
             )?),
             None => None,
         };
-        let tie_word_embeddings = tie_word_embeddings && hybrid_spec.is_none_or(|h| h.ties);
+        let tie_word_embeddings = tie_word_embeddings && super::spec_hybrid::ties(spec);
         // Not read by any class, so never recorded as defaulted: Qwen's hybrids ship one.
+        // Nemotron-H's class skips its `mtp.` weights, which are not of this shape.
+        let qwen_hybrid = matches!(spec.linear, super::spec::Linear::GatedDeltaNet { .. });
         let mtp_layers = ["num_nextn_predict_layers", "mtp_num_hidden_layers"]
             .iter()
             .find_map(|k| value.get(*k).and_then(Value::as_u64))
-            .unwrap_or(if linear.is_some() { 1 } else { 0 })
+            .unwrap_or(if qwen_hybrid { 1 } else { 0 })
             .min(if hybrid.is_some() { 0 } else { 16 });
         let mut d = r.defaulted;
         let (class, head) = head(spec, common, value, &mut d)?;

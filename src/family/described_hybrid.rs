@@ -1,4 +1,5 @@
-//! The families of the Mamba-2 hybrids described in `config/spec_hybrid.rs`.
+//! The families of the Mamba-2 hybrids described in `config/spec_hybrid.rs`, and Kimi Linear
+//! (`config/spec_linear.rs`).
 
 use super::FamilyInfo;
 use super::described::decoder;
@@ -27,5 +28,11 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "Nemotron-H",
         "mamba2",
         "NVIDIA's Nemotron-H and Nemotron 3 (2025): each layer one block, Mamba-2, attention, a ReLU² MLP or non-gated routed experts with a shared expert, in the order `hybrid_override_pattern` spells.",
+    ),
+    decoder(
+        "kimi_linear",
+        "Kimi Linear",
+        "deepseek_v3",
+        "Moonshot AI's Kimi Linear (2025): Kimi Delta Attention (a gated delta rule with a decay per channel, a recurrent state, no KV cache) on three layers of four, latent attention on the rest, a dense first layer, then routed experts with a shared one.",
     ),
 ];

@@ -127,3 +127,43 @@ pub(crate) fn delta_net_state(layers: u64, d: &LinearDims) -> RecurrentState {
         ),
     }
 }
+
+/// Kimi Delta Attention under `m` (`self_attn`): q, k and v, a short causal convolution over
+/// them, the per-channel forget gate (low-rank `f_a_proj`, `f_b_proj`, a dt bias per channel and
+/// an A per head), the update gate b, the low-rank output gate g, a gated RMSNorm per head and
+/// the output projection.
+pub(crate) fn kimi_delta(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<Node> {
+    let (h, heads, hd) = (hidden, d.value_heads, d.value_dim);
+    let qkv = heads * hd;
+    let conv = d.conv_channels();
+    let f = format!("{m}.forget_gate");
+    vec![
+        linear(&format!("{m}.q_proj"), "query projection", seq, h, qkv, false),
+        linear(&format!("{m}.k_proj"), "key projection", seq, h, qkv, false),
+        linear(&format!("{m}.v_proj"), "value projection", seq, h, qkv, false),
+        Node::new(
+            format!("{m}.conv1d"),
+            Op::Conv1d,
+            format!("depthwise causal convolution over q, k and v, kernel {}", d.conv_kernel),
+            &[seq, conv],
+        )
+        .with([Tensor::new(format!("{m}.conv1d.weight"), &[conv, 1, d.conv_kernel])]),
+        linear(&format!("{f}.f_a_proj"), "forget gate, low rank in", seq, h, hd, false),
+        linear(&format!("{f}.f_b_proj"), "forget gate, low rank out to every channel", seq, hd, qkv, false),
+        linear(&format!("{m}.b_proj"), "update gate b", seq, h, heads, false),
+        linear(&format!("{m}.g_a_proj"), "output gate, low rank in", seq, h, hd, false),
+        linear(&format!("{m}.g_b_proj"), "output gate, low rank out", seq, hd, qkv, false),
+        Node::new(
+            m,
+            Op::Scan,
+            format!("delta rule with a decay per channel: {heads} heads of {hd}"),
+            &[seq, qkv],
+        )
+        .with([
+            Tensor::new(format!("{f}.dt_bias"), &[qkv]),
+            Tensor::new(format!("{f}.A_log"), &[1, 1, heads, 1]),
+        ]),
+        rms_norm(&format!("{m}.o_norm"), "gated RMSNorm per head", &[seq, qkv], hd),
+        linear(&format!("{m}.o_proj"), "linear attention output projection", seq, qkv, h, false),
+    ]
+}

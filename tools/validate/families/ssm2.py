@@ -59,3 +59,21 @@ VARIATIONS["falcon_h1"] = [
     dict(_MAMBA, num_hidden_layers=3, mamba_d_ssm=64, mamba_n_heads=4, mamba_d_head=16,
          mamba_n_groups=1, mamba_rms_norm=True, head_dim=24),
 ]
+
+FAMILIES += ["kimi_linear"]
+
+_KIMI = dict(vocab_size=500, hidden_size=64, intermediate_size=96, moe_intermediate_size=24,
+             num_hidden_layers=5, num_attention_heads=4, num_key_value_heads=4, kv_lora_rank=24,
+             qk_rope_head_dim=8, qk_nope_head_dim=16, v_head_dim=12, num_local_experts=6,
+             num_experts_per_tok=2, linear_head_dim=16, linear_num_heads=4,
+             linear_conv_kernel_dim=3, pad_token_id=0)
+
+VARIATIONS["kimi_linear"] = [
+    _KIMI,
+    dict(_KIMI, q_lora_rank=40, n_shared_experts=2, attention_bias=True, tie_word_embeddings=True,
+         layer_types=["full_attention", "linear_attention", "linear_attention", "full_attention",
+                      "linear_attention"]),
+    dict(_KIMI, mlp_layer_types=["dense", "sparse", "dense", "sparse", "sparse"],
+         linear_attn_config={"full_attn_layers": [2, 5], "kda_layers": [1, 3, 4], "head_dim": 8,
+                             "num_heads": 6, "short_conv_kernel_size": 2}),
+]
