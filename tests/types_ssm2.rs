@@ -288,3 +288,42 @@ fn kimi_linear_without_a_layer_list_attends_on_every_fourth_layer_after_the_firs
     let layout = &p.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
     assert_eq!(layout.recurrent.as_ref().unwrap().layers, 4);
 }
+
+#[test]
+fn lfm2_mixes_short_convolutions_with_attention_and_shrinks_its_mlp_by_two_thirds() {
+    // Shaped like LiquidAI/LFM2-1.2B's config: vocab 65536, hidden 2048, 16 layers, attention on
+    // full_attn_idxs 2, 5, 8, 10, 12, 14 (32 heads of 64 over 8 KV heads, q/k norms of 64), a
+    // short convolution elsewhere (in_proj 2048 -> 3 x 2048, conv 2048 x 3, out_proj 2048 x 2048,
+    // no biases); block_ff_dim 12288 auto-adjusted to 2/3 = 8192 (x 1.0, a multiple of 256);
+    // operator_norm and ffn_norm; the final norm; tied.
+    let (v, h, f) = (65536u64, 2048u64, 8192u64);
+    let attn = 2 * h * h + 2 * h * 512 + 2 * 64;
+    let conv = h * 3 * h + h * 3 + h * h;
+    let per_layer = 3 * h * f + 2 * h;
+    let expected = v * h + 6 * (attn + per_layer) + 10 * (conv + per_layer) + h;
+    let config = json!({"model_type": "lfm2", "architectures": ["Lfm2ForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "block_ff_dim": 12288, "num_hidden_layers": 16,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "conv_L_cache": 3,
+        "full_attn_idxs": [2, 5, 8, 10, 12, 14], "block_multiple_of": 256,
+        "block_ffn_dim_multiplier": 1.0, "block_auto_adjust_ff_dim": true, "tie_embedding": true});
+    let p = page(config);
+    assert_eq!(p.params.as_ref().unwrap().derived, expected);
+    // Serving: 6 attention layers cache 2 x 8 x 64 values per token; 10 convolution layers keep
+    // 2048 x 3 values per sequence and nothing else.
+    let layout = &p.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
+    assert_eq!((layout.groups[0].layers, layout.groups[0].values_per_token), (6, 1024));
+    let state = layout.recurrent.as_ref().unwrap();
+    assert_eq!((state.layers, state.conv_values, state.ssm_values), (10, 2048 * 3, 0));
+}
+
+#[test]
+fn lfm2_rounds_its_scaled_mlp_width_up_to_the_multiple() {
+    // intermediate 200: 2/3 -> 133, x 0.8 -> 106, up to a multiple of 16 -> 112; one attention
+    // layer (4 heads of 16 over 2 KV heads, q/k norms of 16); vocab 500, hidden 64, tied.
+    let (v, h, f) = (500u64, 64u64, 112u64);
+    let expected = v * h + (2 * h * h + 2 * h * 32 + 2 * 16) + 3 * h * f + 2 * h + h;
+    let config = json!({"model_type": "lfm2", "architectures": ["Lfm2ForCausalLM"], "vocab_size": v,
+        "hidden_size": h, "intermediate_size": 200, "num_hidden_layers": 1, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "block_multiple_of": 16, "block_ffn_dim_multiplier": 0.8});
+    assert_eq!(derived(config), expected);
+}

@@ -194,6 +194,8 @@ pub enum Linear {
     },
     /// Kimi Delta Attention (Kimi Linear: `config/spec_linear.rs`).
     KimiDelta,
+    /// LFM2's gated short convolution (`config/spec_linear.rs`).
+    ShortConv,
     /// Mamba-2 mixers with attention (Bamba, Granite 4.0, Nemotron-H: `config/spec_hybrid.rs`).
     Mamba2(&'static super::spec_hybrid::Hybrid),
 }

@@ -1,11 +1,13 @@
 //! Hybrids of linear attention and full attention, as descriptions (see `config/spec.rs`):
 //! Qwen3-Next and the Qwen3.5 language models (Gated DeltaNet beside gated attention; three
 //! layers of four mix with linear attention: `layer_types`, else `full_attention_interval`) and
-//! Kimi Linear (Kimi Delta Attention beside latent attention). Linear layers keep a recurrent
-//! state instead of a KV cache. Defaults are those of transformers 5.x's `configuration_<type>.py`.
+//! Kimi Linear (Kimi Delta Attention beside latent attention), and LFM2 (gated short
+//! convolutions beside attention). Linear layers keep a recurrent state instead of a KV cache. Defaults are those of transformers 5.x's `configuration_<type>.py`.
+
+use serde_json::Value;
 
 use super::spec::{
-    Attn, Bias, Dv, Experts, HeadKind, Indexer, Linear, MoeSpec, QkNorm, Reader, Shared, Sparse, Spec,
+    Attn, Bias, Dv, Experts, HeadKind, Indexer, Linear, MoeSpec, QkNorm, Reader, Shared, Slot, Sparse, Spec,
 };
 use super::spec_dense::BASE;
 use super::spec_mixers::{LinearDims, per_layer};
@@ -139,6 +141,37 @@ pub const TYPES: &[Spec] = &[
         linear: Linear::KimiDelta,
         ..BASE
     },
+    Spec {
+        model_type: "lfm2",
+        classes: &[("Lfm2Model", Model), ("Lfm2ForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(65536)),
+            ("hidden_size", U(2560)),
+            ("intermediate_size", U(12288)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", U(8)),
+            ("max_position_embeddings", U(128_000)),
+            ("norm_eps", F(1e-5)),
+            ("pad_token_id", U(0)),
+            ("tie_word_embeddings", B(true)),
+            ("conv_bias", B(false)),
+            ("conv_L_cache", U(3)),
+            ("block_multiple_of", U(256)),
+            ("block_ffn_dim_multiplier", F(1.0)),
+            ("block_auto_adjust_ff_dim", B(true)),
+        ],
+        // Lfm2Config pops these older names into the keys.
+        aliases: &[("tie_embedding", "tie_word_embeddings"), ("block_ff_dim", "intermediate_size")],
+        eps_key: "norm_eps",
+        qkv_bias: Bias::Fixed(false),
+        o_bias: Bias::Fixed(false),
+        qk_norm: QkNorm::PerHead,
+        qk_norm_names: ["q_layernorm", "k_layernorm"],
+        layer_norms: &[("operator_norm", Slot::Before), ("ffn_norm", Slot::Between)],
+        linear: Linear::ShortConv,
+        ..BASE
+    },
 ];
 
 /// Kimi Linear's delta attention: heads and head width (`linear_attn_config`'s `num_heads`,
@@ -170,6 +203,7 @@ pub(crate) fn kimi_delta(r: &mut Reader, layers: u64) -> Result<(LinearDims, Vec
         value_heads: heads,
         value_dim: head_dim,
         conv_kernel,
+        bias: false,
     };
     if let Some(list) = per_layer(r, "layer_types", layers, ("linear_attention", "full_attention"))? {
         return Ok((dims, list));
@@ -195,4 +229,53 @@ pub(crate) fn kimi_delta(r: &mut Reader, layers: u64) -> Result<(LinearDims, Vec
     r.defaulted
         .push(Defaulted { field: "layer_types", value: "full attention where i > 0 and i % 4 == 0".into() });
     Ok((dims, (0..layers).map(|i| i == 0 || i % 4 != 0).collect()))
+}
+
+/// LFM2's short convolution (`conv_L_cache` wide, `conv_bias`) and its layers: `layer_types`
+/// (`conv` or `full_attention`), else convolutions off `full_attn_idxs`, else (the class's
+/// default) attention everywhere. Its only state is the convolution's window over the hidden
+/// channels: one value "head" of hidden width with no keys.
+pub(crate) fn short_conv(r: &mut Reader, layers: u64) -> Result<(LinearDims, Vec<bool>), ConfigError> {
+    let hidden = r.size("hidden_size", 1 << 18)?;
+    let dims = LinearDims {
+        key_heads: 0,
+        key_dim: 0,
+        value_heads: 1,
+        value_dim: hidden,
+        conv_kernel: r.size("conv_L_cache", 1024)?,
+        bias: r.flag("conv_bias")?,
+    };
+    if let Some(list) = per_layer(r, "layer_types", layers, ("conv", "full_attention"))? {
+        return Ok((dims, list));
+    }
+    let conv = match r.index_list("full_attn_idxs")? {
+        Some(full) => (0..layers).map(|i| !full.contains(&i)).collect(),
+        None => vec![false; layers as usize],
+    };
+    Ok((dims, conv))
+}
+
+/// LFM2's MLP width: with `block_auto_adjust_ff_dim`, two thirds of the key, times
+/// `block_ffn_dim_multiplier`, rounded up to `block_multiple_of` (Lfm2MLP). Other types: as read.
+pub(crate) fn adjusted_ffn(r: &mut Reader, spec: &Spec, width: u64) -> Result<u64, ConfigError> {
+    if spec.linear != Linear::ShortConv || !r.flag("block_auto_adjust_ff_dim")? {
+        return Ok(width);
+    }
+    // Python's int() of a float: the float products are exact at any real width.
+    let mut w = (2.0 * width as f64 / 3.0) as u64;
+    let multiplier = match r.raw("block_ffn_dim_multiplier") {
+        Some(Value::Null) => None,
+        _ => Some(r.float("block_ffn_dim_multiplier")?),
+    };
+    if let Some(m) = multiplier {
+        if !(m.is_finite() && m > 0.0) {
+            return Err(ConfigError::field(
+                "block_ffn_dim_multiplier",
+                format!("expected a positive number, found {m}"),
+            ));
+        }
+        let of = r.size("block_multiple_of", 1 << 20)?;
+        w = ((m * w as f64) as u64).div_ceil(of).saturating_mul(of);
+    }
+    check_range(Limit { field: "intermediate_size", max: 1 << 22 }, w)
 }

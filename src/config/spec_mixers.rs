@@ -30,6 +30,8 @@ pub struct LinearDims {
     pub value_heads: u64,
     pub value_dim: u64,
     pub conv_kernel: u64,
+    /// Biases on the projections and the convolution (LFM2's `conv_bias`; none elsewhere).
+    pub bias: bool,
 }
 
 impl LinearDims {
@@ -53,6 +55,10 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
             let (dims, layers) = super::spec_linear::kimi_delta(r, layers)?;
             (Some(dims), layers)
         }
+        Linear::ShortConv => {
+            let (dims, layers) = super::spec_linear::short_conv(r, layers)?;
+            (Some(dims), layers)
+        }
         Linear::GatedDeltaNet { .. } => {
             let dims = LinearDims {
                 key_heads: r.size("linear_num_key_heads", 1 << 14)?,
@@ -60,6 +66,7 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
                 value_heads: r.size("linear_num_value_heads", 1 << 14)?,
                 value_dim: r.size("linear_value_head_dim", 1 << 14)?,
                 conv_kernel: r.size("linear_conv_kernel_dim", 1024)?,
+                bias: false,
             };
             (Some(dims), linear_layers(r, layers)?)
         }

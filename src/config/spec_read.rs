@@ -45,6 +45,7 @@ impl SpecConfig {
         };
         let head_dim = bounded("head_dim", 1 << 16, head_dim)?;
         let intermediate_size = r.size(spec.dense_width_key, 1 << 22)?;
+        let intermediate_size = super::spec_linear::adjusted_ffn(&mut r, spec, intermediate_size)?;
         let max_position_embeddings = r.size("max_position_embeddings", 1 << 30)?;
         let norm_eps = r.float(spec.eps_key)?;
         let tie_word_embeddings = r.flag("tie_word_embeddings")?;

@@ -1,5 +1,5 @@
-//! The families of the Mamba-2 hybrids described in `config/spec_hybrid.rs`, and Kimi Linear
-//! (`config/spec_linear.rs`).
+//! The families of the Mamba-2 hybrids described in `config/spec_hybrid.rs`, Kimi Linear and
+//! LFM2 (`config/spec_linear.rs`).
 
 use super::FamilyInfo;
 use super::described::decoder;
@@ -34,5 +34,11 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "Kimi Linear",
         "deepseek_v3",
         "Moonshot AI's Kimi Linear (2025): Kimi Delta Attention (a gated delta rule with a decay per channel, a recurrent state, no KV cache) on three layers of four, latent attention on the rest, a dense first layer, then routed experts with a shared one.",
+    ),
+    decoder(
+        "lfm2",
+        "LFM2",
+        "llama",
+        "Liquid AI's LFM2 (2025): gated short convolutions (a window of three tokens, no KV cache) on most layers, grouped attention with per-head q/k norms on the rest, each followed by a gated MLP.",
     ),
 ];

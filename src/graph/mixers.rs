@@ -121,10 +121,17 @@ pub(crate) fn delta_net_state(layers: u64, d: &LinearDims) -> RecurrentState {
         layers,
         conv_values: conv * d.conv_kernel,
         ssm_values: d.value_heads * d.key_dim * d.value_dim,
-        what: format!(
-            "conv: {conv} channels x {} kernel; state: {} value heads x {} key_dim x {} value_dim",
-            d.conv_kernel, d.value_heads, d.key_dim, d.value_dim
-        ),
+        what: if d.key_dim == 0 {
+            format!(
+                "conv: {conv} channels x {} kernel (a short convolution keeps no other state)",
+                d.conv_kernel
+            )
+        } else {
+            format!(
+                "conv: {conv} channels x {} kernel; state: {} value heads x {} key_dim x {} value_dim",
+                d.conv_kernel, d.value_heads, d.key_dim, d.value_dim
+            )
+        },
     }
 }
 
@@ -165,5 +172,26 @@ pub(crate) fn kimi_delta(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<
         ]),
         rms_norm(&format!("{m}.o_norm"), "gated RMSNorm per head", &[seq, qkv], hd),
         linear(&format!("{m}.o_proj"), "linear attention output projection", seq, qkv, h, false),
+    ]
+}
+
+/// LFM2's gated short convolution under `m` (`conv`): `in_proj` makes the two gates and the
+/// input (3 x hidden), a depthwise causal convolution over the gated input, `out_proj`.
+pub(crate) fn short_conv(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<Node> {
+    let h = hidden;
+    let mut conv = Node::new(
+        format!("{m}.conv"),
+        Op::Conv1d,
+        format!("depthwise causal convolution, kernel {}", d.conv_kernel),
+        &[seq, h],
+    )
+    .with([Tensor::new(format!("{m}.conv.weight"), &[h, 1, d.conv_kernel])]);
+    if d.bias {
+        conv.params.push(Tensor::new(format!("{m}.conv.bias"), &[h]));
+    }
+    vec![
+        linear(&format!("{m}.in_proj"), "the input and its two gates", seq, h, 3 * h, d.bias),
+        conv,
+        linear(&format!("{m}.out_proj"), "convolution output projection", seq, h, h, d.bias),
     ]
 }

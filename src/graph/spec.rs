@@ -253,6 +253,9 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
         (Some(d), Linear::KimiDelta, true) => {
             nodes.extend(super::mixers::kimi_delta(&format!("{l}.self_attn"), seq, c.hidden_size, d))
         }
+        (Some(d), Linear::ShortConv, true) => {
+            nodes.extend(super::mixers::short_conv(&format!("{l}.conv"), seq, c.hidden_size, d))
+        }
         (_, Linear::Mamba2(_), true) => nodes.extend(super::spec_hybrid::mamba(c, l, k, seq)),
         _ => nodes.extend(attention(c, l, k.indexed, seq)),
     }

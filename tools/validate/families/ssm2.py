@@ -77,3 +77,16 @@ VARIATIONS["kimi_linear"] = [
          linear_attn_config={"full_attn_layers": [2, 5], "kda_layers": [1, 3, 4], "head_dim": 8,
                              "num_heads": 6, "short_conv_kernel_size": 2}),
 ]
+
+FAMILIES += ["lfm2"]
+
+_LFM = dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+            num_attention_heads=4, num_key_value_heads=2, block_multiple_of=16)
+
+VARIATIONS["lfm2"] = [
+    dict(_LFM, full_attn_idxs=[1, 3]),
+    dict(_LFM, layer_types=["conv", "conv", "full_attention", "conv"], conv_bias=True,
+         conv_L_cache=4, block_ffn_dim_multiplier=1.5, tie_word_embeddings=False),
+    dict(_LFM, full_attn_idxs=[2], block_auto_adjust_ff_dim=False, intermediate_size=100),
+    dict(_LFM, full_attn_idxs=[0], block_ffn_dim_multiplier=0.8, intermediate_size=200),
+]
