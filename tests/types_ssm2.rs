@@ -327,3 +327,22 @@ fn lfm2_rounds_its_scaled_mlp_width_up_to_the_multiple() {
         "num_key_value_heads": 2, "block_multiple_of": 16, "block_ffn_dim_multiplier": 0.8});
     assert_eq!(derived(config), expected);
 }
+
+#[test]
+fn lfm2_moe_keeps_its_first_layers_dense_then_routes_over_stacked_experts() {
+    // 4 layers of 64: convolution, attention, convolution, convolution (layer_types); layer 0
+    // a dense gated MLP of 96, layers 1-3 a router (6 x 64) and 6 stacked experts (gate and up
+    // 2 x 24 x 64, down 64 x 24); attention 4 heads of 16 over 2 KV heads with q/k norms of 16;
+    // convolutions in_proj 64 -> 192, conv 64 x 3, out_proj 64 x 64; two norms a layer; tied.
+    let (v, h) = (500u64, 64u64);
+    let conv = h * 3 * h + h * 3 + h * h;
+    let attn = 2 * h * h + 2 * h * 32 + 2 * 16;
+    let moe = 6 * h + 6 * 3 * 24 * h;
+    let expected = v * h + (conv + 3 * h * 96) + (attn + moe) + 2 * (conv + moe) + 4 * 2 * h + h;
+    let config = json!({"model_type": "lfm2_moe", "architectures": ["Lfm2MoeForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": 96, "moe_intermediate_size": 24,
+        "num_hidden_layers": 4, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "num_experts": 6, "num_experts_per_tok": 2, "num_dense_layers": 1,
+        "layer_types": ["conv", "full_attention", "conv", "conv"]});
+    assert_eq!(derived(config), expected);
+}

@@ -43,6 +43,19 @@ const HYBRID: Spec = Spec {
     ..BASE
 };
 
+/// LFM2's layers: per-head q/k norms named as its modules are, no attention biases, a norm
+/// before the mixer and one before the MLP, short convolutions on the layers not attending.
+const LFM2: Spec = Spec {
+    eps_key: "norm_eps",
+    qkv_bias: Bias::Fixed(false),
+    o_bias: Bias::Fixed(false),
+    qk_norm: QkNorm::PerHead,
+    qk_norm_names: ["q_layernorm", "k_layernorm"],
+    layer_norms: &[("operator_norm", Slot::Before), ("ffn_norm", Slot::Between)],
+    linear: Linear::ShortConv,
+    ..BASE
+};
+
 pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "qwen3_next",
@@ -163,14 +176,40 @@ pub const TYPES: &[Spec] = &[
         ],
         // Lfm2Config pops these older names into the keys.
         aliases: &[("tie_embedding", "tie_word_embeddings"), ("block_ff_dim", "intermediate_size")],
-        eps_key: "norm_eps",
-        qkv_bias: Bias::Fixed(false),
-        o_bias: Bias::Fixed(false),
-        qk_norm: QkNorm::PerHead,
-        qk_norm_names: ["q_layernorm", "k_layernorm"],
-        layer_norms: &[("operator_norm", Slot::Before), ("ffn_norm", Slot::Between)],
-        linear: Linear::ShortConv,
-        ..BASE
+        ..LFM2
+    },
+    Spec {
+        model_type: "lfm2_moe",
+        classes: &[("Lfm2MoeModel", Model), ("Lfm2MoeForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(65536)),
+            ("hidden_size", U(2048)),
+            ("intermediate_size", U(7168)),
+            ("moe_intermediate_size", U(1792)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", U(8)),
+            ("max_position_embeddings", U(128_000)),
+            ("norm_eps", F(1e-5)),
+            ("pad_token_id", U(0)),
+            ("tie_word_embeddings", B(true)),
+            ("conv_bias", B(false)),
+            ("conv_L_cache", U(3)),
+            ("num_dense_layers", U(2)),
+            ("num_experts_per_tok", U(4)),
+            ("num_experts", U(32)),
+        ],
+        aliases: &[("tie_embedding", "tie_word_embeddings")],
+        // The first `num_dense_layers` keep a dense MLP; the others route over stacked experts
+        // behind a sigmoid router whose `expert_bias` buffer the checkpoint stores.
+        moe: Some(MoeSpec {
+            block: "feed_forward",
+            correction_buffer: Some("expert_bias"),
+            experts: Experts::Stacked { bias: false },
+            sparse: Sparse::FirstDense("num_dense_layers"),
+            ..MOE
+        }),
+        ..LFM2
     },
 ];
 

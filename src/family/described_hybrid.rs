@@ -41,4 +41,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "llama",
         "Liquid AI's LFM2 (2025): gated short convolutions (a window of three tokens, no KV cache) on most layers, grouped attention with per-head q/k norms on the rest, each followed by a gated MLP.",
     ),
+    decoder(
+        "lfm2_moe",
+        "LFM2 MoE",
+        "lfm2",
+        "Liquid AI's LFM2 mixtures of experts (2025): LFM2's short convolutions and attention, two dense layers, then 32 stacked experts (4 per token) behind a sigmoid router.",
+    ),
 ];

@@ -90,3 +90,16 @@ VARIATIONS["lfm2"] = [
     dict(_LFM, full_attn_idxs=[2], block_auto_adjust_ff_dim=False, intermediate_size=100),
     dict(_LFM, full_attn_idxs=[0], block_ffn_dim_multiplier=0.8, intermediate_size=200),
 ]
+
+FAMILIES += ["lfm2_moe"]
+
+# Lfm2MoeConfig's own default leaves layer_types None, which Lfm2MoeDecoderLayer indexes:
+# transformers 5.24 cannot build it (the default rows error on its side); the variations set it.
+
+VARIATIONS["lfm2_moe"] = [
+    dict(_LFM, moe_intermediate_size=24, num_experts=6, num_experts_per_tok=2, num_dense_layers=1,
+         layer_types=["conv", "full_attention", "conv", "conv"]),
+    dict(_LFM, moe_intermediate_size=16, num_experts=4, num_experts_per_tok=1, num_dense_layers=0,
+         conv_bias=True, conv_L_cache=2, tie_word_embeddings=False,
+         layer_types=["full_attention", "conv", "conv", "full_attention"]),
+]
