@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::spec::{Dv, Experts, HeadKind, Linear, MoeSpec, NormKind, Reader, Shared, Slot, Spec};
 use super::spec_dense::BASE;
+use super::spec_llama_like::keys;
 use super::spec_moe::MOE;
 use super::{ConfigError, Defaulted, Limit, check_range};
 use Dv::{B, F, Null, S, U};
@@ -64,6 +65,33 @@ pub struct HybridDims {
     pub shared_only: Option<u64>,
 }
 
+/// A hybrid's description beside its `Spec`: the mixer's keys and the modules' names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hybrid {
+    /// The keys of the mixer's heads, their width, the groups of B and C, the state per channel.
+    pub heads: &'static str,
+    pub head_dim: &'static str,
+    pub groups: &'static str,
+    pub state: &'static str,
+    /// The keys of the convolution's kernel, its bias, `in_proj`'s and `out_proj`'s biases.
+    pub conv: &'static str,
+    pub conv_bias: &'static str,
+    pub proj_bias: &'static str,
+    pub out_bias: &'static str,
+    /// A key that switches the gated norm on; None: always there.
+    pub norm_key: Option<&'static str>,
+    pub inner: Inner,
+    pub layout: Layout,
+    /// The mixer's module (`mamba`, `mixer`), the dense MLP's, the prefix, embeddings and final norm.
+    pub mixer: &'static str,
+    pub mlp: &'static str,
+    pub prefix: &'static str,
+    pub embed: &'static str,
+    pub final_norm: &'static str,
+    /// Whether `tie_word_embeddings` ties the head (Nemotron-H's class ties nothing).
+    pub ties: bool,
+}
+
 /// How the mixer's channels follow from the config.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Inner {
@@ -88,31 +116,6 @@ pub enum Layout {
     Blocks,
     /// Attention and Mamba-2 side by side in every layer (Falcon-H1).
     Parallel,
-}
-
-/// A hybrid's description beside its `Spec`: the mixer's keys and the modules' names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Hybrid {
-    pub heads: &'static str,
-    pub head_dim: &'static str,
-    pub groups: &'static str,
-    pub state: &'static str,
-    pub conv: &'static str,
-    pub conv_bias: &'static str,
-    pub proj_bias: &'static str,
-    pub out_bias: &'static str,
-    /// A key that switches the gated norm on; None: always there.
-    pub norm_key: Option<&'static str>,
-    pub inner: Inner,
-    pub layout: Layout,
-    /// The mixer's module (`mamba`, `mixer`), the dense MLP's, the prefix, embeddings and final norm.
-    pub mixer: &'static str,
-    pub mlp: &'static str,
-    pub prefix: &'static str,
-    pub embed: &'static str,
-    pub final_norm: &'static str,
-    /// Whether `tie_word_embeddings` ties the head (Nemotron-H's class ties nothing).
-    pub ties: bool,
 }
 
 const BAMBA: Hybrid = Hybrid {
@@ -155,14 +158,14 @@ const NEMOTRON_H: Hybrid = Hybrid {
     ties: false,
 };
 
-/// The Mamba-2 keys Bamba and Granite 4.0 share, with their defaults.
+/// The Mamba-2 keys Bamba, Granite 4.0 and Falcon-H1 share, with their defaults, after the
+/// eight sizes (`keys!`).
 macro_rules! mamba_keys {
-    ($($k:literal => $v:expr),* $(,)?) => {
-        &[$(($k, $v)),*, ("mamba_n_heads", U(128)), ("mamba_d_head", S("auto")),
-          ("mamba_n_groups", U(1)), ("mamba_d_state", U(256)), ("mamba_d_conv", U(4)),
-          ("mamba_expand", U(2)), ("mamba_conv_bias", B(true)), ("mamba_proj_bias", B(false)),
-          ("num_attention_heads", U(32)), ("num_hidden_layers", U(32)), ("hidden_act", S("silu")),
-          ("attention_bias", B(false)), ("tie_word_embeddings", B(false)), ("hidden_size", U(4096))]
+    (sizes $s:tt $(, $k:ident : $x:expr)* $(,)?) => {
+        keys![sizes $s, mamba_n_heads: U(128), mamba_d_head: S("auto"), mamba_n_groups: U(1),
+            mamba_d_state: U(256), mamba_d_conv: U(4), mamba_expand: U(2), mamba_conv_bias: B(true),
+            mamba_proj_bias: B(false), hidden_act: S("silu"), attention_bias: B(false),
+            tie_word_embeddings: B(false) $(, $k: $x)*]
     };
 }
 
@@ -173,11 +176,8 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "bamba",
         classes: &[("BambaModel", Model), ("BambaForCausalLM", CausalLm)],
-        keys: mamba_keys![
-            "vocab_size" => U(128000), "intermediate_size" => U(14336),
-            "num_key_value_heads" => U(8), "max_position_embeddings" => U(262144),
-            "rms_norm_eps" => F(1e-5), "pad_token_id" => U(0), "mlp_bias" => B(false),
-        ],
+        keys: mamba_keys![sizes(128000, 4096, 14336, 32, 32, U(8), Null, 262144), rms_norm_eps: F(1e-5),
+            pad_token_id: U(0), mlp_bias: B(false)],
         mlp_bias: super::spec::Bias::Key("mlp_bias"),
         layer_norms: PRE_FF,
         linear: Linear::Mamba2(&BAMBA),
@@ -186,12 +186,8 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "granitemoehybrid",
         classes: &[("GraniteMoeHybridModel", Model), ("GraniteMoeHybridForCausalLM", CausalLm)],
-        keys: mamba_keys![
-            "vocab_size" => U(32000), "intermediate_size" => U(11008),
-            "num_key_value_heads" => Null, "max_position_embeddings" => U(2048),
-            "rms_norm_eps" => F(1e-6), "num_local_experts" => U(8), "num_experts_per_tok" => U(2),
-            "shared_intermediate_size" => U(1024),
-        ],
+        keys: mamba_keys![sizes(32000, 4096, 11008, 32, 32, Null, Null, 2048), rms_norm_eps: F(1e-6),
+            num_local_experts: U(8), num_experts_per_tok: U(2), shared_intermediate_size: U(1024)],
         aliases: &[("layers_block_type", "layer_types")],
         moe: Some(super::spec_granite::GRANITE_MOE),
         linear: Linear::Mamba2(&Hybrid {
@@ -205,12 +201,9 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "falcon_h1",
         classes: &[("FalconH1Model", Model), ("FalconH1ForCausalLM", CausalLm)],
-        keys: mamba_keys![
-            "vocab_size" => U(128000), "intermediate_size" => U(14336),
-            "num_key_value_heads" => U(8), "max_position_embeddings" => U(8192),
-            "rms_norm_eps" => F(1e-5), "pad_token_id" => U(0), "mlp_bias" => B(false),
-            "mamba_d_ssm" => U(1024), "mamba_rms_norm" => B(false), "projectors_bias" => B(false),
-        ],
+        keys: mamba_keys![sizes(128000, 4096, 14336, 32, 32, U(8), Null, 8192), rms_norm_eps: F(1e-5),
+            pad_token_id: U(0), mlp_bias: B(false), mamba_d_ssm: U(1024), mamba_rms_norm: B(false),
+            projectors_bias: B(false)],
         mlp_bias: super::spec::Bias::Key("mlp_bias"),
         layer_norms: PRE_FF,
         linear: Linear::Mamba2(&Hybrid {
@@ -225,30 +218,11 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "nemotron_h",
         classes: &[("NemotronHModel", Model), ("NemotronHForCausalLM", CausalLm)],
-        keys: &[
-            ("vocab_size", U(131072)),
-            ("hidden_size", U(4096)),
-            ("num_attention_heads", U(32)),
-            ("num_key_value_heads", U(8)),
-            ("head_dim", U(128)),
-            ("max_position_embeddings", U(4096)),
-            ("intermediate_size", U(21504)),
-            ("hidden_act", S("relu2")),
-            ("mlp_bias", B(false)),
-            ("ssm_state_size", U(128)),
-            ("mamba_num_heads", U(128)),
-            ("mamba_head_dim", U(64)),
-            ("n_groups", U(8)),
-            ("conv_kernel", U(4)),
-            ("use_conv_bias", B(true)),
-            ("use_bias", B(false)),
-            ("n_routed_experts", U(8)),
-            ("moe_intermediate_size", U(7688)),
-            ("moe_shared_expert_intermediate_size", U(7688)),
-            ("num_experts_per_tok", U(2)),
-            ("layer_norm_epsilon", F(1e-5)),
-            ("pad_token_id", U(0)),
-        ],
+        keys: keys![sizes(131072, 4096, 21504, 4, 32, U(8), U(128), 4096), hidden_act: S("relu2"),
+            mlp_bias: B(false), ssm_state_size: U(128), mamba_num_heads: U(128), mamba_head_dim: U(64),
+            n_groups: U(8), conv_kernel: U(4), use_conv_bias: B(true), use_bias: B(false),
+            n_routed_experts: U(8), moe_intermediate_size: U(7688), num_experts_per_tok: U(2),
+            moe_shared_expert_intermediate_size: U(7688), layer_norm_epsilon: F(1e-5), pad_token_id: U(0)],
         // The config pops the `mamba_`-named keys into these (NemotronHConfig.__post_init__).
         aliases: &[
             ("mlp_hidden_act", "hidden_act"),

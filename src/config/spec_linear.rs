@@ -10,6 +10,7 @@ use super::spec::{
     Attn, Bias, Dv, Experts, HeadKind, Indexer, Linear, MoeSpec, QkNorm, Reader, Shared, Slot, Sparse, Spec,
 };
 use super::spec_dense::BASE;
+use super::spec_llama_like::keys;
 use super::spec_mixers::{LinearDims, per_layer};
 use super::spec_moe::MOE;
 use super::{ConfigError, Defaulted, Limit, check_range};
@@ -42,6 +43,14 @@ const HYBRID: Spec = Spec {
     linear: Linear::GatedDeltaNet { fused: false },
     ..BASE
 };
+
+/// The keys LFM2's types share, with their defaults, after the eight sizes (`keys!`).
+macro_rules! lfm_keys {
+    (sizes $s:tt $(, $k:ident : $x:expr)* $(,)?) => {
+        keys![sizes $s, norm_eps: F(1e-5), pad_token_id: U(0), tie_word_embeddings: B(true),
+            conv_bias: B(false), conv_L_cache: U(3) $(, $k: $x)*]
+    };
+}
 
 /// LFM2's layers: per-head q/k norms named as its modules are, no attention biases, a norm
 /// before the mixer and one before the MLP, short convolutions on the layers not attending.
@@ -106,33 +115,12 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "kimi_linear",
         classes: &[("KimiLinearModel", Model), ("KimiLinearForCausalLM", CausalLm)],
-        keys: &[
-            ("vocab_size", U(163840)),
-            ("hidden_size", U(2304)),
-            ("intermediate_size", U(9216)),
-            ("moe_intermediate_size", U(1024)),
-            ("num_hidden_layers", U(27)),
-            ("num_attention_heads", U(32)),
-            ("num_key_value_heads", U(32)),
-            ("num_shared_experts", U(1)),
-            ("kv_lora_rank", U(512)),
-            ("q_lora_rank", Null),
-            ("qk_rope_head_dim", U(64)),
-            ("v_head_dim", U(128)),
-            ("qk_nope_head_dim", U(128)),
-            ("num_experts_per_token", U(8)),
-            ("hidden_act", S("silu")),
-            ("max_position_embeddings", U(1048576)),
-            ("rms_norm_eps", F(1e-5)),
-            ("pad_token_id", U(163839)),
-            ("tie_word_embeddings", B(false)),
-            ("attention_bias", B(false)),
-            ("num_experts", U(256)),
-            ("linear_head_dim", U(128)),
-            ("linear_num_heads", U(32)),
-            ("linear_conv_kernel_dim", U(4)),
-            ("first_k_dense_replace", U(1)),
-        ],
+        keys: keys![sizes(163840, 2304, 9216, 27, 32, U(32), Null, 1048576), rms_norm_eps: F(1e-5),
+            moe_intermediate_size: U(1024), num_experts: U(256), num_experts_per_token: U(8),
+            num_shared_experts: U(1), first_k_dense_replace: U(1), kv_lora_rank: U(512), q_lora_rank: Null,
+            qk_rope_head_dim: U(64), qk_nope_head_dim: U(128), v_head_dim: U(128), hidden_act: S("silu"),
+            pad_token_id: U(163839), tie_word_embeddings: B(false), attention_bias: B(false),
+            linear_head_dim: U(128), linear_num_heads: U(32), linear_conv_kernel_dim: U(4)],
         aliases: &[
             ("model_max_length", "max_position_embeddings"),
             ("num_local_experts", "num_experts"),
@@ -157,23 +145,8 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "lfm2",
         classes: &[("Lfm2Model", Model), ("Lfm2ForCausalLM", CausalLm)],
-        keys: &[
-            ("vocab_size", U(65536)),
-            ("hidden_size", U(2560)),
-            ("intermediate_size", U(12288)),
-            ("num_hidden_layers", U(32)),
-            ("num_attention_heads", U(32)),
-            ("num_key_value_heads", U(8)),
-            ("max_position_embeddings", U(128_000)),
-            ("norm_eps", F(1e-5)),
-            ("pad_token_id", U(0)),
-            ("tie_word_embeddings", B(true)),
-            ("conv_bias", B(false)),
-            ("conv_L_cache", U(3)),
-            ("block_multiple_of", U(256)),
-            ("block_ffn_dim_multiplier", F(1.0)),
-            ("block_auto_adjust_ff_dim", B(true)),
-        ],
+        keys: lfm_keys![sizes(65536, 2560, 12288, 32, 32, U(8), Null, 128_000), block_multiple_of: U(256),
+            block_ffn_dim_multiplier: F(1.0), block_auto_adjust_ff_dim: B(true)],
         // Lfm2Config pops these older names into the keys.
         aliases: &[("tie_embedding", "tie_word_embeddings"), ("block_ff_dim", "intermediate_size")],
         ..LFM2
@@ -181,24 +154,8 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "lfm2_moe",
         classes: &[("Lfm2MoeModel", Model), ("Lfm2MoeForCausalLM", CausalLm)],
-        keys: &[
-            ("vocab_size", U(65536)),
-            ("hidden_size", U(2048)),
-            ("intermediate_size", U(7168)),
-            ("moe_intermediate_size", U(1792)),
-            ("num_hidden_layers", U(32)),
-            ("num_attention_heads", U(32)),
-            ("num_key_value_heads", U(8)),
-            ("max_position_embeddings", U(128_000)),
-            ("norm_eps", F(1e-5)),
-            ("pad_token_id", U(0)),
-            ("tie_word_embeddings", B(true)),
-            ("conv_bias", B(false)),
-            ("conv_L_cache", U(3)),
-            ("num_dense_layers", U(2)),
-            ("num_experts_per_tok", U(4)),
-            ("num_experts", U(32)),
-        ],
+        keys: lfm_keys![sizes(65536, 2048, 7168, 32, 32, U(8), Null, 128_000), num_experts: U(32),
+            moe_intermediate_size: U(1792), num_dense_layers: U(2), num_experts_per_tok: U(4)],
         aliases: &[("tie_embedding", "tie_word_embeddings")],
         // The first `num_dense_layers` keep a dense MLP; the others route over stacked experts
         // behind a sigmoid router whose `expert_bias` buffer the checkpoint stores.

@@ -5,6 +5,7 @@
 
 use super::blocks::{linear, rms_norm};
 use super::kv::RecurrentState;
+use super::mixers::depthwise_conv;
 use super::{Node, Op, Tensor};
 use crate::config::spec_hybrid::Mamba2Dims;
 
@@ -12,19 +13,16 @@ use crate::config::spec_hybrid::Mamba2Dims;
 pub(crate) fn mixer(m: &str, seq: u64, hidden: u64, d: &Mamba2Dims) -> Vec<Node> {
     let (inner, heads, n) = (d.inner, d.heads, d.state);
     let conv = d.conv_channels();
-    let mut conv_node = Node::new(
-        format!("{m}.conv1d"),
-        Op::Conv1d,
-        format!("depthwise causal convolution, kernel {}", d.conv_kernel),
-        &[seq, conv],
-    )
-    .with([Tensor::new(format!("{m}.conv1d.weight"), &[conv, 1, d.conv_kernel])]);
-    if d.conv_bias {
-        conv_node.params.push(Tensor::new(format!("{m}.conv1d.bias"), &[conv]));
-    }
     let mut nodes = vec![
         linear(&format!("{m}.in_proj"), "z, x, B, C and dt", seq, hidden, inner + conv + heads, d.proj_bias),
-        conv_node,
+        depthwise_conv(
+            &format!("{m}.conv1d"),
+            "depthwise causal convolution",
+            seq,
+            conv,
+            d.conv_kernel,
+            d.conv_bias,
+        ),
         Node::new(
             m,
             Op::Scan,
@@ -50,14 +48,9 @@ pub(crate) fn mixer(m: &str, seq: u64, hidden: u64, d: &Mamba2Dims) -> Vec<Node>
 /// The per-sequence state transformers' cache keeps for `layers` Mamba-2 layers: the
 /// convolution's last `conv_kernel` inputs and a head_dim x state matrix per head.
 pub(crate) fn state(layers: u64, d: &Mamba2Dims) -> RecurrentState {
-    let conv = d.conv_channels();
-    RecurrentState {
-        layers,
-        conv_values: conv * d.conv_kernel,
-        ssm_values: d.heads * d.head_dim * d.state,
-        what: format!(
-            "conv: {conv} channels x {} conv_kernel; scan: {} heads x {} head_dim x {} state_size",
-            d.conv_kernel, d.heads, d.head_dim, d.state
-        ),
-    }
+    let (conv, k, heads, hd, n) = (d.conv_channels(), d.conv_kernel, d.heads, d.head_dim, d.state);
+    let what = format!(
+        "conv: {conv} channels x {k} conv_kernel; scan: {heads} heads x {hd} head_dim x {n} state_size"
+    );
+    RecurrentState { layers, conv_values: conv * k, ssm_values: heads * hd * n, what }
 }

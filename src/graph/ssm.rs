@@ -5,6 +5,7 @@
 
 use super::blocks::{linear, rms_norm, token_embeddings};
 use super::kv::{KvLayout, RecurrentState};
+use super::mixers::depthwise_conv;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::ssm::{Mixer, SsmConfig};
 
@@ -83,19 +84,10 @@ pub fn build(c: &SsmConfig, seq: u64) -> Graph {
     let mut nodes = vec![rms_norm(&format!("{l}.norm"), "RMSNorm before the mixer", &[seq, h], h)];
     match (c.mixer, c.mamba2()) {
         (Mixer::Mamba { time_step_rank: r }, _) => {
-            let conv = c.conv_channels();
-            let mut conv_node = Node::new(
-                format!("{m}.conv1d"),
-                Op::Conv1d,
-                format!("depthwise causal convolution, kernel {}", c.conv_kernel),
-                &[seq, conv],
-            )
-            .with([Tensor::new(format!("{m}.conv1d.weight"), &[conv, 1, c.conv_kernel])]);
-            if c.use_conv_bias {
-                conv_node.params.push(Tensor::new(format!("{m}.conv1d.bias"), &[conv]));
-            }
+            let (conv, k) = (c.conv_channels(), c.conv_kernel);
+            let what = "depthwise causal convolution";
             nodes.push(linear(&format!("{m}.in_proj"), "x and the gate z", seq, h, 2 * inter, c.use_bias));
-            nodes.push(conv_node);
+            nodes.push(depthwise_conv(&format!("{m}.conv1d"), what, seq, conv, k, c.use_conv_bias));
             nodes.push(linear(&format!("{m}.x_proj"), "dt, B and C", seq, inter, r + 2 * n, false));
             nodes.push(linear(&format!("{m}.dt_proj"), "dt to every channel", seq, r, inter, true));
             nodes.push(
