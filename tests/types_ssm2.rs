@@ -68,7 +68,7 @@ fn bamba_puts_attention_on_the_listed_layers_and_mamba2_with_a_gated_mlp_elsewhe
 }
 
 #[test]
-fn the_default_bamba_is_all_mamba2_with_no_kv_cache() {
+fn the_default_bamba_is_all_mamba2_with_no_kv_cache_and_says_the_scan_is_not_modelled() {
     // BambaConfig(): vocab 128000, hidden 4096, ffn 14336, 32 layers, no attn_layer_indices (so
     // no attention layer), 128 Mamba heads (expand 2: head_dim 64), 1 group, state 256, kernel
     // 4, conv bias, no projection bias; untied.
@@ -79,6 +79,9 @@ fn the_default_bamba_is_all_mamba2_with_no_kv_cache() {
     let layout = &p.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
     assert!(layout.groups.is_empty());
     assert_eq!(layout.recurrent.as_ref().unwrap().layers, 32);
+    // Training: the scan's own saved tensors are not modelled, and the page says so.
+    let notes = &p.training.as_ref().unwrap().assumptions;
+    assert!(notes.iter().any(|n| n.contains("selective scan")), "{notes:?}");
 }
 
 #[test]

@@ -127,6 +127,10 @@ impl Architecture for SpecConfig {
     fn unscaled_residual_init(&self) -> bool {
         true
     }
+    fn training_notes(&self) -> Vec<String> {
+        // The Mamba-2 hybrids' scan saves tensors of its own, which the estimate leaves out.
+        self.hybrid.iter().map(|_| super::ssm::SCAN_NOTE.to_string()).collect()
+    }
 }
 
 /// The multi-token-prediction layers published checkpoints store: DeepSeek's after the last layer
