@@ -29,6 +29,7 @@ pub mod spec;
 pub mod spec_dense;
 pub mod spec_granite;
 pub mod spec_hybrid;
+mod spec_hybrid_read;
 mod spec_keys;
 pub mod spec_linear;
 pub mod spec_llama_like;

@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::Defaulted;
 use super::decoder::DecoderHead;
 pub(crate) use super::spec_keys::{Reader, head, lookup};
+pub use super::spec_mixers::Linear;
 
 /// A config class's default for a key.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -180,24 +181,6 @@ pub enum Indexer {
     Every,
     /// The layers `indexer_types` marks `full` (the others reuse the previous top-k: GLM-5).
     ByType,
-}
-
-/// A token mixer other than attention, on the layers `layer_types` marks `linear_attention`
-/// (else every `full_attention_interval`-th layer attends).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Linear {
-    None,
-    /// Gated DeltaNet: `in_proj_qkvz` and `in_proj_ba` fused (Qwen3-Next) or split into
-    /// `in_proj_qkv`, `in_proj_z`, `in_proj_b`, `in_proj_a` (Qwen3.5).
-    GatedDeltaNet {
-        fused: bool,
-    },
-    /// Kimi Delta Attention (Kimi Linear: `config/spec_linear.rs`).
-    KimiDelta,
-    /// LFM2's gated short convolution (`config/spec_linear.rs`).
-    ShortConv,
-    /// Mamba-2 mixers with attention (Bamba, Granite 4.0, Nemotron-H: `config/spec_hybrid.rs`).
-    Mamba2(&'static super::spec_hybrid::Hybrid),
 }
 
 /// Which layers attend within a window, and over which window.

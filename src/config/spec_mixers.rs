@@ -5,8 +5,26 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::spec::{Attn, Indexer, Linear, Reader, Spec};
+use super::spec::{Attn, Indexer, Reader, Spec};
 use super::{ConfigError, Defaulted, Limit, check_range};
+
+/// A token mixer other than attention, on the layers `layer_types` marks `linear_attention`
+/// (else every `full_attention_interval`-th layer attends).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Linear {
+    None,
+    /// Gated DeltaNet: `in_proj_qkvz` and `in_proj_ba` fused (Qwen3-Next) or split into
+    /// `in_proj_qkv`, `in_proj_z`, `in_proj_b`, `in_proj_a` (Qwen3.5).
+    GatedDeltaNet {
+        fused: bool,
+    },
+    /// Kimi Delta Attention (Kimi Linear: `config/spec_linear.rs`).
+    KimiDelta,
+    /// LFM2's gated short convolution (`config/spec_linear.rs`).
+    ShortConv,
+    /// Mamba-2 mixers with attention (Bamba, Granite 4.0, Nemotron-H: `config/spec_hybrid.rs`).
+    Mamba2(&'static super::spec_hybrid::Hybrid),
+}
 
 /// Latent attention: queries through an optional low-rank latent, keys and values through one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -6,12 +6,12 @@
 use super::blocks::{
     Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm, token_embeddings,
 };
-use super::mixers::{gated_delta_net, mla};
+use super::mixers::mla;
 use super::spec_arch::{Kind, kinds};
 use super::spec_extras::{adjust_attention, attention_extras, mlp_extras, shared_beside};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
-use crate::config::spec::{Attn, Experts, Linear, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
+use crate::config::spec::{Attn, Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
 use crate::config::{Common, ConfigError};
 
 impl SpecConfig {
@@ -246,19 +246,8 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
             .collect()
     };
     let mut nodes = norms(Slot::Before, "before attention");
-    match (&c.linear, c.spec.linear, k.linear) {
-        (Some(d), Linear::GatedDeltaNet { fused }, true) => {
-            nodes.extend(gated_delta_net(&format!("{l}.linear_attn"), seq, c.hidden_size, d, fused))
-        }
-        (Some(d), Linear::KimiDelta, true) => {
-            nodes.extend(super::mixers::kimi_delta(&format!("{l}.self_attn"), seq, c.hidden_size, d))
-        }
-        (Some(d), Linear::ShortConv, true) => {
-            nodes.extend(super::mixers::short_conv(&format!("{l}.conv"), seq, c.hidden_size, d))
-        }
-        (_, Linear::Mamba2(_), true) => nodes.extend(super::spec_hybrid::mamba(c, l, k, seq)),
-        _ => nodes.extend(attention(c, l, k.indexed, seq)),
-    }
+    let mixer = super::spec_hybrid::linear_mixer(c, l, k, seq);
+    nodes.extend(mixer.unwrap_or_else(|| attention(c, l, k.indexed, seq)));
     nodes.extend(norms(Slot::Between, "between attention and the MLP"));
     match (&c.spec.moe, sparse, super::spec_hybrid::shared_only(c, l, seq)) {
         (Some(m), true, _) => nodes.extend(moe(c, m, l, seq)),

@@ -10,8 +10,23 @@ use super::spec::{attention, mlp};
 use super::spec_arch::Kind;
 use super::{Node, Op, Tensor};
 use crate::config::decoder::DecoderHead;
-use crate::config::spec::SpecConfig;
+use crate::config::spec::{Linear, SpecConfig};
 use crate::config::spec_hybrid::{Block, hybrid};
+
+/// The mixer of a linear layer (Gated DeltaNet, Kimi Delta, LFM2's short convolution, Mamba-2);
+/// None where the layer attends.
+pub(super) fn linear_mixer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Option<Vec<Node>> {
+    let h = c.hidden_size;
+    Some(match (&c.linear, c.spec.linear, k.linear) {
+        (Some(d), Linear::GatedDeltaNet { fused }, true) => {
+            super::mixers::gated_delta_net(&format!("{l}.linear_attn"), seq, h, d, fused)
+        }
+        (Some(d), Linear::KimiDelta, true) => super::mixers::kimi_delta(&format!("{l}.self_attn"), seq, h, d),
+        (Some(d), Linear::ShortConv, true) => super::mixers::short_conv(&format!("{l}.conv"), seq, h, d),
+        (_, Linear::Mamba2(_), true) => mamba(c, l, k, seq),
+        _ => return None,
+    })
+}
 
 /// The Mamba-2 mixer of layer `l`; Falcon-H1's attention beside it.
 pub(super) fn mamba(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
