@@ -11,6 +11,7 @@ mod described;
 mod described_dense;
 mod described_enc2;
 mod described_gpt;
+mod described_hybrid;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -614,6 +615,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described::FAMILIES)
         .chain(described_dense::FAMILIES)
         .chain(described_gpt::FAMILIES)
+        .chain(described_hybrid::FAMILIES)
         .chain(seq2seq::FAMILIES)
         .chain(described_enc2::FAMILIES)
 }

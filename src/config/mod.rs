@@ -30,6 +30,8 @@ mod spec_gpt_classic;
 mod spec_gpt_read;
 mod spec_gpt_types;
 pub mod spec_granite;
+pub mod spec_hybrid;
+mod spec_hybrid_read;
 mod spec_keys;
 pub mod spec_linear;
 pub mod spec_llama_like;

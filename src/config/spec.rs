@@ -11,6 +11,7 @@ use serde::Serialize;
 use super::Defaulted;
 use super::decoder::DecoderHead;
 pub(crate) use super::spec_keys::{Reader, head, lookup};
+pub use super::spec_mixers::Linear;
 
 /// A config class's default for a key.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -182,18 +183,6 @@ pub enum Indexer {
     ByType,
 }
 
-/// A token mixer other than attention, on the layers `layer_types` marks `linear_attention`
-/// (else every `full_attention_interval`-th layer attends).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Linear {
-    None,
-    /// Gated DeltaNet: `in_proj_qkvz` and `in_proj_ba` fused (Qwen3-Next) or split into
-    /// `in_proj_qkv`, `in_proj_z`, `in_proj_b`, `in_proj_a` (Qwen3.5).
-    GatedDeltaNet {
-        fused: bool,
-    },
-}
-
 /// Which layers attend within a window, and over which window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Window {
@@ -352,6 +341,8 @@ pub struct SpecConfig {
     pub linear: Option<super::spec_mixers::LinearDims>,
     /// Per layer, whether it mixes with linear attention instead of attention (empty: none).
     pub linear_layers: Vec<bool>,
+    /// A Mamba-2 hybrid's mixer sizes and per-layer blocks (`config/spec_hybrid.rs`).
+    pub hybrid: Option<super::spec_hybrid::HybridDims>,
     /// Multi-token-prediction layers the published checkpoints store beside the class's
     /// weights (`num_nextn_predict_layers`, `mtp_num_hidden_layers`); no class loads them.
     pub mtp_layers: u64,

@@ -10,7 +10,7 @@ use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model};
 
 /// Granite MoE's stacked experts behind `block_sparse_moe.router`, the shared MLP beside them.
-const GRANITE_MOE: MoeSpec = MoeSpec {
+pub(super) const GRANITE_MOE: MoeSpec = MoeSpec {
     block: "block_sparse_moe",
     router: "router",
     experts_key: "num_local_experts",

@@ -41,6 +41,8 @@ macro_rules! head_of {
     };
 }
 
+pub(crate) use keys;
+
 /// Classes a type without modeling code of its own loads (InternLM 3, EXAONE 3, IQuest-Coder):
 /// transformers maps the type onto Llama's.
 const LLAMA_CLASSES: &[(&str, HeadKind)] =

@@ -5,8 +5,26 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::spec::{Attn, Indexer, Linear, Reader, Spec};
+use super::spec::{Attn, Indexer, Reader, Spec};
 use super::{ConfigError, Defaulted, Limit, check_range};
+
+/// A token mixer other than attention, on the layers `layer_types` marks `linear_attention`
+/// (else every `full_attention_interval`-th layer attends).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Linear {
+    None,
+    /// Gated DeltaNet: `in_proj_qkvz` and `in_proj_ba` fused (Qwen3-Next) or split into
+    /// `in_proj_qkv`, `in_proj_z`, `in_proj_b`, `in_proj_a` (Qwen3.5).
+    GatedDeltaNet {
+        fused: bool,
+    },
+    /// Kimi Delta Attention (Kimi Linear: `config/spec_linear.rs`).
+    KimiDelta,
+    /// LFM2's gated short convolution (`config/spec_linear.rs`).
+    ShortConv,
+    /// Mamba-2 mixers with attention (Bamba, Granite 4.0, Nemotron-H: `config/spec_hybrid.rs`).
+    Mamba2(&'static super::spec_hybrid::Hybrid),
+}
 
 /// Latent attention: queries through an optional low-rank latent, keys and values through one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -30,6 +48,8 @@ pub struct LinearDims {
     pub value_heads: u64,
     pub value_dim: u64,
     pub conv_kernel: u64,
+    /// Biases on the projections and the convolution (LFM2's `conv_bias`; none elsewhere).
+    pub bias: bool,
 }
 
 impl LinearDims {
@@ -48,7 +68,15 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
         Attn::Grouped | Attn::GatedOutput => (None, vec![]),
     };
     let (linear, linear_layers) = match spec.linear {
-        Linear::None => (None, vec![]),
+        Linear::None | Linear::Mamba2(_) => (None, vec![]),
+        Linear::KimiDelta => {
+            let (dims, layers) = super::spec_linear::kimi_delta(r, layers)?;
+            (Some(dims), layers)
+        }
+        Linear::ShortConv => {
+            let (dims, layers) = super::spec_linear::short_conv(r, layers)?;
+            (Some(dims), layers)
+        }
         Linear::GatedDeltaNet { .. } => {
             let dims = LinearDims {
                 key_heads: r.size("linear_num_key_heads", 1 << 14)?,
@@ -56,6 +84,7 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
                 value_heads: r.size("linear_num_value_heads", 1 << 14)?,
                 value_dim: r.size("linear_value_head_dim", 1 << 14)?,
                 conv_kernel: r.size("linear_conv_kernel_dim", 1024)?,
+                bias: false,
             };
             (Some(dims), linear_layers(r, layers)?)
         }
@@ -68,9 +97,11 @@ fn latent(
     indexer: Indexer,
     layers: u64,
 ) -> Result<(Option<LatentDims>, Vec<bool>), ConfigError> {
-    // An explicit null projects queries directly (`q_proj`); absent, the class's default rank.
+    // An explicit null projects queries directly (`q_proj`); absent, the class's default rank,
+    // which may itself be None (Kimi Linear).
     let q_lora_rank = match r.value.get("q_lora_rank") {
         Some(Value::Null) => None,
+        _ if r.opt_u("q_lora_rank")?.is_none() => None,
         _ => Some(r.size("q_lora_rank", 1 << 20)?),
     };
     let mut dims = LatentDims {

@@ -23,7 +23,15 @@ impl SpecConfig {
         let mut r = Reader { spec, value, defaulted: vec![] };
         let vocab_size = r.size("vocab_size", 100_000_000)?;
         let hidden_size = r.size("hidden_size", 1 << 18)?;
-        let num_layers = r.size("num_hidden_layers", 10_000)?;
+        let hybrid_spec = super::spec_hybrid::hybrid(spec);
+        let num_layers = match hybrid_spec {
+            Some(h) => super::spec_hybrid::block_count(&mut r, h)?,
+            None => None,
+        };
+        let num_layers = match num_layers {
+            Some(n) => n,
+            None => r.size("num_hidden_layers", 10_000)?,
+        };
         let num_heads = r.size("num_attention_heads", 1 << 16)?;
         let num_kv_heads = match r.opt_u("num_key_value_heads")? {
             Some(k) => bounded("num_key_value_heads", 1 << 16, k)?,
@@ -37,6 +45,7 @@ impl SpecConfig {
         };
         let head_dim = bounded("head_dim", 1 << 16, head_dim)?;
         let intermediate_size = r.size(spec.dense_width_key, 1 << 22)?;
+        let intermediate_size = super::spec_linear::adjusted_ffn(&mut r, spec, intermediate_size)?;
         let max_position_embeddings = r.size("max_position_embeddings", 1 << 30)?;
         let norm_eps = r.float(spec.eps_key)?;
         let tie_word_embeddings = r.flag("tie_word_embeddings")?;
@@ -59,7 +68,11 @@ impl SpecConfig {
         let (mut num_experts, mut experts_per_token, mut expert_width, mut shared_width) =
             (None, None, 0, None);
         let mut sparse_layers = vec![false; num_layers as usize];
-        if let Some(m) = &spec.moe {
+        let no_experts = match super::spec_hybrid::hybrid(spec) {
+            Some(h) => super::spec_hybrid::no_experts(&mut r, h)?,
+            None => false,
+        };
+        if let Some(m) = spec.moe.as_ref().filter(|_| !no_experts) {
             let n = r.size(m.experts_key, 1 << 16)?;
             let k = r.size(m.top_k_key, 1 << 16)?;
             if k > n {
@@ -86,14 +99,28 @@ impl SpecConfig {
             sparse_layers = sparse(&mut r, m.sparse, num_layers)?;
         }
         let windows = windows(&mut r, spec, num_layers)?;
-        let (latent, indexed_layers, linear, linear_layers) =
+        let (latent, indexed_layers, linear, mut linear_layers) =
             super::spec_mixers::read(&mut r, spec, num_layers)?;
+        let hybrid = match hybrid_spec {
+            Some(h) => Some(super::spec_hybrid::read(
+                &mut r,
+                h,
+                hidden_size,
+                num_layers,
+                &mut linear_layers,
+                &mut sparse_layers,
+            )?),
+            None => None,
+        };
+        let tie_word_embeddings = tie_word_embeddings && super::spec_hybrid::ties(spec);
         // Not read by any class, so never recorded as defaulted: Qwen's hybrids ship one.
+        // Nemotron-H's class skips its `mtp.` weights, which are not of this shape.
+        let qwen_hybrid = matches!(spec.linear, super::spec::Linear::GatedDeltaNet { .. });
         let mtp_layers = ["num_nextn_predict_layers", "mtp_num_hidden_layers"]
             .iter()
             .find_map(|k| value.get(*k).and_then(Value::as_u64))
-            .unwrap_or(if linear.is_some() { 1 } else { 0 })
-            .min(16);
+            .unwrap_or(if qwen_hybrid { 1 } else { 0 })
+            .min(if hybrid.is_some() { 0 } else { 16 });
         let mut d = r.defaulted;
         let (class, head) = head(spec, common, value, &mut d)?;
         Ok(SpecConfig {
@@ -129,6 +156,7 @@ impl SpecConfig {
             indexed_layers,
             linear,
             linear_layers,
+            hybrid,
             mtp_layers,
             defaulted: d,
         })

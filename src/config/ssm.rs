@@ -171,6 +171,25 @@ impl SsmConfig {
         })
     }
 
+    /// Mamba-2's mixer as the hybrids describe it (`config/spec_hybrid.rs`); None for Mamba's.
+    pub fn mamba2(&self) -> Option<super::spec_hybrid::Mamba2Dims> {
+        match self.mixer {
+            Mixer::Mamba { .. } => None,
+            Mixer::Mamba2 { num_heads, head_dim, n_groups } => Some(super::spec_hybrid::Mamba2Dims {
+                heads: num_heads,
+                head_dim,
+                groups: n_groups,
+                state: self.state_size,
+                conv_kernel: self.conv_kernel,
+                inner: self.intermediate_size,
+                conv_bias: self.use_conv_bias,
+                proj_bias: self.use_bias,
+                out_bias: self.use_bias,
+                gated_norm: true,
+            }),
+        }
+    }
+
     /// Channels the causal convolution runs over: Mamba's x; Mamba-2's x, B and C together.
     pub fn conv_channels(&self) -> u64 {
         match self.mixer {

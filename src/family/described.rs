@@ -205,10 +205,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "MiniMax mixes lightning (linear) attention layers, which keep a recurrent state instead of a KV cache, with softmax attention; the planner has no linear-attention block yet",
     ),
     (
-        "falcon_h1",
-        "Falcon-H1 runs Mamba-2 state-space mixers beside attention in every layer; the planner has no state-space block yet",
-    ),
-    (
         "jetmoe",
         "JetMoE routes attention heads as well as MLPs through experts (mixture of attention heads); the planner has no such block yet",
     ),

@@ -6,6 +6,7 @@
 
 use super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm, token_embeddings};
 use super::kv::{KvGroup, KvLayout, RecurrentState};
+use super::mixers::depthwise_conv;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::QkNorm;
 use crate::config::jamba::JambaConfig;
@@ -50,16 +51,7 @@ fn no_candidates(_: &JambaConfig) -> Vec<Candidate> {
 
 fn mamba_nodes(c: &JambaConfig, m: &str, seq: u64) -> Vec<Node> {
     let (h, i, n, r, k) = (c.hidden_size, c.mamba_inner, c.d_state, c.dt_rank, c.d_conv);
-    let mut conv = Node::new(
-        format!("{m}.conv1d"),
-        Op::Conv1d,
-        format!("depthwise causal convolution, kernel {k}"),
-        &[seq, i],
-    )
-    .with([Tensor::new(format!("{m}.conv1d.weight"), &[i, 1, k])]);
-    if c.conv_bias {
-        conv.params.push(Tensor::new(format!("{m}.conv1d.bias"), &[i]));
-    }
+    let conv = depthwise_conv(&format!("{m}.conv1d"), "depthwise causal convolution", seq, i, k, c.conv_bias);
     vec![
         linear(&format!("{m}.in_proj"), "x and the gate z", seq, h, 2 * i, c.proj_bias),
         conv,

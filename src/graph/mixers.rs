@@ -78,7 +78,6 @@ pub(crate) fn gated_delta_net(m: &str, seq: u64, hidden: u64, d: &LinearDims, fu
     let h = hidden;
     let (kh, kd, vh, vd) = (d.key_heads, d.key_dim, d.value_heads, d.value_dim);
     let (qk, v) = (2 * kh * kd, vh * vd);
-    let conv = d.conv_channels();
     let mut nodes = if fused {
         vec![
             linear(&format!("{m}.in_proj_qkvz"), "q, k, v and the output gate z", seq, h, qk + 2 * v, false),
@@ -93,13 +92,7 @@ pub(crate) fn gated_delta_net(m: &str, seq: u64, hidden: u64, d: &LinearDims, fu
         ]
     };
     nodes.extend([
-        Node::new(
-            format!("{m}.conv1d"),
-            Op::Conv1d,
-            format!("depthwise causal convolution over q, k and v, kernel {}", d.conv_kernel),
-            &[seq, conv],
-        )
-        .with([Tensor::new(format!("{m}.conv1d.weight"), &[conv, 1, d.conv_kernel])]),
+        qkv_conv(m, seq, d),
         Node::new(
             m,
             Op::Scan,
@@ -121,9 +114,84 @@ pub(crate) fn delta_net_state(layers: u64, d: &LinearDims) -> RecurrentState {
         layers,
         conv_values: conv * d.conv_kernel,
         ssm_values: d.value_heads * d.key_dim * d.value_dim,
-        what: format!(
-            "conv: {conv} channels x {} kernel; state: {} value heads x {} key_dim x {} value_dim",
-            d.conv_kernel, d.value_heads, d.key_dim, d.value_dim
-        ),
+        what: if d.key_dim == 0 {
+            format!(
+                "conv: {conv} channels x {} kernel (a short convolution keeps no other state)",
+                d.conv_kernel
+            )
+        } else {
+            format!(
+                "conv: {conv} channels x {} kernel; state: {} value heads x {} key_dim x {} value_dim",
+                d.conv_kernel, d.value_heads, d.key_dim, d.value_dim
+            )
+        },
     }
+}
+
+/// Kimi Delta Attention under `m` (`self_attn`): q, k and v, a short causal convolution over
+/// them, the per-channel forget gate (low-rank `f_a_proj`, `f_b_proj`, a dt bias per channel and
+/// an A per head), the update gate b, the low-rank output gate g, a gated RMSNorm per head and
+/// the output projection.
+pub(crate) fn kimi_delta(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<Node> {
+    let (h, heads, hd) = (hidden, d.value_heads, d.value_dim);
+    let qkv = heads * hd;
+    let f = format!("{m}.forget_gate");
+    vec![
+        linear(&format!("{m}.q_proj"), "query projection", seq, h, qkv, false),
+        linear(&format!("{m}.k_proj"), "key projection", seq, h, qkv, false),
+        linear(&format!("{m}.v_proj"), "value projection", seq, h, qkv, false),
+        qkv_conv(m, seq, d),
+        linear(&format!("{f}.f_a_proj"), "forget gate, low rank in", seq, h, hd, false),
+        linear(&format!("{f}.f_b_proj"), "forget gate, low rank out to every channel", seq, hd, qkv, false),
+        linear(&format!("{m}.b_proj"), "update gate b", seq, h, heads, false),
+        linear(&format!("{m}.g_a_proj"), "output gate, low rank in", seq, h, hd, false),
+        linear(&format!("{m}.g_b_proj"), "output gate, low rank out", seq, hd, qkv, false),
+        Node::new(
+            m,
+            Op::Scan,
+            format!("delta rule with a decay per channel: {heads} heads of {hd}"),
+            &[seq, qkv],
+        )
+        .with([
+            Tensor::new(format!("{f}.dt_bias"), &[qkv]),
+            Tensor::new(format!("{f}.A_log"), &[1, 1, heads, 1]),
+        ]),
+        rms_norm(&format!("{m}.o_norm"), "gated RMSNorm per head", &[seq, qkv], hd),
+        linear(&format!("{m}.o_proj"), "linear attention output projection", seq, qkv, h, false),
+    ]
+}
+
+/// LFM2's gated short convolution under `m` (`conv`): `in_proj` makes the two gates and the
+/// input (3 x hidden), a depthwise causal convolution over the gated input, `out_proj`.
+pub(crate) fn short_conv(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<Node> {
+    let h = hidden;
+    vec![
+        linear(&format!("{m}.in_proj"), "the input and its two gates", seq, h, 3 * h, d.bias),
+        depthwise_conv(&format!("{m}.conv"), "depthwise causal convolution", seq, h, d.conv_kernel, d.bias),
+        linear(&format!("{m}.out_proj"), "convolution output projection", seq, h, h, d.bias),
+    ]
+}
+
+/// A depthwise causal convolution `name` over `channels`: weight `[channels, 1, kernel]`, and a
+/// bias where `bias` says.
+pub(crate) fn depthwise_conv(
+    name: &str,
+    what: &str,
+    seq: u64,
+    channels: u64,
+    kernel: u64,
+    bias: bool,
+) -> Node {
+    let mut node = Node::new(name, Op::Conv1d, format!("{what}, kernel {kernel}"), &[seq, channels])
+        .with([Tensor::new(format!("{name}.weight"), &[channels, 1, kernel])]);
+    if bias {
+        node.params.push(Tensor::new(format!("{name}.bias"), &[channels]));
+    }
+    node
+}
+
+/// The convolution linear attention runs over q, k and v (`conv1d`, no bias).
+fn qkv_conv(m: &str, seq: u64, d: &LinearDims) -> Node {
+    let what = "depthwise causal convolution over q, k and v";
+    depthwise_conv(&format!("{m}.conv1d"), what, seq, d.conv_channels(), d.conv_kernel, false)
 }

@@ -6,12 +6,12 @@
 use super::blocks::{
     Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm, token_embeddings,
 };
-use super::mixers::{gated_delta_net, mla};
+use super::mixers::mla;
 use super::spec_arch::{Kind, kinds};
 use super::spec_extras::{adjust_attention, attention_extras, mlp_extras, shared_beside};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
-use crate::config::spec::{Attn, Experts, Linear, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
+use crate::config::spec::{Attn, Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
 use crate::config::{Common, ConfigError};
 
 impl SpecConfig {
@@ -70,7 +70,7 @@ pub(super) fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Nod
     }
 }
 
-fn attention(c: &SpecConfig, l: &str, indexed: bool, seq: u64) -> Vec<Node> {
+pub(super) fn attention(c: &SpecConfig, l: &str, indexed: bool, seq: u64) -> Vec<Node> {
     let a = format!("{l}.self_attn");
     if let (Attn::Latent(_), Some(d)) = (c.spec.attn, &c.latent) {
         return mla(&a, seq, c.hidden_size, c.num_heads, d, c.qkv_bias, indexed);
@@ -135,7 +135,7 @@ fn attention(c: &SpecConfig, l: &str, indexed: bool, seq: u64) -> Vec<Node> {
     nodes
 }
 
-fn mlp(c: &SpecConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
+pub(super) fn mlp(c: &SpecConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec<Node> {
     let mut nodes = mlp_only(c, prefix, seq, ffn, bias);
     mlp_extras(c, prefix, seq, &mut nodes);
     nodes
@@ -231,6 +231,9 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
 }
 
 pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
+    if let Some(nodes) = super::spec_hybrid::single_block(c, l, k, seq) {
+        return nodes;
+    }
     let sparse = k.sparse;
     let switched = c.spec.switched_norms.filter(|_| c.switched_norms).map_or(&[][..], |s| s.norms);
     let norms = |slot: Slot, what: &str| -> Vec<Node> {
@@ -243,17 +246,14 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
             .collect()
     };
     let mut nodes = norms(Slot::Before, "before attention");
-    match (&c.linear, c.spec.linear, k.linear) {
-        (Some(d), Linear::GatedDeltaNet { fused }, true) => {
-            nodes.extend(gated_delta_net(&format!("{l}.linear_attn"), seq, c.hidden_size, d, fused))
-        }
-        _ => nodes.extend(attention(c, l, k.indexed, seq)),
-    }
+    let mixer = super::spec_hybrid::linear_mixer(c, l, k, seq);
+    nodes.extend(mixer.unwrap_or_else(|| attention(c, l, k.indexed, seq)));
     nodes.extend(norms(Slot::Between, "between attention and the MLP"));
-    match (&c.spec.moe, sparse) {
-        (Some(m), true) => nodes.extend(moe(c, m, l, seq)),
-        (m, _) => {
-            let block = m.as_ref().map_or("mlp", |m| m.block);
+    match (&c.spec.moe, sparse, super::spec_hybrid::shared_only(c, l, seq)) {
+        (Some(m), true, _) => nodes.extend(moe(c, m, l, seq)),
+        (_, _, Some(shared)) => nodes.extend(shared),
+        (m, _, None) => {
+            let block = m.as_ref().map_or(super::spec_hybrid::mlp_name(c), |m| m.block);
             nodes.extend(mlp(c, &format!("{l}.{block}"), seq, c.intermediate_size, c.mlp_bias));
         }
     }
@@ -262,9 +262,9 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
 }
 
 pub fn build(c: &SpecConfig, seq: u64) -> Graph {
-    let p = c.prefix();
+    let (p, e, f) = super::spec_hybrid::names(c).unwrap_or((c.prefix(), "embed_tokens", "norm"));
     let (h, v) = (c.hidden_size, c.vocab_size);
-    let embed = format!("{p}embed_tokens");
+    let embed = format!("{p}{e}");
     let embed_weight = format!("{embed}.weight");
     let mut sections = vec![token_embeddings(&embed, seq, v, h)];
     // A run of like layers from layer 0 repeats with `{i}`; later layers that differ from it
@@ -289,7 +289,7 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
             nodes: layer(c, &l, *kind, seq),
         });
     }
-    let norm = format!("{p}norm");
+    let norm = format!("{p}{f}");
     sections.push(Section {
         name: norm.clone(),
         role: Role::Layers,

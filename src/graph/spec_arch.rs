@@ -50,7 +50,10 @@ impl Architecture for SpecConfig {
             let n = self.num_experts.unwrap_or(0);
             let tensors = (0..self.num_layers as usize)
                 .filter(|i| self.sparse_layers.get(*i).copied().unwrap_or(false))
-                .map(|i| (format!("model.layers.{i}.{}.{buffer}", m.block), vec![n]))
+                .map(|i| {
+                    let p = super::spec_hybrid::checkpoint_prefix(self);
+                    (format!("{p}layers.{i}.{}.{buffer}", m.block), vec![n])
+                })
                 .collect();
             out.push(Candidate::extra(
                 "router score-correction biases",
@@ -76,9 +79,12 @@ impl Architecture for SpecConfig {
         if self.latent.is_some() { vec![".mlp.gate", ".indexer.weights_proj", "lm_head"] } else { vec![] }
     }
     fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["model.".into()]
+        vec![super::spec_hybrid::checkpoint_prefix(self).into()]
     }
     fn kv_layout(&self) -> Option<KvLayout> {
+        if self.hybrid.is_some() {
+            return super::spec_hybrid::kv_layout(self);
+        }
         let (values_per_token, what) = match &self.latent {
             // vLLM and SGLang cache the compressed latent and the shared rotary key (as the
             // lineage's DeepSeek types do); transformers' own cache decompresses them.
@@ -121,6 +127,10 @@ impl Architecture for SpecConfig {
     fn unscaled_residual_init(&self) -> bool {
         true
     }
+    fn training_notes(&self) -> Vec<String> {
+        // The Mamba-2 hybrids' scan saves tensors of its own, which the estimate leaves out.
+        self.hybrid.iter().map(|_| super::ssm::SCAN_NOTE.to_string()).collect()
+    }
 }
 
 /// The multi-token-prediction layers published checkpoints store: DeepSeek's after the last layer
@@ -132,7 +142,12 @@ fn prediction_layers(c: &SpecConfig) -> Option<Graph> {
         return None;
     }
     let (h, v, seq) = (c.hidden_size, c.vocab_size, 1);
-    let kind = Kind { sparse: c.spec.moe.is_some(), linear: false, indexed: !c.indexed_layers.is_empty() };
+    let kind = Kind {
+        sparse: c.spec.moe.is_some(),
+        linear: false,
+        indexed: !c.indexed_layers.is_empty(),
+        block: None,
+    };
     let mut sections = vec![];
     for k in 0..c.mtp_layers {
         let (l, mut nodes) = if c.latent.is_some() {
@@ -181,6 +196,8 @@ pub(super) struct Kind {
     pub sparse: bool,
     pub linear: bool,
     pub indexed: bool,
+    /// A Mamba-2 hybrid's block (`config/spec_hybrid.rs`).
+    pub block: Option<crate::config::spec_hybrid::Block>,
 }
 
 pub(super) fn kinds(c: &SpecConfig) -> Vec<Kind> {
@@ -190,6 +207,7 @@ pub(super) fn kinds(c: &SpecConfig) -> Vec<Kind> {
             sparse: at(&c.sparse_layers, i),
             linear: at(&c.linear_layers, i),
             indexed: at(&c.indexed_layers, i),
+            block: c.hybrid.as_ref().and_then(|d| d.blocks.get(i).copied()),
         })
         .collect()
 }

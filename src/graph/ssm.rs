@@ -5,6 +5,7 @@
 
 use super::blocks::{linear, rms_norm, token_embeddings};
 use super::kv::{KvLayout, RecurrentState};
+use super::mixers::depthwise_conv;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::ssm::{Mixer, SsmConfig};
 
@@ -59,22 +60,18 @@ pub const SCAN_NOTE: &str = "Not modelled: the tensors the selective scan saves 
 /// conv_kernel) and `ssm_states` (Mamba: channels x state_size; Mamba-2: heads x head_dim x
 /// state_size), per layer.
 pub fn recurrent_state(c: &SsmConfig) -> RecurrentState {
+    if let Some(d) = c.mamba2() {
+        return super::mamba2::state(c.num_layers, &d);
+    }
     let conv = c.conv_channels();
-    let (ssm_values, ssm_what) = match c.mixer {
-        Mixer::Mamba { .. } => (
-            c.intermediate_size * c.state_size,
-            format!("{} channels x {} state_size", c.intermediate_size, c.state_size),
-        ),
-        Mixer::Mamba2 { num_heads, head_dim, .. } => (
-            num_heads * head_dim * c.state_size,
-            format!("{num_heads} heads x {head_dim} head_dim x {} state_size", c.state_size),
-        ),
-    };
     RecurrentState {
         layers: c.num_layers,
         conv_values: conv * c.conv_kernel,
-        ssm_values,
-        what: format!("conv: {conv} channels x {} conv_kernel; scan: {ssm_what}", c.conv_kernel),
+        ssm_values: c.intermediate_size * c.state_size,
+        what: format!(
+            "conv: {conv} channels x {} conv_kernel; scan: {} channels x {} state_size",
+            c.conv_kernel, c.intermediate_size, c.state_size
+        ),
     }
 }
 
@@ -84,22 +81,13 @@ pub fn build(c: &SsmConfig, seq: u64) -> Graph {
     let mut sections = vec![token_embeddings(embeddings, seq, c.vocab_size, h)];
     let l = "backbone.layers.{i}";
     let m = format!("{l}.mixer");
-    let conv = c.conv_channels();
-    let mut conv_node = Node::new(
-        format!("{m}.conv1d"),
-        Op::Conv1d,
-        format!("depthwise causal convolution, kernel {}", c.conv_kernel),
-        &[seq, conv],
-    )
-    .with([Tensor::new(format!("{m}.conv1d.weight"), &[conv, 1, c.conv_kernel])]);
-    if c.use_conv_bias {
-        conv_node.params.push(Tensor::new(format!("{m}.conv1d.bias"), &[conv]));
-    }
     let mut nodes = vec![rms_norm(&format!("{l}.norm"), "RMSNorm before the mixer", &[seq, h], h)];
-    match c.mixer {
-        Mixer::Mamba { time_step_rank: r } => {
+    match (c.mixer, c.mamba2()) {
+        (Mixer::Mamba { time_step_rank: r }, _) => {
+            let (conv, k) = (c.conv_channels(), c.conv_kernel);
+            let what = "depthwise causal convolution";
             nodes.push(linear(&format!("{m}.in_proj"), "x and the gate z", seq, h, 2 * inter, c.use_bias));
-            nodes.push(conv_node);
+            nodes.push(depthwise_conv(&format!("{m}.conv1d"), what, seq, conv, k, c.use_conv_bias));
             nodes.push(linear(&format!("{m}.x_proj"), "dt, B and C", seq, inter, r + 2 * n, false));
             nodes.push(linear(&format!("{m}.dt_proj"), "dt to every channel", seq, r, inter, true));
             nodes.push(
@@ -114,30 +102,18 @@ pub fn build(c: &SsmConfig, seq: u64) -> Graph {
                     Tensor::new(format!("{m}.D"), &[inter]),
                 ]),
             );
+            nodes.push(linear(
+                &format!("{m}.out_proj"),
+                "mixer output projection",
+                seq,
+                inter,
+                h,
+                c.use_bias,
+            ));
         }
-        Mixer::Mamba2 { num_heads, head_dim, n_groups } => {
-            let out = inter + conv + num_heads;
-            nodes.push(linear(&format!("{m}.in_proj"), "z, x, B, C and dt", seq, h, out, c.use_bias));
-            nodes.push(conv_node);
-            nodes.push(
-                Node::new(
-                    m.clone(),
-                    Op::Scan,
-                    format!(
-                        "selective scan: {num_heads} heads x {head_dim}, {n} states, B and C in {n_groups} groups"
-                    ),
-                    &[seq, inter],
-                )
-                .with([
-                    Tensor::new(format!("{m}.dt_bias"), &[num_heads]),
-                    Tensor::new(format!("{m}.A_log"), &[num_heads]),
-                    Tensor::new(format!("{m}.D"), &[num_heads]),
-                ]),
-            );
-            nodes.push(rms_norm(&format!("{m}.norm"), "gated RMSNorm", &[seq, inter], inter));
-        }
+        (_, Some(d)) => nodes.extend(super::mamba2::mixer(&m, seq, h, &d)),
+        (Mixer::Mamba2 { .. }, None) => {}
     }
-    nodes.push(linear(&format!("{m}.out_proj"), "mixer output projection", seq, inter, h, c.use_bias));
     nodes.push(Node::new(format!("{l}.residual"), Op::Add, "residual add", &[seq, h]));
     sections.push(Section { name: l.into(), role: Role::Layers, repeat: c.num_layers, nodes });
     sections.push(Section {

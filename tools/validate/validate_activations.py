@@ -53,6 +53,10 @@ def tiny(kind):
         return T.MixtralConfig(hidden_size=128, intermediate_size=256, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, vocab_size=1000, num_local_experts=4, num_experts_per_tok=2, architectures=["MixtralForCausalLM"])
     if kind == "bart":
         return T.BartConfig(d_model=128, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=512, decoder_ffn_dim=512, vocab_size=1000, max_position_embeddings=1024, architectures=["BartForConditionalGeneration"])
+    if kind == "bamba":  # Mamba-2 mixers beside one attention layer (the scan's own saved tensors are not modelled)
+        return T.BambaConfig(hidden_size=128, intermediate_size=256, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, vocab_size=1000, mamba_n_heads=8, mamba_d_state=16, mamba_n_groups=1, mamba_chunk_size=32, attn_layer_indices=[1], architectures=["BambaForCausalLM"])
+    if kind == "lfm2":  # gated short convolutions beside one attention layer
+        return T.Lfm2Config(hidden_size=128, intermediate_size=384, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, vocab_size=1000, full_attn_idxs=[1], block_multiple_of=32, architectures=["Lfm2ForCausalLM"])
     raise KeyError(kind)
 
 def model_for(cfg):
@@ -147,7 +151,7 @@ def main():
     ap.add_argument("--only", help="run only the models whose label contains this")
     args = ap.parse_args()
     torch.manual_seed(0)
-    cases = [(k, tiny(k), None) for k in ["bert", "roberta", "gpt2", "llama", "mistral", "qwen2", "gemma2", "t5", "mixtral", "bart", "olmo", "bitnet", "nanochat"]]
+    cases = [(k, tiny(k), None) for k in ["bert", "roberta", "gpt2", "llama", "mistral", "qwen2", "gemma2", "t5", "mixtral", "bart", "olmo", "bitnet", "nanochat", "bamba", "lfm2"]]
     if not args.quick:
         for name in ["google-bert--bert-base-uncased", "openai-community--gpt2", "google-t5--t5-small", "Qwen--Qwen2.5-0.5B"]:
             cases.append((name.replace("--", "/"), AutoConfig.from_pretrained(os.path.join(REF, name, "config.json")), name))
@@ -166,7 +170,8 @@ def main():
             d = cfg.to_dict()
             d["_attn_implementation"] = None
             recipe = "bf16-adamw-fp32-states" if args.pure_bf16 else "fp32-adamw" if args.fp32 else "amp-adamw"
-            clean = {k: v for k, v in d.items() if not k.startswith("_")}
+            # time_step_limit (Mamba-2 types) holds an infinity, which JSON cannot carry; no size reads it.
+            clean = {k: v for k, v in d.items() if not k.startswith("_") and k != "time_step_limit"}
             a = planned_lora(clean, attn) if args.lora else planned(clean, attn, recipe)
             # fp32 parameters, as the AMP recipe has them (a config's torch_dtype would make them bf16).
             model = model_for(cfg).float()

@@ -1,0 +1,50 @@
+//! The families of the Mamba-2 hybrids described in `config/spec_hybrid.rs`, Kimi Linear and
+//! LFM2 (`config/spec_linear.rs`).
+
+use super::FamilyInfo;
+use super::described::decoder;
+
+pub const FAMILIES: &[FamilyInfo] = &[
+    decoder(
+        "bamba",
+        "Bamba",
+        "mamba2",
+        "IBM's Bamba (2024): Mamba-2 layers with a few attention layers among them (`attn_layer_indices`), each followed by a gated MLP; serving keeps a KV cache for the attention layers and a fixed state for the rest.",
+    ),
+    decoder(
+        "granitemoehybrid",
+        "Granite 4.0",
+        "granitemoeshared",
+        "IBM's Granite 4.0 (2025): Mamba-2 layers with attention on a few (`layer_types`), each followed by Granite's routed experts and the shared MLP beside them.",
+    ),
+    decoder(
+        "falcon_h1",
+        "Falcon-H1",
+        "mamba2",
+        "TII's Falcon-H1 (2025): attention and a Mamba-2 mixer side by side in every layer, their outputs added, then a gated MLP; serving keeps both a KV cache and a fixed state for every layer.",
+    ),
+    decoder(
+        "nemotron_h",
+        "Nemotron-H",
+        "mamba2",
+        "NVIDIA's Nemotron-H and Nemotron 3 (2025): each layer one block, Mamba-2, attention, a ReLU² MLP or non-gated routed experts with a shared expert, in the order `hybrid_override_pattern` spells.",
+    ),
+    decoder(
+        "kimi_linear",
+        "Kimi Linear",
+        "deepseek_v3",
+        "Moonshot AI's Kimi Linear (2025): Kimi Delta Attention (a gated delta rule with a decay per channel, a recurrent state, no KV cache) on three layers of four, latent attention on the rest, a dense first layer, then routed experts with a shared one.",
+    ),
+    decoder(
+        "lfm2",
+        "LFM2",
+        "llama",
+        "Liquid AI's LFM2 (2025): gated short convolutions (a window of three tokens, no KV cache) on most layers, grouped attention with per-head q/k norms on the rest, each followed by a gated MLP.",
+    ),
+    decoder(
+        "lfm2_moe",
+        "LFM2 MoE",
+        "lfm2",
+        "Liquid AI's LFM2 mixtures of experts (2025): LFM2's short convolutions and attention, two dense layers, then 32 stacked experts (4 per token) behind a sigmoid router.",
+    ),
+];
