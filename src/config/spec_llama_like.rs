@@ -41,6 +41,9 @@ macro_rules! head_of {
     };
 }
 
+// Other tables (`spec_newdec.rs`) write their keys and classes the same way.
+pub(crate) use {classes, head_of, keys};
+
 /// Classes a type without modeling code of its own loads (InternLM 3, EXAONE 3, IQuest-Coder):
 /// transformers maps the type onto Llama's.
 const LLAMA_CLASSES: &[(&str, HeadKind)] =

@@ -1,0 +1,123 @@
+//! Decoder types transformers added in 2025-26 that are a known layer under new keys or
+//! defaults, as descriptions (see `config/spec.rs`): Ministral 3 (Mistral's layers), Kolibri 1
+//! (EXAONE 4's attention, GLM-4's four norms, a bias-corrected router and a shared expert),
+//! Mellum (Qwen3-MoE's layers, dense or sparse by `mlp_layer_types`), Aria's language model
+//! (Llama's attention, stacked experts, shared experts as wide as n experts) and Cohere Compass's
+//! (Cohere 2's parallel layer). Defaults are those of transformers 5.24's
+//! `configuration_<type>.py`; each entry starts from [`BASE`] and says only what differs.
+
+use super::spec::{
+    Bias, Dv, Experts, HeadKind, MoeSpec, NormKind, QkNorm, Shared, Slot, Sparse, Spec, Window,
+};
+use super::spec_dense::BASE;
+use super::spec_llama_like::{classes, head_of, keys};
+use super::spec_moe::MOE;
+use Dv::{B, F, Null, S, U};
+use HeadKind::{CausalLm, Model, Sequence, Token};
+
+/// Qwen3-MoE's stacked experts (`experts.gate_up_proj`, `experts.down_proj`) behind `mlp.gate`.
+const STACKED: MoeSpec = MoeSpec { experts: Experts::Stacked { bias: false }, ..MOE };
+
+/// `layer_types` when the file lists them, else every layer full (a period of one).
+const LISTED_WINDOWS: Window = Window::Pattern { period_key: None, period: 1 };
+
+pub const TYPES: &[Spec] = &[
+    Spec {
+        model_type: "ministral3",
+        classes: classes!("Ministral3": Model, ForCausalLM, ForSequenceClassification, ForTokenClassification),
+        keys: keys![sizes(131072, 4096, 14336, 34, 32, U(8), U(128), 262144), rms_norm_eps: F(1e-5),
+            tie_word_embeddings: B(false), pad_token_id: U(11), hidden_act: S("silu"),
+            sliding_window: Null],
+        // Mistral's projections carry no bias; its window, when set, is on every layer.
+        qkv_bias: Bias::Fixed(false),
+        o_bias: Bias::Fixed(false),
+        window: Window::AllWhenSet,
+        ..BASE
+    },
+    Spec {
+        model_type: "kolibri1",
+        classes: classes!("Kolibri1": Model, ForCausalLM),
+        // No dense layer: the class deletes `intermediate_size` and every MLP is the experts'.
+        keys: keys![vocab_size: U(128000), hidden_size: U(2560), num_hidden_layers: U(50),
+            num_attention_heads: U(48), num_key_value_heads: U(4), head_dim: U(128),
+            max_position_embeddings: U(262144), rms_norm_eps: F(1e-6), tie_word_embeddings: B(false),
+            hidden_act: S("silu"), sliding_window: U(513), moe_intermediate_size: U(512),
+            shared_expert_intermediate_size: U(512), num_experts_per_tok: U(6),
+            num_local_experts: U(384)],
+        aliases: &[("num_experts", "num_local_experts")],
+        qkv_bias: Bias::Fixed(false),
+        o_bias: Bias::Fixed(false),
+        qk_norm: QkNorm::PerHead,
+        layer_norms: &[
+            ("input_layernorm", Slot::Before),
+            ("post_self_attn_layernorm", Slot::Between),
+            ("post_attention_layernorm", Slot::Between),
+            ("post_mlp_layernorm", Slot::After),
+        ],
+        dense_width_key: "moe_intermediate_size",
+        moe: Some(MoeSpec {
+            correction_buffer: Some("gate.e_score_correction_bias"),
+            experts_key: "num_local_experts",
+            shared: Shared::Width { name: "shared_experts", key: "shared_expert_intermediate_size" },
+            ..STACKED
+        }),
+        // Full attention on every fifth layer.
+        window: Window::Pattern { period_key: None, period: 5 },
+        ..BASE
+    },
+    Spec {
+        model_type: "mellum",
+        classes: classes!("Mellum": Model, ForCausalLM),
+        keys: keys![sizes(98304, 2304, 7168, 28, 32, U(4), U(128), 131072), rms_norm_eps: F(1e-6),
+            tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false),
+            sliding_window: U(1024), moe_intermediate_size: U(896), num_experts_per_tok: U(8),
+            num_local_experts: U(64)],
+        aliases: &[("num_experts", "num_local_experts")],
+        qk_norm: QkNorm::PerHead,
+        moe: Some(MoeSpec {
+            experts_key: "num_local_experts",
+            // Without a list every layer is sparse: no first-k key, so none dense.
+            sparse: Sparse::MlpTypes(Some("mlp_layer_types")),
+            ..STACKED
+        }),
+        window: LISTED_WINDOWS,
+        ..BASE
+    },
+    Spec {
+        model_type: "aria_text",
+        classes: classes!("AriaText": Model, ForCausalLM),
+        keys: keys![sizes(32000, 4096, 4096, 32, 32, Null, Null, 2048), rms_norm_eps: F(1e-6),
+            tie_word_embeddings: B(false), pad_token_id: U(2), hidden_act: S("silu"),
+            attention_bias: B(false), mlp_bias: B(false), moe_num_experts: U(8), moe_topk: U(2),
+            moe_num_shared_experts: U(2)],
+        mlp_bias: Bias::Key("mlp_bias"),
+        moe: Some(MoeSpec {
+            router: "router",
+            experts_key: "moe_num_experts",
+            top_k_key: "moe_topk",
+            width_key: "intermediate_size",
+            shared: Shared::Times { name: "shared_experts", key: "moe_num_shared_experts" },
+            ..STACKED
+        }),
+        ..BASE
+    },
+    Spec {
+        model_type: "cohere_compass_text",
+        classes: &[
+            ("CohereCompassTextModel", Model),
+            ("CohereCompassForCausalLM", CausalLm),
+            ("CohereCompassTextForSequenceClassification", Sequence),
+        ],
+        keys: keys![vocab_size: U(256000), hidden_size: U(8192), intermediate_size: U(22528),
+            num_hidden_layers: U(40), num_attention_heads: U(64), num_key_value_heads: Null,
+            max_position_embeddings: U(8192), layer_norm_eps: F(1e-5), tie_word_embeddings: B(true),
+            pad_token_id: U(0), hidden_act: S("silu"), attention_bias: B(false),
+            sliding_window: U(4096)],
+        eps_key: "layer_norm_eps",
+        // Attention and the MLP read the same normed input, in parallel (Cohere 2's layer).
+        norm: NormKind::LayerNormNoBias,
+        layer_norms: &[("input_layernorm", Slot::Before)],
+        window: LISTED_WINDOWS,
+        ..BASE
+    },
+];
