@@ -119,3 +119,24 @@ fn cohere_compass_text_counts_cohere2_parallel_layers_and_its_sequence_head() {
     seq["num_labels"] = json!(2);
     assert_eq!(derived(seq), 125_632 + 2 * h);
 }
+
+#[test]
+fn flint_keeps_its_first_two_layers_dense_when_the_file_lists_no_mlp_only_layers() {
+    // vocab 1000, hidden 64, dense width 96, 4 layers, 4 heads of 16 over 2 KV heads with q/k
+    // norms and a sink per head, 6 experts of width 32 (router [6, 64]), an ungated shared
+    // expert of width 40, untied model without head. FlintConfig.__post_init__ sets
+    // mlp_only_layers to [0, 1]: two dense layers, two sparse.
+    let (v, h, f, l, e, m, s) = (1000u64, 64u64, 96u64, 4u64, 6u64, 32u64, 40u64);
+    let common = attention(h, 4, 2, 16) + 2 * 16 + 4 + 2 * h;
+    let dense = 3 * h * f;
+    let sparse = e * h + stacked(e, h, m) + 3 * h * s;
+    let mut config = json!({"model_type": "flint", "architectures": ["FlintModel"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": l,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+        "moe_intermediate_size": m, "num_experts": e, "num_experts_per_tok": 2,
+        "shared_expert_intermediate_size": s});
+    assert_eq!(derived(config.clone()), v * h + l * common + 2 * dense + 2 * sparse + h);
+    // A listed mlp_only_layers wins: none dense.
+    config["mlp_only_layers"] = json!([]);
+    assert_eq!(derived(config), v * h + l * (common + sparse) + h);
+}

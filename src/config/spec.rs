@@ -108,6 +108,8 @@ pub enum Sparse {
     Range,
     /// Qwen's: every `decoder_sparse_step`-th layer unless `mlp_only_layers` names it.
     QwenStep,
+    /// Qwen's, with `mlp_only_layers` these layers when the file lists none (Flint: [0, 1]).
+    QwenStepDense(&'static [u64]),
     /// `mlp_layer_types` (`dense` or `sparse`) when the file lists them, else the first k layers
     /// dense: k from the key, or 1 where the class reads no such key (GLM-4.7-Flash).
     MlpTypes(Option<&'static str>),

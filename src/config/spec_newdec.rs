@@ -120,4 +120,24 @@ pub const TYPES: &[Spec] = &[
         window: LISTED_WINDOWS,
         ..BASE
     },
+    Spec {
+        model_type: "flint",
+        classes: classes!("Flint": Model, ForCausalLM),
+        keys: keys![sizes(150144, 2048, 6144, 49, 32, U(4), U(128), 262144), rms_norm_eps: F(1e-6),
+            tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false),
+            sliding_window: U(513), decoder_sparse_step: U(1), moe_intermediate_size: U(512),
+            shared_expert_intermediate_size: U(1024), num_experts_per_tok: U(6), num_experts: U(256)],
+        qk_norm: QkNorm::PerHead,
+        sinks: true,
+        moe: Some(MoeSpec {
+            // Its shared expert has no sigmoid gate, unlike Qwen2-MoE's.
+            shared: Shared::Width { name: "shared_expert", key: "shared_expert_intermediate_size" },
+            sparse: Sparse::QwenStepDense(&[0, 1]),
+            ..STACKED
+        }),
+        // FlintConfig writes `layer_types` (full on layers 0, 1, every fourth from 1 and the
+        // last); a file without them is read as all full, so its cache errs large, never small.
+        window: LISTED_WINDOWS,
+        ..BASE
+    },
 ];

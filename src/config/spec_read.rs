@@ -149,9 +149,10 @@ fn sparse(r: &mut Reader, rule: Sparse, layers: u64) -> Result<Vec<bool>, Config
                 (0..layers).map(|i| (i + 1) % s == 0).collect()
             }
         },
-        Sparse::QwenStep => {
+        Sparse::QwenStep | Sparse::QwenStepDense(_) => {
             let step = r.size("decoder_sparse_step", 10_000)?;
-            let dense = r.index_list("mlp_only_layers")?.unwrap_or_default();
+            let default = if let Sparse::QwenStepDense(d) = rule { d } else { &[] };
+            let dense = r.index_list("mlp_only_layers")?.unwrap_or_else(|| default.to_vec());
             (0..layers).map(|i| !dense.contains(&i) && (i + 1) % step == 0).collect()
         }
         Sparse::MlpTypes(first_k) => {

@@ -34,4 +34,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "cohere2",
         "Cohere's Compass (2026) language model: Cohere 2's parallel layer (one LayerNorm without bias before attention and the MLP side by side), sliding or full by `layer_types`.",
     ),
+    decoder(
+        "flint",
+        "Flint",
+        "qwen2_moe",
+        "A mixture of experts (2026): Qwen3-MoE's attention with gpt-oss's learned sinks, sliding windows on most layers, 256 stacked experts and an ungated shared expert, the first two layers dense.",
+    ),
 ];

@@ -3,7 +3,7 @@ src/config/spec_newdec.rs). Variations are small sizes unlike any published chec
 widths, heads, KV heads, experts, shared experts, dense and sparse layers, layer patterns, tied
 and untied."""
 
-FAMILIES = ["ministral3", "kolibri1", "mellum", "aria_text", "cohere_compass_text"]
+FAMILIES = ["ministral3", "kolibri1", "mellum", "aria_text", "cohere_compass_text", "flint"]
 
 EXTRA_CLASSES = {
     "ministral3": ["Ministral3ForTokenClassification"],
@@ -48,5 +48,13 @@ VARIATIONS = {
         dict(_SMALL, rope_parameters=_PER_TYPE_ROPE),
         dict(_SMALL, rope_parameters=_PER_TYPE_ROPE, num_hidden_layers=3, attention_bias=True, tie_word_embeddings=False,
              layer_types=["sliding_attention", "sliding_attention", "full_attention"]),
+    ],
+    "flint": [
+        dict(_MOE, head_dim=16, num_hidden_layers=3, shared_expert_intermediate_size=40),
+        dict(_MOE, head_dim=16, num_hidden_layers=3, shared_expert_intermediate_size=24,
+             mlp_only_layers=[1], decoder_sparse_step=1, attention_bias=True,
+             tie_word_embeddings=True),
+        dict(_MOE, head_dim=8, num_hidden_layers=4, shared_expert_intermediate_size=24,
+             mlp_only_layers=[], decoder_sparse_step=2),
     ],
 }
