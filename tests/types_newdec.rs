@@ -140,3 +140,21 @@ fn flint_keeps_its_first_two_layers_dense_when_the_file_lists_no_mlp_only_layers
     config["mlp_only_layers"] = json!([]);
     assert_eq!(derived(config), v * h + l * (common + sparse) + h);
 }
+
+#[test]
+fn apertus1p5_text_prunes_its_head_to_output_vocab_size_rows() {
+    // vocab 1000, hidden 64, ffn 96, 3 layers, 4 heads of 24 over 2 KV heads with q/k norms,
+    // Apertus' plain MLP (up [96, 64], down [64, 96]) with xIELU's two scalars, untied, the head
+    // pruned to the first 700 tokens: lm_head [700, 64].
+    let (v, h, f, l, rows) = (1000u64, 64u64, 96u64, 3u64, 700u64);
+    let layer = attention(h, 4, 2, 24) + 2 * 24 + 2 * h + 2 * h * f + 2;
+    let config = json!({"model_type": "apertus1p5_text",
+        "architectures": ["Apertus1p5TextForCausalLM"], "vocab_size": v, "hidden_size": h,
+        "intermediate_size": f, "num_hidden_layers": l, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "head_dim": 24, "output_vocab_size": rows});
+    assert_eq!(derived(config.clone()), v * h + l * layer + h + rows * h);
+    // None keeps every row.
+    let mut full = config;
+    full["output_vocab_size"] = Value::Null;
+    assert_eq!(derived(full), v * h + l * layer + h + v * h);
+}

@@ -318,6 +318,8 @@ pub struct SpecConfig {
     pub class: String,
     pub head: DecoderHead,
     pub vocab_size: u64,
+    /// The head's logits: `output_vocab_size` where the table lists it (Apertus 1.5), else vocab.
+    pub lm_rows: u64,
     pub hidden_size: u64,
     pub num_layers: u64,
     pub num_heads: u64,

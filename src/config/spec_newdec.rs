@@ -2,15 +2,16 @@
 //! defaults, as descriptions (see `config/spec.rs`): Ministral 3 (Mistral's layers), Kolibri 1
 //! (EXAONE 4's attention, GLM-4's four norms, a bias-corrected router and a shared expert),
 //! Mellum (Qwen3-MoE's layers, dense or sparse by `mlp_layer_types`), Aria's language model
-//! (Llama's attention, stacked experts, shared experts as wide as n experts) and Cohere Compass's
-//! (Cohere 2's parallel layer). Defaults are those of transformers 5.24's
+//! (Llama's attention, stacked experts, shared experts as wide as n experts), Cohere Compass's
+//! (Cohere 2's parallel layer), Flint (Qwen3-MoE's with sinks and an ungated shared expert) and
+//! Apertus 1.5's (Apertus' layers, its head maybe pruned). Defaults are those of transformers 5.24's
 //! `configuration_<type>.py`; each entry starts from [`BASE`] and says only what differs.
 
 use super::spec::{
     Bias, Dv, Experts, HeadKind, MoeSpec, NormKind, QkNorm, Shared, Slot, Sparse, Spec, Window,
 };
 use super::spec_dense::BASE;
-use super::spec_llama_like::{classes, head_of, keys};
+use super::spec_llama_like::{APERTUS, classes, head_of, keys};
 use super::spec_moe::MOE;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, Sequence, Token};
@@ -139,5 +140,13 @@ pub const TYPES: &[Spec] = &[
         // last); a file without them is read as all full, so its cache errs large, never small.
         window: LISTED_WINDOWS,
         ..BASE
+    },
+    Spec {
+        model_type: "apertus1p5_text",
+        classes: classes!("Apertus1p5Text": Model, ForCausalLM),
+        keys: keys![sizes(266752, 4096, 14336, 32, 32, Null, Null, 65536), rms_norm_eps: F(1e-5),
+            tie_word_embeddings: B(false), pad_token_id: U(3), hidden_act: S("xielu"),
+            attention_bias: B(false), output_vocab_size: Null],
+        ..APERTUS
     },
 ];

@@ -22,6 +22,7 @@ impl SpecConfig {
         }
         let mut r = Reader { spec, value, defaulted: vec![] };
         let vocab_size = r.size("vocab_size", 100_000_000)?;
+        let lm_rows = lm_rows(&mut r, vocab_size)?;
         let hidden_size = r.size("hidden_size", 1 << 18)?;
         let num_layers = r.size("num_hidden_layers", 10_000)?;
         let num_heads = r.size("num_attention_heads", 1 << 16)?;
@@ -102,6 +103,7 @@ impl SpecConfig {
             class,
             head,
             vocab_size,
+            lm_rows,
             hidden_size,
             num_layers,
             num_heads,
@@ -132,6 +134,20 @@ impl SpecConfig {
             mtp_layers,
             defaulted: d,
         })
+    }
+}
+
+/// A table listing `output_vocab_size` may prune the head to the vocabulary's first rows (Apertus
+/// 1.5 keeps the text tokens' logits only); None or absent keeps every row.
+fn lm_rows(r: &mut Reader, vocab: u64) -> Result<u64, ConfigError> {
+    const KEY: &str = "output_vocab_size";
+    if !r.spec.keys.iter().any(|(k, _)| *k == KEY) {
+        return Ok(vocab);
+    }
+    match r.opt_u(KEY)? {
+        None => Ok(vocab),
+        Some(n) if (1..=vocab).contains(&n) => Ok(n),
+        Some(n) => Err(ConfigError::field(KEY, format!("{n} head rows, but the vocabulary has {vocab}"))),
     }
 }
 

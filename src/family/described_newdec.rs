@@ -40,4 +40,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "qwen2_moe",
         "A mixture of experts (2026): Qwen3-MoE's attention with gpt-oss's learned sinks, sliding windows on most layers, 256 stacked experts and an ungated shared expert, the first two layers dense.",
     ),
+    decoder(
+        "apertus1p5_text",
+        "Apertus 1.5 (language model)",
+        "apertus",
+        "The Swiss AI Initiative's Apertus 1.5 (2026) language model: Apertus' layers over a vocabulary extended with visual and audio codes, its head optionally pruned to the first `output_vocab_size` rows.",
+    ),
 ];

@@ -3,7 +3,7 @@ src/config/spec_newdec.rs). Variations are small sizes unlike any published chec
 widths, heads, KV heads, experts, shared experts, dense and sparse layers, layer patterns, tied
 and untied."""
 
-FAMILIES = ["ministral3", "kolibri1", "mellum", "aria_text", "cohere_compass_text", "flint"]
+FAMILIES = ["ministral3", "kolibri1", "mellum", "aria_text", "cohere_compass_text", "flint", "apertus1p5_text"]
 
 EXTRA_CLASSES = {
     "ministral3": ["Ministral3ForTokenClassification"],
@@ -56,5 +56,10 @@ VARIATIONS = {
              tie_word_embeddings=True),
         dict(_MOE, head_dim=8, num_hidden_layers=4, shared_expert_intermediate_size=24,
              mlp_only_layers=[], decoder_sparse_step=2),
+    ],
+    "apertus1p5_text": [
+        dict(_SMALL),
+        dict(_SMALL, output_vocab_size=700, num_hidden_layers=3, head_dim=24),
+        dict(_SMALL, output_vocab_size=1000, hidden_act="silu", tie_word_embeddings=True),
     ],
 }
