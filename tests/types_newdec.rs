@@ -158,3 +158,23 @@ fn apertus1p5_text_prunes_its_head_to_output_vocab_size_rows() {
     full["output_vocab_size"] = Value::Null;
     assert_eq!(derived(full), v * h + l * layer + h + v * h);
 }
+
+#[test]
+fn beam_counts_its_separate_output_gate_four_norms_and_three_dense_layers_before_the_experts() {
+    // vocab 1000, hidden 64, dense width 96, 4 layers, 4 heads of 16 over 2 KV heads with q/k
+    // norms, gate_proj [64, 64] and gate_bias [4], four RMSNorms, 6 experts of width 32 (router
+    // [6, 64], its correction bias a buffer), untied. BeamConfig.__post_init__ makes the first
+    // min(3, layers) layers dense when the file lists no mlp_layer_types.
+    let (v, h, f, l, e, m) = (1000u64, 64u64, 96u64, 4u64, 6u64, 32u64);
+    let common = attention(h, 4, 2, 16) + 2 * 16 + h * 4 * 16 + 4 + 4 * h;
+    let dense = 3 * h * f;
+    let sparse = e * h + stacked(e, h, m);
+    let mut config = json!({"model_type": "beam", "architectures": ["BeamForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": l,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+        "moe_intermediate_size": m, "num_experts": e, "num_experts_per_tok": 2,
+        "tie_word_embeddings": false});
+    assert_eq!(derived(config.clone()), v * h + l * common + 3 * dense + sparse + h + v * h);
+    config["mlp_layer_types"] = json!(["sparse", "dense", "sparse", "sparse"]);
+    assert_eq!(derived(config), v * h + l * common + dense + 3 * sparse + h + v * h);
+}

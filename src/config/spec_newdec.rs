@@ -4,11 +4,13 @@
 //! Mellum (Qwen3-MoE's layers, dense or sparse by `mlp_layer_types`), Aria's language model
 //! (Llama's attention, stacked experts, shared experts as wide as n experts), Cohere Compass's
 //! (Cohere 2's parallel layer), Flint (Qwen3-MoE's with sinks and an ungated shared expert) and
-//! Apertus 1.5's (Apertus' layers, its head maybe pruned). Defaults are those of transformers 5.24's
+//! Apertus 1.5's (Apertus' layers, its head maybe pruned) and Beam (Qwen3's attention with a
+//! separate sigmoid output gate, Gemma 2's four norms, routed experts after three dense layers).
+//! Defaults are those of transformers 5.24's
 //! `configuration_<type>.py`; each entry starts from [`BASE`] and says only what differs.
 
 use super::spec::{
-    Bias, Dv, Experts, HeadKind, MoeSpec, NormKind, QkNorm, Shared, Slot, Sparse, Spec, Window,
+    Attn, Bias, Dv, Experts, HeadKind, MoeSpec, NormKind, QkNorm, Shared, Slot, Sparse, Spec, Window,
 };
 use super::spec_dense::BASE;
 use super::spec_llama_like::{APERTUS, classes, head_of, keys};
@@ -75,12 +77,7 @@ pub const TYPES: &[Spec] = &[
             num_local_experts: U(64)],
         aliases: &[("num_experts", "num_local_experts")],
         qk_norm: QkNorm::PerHead,
-        moe: Some(MoeSpec {
-            experts_key: "num_local_experts",
-            // Without a list every layer is sparse: no first-k key, so none dense.
-            sparse: Sparse::MlpTypes(Some("mlp_layer_types")),
-            ..STACKED
-        }),
+        moe: Some(MoeSpec { experts_key: "num_local_experts", sparse: Sparse::MlpTypesFirst(0), ..STACKED }),
         window: LISTED_WINDOWS,
         ..BASE
     },
@@ -148,5 +145,30 @@ pub const TYPES: &[Spec] = &[
             tie_word_embeddings: B(false), pad_token_id: U(3), hidden_act: S("xielu"),
             attention_bias: B(false), output_vocab_size: Null],
         ..APERTUS
+    },
+    Spec {
+        model_type: "beam",
+        classes: classes!("Beam": Model, ForCausalLM, ForTokenClassification),
+        keys: keys![sizes(151936, 5120, 20480, 52, 48, U(8), U(128), 8192), rms_norm_eps: F(1e-6),
+            tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false),
+            sliding_window: U(512), moe_intermediate_size: U(2560), num_experts_per_tok: U(8),
+            num_experts: U(256)],
+        qk_norm: QkNorm::PerHead,
+        attn: Attn::SeparateGate,
+        layer_norms: &[
+            ("input_layernorm", Slot::Before),
+            ("post_attention_layernorm", Slot::Between),
+            ("pre_feedforward_layernorm", Slot::Between),
+            ("post_feedforward_layernorm", Slot::After),
+        ],
+        moe: Some(MoeSpec {
+            correction_buffer: Some("gate.e_score_correction_bias"),
+            sparse: Sparse::MlpTypesFirst(3),
+            ..STACKED
+        }),
+        // BeamConfig writes `layer_types` (full on every sixth layer and the last); a file
+        // without them is read as all full, so its cache errs large, never small.
+        window: LISTED_WINDOWS,
+        ..BASE
     },
 ];

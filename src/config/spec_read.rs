@@ -171,15 +171,16 @@ fn sparse(r: &mut Reader, rule: Sparse, layers: u64) -> Result<Vec<bool>, Config
             let dense = r.index_list("mlp_only_layers")?.unwrap_or_else(|| default.to_vec());
             (0..layers).map(|i| !dense.contains(&i) && (i + 1) % step == 0).collect()
         }
-        Sparse::MlpTypes(first_k) => {
+        Sparse::MlpTypes(_) | Sparse::MlpTypesFirst(_) => {
             if let Some(list) =
                 super::spec_mixers::per_layer(r, "mlp_layer_types", layers, ("sparse", "dense"))?
             {
                 return Ok(list);
             }
-            let k = match first_k {
-                Some(key) => r.opt_u(key)?.unwrap_or(0),
-                None => 1,
+            let k = match rule {
+                Sparse::MlpTypes(Some(key)) => r.opt_u(key)?.unwrap_or(0),
+                Sparse::MlpTypesFirst(n) => n,
+                _ => 1,
             };
             (0..layers).map(|i| i >= k).collect()
         }

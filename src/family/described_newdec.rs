@@ -46,4 +46,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "apertus",
         "The Swiss AI Initiative's Apertus 1.5 (2026) language model: Apertus' layers over a vocabulary extended with visual and audio codes, its head optionally pruned to the first `output_vocab_size` rows.",
     ),
+    decoder(
+        "beam",
+        "Beam",
+        "qwen3_moe",
+        "A mixture of experts (2026): grouped attention with q/k norms and a separate sigmoid gate on its output (`gate_proj`, a bias per head), four norms per layer, 256 stacked experts behind a bias-corrected router after three dense layers.",
+    ),
 ];

@@ -3,11 +3,12 @@ src/config/spec_newdec.rs). Variations are small sizes unlike any published chec
 widths, heads, KV heads, experts, shared experts, dense and sparse layers, layer patterns, tied
 and untied."""
 
-FAMILIES = ["ministral3", "kolibri1", "mellum", "aria_text", "cohere_compass_text", "flint", "apertus1p5_text"]
+FAMILIES = ["ministral3", "kolibri1", "mellum", "aria_text", "cohere_compass_text", "flint", "apertus1p5_text", "beam"]
 
 EXTRA_CLASSES = {
     "ministral3": ["Ministral3ForTokenClassification"],
     "cohere_compass_text": ["CohereCompassTextForSequenceClassification"],
+    "beam": ["BeamForTokenClassification"],
 }
 
 _SMALL = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
@@ -61,5 +62,11 @@ VARIATIONS = {
         dict(_SMALL),
         dict(_SMALL, output_vocab_size=700, num_hidden_layers=3, head_dim=24),
         dict(_SMALL, output_vocab_size=1000, hidden_act="silu", tie_word_embeddings=True),
+    ],
+    "beam": [
+        dict(_MOE, head_dim=16, num_hidden_layers=4),
+        dict(_MOE, head_dim=8, num_hidden_layers=3, attention_bias=True, tie_word_embeddings=True,
+             mlp_layer_types=["sparse", "dense", "sparse"], num_attention_heads=6,
+             num_key_value_heads=3),
     ],
 }
