@@ -23,6 +23,15 @@ fn stacked(e: u64, h: u64, f: u64) -> u64 {
     e * (2 * f * h + h * f)
 }
 
+/// The small MoE the Qwen-lineage tests share: vocab 1000, hidden 64, dense width 96, 4 heads of
+/// 16 over 2 KV heads, 6 experts of width 32, top 2.
+fn small_moe(model_type: &str, class: &str, layers: u64) -> Value {
+    json!({"model_type": model_type, "architectures": [class], "vocab_size": 1000,
+        "hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": layers,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+        "moe_intermediate_size": 32, "num_experts": 6, "num_experts_per_tok": 2})
+}
+
 #[test]
 fn ministral3_counts_mistral_layers_with_its_own_head_dim_and_heads() {
     // vocab 1000, hidden 64, ffn 96, 3 layers, 4 heads over 1 KV head at the class's default
@@ -71,11 +80,9 @@ fn mellum_layers_are_dense_or_sparse_by_mlp_layer_types_and_all_sparse_without_t
     let common = attention(h, 4, 2, 16) + 2 * 16 + 2 * h;
     let dense = 3 * h * f;
     let sparse = e * h + stacked(e, h, m);
-    let mut config = json!({"model_type": "mellum", "architectures": ["MellumForCausalLM"],
-        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": l,
-        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
-        "moe_intermediate_size": m, "num_experts": e, "num_experts_per_tok": 2,
-        "tie_word_embeddings": true, "mlp_layer_types": ["dense", "sparse", "dense"]});
+    let mut config = small_moe("mellum", "MellumForCausalLM", l);
+    config["tie_word_embeddings"] = json!(true);
+    config["mlp_layer_types"] = json!(["dense", "sparse", "dense"]);
     assert_eq!(derived(config.clone()), v * h + l * common + 2 * dense + sparse + h);
     assert_eq!(derived(config.clone()), 175_520);
     // MellumConfig.__post_init__ makes every layer sparse when the file lists none.
@@ -130,11 +137,8 @@ fn flint_keeps_its_first_two_layers_dense_when_the_file_lists_no_mlp_only_layers
     let common = attention(h, 4, 2, 16) + 2 * 16 + 4 + 2 * h;
     let dense = 3 * h * f;
     let sparse = e * h + stacked(e, h, m) + 3 * h * s;
-    let mut config = json!({"model_type": "flint", "architectures": ["FlintModel"],
-        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": l,
-        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
-        "moe_intermediate_size": m, "num_experts": e, "num_experts_per_tok": 2,
-        "shared_expert_intermediate_size": s});
+    let mut config = small_moe("flint", "FlintModel", l);
+    config["shared_expert_intermediate_size"] = json!(s);
     assert_eq!(derived(config.clone()), v * h + l * common + 2 * dense + 2 * sparse + h);
     // A listed mlp_only_layers wins: none dense.
     config["mlp_only_layers"] = json!([]);
@@ -169,11 +173,8 @@ fn beam_counts_its_separate_output_gate_four_norms_and_three_dense_layers_before
     let common = attention(h, 4, 2, 16) + 2 * 16 + h * 4 * 16 + 4 + 4 * h;
     let dense = 3 * h * f;
     let sparse = e * h + stacked(e, h, m);
-    let mut config = json!({"model_type": "beam", "architectures": ["BeamForCausalLM"],
-        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": l,
-        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
-        "moe_intermediate_size": m, "num_experts": e, "num_experts_per_tok": 2,
-        "tie_word_embeddings": false});
+    let mut config = small_moe("beam", "BeamForCausalLM", l);
+    config["tie_word_embeddings"] = json!(false);
     assert_eq!(derived(config.clone()), v * h + l * common + 3 * dense + sparse + h + v * h);
     config["mlp_layer_types"] = json!(["sparse", "dense", "sparse", "sparse"]);
     assert_eq!(derived(config), v * h + l * common + dense + 3 * sparse + h + v * h);

@@ -12,7 +12,7 @@
 use super::spec::{
     Attn, Bias, Dv, Experts, HeadKind, MoeSpec, NormKind, QkNorm, Shared, Slot, Sparse, Spec, Window,
 };
-use super::spec_dense::BASE;
+use super::spec_dense::{BASE, GLM4_NORMS};
 use super::spec_llama_like::{APERTUS, classes, head_of, keys};
 use super::spec_moe::MOE;
 use Dv::{B, F, Null, S, U};
@@ -20,6 +20,15 @@ use HeadKind::{CausalLm, Model, Sequence, Token};
 
 /// Qwen3-MoE's stacked experts (`experts.gate_up_proj`, `experts.down_proj`) behind `mlp.gate`.
 const STACKED: MoeSpec = MoeSpec { experts: Experts::Stacked { bias: false }, ..MOE };
+
+/// Qwen3-MoE's reading: `sizes(...)` as in `keys!`, then the keys every Qwen-lineage MoE here reads
+/// alike (RMSNorm at 1e-6, untied, SiLU, no attention bias), then the type's own.
+macro_rules! qwen_moe_keys {
+    (sizes($($s:expr),*) $(, $k:ident : $x:expr)* $(,)?) => {
+        keys![sizes($($s),*), rms_norm_eps: F(1e-6), tie_word_embeddings: B(false),
+            hidden_act: S("silu"), attention_bias: B(false) $(, $k: $x)*]
+    };
+}
 
 /// `layer_types` when the file lists them, else every layer full (a period of one).
 const LISTED_WINDOWS: Window = Window::Pattern { period_key: None, period: 1 };
@@ -51,12 +60,7 @@ pub const TYPES: &[Spec] = &[
         qkv_bias: Bias::Fixed(false),
         o_bias: Bias::Fixed(false),
         qk_norm: QkNorm::PerHead,
-        layer_norms: &[
-            ("input_layernorm", Slot::Before),
-            ("post_self_attn_layernorm", Slot::Between),
-            ("post_attention_layernorm", Slot::Between),
-            ("post_mlp_layernorm", Slot::After),
-        ],
+        layer_norms: GLM4_NORMS,
         dense_width_key: "moe_intermediate_size",
         moe: Some(MoeSpec {
             correction_buffer: Some("gate.e_score_correction_bias"),
@@ -71,23 +75,22 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "mellum",
         classes: classes!("Mellum": Model, ForCausalLM),
-        keys: keys![sizes(98304, 2304, 7168, 28, 32, U(4), U(128), 131072), rms_norm_eps: F(1e-6),
-            tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false),
+        keys: qwen_moe_keys![sizes(98304, 2304, 7168, 28, 32, U(4), U(128), 131072),
             sliding_window: U(1024), moe_intermediate_size: U(896), num_experts_per_tok: U(8),
             num_local_experts: U(64)],
         aliases: &[("num_experts", "num_local_experts")],
         qk_norm: QkNorm::PerHead,
-        moe: Some(MoeSpec { experts_key: "num_local_experts", sparse: Sparse::MlpTypesFirst(0), ..STACKED }),
         window: LISTED_WINDOWS,
+        moe: Some(MoeSpec { experts_key: "num_local_experts", sparse: Sparse::MlpTypesFirst(0), ..STACKED }),
         ..BASE
     },
     Spec {
         model_type: "aria_text",
-        classes: classes!("AriaText": Model, ForCausalLM),
         keys: keys![sizes(32000, 4096, 4096, 32, 32, Null, Null, 2048), rms_norm_eps: F(1e-6),
             tie_word_embeddings: B(false), pad_token_id: U(2), hidden_act: S("silu"),
             attention_bias: B(false), mlp_bias: B(false), moe_num_experts: U(8), moe_topk: U(2),
             moe_num_shared_experts: U(2)],
+        classes: classes!("AriaText": Model, ForCausalLM),
         mlp_bias: Bias::Key("mlp_bias"),
         moe: Some(MoeSpec {
             router: "router",
@@ -120,11 +123,10 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "flint",
-        classes: classes!("Flint": Model, ForCausalLM),
-        keys: keys![sizes(150144, 2048, 6144, 49, 32, U(4), U(128), 262144), rms_norm_eps: F(1e-6),
-            tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false),
+        keys: qwen_moe_keys![sizes(150144, 2048, 6144, 49, 32, U(4), U(128), 262144),
             sliding_window: U(513), decoder_sparse_step: U(1), moe_intermediate_size: U(512),
             shared_expert_intermediate_size: U(1024), num_experts_per_tok: U(6), num_experts: U(256)],
+        classes: classes!("Flint": Model, ForCausalLM),
         qk_norm: QkNorm::PerHead,
         sinks: true,
         moe: Some(MoeSpec {
@@ -140,17 +142,16 @@ pub const TYPES: &[Spec] = &[
     },
     Spec {
         model_type: "apertus1p5_text",
-        classes: classes!("Apertus1p5Text": Model, ForCausalLM),
         keys: keys![sizes(266752, 4096, 14336, 32, 32, Null, Null, 65536), rms_norm_eps: F(1e-5),
             tie_word_embeddings: B(false), pad_token_id: U(3), hidden_act: S("xielu"),
             attention_bias: B(false), output_vocab_size: Null],
+        classes: classes!("Apertus1p5Text": Model, ForCausalLM),
         ..APERTUS
     },
     Spec {
         model_type: "beam",
         classes: classes!("Beam": Model, ForCausalLM, ForTokenClassification),
-        keys: keys![sizes(151936, 5120, 20480, 52, 48, U(8), U(128), 8192), rms_norm_eps: F(1e-6),
-            tie_word_embeddings: B(false), hidden_act: S("silu"), attention_bias: B(false),
+        keys: qwen_moe_keys![sizes(151936, 5120, 20480, 52, 48, U(8), U(128), 8192),
             sliding_window: U(512), moe_intermediate_size: U(2560), num_experts_per_tok: U(8),
             num_experts: U(256)],
         qk_norm: QkNorm::PerHead,
