@@ -179,3 +179,16 @@ fn beam_counts_its_separate_output_gate_four_norms_and_three_dense_layers_before
     config["mlp_layer_types"] = json!(["sparse", "dense", "sparse", "sparse"]);
     assert_eq!(derived(config), v * h + l * common + dense + 3 * sparse + h + v * h);
 }
+
+#[test]
+fn heads_of_their_own_width_raise_no_division_error_where_hidden_is_not_a_multiple() {
+    // Kolibri 1's defaults: 48 heads of head_dim 128 over hidden 2560 (2560 / 48 is not whole);
+    // transformers builds it, since no width is derived from hidden / heads.
+    let page = plan_text(&json!({"model_type": "kolibri1"}).to_string()).unwrap();
+    assert!(page.lints.iter().all(|l| l.id != "heads-do-not-divide-hidden"));
+    // Without a head_dim of its own the width is 2560 / 48: the error stands.
+    let derived_width = json!({"model_type": "ministral3", "hidden_size": 2560,
+        "num_attention_heads": 48, "num_key_value_heads": 8, "head_dim": null});
+    let page = plan_text(&derived_width.to_string()).unwrap();
+    assert!(page.lints.iter().any(|l| l.id == "heads-do-not-divide-hidden"));
+}
