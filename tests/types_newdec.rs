@@ -187,8 +187,8 @@ fn heads_of_their_own_width_raise_no_division_error_where_hidden_is_not_a_multip
     let page = plan_text(&json!({"model_type": "kolibri1"}).to_string()).unwrap();
     assert!(page.lints.iter().all(|l| l.id != "heads-do-not-divide-hidden"));
     // Without a head_dim of its own the width is 2560 / 48: the error stands.
-    let derived_width = json!({"model_type": "ministral3", "hidden_size": 2560,
-        "num_attention_heads": 48, "num_key_value_heads": 8, "head_dim": null});
+    let derived_width = json!({"model_type": "aria_text", "hidden_size": 2560,
+        "num_attention_heads": 48, "num_key_value_heads": 8});
     let page = plan_text(&derived_width.to_string()).unwrap();
     assert!(page.lints.iter().any(|l| l.id == "heads-do-not-divide-hidden"));
 }
