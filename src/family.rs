@@ -12,6 +12,7 @@ mod described_dense;
 mod described_enc2;
 mod described_gpt;
 mod described_hybrid;
+mod described_newdec;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -618,6 +619,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_hybrid::FAMILIES)
         .chain(seq2seq::FAMILIES)
         .chain(described_enc2::FAMILIES)
+        .chain(described_newdec::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

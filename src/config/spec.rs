@@ -109,6 +109,10 @@ pub enum Sparse {
     Range,
     /// Qwen's: every `decoder_sparse_step`-th layer unless `mlp_only_layers` names it.
     QwenStep,
+    /// Qwen's, with `mlp_only_layers` these layers when the file lists none (Flint: [0, 1]).
+    QwenStepDense(&'static [u64]),
+    /// `mlp_layer_types` when the file lists them, else the first n layers dense (Beam 3, Mellum 0).
+    MlpTypesFirst(u64),
     /// `mlp_layer_types` (`dense` or `sparse`) when the file lists them, else the first k layers
     /// dense: k from the key, or 1 where the class reads no such key (GLM-4.7-Flash).
     MlpTypes(Option<&'static str>),
@@ -168,6 +172,9 @@ pub enum Attn {
     /// Grouped, with `q_proj` also making a sigmoid gate on the output: twice the rows
     /// (Qwen3-Next, Qwen3.5).
     GatedOutput,
+    /// Grouped, with a separate sigmoid gate on the output: `gate_proj` (hidden to heads x
+    /// head_dim) and a `gate_bias` per head (Beam).
+    SeparateGate,
     /// DeepSeek's latent attention (`q_a_proj` ... `kv_b_proj`), with DeepSeek-V3.2's lightning
     /// indexer where `indexer` says.
     Latent(Indexer),
@@ -307,6 +314,8 @@ pub struct SpecConfig {
     pub class: String,
     pub head: DecoderHead,
     pub vocab_size: u64,
+    /// The head's logits: `output_vocab_size` where the table lists it (Apertus 1.5), else vocab.
+    pub lm_rows: u64,
     pub hidden_size: u64,
     pub num_layers: u64,
     pub num_heads: u64,

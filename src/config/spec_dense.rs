@@ -10,6 +10,14 @@ use HeadKind::{CausalLm, Model, Sequence, Token};
 pub const PRE: &[(&str, Slot)] =
     &[("input_layernorm", Slot::Before), ("post_attention_layernorm", Slot::Between)];
 
+/// GLM-4's four norms: before attention, after it, before the MLP, after it.
+pub(crate) const GLM4_NORMS: &[(&str, Slot)] = &[
+    ("input_layernorm", Slot::Before),
+    ("post_self_attn_layernorm", Slot::Between),
+    ("post_attention_layernorm", Slot::Between),
+    ("post_mlp_layernorm", Slot::After),
+];
+
 /// Llama's layers: what an entry starts from.
 pub const BASE: Spec = Spec {
     model_type: "",
@@ -108,12 +116,7 @@ pub const TYPES: &[Spec] = &[
         keys: GLM_KEYS,
         o_bias: Bias::Fixed(false),
         mlp: Mlp::GatedFused,
-        layer_norms: &[
-            ("input_layernorm", Slot::Before),
-            ("post_self_attn_layernorm", Slot::Between),
-            ("post_attention_layernorm", Slot::Between),
-            ("post_mlp_layernorm", Slot::After),
-        ],
+        layer_norms: GLM4_NORMS,
         ..BASE
     },
     Spec {

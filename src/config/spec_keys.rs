@@ -126,6 +126,7 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .chain(super::spec_mla::TYPES)
         .chain(super::spec_linear::TYPES)
         .chain(super::spec_hybrid::TYPES)
+        .chain(super::spec_newdec::TYPES)
         .find(|s| s.model_type == model_type)
 }
 

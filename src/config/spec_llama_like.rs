@@ -41,7 +41,8 @@ macro_rules! head_of {
     };
 }
 
-pub(crate) use keys;
+// Other tables (`spec_newdec.rs`, `spec_hybrid.rs`) write their keys and classes the same way.
+pub(crate) use {classes, head_of, keys};
 
 /// Classes a type without modeling code of its own loads (InternLM 3, EXAONE 3, IQuest-Coder):
 /// transformers maps the type onto Llama's.
@@ -60,6 +61,24 @@ const fn sub_norm(name: &'static str, place: Place, width: Width) -> Extra {
 const fn param(name: &'static str, place: Place, width: Width, when_act: Option<&'static str>) -> Extra {
     Extra { name, place, width, norm: false, when_act }
 }
+
+/// Apertus: xIELU in a plain MLP, q/k norms; Apertus 1.5's language model starts from it.
+pub(crate) const APERTUS: Spec = Spec {
+    model_type: "apertus",
+    classes: classes!("Apertus": Model, ForCausalLM, ForTokenClassification),
+    keys: keys![sizes(131072, 4096, 14336, 32, 32, Null, Null, 65536), rms_norm_eps: F(1e-5),
+        tie_word_embeddings: B(false), pad_token_id: U(3), hidden_act: S("xielu"),
+        attention_bias: B(false)],
+    qk_norm: QkNorm::PerHead,
+    layer_norms: &[("attention_layernorm", Slot::Before), ("feedforward_layernorm", Slot::Between)],
+    mlp: Mlp::Plain,
+    // xIELU learns two scalars per MLP.
+    extras: &[
+        param("act_fn.alpha_p", Place::Mlp, Width::One, Some("xielu")),
+        param("act_fn.alpha_n", Place::Mlp, Width::One, Some("xielu")),
+    ],
+    ..BASE
+};
 
 pub const TYPES: &[Spec] = &[
     Spec {
@@ -113,22 +132,7 @@ pub const TYPES: &[Spec] = &[
         o_from_hidden: true,
         ..ATTN_MLP_BIAS
     },
-    Spec {
-        model_type: "apertus",
-        classes: classes!("Apertus": Model, ForCausalLM, ForTokenClassification),
-        keys: keys![sizes(131072, 4096, 14336, 32, 32, Null, Null, 65536), rms_norm_eps: F(1e-5),
-            tie_word_embeddings: B(false), pad_token_id: U(3), hidden_act: S("xielu"),
-            attention_bias: B(false)],
-        qk_norm: QkNorm::PerHead,
-        layer_norms: &[("attention_layernorm", Slot::Before), ("feedforward_layernorm", Slot::Between)],
-        mlp: Mlp::Plain,
-        // xIELU learns two scalars per MLP.
-        extras: &[
-            param("act_fn.alpha_p", Place::Mlp, Width::One, Some("xielu")),
-            param("act_fn.alpha_n", Place::Mlp, Width::One, Some("xielu")),
-        ],
-        ..BASE
-    },
+    APERTUS,
     Spec {
         model_type: "hunyuan_v1_dense",
         // Llama's layers with a per-head RMSNorm on queries and keys, under its own names.

@@ -22,6 +22,7 @@ impl SpecConfig {
         }
         let mut r = Reader { spec, value, defaulted: vec![] };
         let vocab_size = r.size("vocab_size", 100_000_000)?;
+        let lm_rows = lm_rows(&mut r, vocab_size)?;
         let hidden_size = r.size("hidden_size", 1 << 18)?;
         let hybrid_spec = super::spec_hybrid::hybrid(spec);
         let num_layers = match hybrid_spec {
@@ -129,6 +130,7 @@ impl SpecConfig {
             class,
             head,
             vocab_size,
+            lm_rows,
             hidden_size,
             num_layers,
             num_heads,
@@ -163,6 +165,20 @@ impl SpecConfig {
     }
 }
 
+/// A table listing `output_vocab_size` may prune the head to the vocabulary's first rows (Apertus
+/// 1.5 keeps the text tokens' logits only); None or absent keeps every row.
+fn lm_rows(r: &mut Reader, vocab: u64) -> Result<u64, ConfigError> {
+    const KEY: &str = "output_vocab_size";
+    if !r.spec.keys.iter().any(|(k, _)| *k == KEY) {
+        return Ok(vocab);
+    }
+    match r.opt_u(KEY)? {
+        None => Ok(vocab),
+        Some(n) if (1..=vocab).contains(&n) => Ok(n),
+        Some(n) => Err(ConfigError::field(KEY, format!("{n} head rows, but the vocabulary has {vocab}"))),
+    }
+}
+
 fn sparse(r: &mut Reader, rule: Sparse, layers: u64) -> Result<Vec<bool>, ConfigError> {
     Ok(match rule {
         Sparse::All => vec![true; layers as usize],
@@ -177,20 +193,22 @@ fn sparse(r: &mut Reader, rule: Sparse, layers: u64) -> Result<Vec<bool>, Config
                 (0..layers).map(|i| (i + 1) % s == 0).collect()
             }
         },
-        Sparse::QwenStep => {
+        Sparse::QwenStep | Sparse::QwenStepDense(_) => {
             let step = r.size("decoder_sparse_step", 10_000)?;
-            let dense = r.index_list("mlp_only_layers")?.unwrap_or_default();
+            let default = if let Sparse::QwenStepDense(d) = rule { d } else { &[] };
+            let dense = r.index_list("mlp_only_layers")?.unwrap_or_else(|| default.to_vec());
             (0..layers).map(|i| !dense.contains(&i) && (i + 1) % step == 0).collect()
         }
-        Sparse::MlpTypes(first_k) => {
+        Sparse::MlpTypes(_) | Sparse::MlpTypesFirst(_) => {
             if let Some(list) =
                 super::spec_mixers::per_layer(r, "mlp_layer_types", layers, ("sparse", "dense"))?
             {
                 return Ok(list);
             }
-            let k = match first_k {
-                Some(key) => r.opt_u(key)?.unwrap_or(0),
-                None => 1,
+            let k = match rule {
+                Sparse::MlpTypes(Some(key)) => r.opt_u(key)?.unwrap_or(0),
+                Sparse::MlpTypesFirst(n) => n,
+                _ => 1,
             };
             (0..layers).map(|i| i >= k).collect()
         }

@@ -270,7 +270,12 @@ pub const FP16_SMALLEST_POSITIVE: f64 = 5.960_464_477_539_063e-8;
 pub fn run(x: &LintInput) -> Vec<Lint> {
     let d = x.dims;
     let mut out = vec![];
-    if d.num_heads > 0 && !d.hidden_size.is_multiple_of(d.num_heads) {
+    // A head_dim of its own (Kolibri's 48 heads of 128 over hidden 2560) needs no division: only a
+    // head width derived from hidden / heads must come out whole.
+    if d.num_heads > 0
+        && !d.hidden_size.is_multiple_of(d.num_heads)
+        && d.head_dim == d.hidden_size / d.num_heads
+    {
         out.push(HEADS_DO_NOT_DIVIDE_HIDDEN.lint(
             format!("{} heads do not divide hidden_size {}", d.num_heads, d.hidden_size),
             format!(

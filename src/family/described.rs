@@ -212,5 +212,9 @@ pub const NOT_YET: &[(&str, &str)] = &[
 
 /// Why a model type is not planned, where it is known.
 pub fn not_yet(model_type: &str) -> Option<&'static str> {
-    NOT_YET.iter().find(|(t, _)| *t == model_type).map(|(_, why)| *why)
+    NOT_YET
+        .iter()
+        .chain(super::described_newdec::NOT_YET)
+        .find(|(t, _)| *t == model_type)
+        .map(|(_, why)| *why)
 }

@@ -304,6 +304,6 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
         score_rows: None,
         tied_to: c.tie_word_embeddings.then_some(&embed_weight),
     };
-    sections.extend(head_section(c.head, &names, seq, h, v));
+    sections.extend(head_section(c.head, &names, seq, h, c.lm_rows));
     Graph { seq_len: seq, sections }
 }

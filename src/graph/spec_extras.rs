@@ -4,7 +4,7 @@
 
 use super::blocks::{linear, rms_norm};
 use super::{Node, Op, Tensor};
-use crate::config::spec::{Extra, NormKind, Place, SpecConfig, Width};
+use crate::config::spec::{Attn, Extra, NormKind, Place, SpecConfig, Width};
 
 /// Renames the q/k norms and widens `o_proj` where the type says so.
 pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut [Node]) {
@@ -41,6 +41,19 @@ pub(super) fn attention_extras(c: &SpecConfig, a: &str, seq: u64, nodes: &mut Ve
     if let Some(at) = nodes.iter().position(|n| n.op == Op::Attention) {
         let norms = extras(c, Place::Attention, a, seq, &mut nodes[at]);
         insert_before_last(nodes, norms);
+        if c.spec.attn == Attn::SeparateGate {
+            let heads = c.num_heads;
+            let mut gate = linear(
+                &format!("{a}.gate_proj"),
+                "sigmoid gate on the attention output, plus a bias per head",
+                seq,
+                c.hidden_size,
+                heads * c.head_dim,
+                false,
+            );
+            gate.params.push(Tensor::new(format!("{a}.gate_bias"), &[heads]));
+            insert_before_last(nodes, vec![gate]);
+        }
     }
 }
 
