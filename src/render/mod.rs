@@ -258,7 +258,7 @@ impl Renderer {
 
     /// The plan as terminal text, Markdown or JSON.
     pub fn plan(&self, page: &ModelPage, format: PlanFormat) -> Result<String, RenderError> {
-        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page), src => sources(page) };
+        let ctx = context! { page => Serde(page), training => Serde(&page.training), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page), src => sources(page) };
         match format {
             PlanFormat::Text => self.render("plan.txt.j2", ctx),
             PlanFormat::Markdown => self.render("model.md.j2", ctx),
