@@ -1021,13 +1021,30 @@ impl<'a> ActivationMemo<'a> {
             Some(at) => at,
             None => {
                 let lora_targets = lora.then_some(self.opts.lora_targets.as_slice());
-                let acts =
-                    activations(self.g, self.dims, self.family, precision, attention, lora_targets, self.opts);
+                let acts = activations(
+                    self.g,
+                    self.dims,
+                    self.family,
+                    precision,
+                    attention,
+                    lora_targets,
+                    self.opts,
+                );
                 self.done.push((key, acts));
                 self.done.len() - 1
             }
         };
         &self.done[at].1
+    }
+
+    /// The activations without LoRA, moved out of the memo (the view keeps them; a copy of every
+    /// node's entry faulted in fresh pages).
+    fn take(&mut self, precision: Precision, attention: AttentionImpl) -> Activations {
+        let key = (precision, attention, false);
+        match self.done.iter().position(|(k, _)| *k == key) {
+            Some(at) => self.done.swap_remove(at).1,
+            None => activations(self.g, self.dims, self.family, precision, attention, None, self.opts),
+        }
     }
 
     /// [`mode`], its activations from the memo (`opts` differs from the memo's only in its
@@ -1258,8 +1275,8 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
     let full = memo.mode(&opts, Mode::Full, seq);
     let lora = memo.mode(&opts, Mode::Lora, seq);
     let qlora = memo.mode(&opts, Mode::Qlora, seq);
-    let activations_sdpa = (!eager_forced).then(|| memo.get(p, AttentionImpl::Sdpa, false).clone());
-    let activations_eager = memo.get(p, AttentionImpl::Eager, false).clone();
+    let activations_sdpa = (!eager_forced).then(|| memo.take(p, AttentionImpl::Sdpa));
+    let activations_eager = memo.take(p, AttentionImpl::Eager);
     TrainingView {
         method: "training-v1",
         figure: "allocated (torch.cuda.max_memory_allocated); per card, fit adds the allocator's reserve, the cuBLAS workspaces and the CUDA context to give the nvidia-smi figure",

@@ -455,8 +455,7 @@ impl<'a> NameTemplate<'a> {
         if literal_start < template.len() {
             parts.push(NamePart::Literal(&template[literal_start..]));
         }
-        let literal_len =
-            parts.iter().map(|p| if let NamePart::Literal(s) = p { s.len() } else { 0 }).sum();
+        let literal_len = parts.iter().map(|p| if let NamePart::Literal(s) = p { s.len() } else { 0 }).sum();
         NameTemplate { parts, literal_len }
     }
 
@@ -516,8 +515,12 @@ mod name_template_tests {
     fn a_split_template_names_every_tensor_as_the_one_pass_expansion_does() {
         // Written out by hand: `{i}` and `{e}` are slots, any other brace is kept as it is.
         let cases = [
-            ("model.layers.{i}.mlp.experts.{e}.down_proj.weight_scale_inv", 60, 255,
-             "model.layers.60.mlp.experts.255.down_proj.weight_scale_inv"),
+            (
+                "model.layers.{i}.mlp.experts.{e}.down_proj.weight_scale_inv",
+                60,
+                255,
+                "model.layers.60.mlp.experts.255.down_proj.weight_scale_inv",
+            ),
             ("{i}{e}", 0, 7, "07"),
             ("lm_head.weight", 3, 4, "lm_head.weight"),
             ("a{x}.{{i}}.{e", 12, 0, "a{x}.{12}.{e"),
