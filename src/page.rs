@@ -41,8 +41,14 @@ pub struct ModelPage {
     pub forward_pass: Option<ForwardPass>,
     pub memory: Option<MemoryView>,
     /// Training memory (recipes, activations per node, full / LoRA / QLoRA as phases).
+    /// Not in the templates' `page` (the model pages read it through the view built in Rust;
+    /// `plan.txt.j2` gets it as `training`): turning every node's activations into template
+    /// values took a twentieth of a build.
+    #[serde(skip_serializing)]
     pub training: Option<crate::estimate::training::TrainingView>,
     pub cards: Vec<CardFit>,
+    /// Not in the templates' `page` either (no template reads the nodes; the JSON carries them).
+    #[serde(skip_serializing)]
     pub structure: Option<Graph>,
     /// A vision-language model's parts and image tokens (schema 2, optional: absent for
     /// text-only models).

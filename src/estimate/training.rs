@@ -986,14 +986,17 @@ pub struct ModeTraining {
     pub memory: MemoryModel,
 }
 
-/// Builds a mode's phases and its batch-1 breakdown at `seq`.
-pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, seq: u64) -> ModeTraining {
-    let total = g.param_count();
-    let rec = opts.recipe;
-    let (precision, lora) = match mode {
+/// The precision a mode's activations run in, and whether LoRA's adapters are on.
+fn mode_precision(rec: &Recipe, mode: Mode) -> (Precision, bool) {
+    match mode {
         Mode::Full => (rec.precision, false),
         Mode::Lora | Mode::Qlora => (Precision::PureBf16, true),
-    };
+    }
+}
+
+/// Builds a mode's phases and its batch-1 breakdown at `seq`.
+pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, seq: u64) -> ModeTraining {
+    let (precision, lora) = mode_precision(&opts.recipe, mode);
     let acts = activations(
         g,
         dims,
@@ -1003,8 +1006,78 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
         lora.then_some(opts.lora_targets.as_slice()),
         opts,
     );
+    mode_with(g, dims, family, opts, mode, seq, &acts)
+}
+
+/// The activations of one graph under one set of options, each computed once: a page asks for
+/// fourteen (nine recipes, three modes, both attentions) that differ only in their precision,
+/// attention and whether LoRA is on, which give four or five distinct ones. Per node they were a
+/// tenth of a build's time.
+struct ActivationMemo<'a> {
+    g: &'a Graph,
+    dims: &'a Dims,
+    family: &'a str,
+    opts: &'a Options,
+    done: Vec<((Precision, AttentionImpl, bool), Activations)>,
+}
+
+impl<'a> ActivationMemo<'a> {
+    fn get(&mut self, precision: Precision, attention: AttentionImpl, lora: bool) -> &Activations {
+        let key = (precision, attention, lora);
+        let at = match self.done.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let lora_targets = lora.then_some(self.opts.lora_targets.as_slice());
+                let acts = activations(
+                    self.g,
+                    self.dims,
+                    self.family,
+                    precision,
+                    attention,
+                    lora_targets,
+                    self.opts,
+                );
+                self.done.push((key, acts));
+                self.done.len() - 1
+            }
+        };
+        &self.done[at].1
+    }
+
+    /// The activations without LoRA, moved out of the memo (the view keeps them; a copy of every
+    /// node's entry faulted in fresh pages).
+    fn take(&mut self, precision: Precision, attention: AttentionImpl) -> Activations {
+        let key = (precision, attention, false);
+        match self.done.iter().position(|(k, _)| *k == key) {
+            Some(at) => self.done.swap_remove(at).1,
+            None => activations(self.g, self.dims, self.family, precision, attention, None, self.opts),
+        }
+    }
+
+    /// [`mode`], its activations from the memo (`opts` differs from the memo's only in its
+    /// recipe, which the activations do not read).
+    fn mode(&mut self, opts: &Options, m: Mode, seq: u64) -> ModeTraining {
+        let (precision, lora) = mode_precision(&opts.recipe, m);
+        let (g, dims, family) = (self.g, self.dims, self.family);
+        let acts = self.get(precision, opts.attention, lora);
+        mode_with(g, dims, family, opts, m, seq, acts)
+    }
+}
+
+fn mode_with(
+    g: &Graph,
+    dims: &Dims,
+    family: &str,
+    opts: &Options,
+    mode: Mode,
+    seq: u64,
+    acts: &Activations,
+) -> ModeTraining {
+    let total = g.param_count();
+    let rec = opts.recipe;
+    let (precision, lora) = mode_precision(&rec, mode);
     let r = precision.residual_bytes();
-    let mut act = if opts.checkpointing { checkpointed(&acts, g, dims, r) } else { acts.coefficients() };
+    let mut act = if opts.checkpointing { checkpointed(acts, g, dims, r) } else { acts.coefficients() };
     let (trainable, weights, mut table) = match mode {
         Mode::Full => (total, rec.weight_bytes * total as f64, vec![]),
         Mode::Lora => {
@@ -1150,11 +1223,12 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
     if eager_forced {
         opts.attention = AttentionImpl::Eager;
     }
+    let mut memo = ActivationMemo { g, dims, family, opts: &opts, done: vec![] };
     let recipes = RECIPES
         .iter()
         .map(|r| {
             let o = Options { recipe: *r, ..opts.clone() };
-            let m = mode(g, dims, family, &o, Mode::Full, seq);
+            let m = memo.mode(&o, Mode::Full, seq);
             RecipeRow {
                 id: r.id,
                 label: r.label,
@@ -1205,19 +1279,23 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
     if p == Precision::Fp32 {
         assumptions.push("fp32 without autocast: no weight casts; every saved activation is fp32 (twice the bf16 bytes), the softmax feeds the second matmul as it is, the logits are fp32 with no upcast copy.".into());
     }
+    let full = memo.mode(&opts, Mode::Full, seq);
+    let lora = memo.mode(&opts, Mode::Lora, seq);
+    let qlora = memo.mode(&opts, Mode::Qlora, seq);
+    let activations_sdpa = (!eager_forced).then(|| memo.take(p, AttentionImpl::Sdpa));
+    let activations_eager = memo.take(p, AttentionImpl::Eager);
     TrainingView {
         method: "training-v1",
         figure: "allocated (torch.cuda.max_memory_allocated); per card, fit adds the allocator's reserve, the cuBLAS workspaces and the CUDA context to give the nvidia-smi figure",
         seq_len: seq,
         headroom_fraction: HEADROOM_FRACTION,
         nf4_bits_per_param: NF4_BITS_PER_PARAM,
-        full: mode(g, dims, family, &opts, Mode::Full, seq),
-        lora: mode(g, dims, family, &opts, Mode::Lora, seq),
-        qlora: mode(g, dims, family, &opts, Mode::Qlora, seq),
+        full,
+        lora,
+        qlora,
         recipes,
-        activations_sdpa: (!eager_forced)
-            .then(|| activations(g, dims, family, p, AttentionImpl::Sdpa, None, &opts)),
-        activations_eager: activations(g, dims, family, p, AttentionImpl::Eager, None, &opts),
+        activations_sdpa,
+        activations_eager,
         assumptions,
         options: opts,
     }

@@ -31,7 +31,10 @@ pub fn fp8_block_scales_keeping(g: &Graph, raw: &Value, keep: &[&str]) -> Option
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let mut tensors = Vec::new();
+    // The converted weights first, then their scales' names in one vector sized once: growing
+    // it by doubling copied and faulted in megabytes per model.
+    let mut converted = vec![];
+    let mut count = 0u64;
     for s in &g.sections {
         for n in s.nodes.iter().filter(|n| n.op == Op::Linear) {
             for t in &n.params {
@@ -44,15 +47,19 @@ pub fn fp8_block_scales_keeping(g: &Graph, raw: &Value, keep: &[&str]) -> Option
                 {
                     continue;
                 }
-                let shape = vec![out.div_ceil(r), inp.div_ceil(c)];
+                count = count.saturating_add(s.repeat.saturating_mul(n.copies));
                 let template = format!("{module}.weight_scale_inv");
-                for i in 0..s.repeat {
-                    for e in 0..n.copies {
-                        let mut name = String::with_capacity(template.len() + 8);
-                        super::expand_into(&mut name, &template, i, e);
-                        tensors.push((name, shape.clone()));
-                    }
-                }
+                converted.push((s.repeat, n.copies, [out.div_ceil(r), inp.div_ceil(c)], template));
+            }
+        }
+    }
+    // A config that asks for more is left to grow (and fail) as it would have.
+    let mut tensors = Vec::with_capacity(usize::try_from(count.min(1 << 22)).unwrap_or(0));
+    for (repeat, copies, shape, template) in &converted {
+        let template = super::NameTemplate::new(template);
+        for i in 0..*repeat {
+            for e in 0..*copies {
+                tensors.push((template.expand(i, e), shape.to_vec()));
             }
         }
     }

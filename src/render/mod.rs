@@ -231,10 +231,11 @@ impl Renderer {
         let (html_head, html_tail) = split(self.render("model.html", html_ctx)?, "model.html")?;
         let (md_head, md_tail) = split(self.render("model.md.j2", ctx)?, "model.md.j2")?;
         // The JSON ends with the two fields that depend on the site; they are appended later.
-        let json = to_json(&page.json())?;
+        let mut json_head = to_json(&page.json())?;
         let suffix = format!(",\"siblings\":[],\"family_size\":{}}}\n", page.family_size);
-        let json_head =
-            json.strip_suffix(&suffix).ok_or(RenderError::Split { template: "model JSON" })?.to_string();
+        let head_len =
+            json_head.strip_suffix(&suffix).ok_or(RenderError::Split { template: "model JSON" })?.len();
+        json_head.truncate(head_len);
         Ok(ModelParts { html_head, html_tail, md_head, md_tail, json_head })
     }
 
@@ -258,7 +259,7 @@ impl Renderer {
 
     /// The plan as terminal text, Markdown or JSON.
     pub fn plan(&self, page: &ModelPage, format: PlanFormat) -> Result<String, RenderError> {
-        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page), src => sources(page) };
+        let ctx = context! { page => Serde(page), training => Serde(&page.training), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page), src => sources(page) };
         match format {
             PlanFormat::Text => self.render("plan.txt.j2", ctx),
             PlanFormat::Markdown => self.render("model.md.j2", ctx),
@@ -884,9 +885,27 @@ fn view(page: &ModelPage) -> Value {
 /// Compact JSON with a trailing newline (pretty-printing cost a model's JSON 40% of its bytes;
 /// `jq .` restores it); serde_json keeps struct field order, so output is stable.
 fn to_json<T: Serialize>(value: &T) -> Result<String, RenderError> {
-    let mut s = serde_json::to_string(value)?;
-    s.push('\n');
-    Ok(s)
+    // Serialised into a buffer each thread keeps, then copied out at its size: a model's JSON is
+    // tens of kilobytes, and a fresh string grown by doubling faulted in new pages for every
+    // model (a quarter of the JSON's time went to the kernel zeroing them).
+    thread_local! {
+        static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    BUFFER.with(|cell| {
+        let mut fresh = Vec::new();
+        let mut kept = cell.try_borrow_mut().ok();
+        let buf = kept.as_deref_mut().unwrap_or(&mut fresh);
+        buf.clear();
+        serde_json::to_writer(&mut *buf, value)?;
+        buf.push(b'\n');
+        // serde_json writes UTF-8 only: this copies without replacing anything.
+        let out = String::from_utf8_lossy(buf).into_owned();
+        // One outsized document (a config with thousands of layers) is not kept for the build.
+        if buf.capacity() > 4 << 20 {
+            *buf = Vec::new();
+        }
+        Ok(out)
+    })
 }
 
 /// A family page's view (also its JSON).
