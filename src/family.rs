@@ -9,6 +9,7 @@ use crate::graph::Architecture;
 
 mod described;
 mod described_dense;
+mod described_moe3;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -610,7 +611,12 @@ pub fn info(key: &str) -> Option<&'static FamilyInfo> {
 
 /// Every family: those above and the described types' (`family/described.rs`).
 pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
-    FAMILIES.iter().chain(described::FAMILIES).chain(described_dense::FAMILIES).chain(seq2seq::FAMILIES)
+    FAMILIES
+        .iter()
+        .chain(described::FAMILIES)
+        .chain(described_dense::FAMILIES)
+        .chain(seq2seq::FAMILIES)
+        .chain(described_moe3::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -34,6 +34,7 @@ pub mod spec_llama_like;
 pub mod spec_mixers;
 pub mod spec_mla;
 pub mod spec_moe;
+pub mod spec_moe3;
 mod spec_read;
 pub mod spec_shared;
 pub mod ssm;

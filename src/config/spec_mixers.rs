@@ -45,7 +45,7 @@ pub(crate) type Mixers = (Option<LatentDims>, Vec<bool>, Option<LinearDims>, Vec
 pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, ConfigError> {
     let (latent, indexed) = match spec.attn {
         Attn::Latent(indexer) => latent(r, indexer, layers)?,
-        Attn::Grouped | Attn::GatedOutput => (None, vec![]),
+        Attn::Grouped | Attn::GatedOutput | Attn::GateProj => (None, vec![]),
     };
     let (linear, linear_layers) = match spec.linear {
         Linear::None => (None, vec![]),
@@ -68,17 +68,27 @@ fn latent(
     indexer: Indexer,
     layers: u64,
 ) -> Result<(Option<LatentDims>, Vec<bool>), ConfigError> {
-    // An explicit null projects queries directly (`q_proj`); absent, the class's default rank.
+    // An explicit null projects queries directly (`q_proj`); absent, the class's default rank,
+    // which may itself be None (Sarvam-MLA).
     let q_lora_rank = match r.value.get("q_lora_rank") {
         Some(Value::Null) => None,
-        _ => Some(r.size("q_lora_rank", 1 << 20)?),
+        _ => match r.opt_u("q_lora_rank")? {
+            Some(q) => Some(check_range(Limit { field: "q_lora_rank", max: 1 << 20 }, q)?),
+            None => None,
+        },
     };
+    // MiniCPM3 leaves `v_head_dim` None: hidden / heads.
+    let v_head_dim = match r.opt_u("v_head_dim")? {
+        Some(v) => v,
+        None => r.size("hidden_size", 1 << 18)? / r.size("num_attention_heads", 1 << 16)?,
+    };
+    let v_head_dim = check_range(Limit { field: "v_head_dim", max: 1 << 16 }, v_head_dim)?;
     let mut dims = LatentDims {
         q_lora_rank,
         kv_lora_rank: r.size("kv_lora_rank", 1 << 20)?,
         qk_nope_head_dim: r.size("qk_nope_head_dim", 1 << 16)?,
         qk_rope_head_dim: r.size("qk_rope_head_dim", 1 << 16)?,
-        v_head_dim: r.size("v_head_dim", 1 << 16)?,
+        v_head_dim,
         index_heads: 0,
         index_head_dim: 0,
     };

@@ -19,6 +19,7 @@ pub(crate) const MOE: MoeSpec = MoeSpec {
     router_bias: false,
     correction_param: false,
     correction_buffer: None,
+    expert_bias: None,
     experts_key: "num_experts",
     top_k_key: "num_experts_per_tok",
     width_key: "moe_intermediate_size",

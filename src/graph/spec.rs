@@ -8,7 +8,7 @@ use super::blocks::{
 };
 use super::mixers::{gated_delta_net, mla};
 use super::spec_arch::{Kind, kinds};
-use super::spec_extras::{adjust_attention, attention_extras, mlp_extras, shared_beside};
+use super::spec_extras::{adjust_attention, attention_extras, mlp_extras, router_extras, shared_beside};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
 use crate::config::spec::{Attn, Experts, Linear, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
@@ -171,9 +171,7 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
     let b = format!("{l}.{}", m.block);
     let r = format!("{b}.{}", m.router);
     let mut router = linear(&r, &format!("router over {n} experts, top {k}"), seq, h, n, m.router_bias);
-    if m.correction_param {
-        router.params.push(Tensor::new(format!("{r}.moe_statics.e_score_correction_bias"), &[1, n]));
-    }
+    router_extras(m, &b, &r, n, &mut router);
     if m.correction_buffer.is_some() {
         router.detail.push_str(", with a score-correction bias buffer");
     }

@@ -1,0 +1,318 @@
+//! More mixtures of experts and latent-attention decoders as descriptions (see `config/spec.rs`):
+//! Hunyuan-MoE, Sarvam's two (which transformers loads through GLM-4.5's and DeepSeek-V3's
+//! classes), Solar Open, Hy-V3, AFMoE, and Youtu and MiniCPM3 (dense layers around latent attention).
+//! Defaults are those of transformers 5.24's `configuration_<type>.py`; routed experts are named
+//! one module each, as the published checkpoints store them.
+
+use super::spec::{Attn, Bias, Dv, HeadKind, Indexer, MoeSpec, QkNorm, Shared, Slot, Sparse, Spec, Window};
+use super::spec_dense::BASE;
+use super::spec_moe::MOE;
+use Dv::{B, F, Null, S, U};
+use HeadKind::{CausalLm, Model, Sequence, Token};
+
+/// GLM-4.5's block (`Glm4MoeMoE`): a sigmoid router with its correction buffer, the routed
+/// experts, `n_shared_experts` fused into `shared_experts`, dense layers first.
+const GLM_MOE: MoeSpec = MoeSpec {
+    correction_buffer: Some("gate.e_score_correction_bias"),
+    experts_key: "n_routed_experts",
+    shared: Shared::Times { name: "shared_experts", key: "n_shared_experts" },
+    sparse: Sparse::FirstDense("first_k_dense_replace"),
+    ..MOE
+};
+
+/// The aliases of the DeepSeek-V3-derived configs (`attribute_map`).
+const ROUTED_ALIASES: &[(&str, &str)] = &[
+    ("num_local_experts", "n_routed_experts"),
+    ("num_experts", "n_routed_experts"),
+    ("num_shared_experts", "n_shared_experts"),
+];
+
+pub const TYPES: &[Spec] = &[
+    Spec {
+        model_type: "hunyuan_v1_moe",
+        classes: &[
+            ("HunYuanMoEV1Model", Model),
+            ("HunYuanMoEV1ForCausalLM", CausalLm),
+            ("HunYuanMoEV1ForSequenceClassification", Sequence),
+        ],
+        keys: &[
+            ("vocab_size", U(290943)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(11008)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", Null),
+            ("head_dim", Null),
+            ("max_position_embeddings", U(2048)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", U(0)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("num_experts", U(1)),
+            ("moe_topk", U(1)),
+        ],
+        aliases: &[("num_experts_per_tok", "moe_topk"), ("num_local_experts", "num_experts")],
+        // Hunyuan-dense's attention: a per-head RMSNorm on queries and keys, under its own names.
+        qk_norm: QkNorm::PerHead,
+        qk_norm_names: ["query_layernorm", "key_layernorm"],
+        // Every layer: the router `gate.wg`, Mixtral's experts at `intermediate_size`, and a
+        // shared MLP as wide beside them (`shared_mlp`).
+        moe: Some(MoeSpec {
+            router: "gate.wg",
+            top_k_key: "moe_topk",
+            width_key: "intermediate_size",
+            shared: Shared::Width { name: "shared_mlp", key: "intermediate_size" },
+            ..MOE
+        }),
+        ..BASE
+    },
+    Spec {
+        model_type: "sarvam_moe",
+        classes: &[("Glm4MoeModel", Model), ("Glm4MoeForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(262144)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(8192)),
+            ("num_hidden_layers", U(19)),
+            ("num_attention_heads", U(64)),
+            ("num_key_value_heads", U(4)),
+            ("head_dim", U(64)),
+            ("max_position_embeddings", U(131072)),
+            ("rms_norm_eps", F(1e-6)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", U(0)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("use_qk_norm", B(true)),
+            ("moe_intermediate_size", U(1024)),
+            ("num_experts_per_tok", U(6)),
+            ("n_shared_experts", U(1)),
+            ("n_routed_experts", U(128)),
+            ("first_k_dense_replace", U(1)),
+        ],
+        aliases: &[
+            ("num_local_experts", "n_routed_experts"),
+            ("num_experts", "n_routed_experts"),
+            ("num_shared_experts", "n_shared_experts"),
+            ("use_qkv_bias", "attention_bias"),
+        ],
+        // GLM-4.5's layers: biased q/k/v by key, `o_proj` without, per-head q/k norms by key.
+        o_bias: Bias::Fixed(false),
+        qk_norm: QkNorm::PerHead,
+        qk_norm_key: Some("use_qk_norm"),
+        moe: Some(GLM_MOE),
+        ..BASE
+    },
+    Spec {
+        model_type: "solar_open",
+        classes: &[("SolarOpenModel", Model), ("SolarOpenForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(196608)),
+            ("hidden_size", U(4096)),
+            ("num_hidden_layers", U(48)),
+            ("num_attention_heads", U(64)),
+            ("num_key_value_heads", U(8)),
+            ("head_dim", U(128)),
+            ("max_position_embeddings", U(131072)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", Null),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("moe_intermediate_size", U(1280)),
+            ("num_experts_per_tok", U(8)),
+            ("n_shared_experts", U(1)),
+            ("n_routed_experts", U(128)),
+        ],
+        aliases: &[("num_local_experts", "n_routed_experts")],
+        o_bias: Bias::Fixed(false),
+        // The class drops `intermediate_size`: every layer is GLM-4.5's sparse block, so the
+        // dense width is never built.
+        dense_width_key: "moe_intermediate_size",
+        moe: Some(MoeSpec { sparse: Sparse::All, ..GLM_MOE }),
+        ..BASE
+    },
+    Spec {
+        model_type: "sarvam_mla",
+        classes: &[
+            ("DeepseekV3Model", Model),
+            ("DeepseekV3ForCausalLM", CausalLm),
+            ("DeepseekV3ForSequenceClassification", Sequence),
+            ("DeepseekV3ForTokenClassification", Token),
+        ],
+        keys: &[
+            ("vocab_size", U(262144)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(16384)),
+            ("moe_intermediate_size", U(2048)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(64)),
+            ("num_key_value_heads", Null),
+            ("n_shared_experts", U(1)),
+            ("n_routed_experts", U(128)),
+            ("kv_lora_rank", U(512)),
+            ("q_lora_rank", Null),
+            ("qk_rope_head_dim", U(64)),
+            ("v_head_dim", U(128)),
+            ("qk_nope_head_dim", U(128)),
+            ("num_experts_per_tok", U(8)),
+            ("first_k_dense_replace", U(1)),
+            ("max_position_embeddings", U(4096)),
+            ("rms_norm_eps", F(1e-6)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", Null),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+        ],
+        aliases: ROUTED_ALIASES,
+        attn: Attn::Latent(Indexer::None),
+        // DeepSeek-V3's layers: sparse from `first_k_dense_replace` on (it reads no layer list).
+        moe: Some(GLM_MOE),
+        ..BASE
+    },
+    Spec {
+        model_type: "youtu",
+        classes: &[("YoutuModel", Model), ("YoutuForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(128256)),
+            ("hidden_size", U(2048)),
+            ("intermediate_size", U(6144)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(16)),
+            ("num_key_value_heads", U(16)),
+            ("kv_lora_rank", U(512)),
+            ("q_lora_rank", U(1536)),
+            ("qk_rope_head_dim", U(64)),
+            ("v_head_dim", U(128)),
+            ("qk_nope_head_dim", U(128)),
+            ("max_position_embeddings", U(131072)),
+            ("rms_norm_eps", F(1e-6)),
+            ("tie_word_embeddings", B(true)),
+            ("pad_token_id", Null),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+        ],
+        // Llama's dense layers around DeepSeek-V3's latent attention.
+        attn: Attn::Latent(Indexer::None),
+        ..BASE
+    },
+    Spec {
+        model_type: "minicpm3",
+        classes: &[
+            ("MiniCPM3Model", Model),
+            ("MiniCPM3ForCausalLM", CausalLm),
+            ("MiniCPM3ForSequenceClassification", Sequence),
+        ],
+        keys: &[
+            ("vocab_size", U(73448)),
+            ("hidden_size", U(2560)),
+            ("intermediate_size", U(6400)),
+            ("num_hidden_layers", U(62)),
+            ("num_attention_heads", U(40)),
+            ("num_key_value_heads", U(40)),
+            ("kv_lora_rank", U(256)),
+            ("q_lora_rank", U(768)),
+            ("qk_nope_head_dim", U(64)),
+            ("qk_rope_head_dim", U(32)),
+            ("v_head_dim", Null),
+            ("max_position_embeddings", U(32768)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(true)),
+            ("pad_token_id", Null),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("mlp_bias", B(false)),
+        ],
+        // Llama's dense layers around DeepSeek-V2's latent attention; its embedding and depth
+        // scales are a buffer and constants, not weights.
+        attn: Attn::Latent(Indexer::None),
+        mlp_bias: Bias::Key("mlp_bias"),
+        ..BASE
+    },
+    Spec {
+        model_type: "hy_v3",
+        classes: &[("HYV3Model", Model), ("HYV3ForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(120832)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(13312)),
+            ("num_hidden_layers", U(80)),
+            ("num_attention_heads", U(64)),
+            ("num_key_value_heads", U(8)),
+            ("head_dim", U(128)),
+            ("max_position_embeddings", U(131072)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", Null),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("mlp_bias", B(false)),
+            ("num_experts", U(192)),
+            ("num_experts_per_tok", U(8)),
+            ("num_shared_experts", U(1)),
+            ("moe_intermediate_size", U(1536)),
+        ],
+        aliases: &[("num_local_experts", "num_experts")],
+        // Apertus's attention (per-head q/k norms), Llama's MLP with biases by key; a dense first
+        // layer unless `mlp_layer_types` says otherwise, then a router whose correction buffer
+        // sits on the block, and `num_shared_experts` fused into `shared_experts`.
+        qk_norm: QkNorm::PerHead,
+        mlp_bias: Bias::Key("mlp_bias"),
+        moe: Some(MoeSpec {
+            correction_buffer: Some("e_score_correction_bias"),
+            shared: Shared::Times { name: "shared_experts", key: "num_shared_experts" },
+            sparse: Sparse::MlpTypes(None),
+            ..MOE
+        }),
+        ..BASE
+    },
+    Spec {
+        model_type: "afmoe",
+        classes: &[("AfmoeModel", Model), ("AfmoeForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(200192)),
+            ("hidden_size", U(2048)),
+            ("intermediate_size", U(6144)),
+            ("moe_intermediate_size", U(1408)),
+            ("num_hidden_layers", U(32)),
+            ("num_dense_layers", U(1)),
+            ("num_attention_heads", U(16)),
+            ("num_key_value_heads", Null),
+            ("head_dim", U(128)),
+            ("max_position_embeddings", U(16384)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", Null),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("num_experts", U(64)),
+            ("num_experts_per_tok", U(6)),
+            ("num_shared_experts", U(2)),
+            ("global_attn_every_n_layers", U(4)),
+            ("sliding_window", U(1024)),
+        ],
+        // Per-head q/k norms and a sigmoid output gate of its own (`gate_proj`); norms before and
+        // after each sublayer.
+        attn: Attn::GateProj,
+        qk_norm: QkNorm::PerHead,
+        layer_norms: &[
+            ("input_layernorm", Slot::Before),
+            ("post_attention_layernorm", Slot::Between),
+            ("pre_mlp_layernorm", Slot::Between),
+            ("post_mlp_layernorm", Slot::After),
+        ],
+        // `num_dense_layers` dense first; then `router.gate`, the learned `expert_bias` on the
+        // block, the routed experts and `num_shared_experts` fused into `shared_experts`.
+        moe: Some(MoeSpec {
+            router: "router.gate",
+            expert_bias: Some("expert_bias"),
+            shared: Shared::Times { name: "shared_experts", key: "num_shared_experts" },
+            sparse: Sparse::FirstDense("num_dense_layers"),
+            ..MOE
+        }),
+        // Sliding layers, full attention on every `global_attn_every_n_layers`-th.
+        window: Window::Pattern { period_key: Some("global_attn_every_n_layers"), period: 4 },
+        ..BASE
+    },
+];

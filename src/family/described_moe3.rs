@@ -1,0 +1,56 @@
+//! The families of the mixtures of experts and latent-attention decoders described in
+//! `config/spec_moe3.rs`.
+
+use super::FamilyInfo;
+use super::described::decoder;
+
+pub const FAMILIES: &[FamilyInfo] = &[
+    decoder(
+        "hunyuan_v1_moe",
+        "Hunyuan-MoE",
+        "hunyuan_v1_dense",
+        "Tencent's Hunyuan-A13B (2025): Hunyuan-dense's attention with per-head query and key norms, every layer a softmax router over Mixtral-style experts with an always-on shared MLP as wide beside them.",
+    ),
+    decoder(
+        "sarvam_moe",
+        "Sarvam-MoE",
+        "glm4_moe",
+        "Sarvam AI's Sarvam-30B: GLM-4.5's classes and layers (per-head q/k norms, a dense first layer, 128 routed experts and a shared expert behind a bias-corrected sigmoid router) at 19 layers.",
+    ),
+    decoder(
+        "solar_open",
+        "Solar Open",
+        "glm4_moe",
+        "Upstage's Solar Open 100B: Llama's attention without an output bias, and GLM-4.5's sparse block (128 routed experts, a shared expert, a bias-corrected router) on every layer.",
+    ),
+    decoder(
+        "sarvam_mla",
+        "Sarvam-MLA",
+        "deepseek_v3",
+        "Sarvam AI's Sarvam-105B: DeepSeek-V3's classes and layers, latent attention with queries projected directly, a dense first layer, then 128 routed experts and a shared expert.",
+    ),
+    decoder(
+        "youtu",
+        "Youtu-LLM",
+        "deepseek_v3",
+        "Tencent's Youtu-LLM 2B: Llama's dense layers around DeepSeek-V3's latent attention, embeddings tied to the head.",
+    ),
+    decoder(
+        "minicpm3",
+        "MiniCPM3",
+        "deepseek_v2",
+        "OpenBMB's MiniCPM3-4B (2024): Llama's dense layers around DeepSeek-V2's latent attention, with scaled embeddings and residuals, embeddings tied to the head.",
+    ),
+    decoder(
+        "hy_v3",
+        "Hy-V3",
+        "hunyuan_v1_moe",
+        "Tencent's Hy-V3: grouped-query attention with per-head query and key norms, a dense first layer, then 192 routed experts and a shared expert behind a bias-corrected router.",
+    ),
+    decoder(
+        "afmoe",
+        "AFMoE",
+        "llama",
+        "Arcee's AFMoE (Trinity): attention with per-head q/k norms and a sigmoid output gate, sliding-window layers with full attention every fourth, norms around both sublayers, a dense first layer, then routed experts with a learned selection bias and shared experts.",
+    ),
+];
