@@ -188,3 +188,71 @@ fn afmoe_counts_its_output_gate_its_expert_bias_and_four_norms_a_layer() {
     tied["tie_word_embeddings"] = json!(true);
     assert_eq!(derived(tied), v * h + 2 * dense + (l - 2) * sparse + h);
 }
+
+/// MiniMax: Mixtral's layers (router h x experts, experts w1, w3, w2 at `intermediate_size`),
+/// full attention on even layers by default and lightning attention on odd ones: `qkv_proj`
+/// (h x 3*heads*hd), `norm` (heads*hd), `output_gate` (h x heads*hd), `out_proj` (heads*hd x h).
+#[test]
+fn minimax_counts_lightning_attention_on_odd_layers_beside_full_attention() {
+    let (v, h, f, l, e) = (500u64, 64u64, 48u64, 4u64, 6u64);
+    let hd = h / 4;
+    let mlp = h * e + e * gated(h, f) + 2 * h;
+    let full = gqa(h, 4, 2, hd) + mlp;
+    let lightning = 3 * h * 4 * hd + 4 * hd + h * 4 * hd + 4 * hd * h + mlp;
+    let config = json!({"model_type": "minimax", "architectures": ["MiniMaxForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": l,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "num_local_experts": e,
+        "num_experts_per_tok": 2});
+    assert_eq!(derived(config.clone()), v * h + 2 * full + 2 * lightning + h + v * h);
+    let mut listed = config;
+    listed["layer_types"] =
+        json!(["linear_attention", "linear_attention", "linear_attention", "full_attention"]);
+    assert_eq!(derived(listed), v * h + full + 3 * lightning + h + v * h);
+}
+
+/// DBRX: `wte`, per block `norm_1` and `norm_2` (LayerNorms with a weight, no bias), `Wqkv`
+/// (d x (d + 2*kv*hd)), `out_proj` (d x d), `router.layer` (d x experts) and the stacked experts
+/// `w1`, `v1`, `w2` (experts*ffn x d each), then `norm_f` and `lm_head`; sizes from the nested
+/// `attn_config` and `ffn_config`.
+#[test]
+fn dbrx_reads_its_nested_configs_and_counts_stacked_experts() {
+    let (v, d, l, f, e) = (500u64, 64u64, 2u64, 48u64, 6u64);
+    let hd = d / 4;
+    let layer = d + d * (d + 2 * 2 * hd) + d * d + d + d * e + 3 * e * f * d;
+    let config = json!({"model_type": "dbrx", "architectures": ["DbrxForCausalLM"],
+        "vocab_size": v, "d_model": d, "n_heads": 4, "n_layers": l,
+        "attn_config": {"kv_n_heads": 2},
+        "ffn_config": {"ffn_hidden_size": f, "moe_num_experts": e, "moe_top_k": 2}});
+    assert_eq!(derived(config.clone()), v * d + l * layer + d + v * d);
+    // The bare model: no head.
+    let mut bare = config;
+    bare["architectures"] = json!(["DbrxModel"]);
+    assert_eq!(derived(bare), v * d + l * layer + d);
+}
+
+/// DbrxConfig refuses tied embeddings; the planner does too, naming the key.
+#[test]
+fn dbrx_refuses_tied_embeddings_as_its_config_class_does() {
+    let config = json!({"model_type": "dbrx", "tie_word_embeddings": true});
+    let err = plan_text(&config.to_string()).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err.contains("tie_word_embeddings"), "{err}");
+}
+
+/// JetMoE: per layer two RMSNorms; the mixture of attention heads (router h x experts, stacked
+/// `input_linear` [experts, kv*hd, h] and `output_linear` [experts, h, kv*hd], an output bias
+/// h) beside `kv_proj` (h x 2*kv*hd); the gated MLP experts (router, `input_linear`
+/// [experts, 2f, h], `output_linear` [experts, h, f], bias h); tied embeddings by default.
+#[test]
+fn jetmoe_counts_its_mixture_of_attention_heads_and_of_mlp_experts() {
+    let (v, h, l, kv, hd, f, e) = (500u64, 64u64, 2u64, 2u64, 16u64, 48u64, 6u64);
+    let moa = h * e + e * (kv * hd) * h + e * h * (kv * hd) + h + h * 2 * kv * hd;
+    let moe = h * e + e * 2 * f * h + e * h * f + h;
+    let layer = 2 * h + moa + moe;
+    let config = json!({"model_type": "jetmoe", "architectures": ["JetMoeForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "num_hidden_layers": l, "num_key_value_heads": kv,
+        "kv_channels": hd, "intermediate_size": f, "num_local_experts": e, "num_experts_per_tok": 2});
+    assert_eq!(derived(config.clone()), v * h + l * layer + h);
+    let mut untied = config;
+    untied["tie_word_embeddings"] = json!(false);
+    assert_eq!(derived(untied), v * h + l * layer + h + v * h);
+}

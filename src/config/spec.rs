@@ -194,6 +194,8 @@ pub enum Linear {
     GatedDeltaNet {
         fused: bool,
     },
+    /// MiniMax's lightning attention under `self_attn`, one state of head_dim x head_dim per head.
+    Lightning,
 }
 
 /// Which layers attend within a window, and over which window.

@@ -1,10 +1,10 @@
 //! More mixtures of experts and latent-attention decoders as descriptions (see `config/spec.rs`):
 //! Hunyuan-MoE, Sarvam's two (which transformers loads through GLM-4.5's and DeepSeek-V3's
-//! classes), Solar Open, Hy-V3, AFMoE, and Youtu and MiniCPM3 (dense layers around latent attention).
+//! classes), Solar Open, Hy-V3, AFMoE, MiniMax (lightning attention), and Youtu and MiniCPM3 (dense layers around latent attention).
 //! Defaults are those of transformers 5.24's `configuration_<type>.py`; routed experts are named
 //! one module each, as the published checkpoints store them.
 
-use super::spec::{Attn, Bias, Dv, HeadKind, Indexer, MoeSpec, QkNorm, Shared, Slot, Sparse, Spec, Window};
+use super::spec::{Attn, Bias, Dv, Experts, HeadKind, Indexer, Linear, MoeSpec, QkNorm, Shared, Slot, Sparse, Spec, Window};
 use super::spec_dense::BASE;
 use super::spec_moe::MOE;
 use Dv::{B, F, Null, S, U};
@@ -313,6 +313,46 @@ pub const TYPES: &[Spec] = &[
         }),
         // Sliding layers, full attention on every `global_attn_every_n_layers`-th.
         window: Window::Pattern { period_key: Some("global_attn_every_n_layers"), period: 4 },
+        ..BASE
+    },
+    Spec {
+        model_type: "minimax",
+        classes: &[
+            ("MiniMaxModel", Model),
+            ("MiniMaxForCausalLM", CausalLm),
+            ("MiniMaxForSequenceClassification", Sequence),
+            ("MiniMaxForTokenClassification", Token),
+        ],
+        keys: &[
+            ("vocab_size", U(32000)),
+            ("hidden_size", U(4096)),
+            ("intermediate_size", U(14336)),
+            ("num_hidden_layers", U(32)),
+            ("num_attention_heads", U(32)),
+            ("num_key_value_heads", U(8)),
+            ("head_dim", Null),
+            ("max_position_embeddings", U(131072)),
+            ("rms_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(false)),
+            ("pad_token_id", Null),
+            ("hidden_act", S("silu")),
+            ("num_local_experts", U(8)),
+            ("num_experts_per_tok", U(2)),
+        ],
+        aliases: &[("num_experts", "num_local_experts")],
+        qkv_bias: Bias::Fixed(false),
+        o_bias: Bias::Fixed(false),
+        // Mixtral's layers, lightning attention in place of attention on the layers
+        // `layer_types` marks `linear_attention`.
+        moe: Some(MoeSpec {
+            block: "block_sparse_moe",
+            experts_key: "num_local_experts",
+            width_key: "intermediate_size",
+            experts: Experts::PerExpert { gate: "w1", up: "w3", down: "w2" },
+            ..MOE
+        }),
+        window: Window::AllWhenSet,
+        linear: Linear::Lightning,
         ..BASE
     },
 ];

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::spec::{QkNorm, Reader, Shared, Sparse, Spec, SpecConfig, Window, head, lookup};
+use super::spec::{Linear, QkNorm, Reader, Shared, Sparse, Spec, SpecConfig, Window, head, lookup};
 use super::{Common, ConfigError, Defaulted, Limit, check_range};
 
 fn bounded(field: &'static str, max: u64, v: u64) -> Result<u64, ConfigError> {
@@ -92,7 +92,7 @@ impl SpecConfig {
         let mtp_layers = ["num_nextn_predict_layers", "mtp_num_hidden_layers"]
             .iter()
             .find_map(|k| value.get(*k).and_then(Value::as_u64))
-            .unwrap_or(if linear.is_some() { 1 } else { 0 })
+            .unwrap_or(if matches!(spec.linear, Linear::GatedDeltaNet { .. }) { 1 } else { 0 })
             .min(16);
         let mut d = r.defaulted;
         let (class, head) = head(spec, common, value, &mut d)?;

@@ -1,8 +1,20 @@
 //! The families of the mixtures of experts and latent-attention decoders described in
-//! `config/spec_moe3.rs`.
+//! `config/spec_moe3.rs`, and DBRX and JetMoE (`config/{dbrx,jetmoe}.rs`, `graph/{dbrx,jetmoe}.rs`).
 
-use super::FamilyInfo;
+use serde_json::Value;
+
 use super::described::decoder;
+use super::{FamilyInfo, ModelKind, scaled};
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+fn jetmoe(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::jetmoe::JetMoeConfig::resolve(v, c), "num_local_experts")
+}
+
+fn dbrx(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::dbrx::DbrxConfig::resolve(v, c), "ffn_config.moe_num_experts")
+}
 
 pub const FAMILIES: &[FamilyInfo] = &[
     decoder(
@@ -53,4 +65,26 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "llama",
         "Arcee's AFMoE (Trinity): attention with per-head q/k norms and a sigmoid output gate, sliding-window layers with full attention every fourth, norms around both sublayers, a dense first layer, then routed experts with a learned selection bias and shared experts.",
     ),
+    decoder(
+        "minimax",
+        "MiniMax-01",
+        "mixtral",
+        "MiniMax's MiniMax-Text-01 lineage: Mixtral's routed experts on every layer, with lightning attention (linear attention keeping a per-head state per sequence instead of a KV cache) on the layers its layer types mark, full attention on the others.",
+    ),
+    FamilyInfo {
+        key: "dbrx",
+        name: "DBRX",
+        derives_from: Some("mixtral"),
+        summary: "Databricks' DBRX (2024): fused q/k/v over grouped key/value heads, LayerNorms without bias, and on every layer a softmax router over 16 experts, top four, their weights stacked in one tensor per projection; embeddings never tied.",
+        kind: ModelKind::Decoder,
+        resolve: Some(dbrx),
+    },
+    FamilyInfo {
+        key: "jetmoe",
+        name: "JetMoE",
+        derives_from: Some("mixtral"),
+        summary: "JetMoE (2024): experts in both sublayers, a mixture of attention heads (each token's top-k experts project its queries and outputs over one shared key/value projection) and a mixture of gated MLP experts, each with a router and an output bias.",
+        kind: ModelKind::Decoder,
+        resolve: Some(jetmoe),
+    },
 ];

@@ -6,7 +6,7 @@
 use super::blocks::{
     Gqa, HeadNames, gated_mlp, gqa, head_section, layer_norm, linear, rms_norm, token_embeddings,
 };
-use super::mixers::{gated_delta_net, mla};
+use super::mixers::{gated_delta_net, lightning, mla};
 use super::spec_arch::{Kind, kinds};
 use super::spec_extras::{adjust_attention, attention_extras, mlp_extras, router_extras, shared_beside};
 use super::{Graph, Node, Op, Role, Section, Tensor};
@@ -245,6 +245,7 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
         (Some(d), Linear::GatedDeltaNet { fused }, true) => {
             nodes.extend(gated_delta_net(&format!("{l}.linear_attn"), seq, c.hidden_size, d, fused))
         }
+        (Some(d), Linear::Lightning, true) => nodes.extend(lightning(&format!("{l}.self_attn"), seq, c.hidden_size, d)),
         _ => nodes.extend(attention(c, l, k.indexed, seq)),
     }
     nodes.extend(norms(Slot::Between, "between attention and the MLP"));

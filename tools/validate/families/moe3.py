@@ -2,10 +2,11 @@
 src/config/spec_moe3.rs). Variations are small sizes unlike any published checkpoint: layers,
 widths, heads, KV heads, experts, shared experts, dense layers, tied and untied."""
 
-FAMILIES = ["hunyuan_v1_moe", "sarvam_moe", "solar_open", "sarvam_mla", "youtu", "minicpm3", "hy_v3", "afmoe"]
+FAMILIES = ["hunyuan_v1_moe", "sarvam_moe", "solar_open", "sarvam_mla", "youtu", "minicpm3", "hy_v3", "afmoe", "minimax", "dbrx", "jetmoe"]
 
 EXTRA_CLASSES = {
     "sarvam_mla": ["DeepseekV3ForTokenClassification"],
+    "minimax": ["MiniMaxForTokenClassification"],
 }
 
 _LATENT = dict(hidden_size=64, intermediate_size=96, moe_intermediate_size=32, num_hidden_layers=3,
@@ -73,5 +74,28 @@ VARIATIONS = {
              num_hidden_layers=4, num_attention_heads=2, head_dim=24, num_experts=4,
              num_experts_per_tok=1, num_shared_experts=1, num_dense_layers=2,
              global_attn_every_n_layers=2, tie_word_embeddings=True),
+    ],
+    "minimax": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=48, num_hidden_layers=4,
+             num_attention_heads=4, num_key_value_heads=2, num_local_experts=6,
+             num_experts_per_tok=2),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=32, num_hidden_layers=3,
+             num_attention_heads=2, num_key_value_heads=1, head_dim=16, num_local_experts=4,
+             num_experts_per_tok=1, tie_word_embeddings=True,
+             layer_types=["linear_attention", "linear_attention", "full_attention"]),
+    ],
+    "dbrx": [
+        dict(vocab_size=500, d_model=64, n_heads=4, n_layers=2,
+             attn_config=dict(kv_n_heads=2), ffn_config=dict(ffn_hidden_size=48, moe_num_experts=6,
+                                                             moe_top_k=2)),
+        dict(vocab_size=300, d_model=48, n_heads=6, n_layers=3, attn_config=dict(kv_n_heads=1),
+             ffn_config=dict(ffn_hidden_size=32, moe_num_experts=4, moe_top_k=1)),
+    ],
+    "jetmoe": [
+        dict(vocab_size=500, hidden_size=64, num_hidden_layers=2, num_key_value_heads=2,
+             kv_channels=16, intermediate_size=48, num_local_experts=6, num_experts_per_tok=2),
+        dict(vocab_size=300, hidden_size=48, num_hidden_layers=3, num_key_value_heads=3,
+             kv_channels=8, intermediate_size=32, num_local_experts=4, num_experts_per_tok=1,
+             tie_word_embeddings=False),
     ],
 }

@@ -1,0 +1,93 @@
+//! The JetMoE graph, named as transformers' `JetMoeModel` (`embed_tokens`, `layers.{i}` with
+//! `self_attention` and `mlp`, `norm`) under `model.` in head classes. Both sublayers are
+//! mixtures of experts: the attention's query and output projections are per-expert
+//! (`self_attention.experts.input_linear` / `output_linear`, one `[experts, out, in]` tensor
+//! each) beside one shared `kv_proj`, and the MLP's gated experts likewise; each has a router
+//! (`router.layer`) and a bias on its output.
+
+use super::blocks::{HeadNames, head_section, linear, rms_norm, token_embeddings};
+use super::decoder::base_prefix;
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::decoder::DecoderHead;
+use crate::config::jetmoe::JetMoeConfig;
+
+architecture!(
+    JetMoeConfig,
+    |c| activations: vec![("activation_function", c.activation_function.clone())],
+    prefixes: ["model."],
+    candidates: checkpoint_candidates,
+    unscaled_residual_init: true
+);
+
+fn checkpoint_candidates(c: &JetMoeConfig) -> Vec<Candidate> {
+    if c.head == DecoderHead::CausalLm && c.tie_word_embeddings {
+        return vec![Candidate::extra(
+            "tied lm_head stored twice",
+            vec![("lm_head.weight".into(), vec![c.vocab_size, c.hidden_size])],
+            "lm_head is tied to the token embeddings, but the checkpoint stores the matrix a second time",
+        )];
+    }
+    vec![]
+}
+
+/// A router, the experts' `input_linear` and `output_linear` (slices `[{e}]` of stacked
+/// tensors) and the bias added to their output, under `m`.
+fn experts(c: &JetMoeConfig, m: &str, seq: u64, up: u64, width: u64, what: &str) -> Vec<Node> {
+    let (h, n, k) = (c.hidden_size, c.num_local_experts, c.num_experts_per_tok);
+    let slice = |name: &str, out: u64, inp: u64, detail: String| {
+        Node::new(format!("{m}.{name}"), Op::Linear, detail, &[seq, out])
+            .with([Tensor::new(format!("{m}.{name}.weight[{{e}}]"), &[out, inp])])
+            .experts(n, k)
+    };
+    let mut output = slice("output_linear", h, width, format!("{what} experts' output projection"));
+    output.params.push(Tensor::new(format!("{m}.bias"), &[h]));
+    vec![
+        linear(&format!("{m}.router.layer"), &format!("router over {n} experts, top {k}"), seq, h, n, false),
+        slice("input_linear", up, h, format!("{what} experts' input projection")),
+        output,
+    ]
+}
+
+pub fn build(c: &JetMoeConfig, seq: u64) -> Graph {
+    let p = base_prefix(c.head, "model.");
+    let (h, v, f) = (c.hidden_size, c.vocab_size, c.intermediate_size);
+    let (kv, hd) = (c.num_key_value_heads, c.kv_channels);
+    let embed = format!("{p}embed_tokens");
+    let embed_weight = format!("{embed}.weight");
+    let mut sections = vec![token_embeddings(&embed, seq, v, h)];
+    let l = format!("{p}layers.{{i}}");
+    let a = format!("{l}.self_attention");
+    let mut nodes = vec![rms_norm(&format!("{l}.input_layernorm"), "RMSNorm before attention", &[seq, h], h)];
+    // Each of a token's top-k attention experts projects one query per key/value head.
+    let mut attention = experts(c, &format!("{a}.experts"), seq, kv * hd, kv * hd, "attention");
+    let output = attention.pop();
+    nodes.extend(attention);
+    nodes.push(linear(&format!("{a}.kv_proj"), "shared key and value projection", seq, h, 2 * kv * hd, false));
+    nodes.push(Node::new(
+        a.clone(),
+        Op::Attention,
+        format!("{} heads x {hd} over {kv} KV heads, causal, rotary", c.num_heads()),
+        &[seq, c.num_heads() * hd],
+    ));
+    nodes.extend(output);
+    nodes.push(rms_norm(&format!("{l}.post_attention_layernorm"), "RMSNorm before the MLP", &[seq, h], h));
+    nodes.extend(experts(c, &format!("{l}.mlp"), seq, 2 * f, f, "gated MLP"));
+    sections.push(Section { name: l, role: Role::Layers, repeat: c.num_hidden_layers, nodes });
+    let norm = format!("{p}norm");
+    sections.push(Section {
+        name: norm.clone(),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![rms_norm(&norm, "final RMSNorm", &[seq, h], h)],
+    });
+    let names = HeadNames {
+        lm: "lm_head",
+        lm_bias: false,
+        lm_note: String::new(),
+        token: "score",
+        score_rows: None,
+        tied_to: c.tie_word_embeddings.then_some(&embed_weight),
+    };
+    sections.extend(head_section(c.head, &names, seq, h, v));
+    Graph { seq_len: seq, sections }
+}
