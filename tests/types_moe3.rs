@@ -256,3 +256,27 @@ fn jetmoe_counts_its_mixture_of_attention_heads_and_of_mlp_experts() {
     untied["tie_word_embeddings"] = json!(false);
     assert_eq!(derived(untied), v * h + l * layer + h + v * h);
 }
+
+/// Cohere 2 MoE: one norm a layer (attention and the MLP in parallel), a weight of h whether a
+/// LayerNorm without bias or, with `rms_norm_eps` set, an RMSNorm; dense layers
+/// (`mlp_layer_types`) at `prefix_dense_intermediate_size`, sparse ones with the router
+/// (h x experts), stacked experts at `intermediate_size` and `num_shared_experts` fused; tied.
+#[test]
+fn cohere2_moe_counts_dense_prefix_layers_at_their_own_width_then_experts() {
+    let (v, h, f, fd, l, e, hd) = (500u64, 64u64, 48u64, 40u64, 3u64, 6u64, 16u64);
+    let attention = gqa(h, 4, 2, hd);
+    let dense = h + attention + gated(h, fd);
+    let sparse = h + attention + h * e + e * gated(h, f) + gated(h, 2 * f);
+    let config = json!({"model_type": "cohere2_moe", "architectures": ["Cohere2MoeForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": f,
+        "prefix_dense_intermediate_size": fd, "num_hidden_layers": l, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "head_dim": hd, "num_experts": e, "num_experts_per_tok": 2,
+        "num_shared_experts": 2, "mlp_layer_types": ["dense", "sparse", "sparse"]});
+    assert_eq!(derived(config.clone()), v * h + dense + 2 * sparse + h);
+    // An RMSNorm has the same one weight; without prefix_dense_intermediate_size the dense layer
+    // is as wide as intermediate_size.
+    let mut rms = config;
+    rms["rms_norm_eps"] = json!(1e-6);
+    rms.as_object_mut().unwrap().remove("prefix_dense_intermediate_size");
+    assert_eq!(derived(rms), v * h + (dense - gated(h, fd) + gated(h, f)) + 2 * sparse + h);
+}

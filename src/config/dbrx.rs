@@ -70,7 +70,10 @@ impl DbrxConfig {
         let n_heads = size(f, v, 16, 1 << 16, &mut d)?;
         let (f, v) = alias_or(("num_hidden_layers", raw.num_hidden_layers), ("n_layers", raw.n_layers));
         let n_layers = size(f, v, 24, 10_000, &mut d)?;
-        let (f, v) = alias_or(("max_position_embeddings", raw.max_position_embeddings), ("max_seq_len", raw.max_seq_len));
+        let (f, v) = alias_or(
+            ("max_position_embeddings", raw.max_position_embeddings),
+            ("max_seq_len", raw.max_seq_len),
+        );
         let max_seq_len = size(f, v, 2048, 1 << 30, &mut d)?;
         let attn = raw.attn_config.unwrap_or_default();
         let kv_n_heads = size("attn_config.kv_n_heads", attn.kv_n_heads, 1, 1 << 16, &mut d)?;
@@ -98,7 +101,10 @@ impl DbrxConfig {
                 None => "silu".to_string(),
                 Some(Value::String(name)) => name.clone(),
                 Some(v) => {
-                    return Err(ConfigError::field("ffn_config.ffn_act_fn.name", format!("expected a string, found {v}")));
+                    return Err(ConfigError::field(
+                        "ffn_config.ffn_act_fn.name",
+                        format!("expected a string, found {v}"),
+                    ));
                 }
             },
             Some(v) => {

@@ -46,8 +46,12 @@ pub struct JetMoeConfig {
     pub defaulted: Vec<Defaulted>,
 }
 
-const CLASSES: Classes =
-    Classes { prefix: "JetMoe", causal_lm: "ForCausalLM", token_classification: false, question_answering: false };
+const CLASSES: Classes = Classes {
+    prefix: "JetMoe",
+    causal_lm: "ForCausalLM",
+    token_classification: false,
+    question_answering: false,
+};
 
 impl JetMoeConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {

@@ -43,6 +43,8 @@ pub enum NormKind {
     Bare,
     /// An RMSNorm without a weight (nanochat's); the q/k norms then have none either.
     BareRms,
+    /// An RMSNorm when the file sets `rms_norm_eps`, else `LayerNormNoBias` (Cohere 2 MoE).
+    RmsWhenEps,
 }
 
 /// Where a layer norm sits: before attention, between attention and the MLP, after the MLP.
@@ -342,6 +344,8 @@ pub struct SpecConfig {
     /// Per layer, the attention window (None: full).
     pub windows: Vec<Option<u64>>,
     pub max_position_embeddings: u64,
+    #[serde(skip)]
+    pub norm: NormKind,
     pub norm_eps: f64,
     pub tie_word_embeddings: bool,
     pub pad_token_id: Option<u64>,

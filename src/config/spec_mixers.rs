@@ -67,8 +67,13 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
                 None => r.size("hidden_size", 1 << 18)? / heads,
             };
             let dim = check_range(Limit { field: "head_dim", max: 1 << 16 }, dim)?;
-            let dims =
-                LinearDims { key_heads: heads, key_dim: dim, value_heads: heads, value_dim: dim, conv_kernel: 0 };
+            let dims = LinearDims {
+                key_heads: heads,
+                key_dim: dim,
+                value_heads: heads,
+                value_dim: dim,
+                conv_kernel: 0,
+            };
             // MiniMaxConfig's default: full attention on even layers, lightning on odd ones.
             let list = per_layer(r, "layer_types", layers, ("linear_attention", "full_attention"))?;
             (Some(dims), list.unwrap_or_else(|| (0..layers).map(|i| i % 2 == 1).collect()))

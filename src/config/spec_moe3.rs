@@ -1,10 +1,13 @@
 //! More mixtures of experts and latent-attention decoders as descriptions (see `config/spec.rs`):
 //! Hunyuan-MoE, Sarvam's two (which transformers loads through GLM-4.5's and DeepSeek-V3's
-//! classes), Solar Open, Hy-V3, AFMoE, MiniMax (lightning attention), and Youtu and MiniCPM3 (dense layers around latent attention).
+//! classes), Solar Open, Hy-V3, AFMoE, Cohere 2 MoE, MiniMax (lightning attention), and Youtu and MiniCPM3 (dense layers around latent attention).
 //! Defaults are those of transformers 5.24's `configuration_<type>.py`; routed experts are named
 //! one module each, as the published checkpoints store them.
 
-use super::spec::{Attn, Bias, Dv, Experts, HeadKind, Indexer, Linear, MoeSpec, QkNorm, Shared, Slot, Sparse, Spec, Window};
+use super::spec::{
+    Attn, Bias, Dv, Experts, HeadKind, Indexer, Linear, MoeSpec, NormKind, QkNorm, Shared, Slot, Sparse,
+    Spec, Window,
+};
 use super::spec_dense::BASE;
 use super::spec_moe::MOE;
 use Dv::{B, F, Null, S, U};
@@ -353,6 +356,48 @@ pub const TYPES: &[Spec] = &[
         }),
         window: Window::AllWhenSet,
         linear: Linear::Lightning,
+        ..BASE
+    },
+    Spec {
+        model_type: "cohere2_moe",
+        classes: &[("Cohere2MoeModel", Model), ("Cohere2MoeForCausalLM", CausalLm)],
+        keys: &[
+            ("vocab_size", U(256000)),
+            ("hidden_size", U(8192)),
+            ("intermediate_size", U(22528)),
+            ("prefix_dense_intermediate_size", U(22528)),
+            ("num_hidden_layers", U(40)),
+            ("num_attention_heads", U(64)),
+            ("num_key_value_heads", Null),
+            ("head_dim", U(128)),
+            ("max_position_embeddings", U(8192)),
+            ("layer_norm_eps", F(1e-5)),
+            ("tie_word_embeddings", B(true)),
+            ("pad_token_id", U(0)),
+            ("hidden_act", S("silu")),
+            ("attention_bias", B(false)),
+            ("sliding_window", U(4096)),
+            ("num_experts", U(8)),
+            ("num_experts_per_tok", U(2)),
+            ("num_shared_experts", U(0)),
+        ],
+        // Dense layers are as wide as `prefix_dense_intermediate_size`, else `intermediate_size`.
+        aliases: &[("intermediate_size", "prefix_dense_intermediate_size")],
+        dense_width_key: "prefix_dense_intermediate_size",
+        eps_key: "layer_norm_eps",
+        // Cohere 2's parallel layer: attention and the MLP read one norm's output.
+        norm: NormKind::RmsWhenEps,
+        layer_norms: &[("input_layernorm", Slot::Before)],
+        // Dense layers first (`mlp_layer_types`), then Mixtral's stacked experts at
+        // `intermediate_size` and `num_shared_experts` of that width fused in `shared_experts`.
+        moe: Some(MoeSpec {
+            width_key: "intermediate_size",
+            experts: Experts::Stacked { bias: false },
+            shared: Shared::Times { name: "shared_experts", key: "num_shared_experts" },
+            sparse: Sparse::MlpTypes(Some("first_k_dense_replace")),
+            ..MOE
+        }),
+        window: Window::Pattern { period_key: Some("sliding_window_pattern"), period: 4 },
         ..BASE
     },
 ];

@@ -71,6 +71,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "mixtral",
         "MiniMax's MiniMax-Text-01 lineage: Mixtral's routed experts on every layer, with lightning attention (linear attention keeping a per-head state per sequence instead of a KV cache) on the layers its layer types mark, full attention on the others.",
     ),
+    decoder(
+        "cohere2_moe",
+        "Cohere 2 MoE",
+        "cohere2",
+        "Cohere 2's parallel layers (one norm before attention and the MLP together, sliding-window attention on three layers of four) with dense first layers, then Mixtral-style routed experts and optional shared experts.",
+    ),
     FamilyInfo {
         key: "dbrx",
         name: "DBRX",

@@ -62,7 +62,14 @@ pub fn build(c: &JetMoeConfig, seq: u64) -> Graph {
     let mut attention = experts(c, &format!("{a}.experts"), seq, kv * hd, kv * hd, "attention");
     let output = attention.pop();
     nodes.extend(attention);
-    nodes.push(linear(&format!("{a}.kv_proj"), "shared key and value projection", seq, h, 2 * kv * hd, false));
+    nodes.push(linear(
+        &format!("{a}.kv_proj"),
+        "shared key and value projection",
+        seq,
+        h,
+        2 * kv * hd,
+        false,
+    ));
     nodes.push(Node::new(
         a.clone(),
         Op::Attention,

@@ -138,7 +138,10 @@ pub(crate) fn lightning(a: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<N
         Node::new(
             a,
             Op::Scan,
-            format!("lightning attention: {} heads of {}, a decaying key x value state", d.value_heads, d.value_dim),
+            format!(
+                "lightning attention: {} heads of {}, a decaying key x value state",
+                d.value_heads, d.value_dim
+            ),
             &[seq, inner],
         ),
         rms_norm(&format!("{a}.norm"), "RMSNorm over all heads", &[seq, inner], inner),

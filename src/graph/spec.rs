@@ -54,10 +54,10 @@ impl SpecConfig {
 
 pub(super) fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
     let h = c.hidden_size;
-    match c.spec.norm {
+    match c.norm {
         NormKind::Rms => rms_norm(name, &format!("RMSNorm, {what}"), &[seq, h], h),
         NormKind::LayerNorm => layer_norm(name, &format!("LayerNorm, {what}"), &[seq, h], h, true),
-        NormKind::LayerNormNoBias => {
+        NormKind::LayerNormNoBias | NormKind::RmsWhenEps => {
             Node::new(name, Op::LayerNorm, format!("LayerNorm without bias, {what}"), &[seq, h])
                 .with([Tensor::new(format!("{name}.weight"), &[h])])
         }
@@ -245,7 +245,9 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
         (Some(d), Linear::GatedDeltaNet { fused }, true) => {
             nodes.extend(gated_delta_net(&format!("{l}.linear_attn"), seq, c.hidden_size, d, fused))
         }
-        (Some(d), Linear::Lightning, true) => nodes.extend(lightning(&format!("{l}.self_attn"), seq, c.hidden_size, d)),
+        (Some(d), Linear::Lightning, true) => {
+            nodes.extend(lightning(&format!("{l}.self_attn"), seq, c.hidden_size, d))
+        }
         _ => nodes.extend(attention(c, l, k.indexed, seq)),
     }
     nodes.extend(norms(Slot::Between, "between attention and the MLP"));

@@ -9,7 +9,7 @@ use crate::config::spec::{Attn, Extra, MoeSpec, NormKind, Place, SpecConfig, Wid
 /// Renames the q/k norms and widens `o_proj` where the type says so.
 pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut Vec<Node>) {
     let [qn, kn] = c.spec.qk_norm_names;
-    if c.spec.norm == NormKind::BareRms {
+    if c.norm == NormKind::BareRms {
         let (q, k) = (format!("{a}.q_norm"), format!("{a}.k_norm"));
         for n in nodes.iter_mut().filter(|n| n.name == q || n.name == k) {
             n.params.clear();

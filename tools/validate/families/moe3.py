@@ -2,7 +2,7 @@
 src/config/spec_moe3.rs). Variations are small sizes unlike any published checkpoint: layers,
 widths, heads, KV heads, experts, shared experts, dense layers, tied and untied."""
 
-FAMILIES = ["hunyuan_v1_moe", "sarvam_moe", "solar_open", "sarvam_mla", "youtu", "minicpm3", "hy_v3", "afmoe", "minimax", "dbrx", "jetmoe"]
+FAMILIES = ["hunyuan_v1_moe", "sarvam_moe", "solar_open", "sarvam_mla", "youtu", "minicpm3", "hy_v3", "afmoe", "minimax", "dbrx", "jetmoe", "cohere2_moe"]
 
 EXTRA_CLASSES = {
     "sarvam_mla": ["DeepseekV3ForTokenClassification"],
@@ -96,6 +96,16 @@ VARIATIONS = {
              kv_channels=16, intermediate_size=48, num_local_experts=6, num_experts_per_tok=2),
         dict(vocab_size=300, hidden_size=48, num_hidden_layers=3, num_key_value_heads=3,
              kv_channels=8, intermediate_size=32, num_local_experts=4, num_experts_per_tok=1,
+             tie_word_embeddings=False),
+    ],
+    "cohere2_moe": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=48, num_hidden_layers=4,
+             num_attention_heads=4, num_key_value_heads=2, head_dim=16, num_experts=6,
+             num_experts_per_tok=2, sliding_window=16),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=32, num_hidden_layers=3,
+             num_attention_heads=2, num_key_value_heads=1, head_dim=24, num_experts=4,
+             num_experts_per_tok=1, num_shared_experts=2, prefix_dense_intermediate_size=40,
+             mlp_layer_types=["dense", "sparse", "sparse"], rms_norm_eps=1e-6,
              tie_word_embeddings=False),
     ],
 }
