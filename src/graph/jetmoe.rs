@@ -39,12 +39,14 @@ fn experts(c: &JetMoeConfig, m: &str, seq: u64, up: u64, width: u64, what: &str)
             .with([Tensor::new(format!("{m}.{name}.weight[{{e}}]"), &[out, inp])])
             .experts(n, k)
     };
-    let mut output = slice("output_linear", h, width, format!("{what} experts' output projection"));
-    output.params.push(Tensor::new(format!("{m}.bias"), &[h]));
+    // One bias for the block, not per expert: a node of its own, outside the expert copies.
+    let bias = Node::new(format!("{m}.bias"), Op::Add, "bias on the experts' combined output", &[seq, h])
+        .with([Tensor::new(format!("{m}.bias"), &[h])]);
     vec![
         linear(&format!("{m}.router.layer"), &format!("router over {n} experts, top {k}"), seq, h, n, false),
         slice("input_linear", up, h, format!("{what} experts' input projection")),
-        output,
+        slice("output_linear", h, width, format!("{what} experts' output projection")),
+        bias,
     ]
 }
 
@@ -59,8 +61,9 @@ pub fn build(c: &JetMoeConfig, seq: u64) -> Graph {
     let a = format!("{l}.self_attention");
     let mut nodes = vec![rms_norm(&format!("{l}.input_layernorm"), "RMSNorm before attention", &[seq, h], h)];
     // Each of a token's top-k attention experts projects one query per key/value head.
+    // The router and query projection come before attention, the output projection and bias after.
     let mut attention = experts(c, &format!("{a}.experts"), seq, kv * hd, kv * hd, "attention");
-    let output = attention.pop();
+    let output = attention.split_off(2);
     nodes.extend(attention);
     nodes.push(linear(
         &format!("{a}.kv_proj"),
