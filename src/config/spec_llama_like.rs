@@ -41,6 +41,9 @@ macro_rules! head_of {
     };
 }
 
+// Shared with the other tables (`spec_moe3.rs`).
+pub(crate) use {classes, head_of, keys};
+
 /// Classes a type without modeling code of its own loads (InternLM 3, EXAONE 3, IQuest-Coder):
 /// transformers maps the type onto Llama's.
 const LLAMA_CLASSES: &[(&str, HeadKind)] =

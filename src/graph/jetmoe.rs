@@ -5,7 +5,8 @@
 //! each) beside one shared `kv_proj`, and the MLP's gated experts likewise; each has a router
 //! (`router.layer`) and a bias on its output.
 
-use super::blocks::{HeadNames, head_section, linear, rms_norm, token_embeddings};
+use super::blocks::{linear, rms_norm, token_embeddings};
+use super::dbrx::norm_and_head;
 use super::decoder::base_prefix;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
@@ -83,21 +84,14 @@ pub fn build(c: &JetMoeConfig, seq: u64) -> Graph {
     nodes.push(rms_norm(&format!("{l}.post_attention_layernorm"), "RMSNorm before the MLP", &[seq, h], h));
     nodes.extend(experts(c, &format!("{l}.mlp"), seq, 2 * f, f, "gated MLP"));
     sections.push(Section { name: l, role: Role::Layers, repeat: c.num_hidden_layers, nodes });
-    let norm = format!("{p}norm");
-    sections.push(Section {
-        name: norm.clone(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![rms_norm(&norm, "final RMSNorm", &[seq, h], h)],
-    });
-    let names = HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: String::new(),
-        token: "score",
-        score_rows: None,
-        tied_to: c.tie_word_embeddings.then_some(&embed_weight),
-    };
-    sections.extend(head_section(c.head, &names, seq, h, v));
+    let tied_to = c.tie_word_embeddings.then_some(embed_weight.as_str());
+    sections.extend(norm_and_head(
+        rms_norm(&format!("{p}norm"), "final RMSNorm", &[seq, h], h),
+        c.head,
+        tied_to,
+        seq,
+        h,
+        v,
+    ));
     Graph { seq_len: seq, sections }
 }
