@@ -1,173 +1,146 @@
-//! DBRX (`dbrx`), read as transformers' `DbrxConfig` reads it: `d_model`, `n_heads`, `n_layers`
-//! and `max_seq_len` at the top (or their `attribute_map` names `hidden_size`,
-//! `num_attention_heads`, `num_hidden_layers`, `max_position_embeddings`), the key/value heads in
-//! the nested `attn_config` (`kv_n_heads`), the experts in the nested `ffn_config`
-//! (`ffn_hidden_size`, `moe_num_experts`, `moe_top_k`, `ffn_act_fn.name`), each with the
-//! sub-config class's default.
+//! DBRX (`dbrx`), read as transformers' `DbrxConfig` reads it, through the described types'
+//! reader (`config/spec_keys.rs`): `d_model`, `n_heads`, `n_layers` and `max_seq_len` at the top
+//! (or their `attribute_map` names), the key/value heads in the nested `attn_config`
+//! (`kv_n_heads`), the experts in the nested `ffn_config` (`ffn_hidden_size`, `moe_num_experts`,
+//! `moe_top_k`, `ffn_act_fn.name`), each with the sub-config class's default. An error in a
+//! nested key names it with its parent (`ffn_config.moe_top_k`).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::decoder::DecoderHead;
-use super::{Common, ConfigError, Defaulted, alias_or, deserialize_raw, size};
+use super::spec::{Dv, HeadKind, Reader, Spec, head};
+use super::spec_dense::BASE;
+use super::spec_llama_like::{classes, head_of, keys};
+use super::{Common, ConfigError, Defaulted, Dims};
+use Dv::{B, Null, U};
+use HeadKind::{CausalLm, Model};
 
-#[derive(Debug, Default, Deserialize)]
-struct RawAttn {
-    kv_n_heads: Option<u64>,
-}
+const KEYS: Spec = Spec {
+    model_type: "dbrx",
+    classes: classes!("Dbrx": Model, ForCausalLM),
+    keys: keys![vocab_size: U(32000), d_model: U(2048), n_heads: U(16), n_layers: U(24),
+        max_seq_len: U(2048), tie_word_embeddings: B(false), pad_token_id: Null],
+    aliases: &[
+        ("hidden_size", "d_model"),
+        ("num_attention_heads", "n_heads"),
+        ("num_hidden_layers", "n_layers"),
+        ("max_position_embeddings", "max_seq_len"),
+    ],
+    ..BASE
+};
 
-#[derive(Debug, Default, Deserialize)]
-struct RawFfn {
-    ffn_hidden_size: Option<u64>,
-    moe_num_experts: Option<u64>,
-    moe_top_k: Option<u64>,
-    ffn_act_fn: Option<Value>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Raw {
-    vocab_size: Option<u64>,
-    d_model: Option<u64>,
-    hidden_size: Option<u64>,
-    n_heads: Option<u64>,
-    num_attention_heads: Option<u64>,
-    n_layers: Option<u64>,
-    num_hidden_layers: Option<u64>,
-    max_seq_len: Option<u64>,
-    max_position_embeddings: Option<u64>,
-    attn_config: Option<RawAttn>,
-    ffn_config: Option<RawFfn>,
-    tie_word_embeddings: Option<bool>,
-    pad_token_id: Option<u64>,
-}
+/// `DbrxAttentionConfig` and `DbrxFFNConfig`.
+const ATTN_KEYS: Spec = Spec { keys: keys![kv_n_heads: U(1)], ..KEYS };
+const FFN_KEYS: Spec =
+    Spec { keys: keys![ffn_hidden_size: U(3584), moe_num_experts: U(4), moe_top_k: U(1)], ..KEYS };
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DbrxConfig {
     pub class: String,
     pub head: DecoderHead,
-    pub vocab_size: u64,
-    pub d_model: u64,
-    pub n_heads: u64,
-    pub kv_n_heads: u64,
-    pub n_layers: u64,
-    pub max_seq_len: u64,
-    pub ffn_hidden_size: u64,
-    pub moe_num_experts: u64,
-    pub moe_top_k: u64,
+    /// Key/value heads from `attn_config`, experts and their width from `ffn_config`.
+    pub dims: Dims,
     pub ffn_act_fn: String,
-    pub pad_token_id: Option<u64>,
     pub defaulted: Vec<Defaulted>,
+}
+
+/// Reads a nested sub-config's keys; an error names the key under its parent.
+fn nested<T>(
+    value: &Value,
+    parent: &str,
+    spec: &'static Spec,
+    d: &mut Vec<Defaulted>,
+    read: impl FnOnce(&mut Reader) -> Result<T, ConfigError>,
+) -> Result<T, ConfigError> {
+    let empty = Value::Object(Default::default());
+    let sub = match value.get(parent) {
+        None | Some(Value::Null) => &empty,
+        Some(v) => v,
+    };
+    let mut r = Reader { spec, value: sub, defaulted: vec![] };
+    let out = read(&mut r).map_err(|e| match e {
+        ConfigError::Field { field, reason } => {
+            ConfigError::Field { field: format!("{parent}.{field}"), reason }
+        }
+        other => other,
+    });
+    d.append(&mut r.defaulted);
+    out
 }
 
 impl DbrxConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
-        let raw: Raw = deserialize_raw(value)?;
-        let mut d = Vec::new();
-        let vocab_size = size("vocab_size", raw.vocab_size, 32000, 100_000_000, &mut d)?;
-        let (f, v) = alias_or(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
-        let d_model = size(f, v, 2048, 1 << 18, &mut d)?;
-        let (f, v) = alias_or(("num_attention_heads", raw.num_attention_heads), ("n_heads", raw.n_heads));
-        let n_heads = size(f, v, 16, 1 << 16, &mut d)?;
-        let (f, v) = alias_or(("num_hidden_layers", raw.num_hidden_layers), ("n_layers", raw.n_layers));
-        let n_layers = size(f, v, 24, 10_000, &mut d)?;
-        let (f, v) = alias_or(
-            ("max_position_embeddings", raw.max_position_embeddings),
-            ("max_seq_len", raw.max_seq_len),
+        let mut r = Reader { spec: &KEYS, value, defaulted: vec![] };
+        let heads = r.size("n_heads", 1 << 16)?;
+        let mha = Dims::mha(
+            r.size("d_model", 1 << 18)?,
+            r.size("n_layers", 10_000)?,
+            heads,
+            0,
+            r.size("vocab_size", 100_000_000)?,
+            r.size("max_seq_len", 1 << 30)?,
         );
-        let max_seq_len = size(f, v, 2048, 1 << 30, &mut d)?;
-        let attn = raw.attn_config.unwrap_or_default();
-        let kv_n_heads = size("attn_config.kv_n_heads", attn.kv_n_heads, 1, 1 << 16, &mut d)?;
-        if n_heads % kv_n_heads != 0 {
+        // DbrxConfig.validate_architecture refuses tied embeddings.
+        if r.flag("tie_word_embeddings")? {
+            return Err(ConfigError::field("tie_word_embeddings", "DBRX does not support tied embeddings"));
+        }
+        let pad_token_id = r.opt_u("pad_token_id")?;
+        let mut d = r.defaulted;
+        let kv = nested(value, "attn_config", &ATTN_KEYS, &mut d, |r| r.size("kv_n_heads", 1 << 16))?;
+        if heads % kv != 0 {
             // The attention repeats each key/value head over a whole group of query heads.
             return Err(ConfigError::field(
                 "attn_config.kv_n_heads",
-                format!("{n_heads} heads do not split into groups over {kv_n_heads} key/value heads"),
+                format!("{heads} heads do not split into groups over {kv} key/value heads"),
             ));
         }
-        let ffn = raw.ffn_config.unwrap_or_default();
-        let ffn_hidden_size = size("ffn_config.ffn_hidden_size", ffn.ffn_hidden_size, 3584, 1 << 22, &mut d)?;
-        let moe_num_experts = size("ffn_config.moe_num_experts", ffn.moe_num_experts, 4, 1 << 16, &mut d)?;
-        let moe_top_k = size("ffn_config.moe_top_k", ffn.moe_top_k, 1, 1 << 16, &mut d)?;
-        if moe_top_k > moe_num_experts {
-            return Err(ConfigError::field(
-                "ffn_config.moe_top_k",
-                format!("{moe_top_k} experts per token, but only {moe_num_experts} experts"),
-            ));
-        }
-        // DbrxFFNConfig: `ffn_act_fn` is a dict whose `name` picks the activation (silu by default).
-        let ffn_act_fn = match &ffn.ffn_act_fn {
-            None | Some(Value::Null) => "silu".to_string(),
-            Some(Value::Object(a)) => match a.get("name") {
-                None => "silu".to_string(),
-                Some(Value::String(name)) => name.clone(),
-                Some(v) => {
-                    return Err(ConfigError::field(
-                        "ffn_config.ffn_act_fn.name",
-                        format!("expected a string, found {v}"),
-                    ));
-                }
-            },
-            Some(v) => {
+        let (ffn, n, k) = nested(value, "ffn_config", &FFN_KEYS, &mut d, |r| {
+            let (n, k) = (r.size("moe_num_experts", 1 << 16)?, r.size("moe_top_k", 1 << 16)?);
+            if k > n {
                 return Err(ConfigError::field(
-                    "ffn_config.ffn_act_fn",
-                    format!("expected an object such as {{\"name\": \"silu\"}}, found {v}"),
+                    "moe_top_k",
+                    format!("{k} experts per token, but only {n} experts"),
                 ));
             }
+            Ok((r.size("ffn_hidden_size", 1 << 22)?, n, k))
+        })?;
+        let ffn_act_fn = activation(value.get("ffn_config").and_then(|f| f.get("ffn_act_fn")))?;
+        let (class, head) = head(&KEYS, common, value, &mut d)?;
+        let dims = Dims {
+            num_kv_heads: kv,
+            intermediate_size: ffn,
+            pad_token_id,
+            layer_norm_eps: 1e-5,
+            num_experts: Some(n),
+            experts_per_token: Some(k),
+            ..mha
         };
-        // DbrxConfig.validate_architecture refuses tied embeddings.
-        if raw.tie_word_embeddings == Some(true) {
-            return Err(ConfigError::field("tie_word_embeddings", "DBRX does not support tied embeddings"));
-        }
-        let (class, head) = classify(common, &mut d)?;
-        Ok(DbrxConfig {
-            class,
-            head,
-            vocab_size,
-            d_model,
-            n_heads,
-            kv_n_heads,
-            n_layers,
-            max_seq_len,
-            ffn_hidden_size,
-            moe_num_experts,
-            moe_top_k,
-            ffn_act_fn,
-            pad_token_id: raw.pad_token_id,
-            defaulted: d,
-        })
+        Ok(DbrxConfig { class, head, dims, ffn_act_fn, defaulted: d })
     }
 
-    pub fn dims(&self) -> super::Dims {
-        super::Dims {
-            num_kv_heads: self.kv_n_heads,
-            pad_token_id: self.pad_token_id,
-            layer_norm_eps: 1e-5,
-            num_experts: Some(self.moe_num_experts),
-            experts_per_token: Some(self.moe_top_k),
-            ..super::Dims::mha(
-                self.d_model,
-                self.n_layers,
-                self.n_heads,
-                self.ffn_hidden_size,
-                self.vocab_size,
-                self.max_seq_len,
-            )
-        }
+    pub fn dims(&self) -> Dims {
+        self.dims.clone()
     }
 }
 
-/// The modeling file defines `DbrxModel` and `DbrxForCausalLM` only.
-fn classify(common: &Common, d: &mut Vec<Defaulted>) -> Result<(String, DecoderHead), ConfigError> {
-    let class = super::class_or(common, "DbrxModel", d);
-    let head = match class.as_str() {
-        "DbrxModel" => DecoderHead::Model,
-        "DbrxForCausalLM" => DecoderHead::CausalLm,
-        _ => {
-            return Err(ConfigError::field(
-                "architectures[0]",
-                format!("class {class} is not one the planner knows for this family"),
-            ));
-        }
+/// `ffn_act_fn` is a dict whose `name` picks the activation (silu by default).
+fn activation(v: Option<&Value>) -> Result<String, ConfigError> {
+    let bad = |v: &Value| {
+        ConfigError::field(
+            "ffn_config.ffn_act_fn",
+            format!("expected an object such as {{\"name\": \"silu\"}}, found {v}"),
+        )
     };
-    Ok((class, head))
+    match v {
+        None | Some(Value::Null) => Ok("silu".into()),
+        Some(Value::Object(a)) => match a.get("name") {
+            None => Ok("silu".into()),
+            Some(Value::String(name)) => Ok(name.clone()),
+            Some(n) => {
+                Err(ConfigError::field("ffn_config.ffn_act_fn.name", format!("expected a string, found {n}")))
+            }
+        },
+        Some(other) => Err(bad(other)),
+    }
 }

@@ -1,123 +1,77 @@
-//! JetMoE (`jetmoe`), with the defaults of transformers' `JetMoeConfig`: `kv_channels` (its
-//! `attribute_map` name `head_dim`) per key/value head, and as many query heads as key/value
-//! heads times `num_experts_per_tok` (the class sets `num_attention_heads` itself).
+//! JetMoE (`jetmoe`), read through the described types' reader (`config/spec_keys.rs`) with the
+//! keys and defaults of transformers' `JetMoeConfig`: `kv_channels` (its `attribute_map` name
+//! `head_dim`) per key/value head, and as many query heads as key/value heads times
+//! `num_experts_per_tok` (the class sets `num_attention_heads` itself).
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
-use super::decoder::{Classes, DecoderHead, classify, flag};
-use super::{Common, ConfigError, Defaulted, alias_or, deserialize_raw, size};
+use super::decoder::DecoderHead;
+use super::spec::{Dv, HeadKind, Reader, Spec, head};
+use super::spec_dense::BASE;
+use super::spec_llama_like::{classes, head_of, keys};
+use super::{Common, ConfigError, Defaulted, Dims};
+use Dv::{B, F, Null, S, U};
+use HeadKind::{CausalLm, Model, Sequence};
 
-#[derive(Debug, Deserialize)]
-struct Raw {
-    vocab_size: Option<u64>,
-    hidden_size: Option<u64>,
-    num_hidden_layers: Option<u64>,
-    num_key_value_heads: Option<u64>,
-    kv_channels: Option<u64>,
-    head_dim: Option<u64>,
-    intermediate_size: Option<u64>,
-    max_position_embeddings: Option<u64>,
-    activation_function: Option<String>,
-    num_local_experts: Option<u64>,
-    num_experts_per_tok: Option<u64>,
-    tie_word_embeddings: Option<bool>,
-    pad_token_id: Option<u64>,
-    rms_norm_eps: Option<f64>,
-}
+const KEYS: Spec = Spec {
+    model_type: "jetmoe",
+    classes: classes!("JetMoe": Model, ForCausalLM, ForSequenceClassification),
+    keys: keys![vocab_size: U(32000), hidden_size: U(2048), num_hidden_layers: U(12),
+        num_key_value_heads: U(16), kv_channels: U(128), intermediate_size: U(5632),
+        max_position_embeddings: U(4096), activation_function: S("silu"), num_local_experts: U(8),
+        num_experts_per_tok: U(2), tie_word_embeddings: B(true), pad_token_id: Null,
+        rms_norm_eps: F(1e-6)],
+    aliases: &[("head_dim", "kv_channels")],
+    ..BASE
+};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct JetMoeConfig {
     pub class: String,
     pub head: DecoderHead,
-    pub vocab_size: u64,
-    pub hidden_size: u64,
-    pub num_hidden_layers: u64,
-    pub num_key_value_heads: u64,
-    pub kv_channels: u64,
-    pub intermediate_size: u64,
-    pub max_position_embeddings: u64,
+    /// Query heads are key/value heads x experts per token; head_dim is `kv_channels`.
+    pub dims: Dims,
     pub activation_function: String,
-    pub num_local_experts: u64,
-    pub num_experts_per_tok: u64,
-    pub tie_word_embeddings: bool,
-    pub pad_token_id: Option<u64>,
-    pub rms_norm_eps: f64,
     pub defaulted: Vec<Defaulted>,
 }
 
-const CLASSES: Classes = Classes {
-    prefix: "JetMoe",
-    causal_lm: "ForCausalLM",
-    token_classification: false,
-    question_answering: false,
-};
-
 impl JetMoeConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
-        let raw: Raw = deserialize_raw(value)?;
-        let mut d = Vec::new();
-        let vocab_size = size("vocab_size", raw.vocab_size, 32000, 100_000_000, &mut d)?;
-        let hidden_size = size("hidden_size", raw.hidden_size, 2048, 1 << 18, &mut d)?;
-        let num_hidden_layers = size("num_hidden_layers", raw.num_hidden_layers, 12, 10_000, &mut d)?;
-        let num_key_value_heads = size("num_key_value_heads", raw.num_key_value_heads, 16, 1 << 16, &mut d)?;
-        let (f, v) = alias_or(("head_dim", raw.head_dim), ("kv_channels", raw.kv_channels));
-        let kv_channels = size(f, v, 128, 1 << 16, &mut d)?;
-        let intermediate_size = size("intermediate_size", raw.intermediate_size, 5632, 1 << 22, &mut d)?;
-        let max_position_embeddings =
-            size("max_position_embeddings", raw.max_position_embeddings, 4096, 1 << 30, &mut d)?;
-        let num_local_experts = size("num_local_experts", raw.num_local_experts, 8, 1 << 16, &mut d)?;
-        let num_experts_per_tok = size("num_experts_per_tok", raw.num_experts_per_tok, 2, 1 << 16, &mut d)?;
-        if num_experts_per_tok > num_local_experts {
+        let mut r = Reader { spec: &KEYS, value, defaulted: vec![] };
+        let kv = r.size("num_key_value_heads", 1 << 16)?;
+        let (n, k) = (r.size("num_local_experts", 1 << 16)?, r.size("num_experts_per_tok", 1 << 16)?);
+        if k > n {
             return Err(ConfigError::field(
                 "num_experts_per_tok",
-                format!("{num_experts_per_tok} experts per token, but only {num_local_experts} experts"),
+                format!("{k} experts per token, but only {n} experts"),
             ));
         }
-        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
-        let (class, head) = classify(&CLASSES, common.architecture.as_deref(), value, &mut d)?;
-        Ok(JetMoeConfig {
-            class,
-            head,
-            vocab_size,
-            hidden_size,
-            num_hidden_layers,
-            num_key_value_heads,
-            kv_channels,
-            intermediate_size,
-            max_position_embeddings,
-            activation_function: raw.activation_function.unwrap_or_else(|| "silu".into()),
-            num_local_experts,
-            num_experts_per_tok,
-            tie_word_embeddings,
-            pad_token_id: raw.pad_token_id,
-            rms_norm_eps: raw.rms_norm_eps.unwrap_or(1e-6),
-            defaulted: d,
-        })
-    }
-
-    /// Query heads: each token's top-k attention experts each project the key/value heads' width.
-    pub fn num_heads(&self) -> u64 {
-        self.num_key_value_heads * self.num_experts_per_tok
-    }
-
-    pub fn dims(&self) -> super::Dims {
-        super::Dims {
-            num_kv_heads: self.num_key_value_heads,
-            head_dim: self.kv_channels,
-            pad_token_id: self.pad_token_id,
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.rms_norm_eps,
-            num_experts: Some(self.num_local_experts),
-            experts_per_token: Some(self.num_experts_per_tok),
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_hidden_layers,
-                self.num_heads(),
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
+        let context = r.size("max_position_embeddings", 1 << 30)?;
+        let dims = Dims {
+            num_kv_heads: kv,
+            head_dim: r.size("kv_channels", 1 << 16)?,
+            pad_token_id: r.opt_u("pad_token_id")?,
+            tie_word_embeddings: r.flag("tie_word_embeddings")?,
+            layer_norm_eps: r.float("rms_norm_eps")?,
+            num_experts: Some(n),
+            experts_per_token: Some(k),
+            ..Dims::mha(
+                r.size("hidden_size", 1 << 18)?,
+                r.size("num_hidden_layers", 10_000)?,
+                kv * k,
+                r.size("intermediate_size", 1 << 22)?,
+                r.size("vocab_size", 100_000_000)?,
+                context,
             )
-        }
+        };
+        let activation_function = r.string("activation_function")?;
+        let mut defaulted = r.defaulted;
+        let (class, head) = head(&KEYS, common, value, &mut defaulted)?;
+        Ok(JetMoeConfig { class, head, dims, activation_function, defaulted })
+    }
+
+    pub fn dims(&self) -> Dims {
+        self.dims.clone()
     }
 }

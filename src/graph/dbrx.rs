@@ -28,9 +28,10 @@ fn norm(name: &str, what: &str, seq: u64, h: u64) -> Node {
 
 pub fn build(c: &DbrxConfig, seq: u64) -> Graph {
     let p = base_prefix(c.head, "transformer.");
-    let (h, f, v) = (c.d_model, c.ffn_hidden_size, c.vocab_size);
-    let (n, k) = (c.moe_num_experts, c.moe_top_k);
-    let hd = h / c.n_heads;
+    let d = &c.dims;
+    let (h, f, v) = (d.hidden_size, d.intermediate_size, d.vocab_size);
+    let (n, k) = (d.num_experts.unwrap_or(1), d.experts_per_token.unwrap_or(1));
+    let hd = d.head_dim;
     let mut sections = vec![token_embeddings(&format!("{p}wte"), seq, v, h)];
     let l = format!("{p}blocks.{{i}}");
     let a = format!("{l}.norm_attn_norm");
@@ -43,11 +44,11 @@ pub fn build(c: &DbrxConfig, seq: u64) -> Graph {
     };
     let nodes = vec![
         norm(&format!("{a}.norm_1"), "before attention", seq, h),
-        linear(&format!("{a}.attn.Wqkv"), "fused q, k, v", seq, h, h + 2 * c.kv_n_heads * hd, false),
+        linear(&format!("{a}.attn.Wqkv"), "fused q, k, v", seq, h, h + 2 * d.num_kv_heads * hd, false),
         Node::new(
             format!("{a}.attn"),
             Op::Attention,
-            format!("{} heads x {hd} over {} KV heads, causal, rotary", c.n_heads, c.kv_n_heads),
+            format!("{} heads x {hd} over {} KV heads, causal, rotary", d.num_heads, d.num_kv_heads),
             &[seq, h],
         ),
         linear(&format!("{a}.attn.out_proj"), "attention output projection", seq, h, h, false),
@@ -64,7 +65,7 @@ pub fn build(c: &DbrxConfig, seq: u64) -> Graph {
         expert("v1", f, "expert up projection"),
         expert("w2", h, "expert down projection (w2 stored transposed)"),
     ];
-    sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layers, nodes });
+    sections.push(Section { name: l, role: Role::Layers, repeat: d.num_layers, nodes });
     sections.extend(norm_and_head(norm(&format!("{p}norm_f"), "final", seq, h), c.head, None, seq, h, v));
     Graph { seq_len: seq, sections }
 }

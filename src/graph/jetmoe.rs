@@ -21,10 +21,10 @@ architecture!(
 );
 
 fn checkpoint_candidates(c: &JetMoeConfig) -> Vec<Candidate> {
-    if c.head == DecoderHead::CausalLm && c.tie_word_embeddings {
+    if c.head == DecoderHead::CausalLm && c.dims.tie_word_embeddings {
         return vec![Candidate::extra(
             "tied lm_head stored twice",
-            vec![("lm_head.weight".into(), vec![c.vocab_size, c.hidden_size])],
+            vec![("lm_head.weight".into(), vec![c.dims.vocab_size, c.dims.hidden_size])],
             "lm_head is tied to the token embeddings, but the checkpoint stores the matrix a second time",
         )];
     }
@@ -34,7 +34,8 @@ fn checkpoint_candidates(c: &JetMoeConfig) -> Vec<Candidate> {
 /// A router, the experts' `input_linear` and `output_linear` (slices `[{e}]` of stacked
 /// tensors) and the bias added to their output, under `m`.
 fn experts(c: &JetMoeConfig, m: &str, seq: u64, up: u64, width: u64, what: &str) -> Vec<Node> {
-    let (h, n, k) = (c.hidden_size, c.num_local_experts, c.num_experts_per_tok);
+    let (h, n, k) =
+        (c.dims.hidden_size, c.dims.num_experts.unwrap_or(1), c.dims.experts_per_token.unwrap_or(1));
     let slice = |name: &str, out: u64, inp: u64, detail: String| {
         Node::new(format!("{m}.{name}"), Op::Linear, detail, &[seq, out])
             .with([Tensor::new(format!("{m}.{name}.weight[{{e}}]"), &[out, inp])])
@@ -53,8 +54,9 @@ fn experts(c: &JetMoeConfig, m: &str, seq: u64, up: u64, width: u64, what: &str)
 
 pub fn build(c: &JetMoeConfig, seq: u64) -> Graph {
     let p = base_prefix(c.head, "model.");
-    let (h, v, f) = (c.hidden_size, c.vocab_size, c.intermediate_size);
-    let (kv, hd) = (c.num_key_value_heads, c.kv_channels);
+    let d = &c.dims;
+    let (h, v, f) = (d.hidden_size, d.vocab_size, d.intermediate_size);
+    let (kv, hd) = (d.num_kv_heads, d.head_dim);
     let embed = format!("{p}embed_tokens");
     let embed_weight = format!("{embed}.weight");
     let mut sections = vec![token_embeddings(&embed, seq, v, h)];
@@ -77,14 +79,14 @@ pub fn build(c: &JetMoeConfig, seq: u64) -> Graph {
     nodes.push(Node::new(
         a.clone(),
         Op::Attention,
-        format!("{} heads x {hd} over {kv} KV heads, causal, rotary", c.num_heads()),
-        &[seq, c.num_heads() * hd],
+        format!("{} heads x {hd} over {kv} KV heads, causal, rotary", d.num_heads),
+        &[seq, d.num_heads * hd],
     ));
     nodes.extend(output);
     nodes.push(rms_norm(&format!("{l}.post_attention_layernorm"), "RMSNorm before the MLP", &[seq, h], h));
     nodes.extend(experts(c, &format!("{l}.mlp"), seq, 2 * f, f, "gated MLP"));
-    sections.push(Section { name: l, role: Role::Layers, repeat: c.num_hidden_layers, nodes });
-    let tied_to = c.tie_word_embeddings.then_some(embed_weight.as_str());
+    sections.push(Section { name: l, role: Role::Layers, repeat: d.num_layers, nodes });
+    let tied_to = d.tie_word_embeddings.then_some(embed_weight.as_str());
     sections.extend(norm_and_head(
         rms_norm(&format!("{p}norm"), "final RMSNorm", &[seq, h], h),
         c.head,
