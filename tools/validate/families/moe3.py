@@ -1,6 +1,10 @@
 """More mixture-of-experts and latent-attention decoder types (helper "moe3", issue 10;
 src/config/spec_moe3.rs). Variations are small sizes unlike any published checkpoint: layers,
-widths, heads, KV heads, experts, shared experts, dense layers, tied and untied."""
+widths, heads, KV heads, experts, shared experts, dense layers, tied and untied.
+
+Transformers 5.24 cannot build two defaults: HunYuanMoEV1Config leaves `head_dim` None, which its
+rotary embedding raises to a power, and DbrxAttention reads `attn_config.rope_theta`, which
+DbrxAttentionConfig no longer defines; the variations set both."""
 
 FAMILIES = ["hunyuan_v1_moe", "sarvam_moe", "solar_open", "sarvam_mla", "youtu", "minicpm3", "hy_v3", "afmoe", "minimax", "dbrx", "jetmoe", "cohere2_moe"]
 
@@ -17,7 +21,7 @@ _LATENT = dict(hidden_size=64, intermediate_size=96, moe_intermediate_size=32, n
 VARIATIONS = {
     "hunyuan_v1_moe": [
         dict(vocab_size=500, hidden_size=64, intermediate_size=48, num_hidden_layers=2,
-             num_attention_heads=4, num_key_value_heads=2, num_experts=6, moe_topk=2),
+             num_attention_heads=4, num_key_value_heads=2, num_experts=6, moe_topk=2, head_dim=16),
         dict(vocab_size=300, hidden_size=96, intermediate_size=40, num_hidden_layers=3,
              num_attention_heads=6, num_experts=4, moe_topk=1, head_dim=8, attention_bias=True,
              tie_word_embeddings=True),
@@ -86,9 +90,9 @@ VARIATIONS = {
     ],
     "dbrx": [
         dict(vocab_size=500, d_model=64, n_heads=4, n_layers=2,
-             attn_config=dict(kv_n_heads=2), ffn_config=dict(ffn_hidden_size=48, moe_num_experts=6,
+             attn_config=dict(kv_n_heads=2, rope_theta=10000.0), ffn_config=dict(ffn_hidden_size=48, moe_num_experts=6,
                                                              moe_top_k=2)),
-        dict(vocab_size=300, d_model=48, n_heads=6, n_layers=3, attn_config=dict(kv_n_heads=1),
+        dict(vocab_size=300, d_model=48, n_heads=6, n_layers=3, attn_config=dict(kv_n_heads=1, rope_theta=500000.0),
              ffn_config=dict(ffn_hidden_size=32, moe_num_experts=4, moe_top_k=1)),
     ],
     "jetmoe": [
