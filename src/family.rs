@@ -12,6 +12,7 @@ mod described_dense;
 mod described_enc2;
 mod described_gpt;
 mod described_hybrid;
+mod described_moe3;
 mod described_newdec;
 mod seq2seq;
 pub use described::not_yet;
@@ -620,6 +621,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(seq2seq::FAMILIES)
         .chain(described_enc2::FAMILIES)
         .chain(described_newdec::FAMILIES)
+        .chain(described_moe3::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

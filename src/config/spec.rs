@@ -44,6 +44,8 @@ pub enum NormKind {
     Bare,
     /// An RMSNorm without a weight (nanochat's); the q/k norms then have none either.
     BareRms,
+    /// An RMSNorm when the file sets `rms_norm_eps`, else `LayerNormNoBias` (Cohere 2 MoE).
+    RmsWhenEps,
 }
 
 /// Where a layer norm sits: before attention, between attention and the MLP, after the MLP.
@@ -151,9 +153,10 @@ pub struct MoeSpec {
     pub router_bias: bool,
     /// ERNIE's `gate.moe_statics.e_score_correction_bias`, a `[1, experts]` parameter.
     pub correction_param: bool,
-    /// A router's `e_score_correction_bias` buffer, saved with the weights: its name under the
-    /// block (GLM-4.5's `gate.e_score_correction_bias`).
+    /// A router's score-correction buffer by its name (GLM-4.5's `gate.e_score_correction_bias`).
     pub correction_buffer: Option<&'static str>,
+    /// A `[experts]` parameter under the block biasing expert choice (AFMoE's `expert_bias`).
+    pub expert_bias: Option<&'static str>,
     pub experts_key: &'static str,
     pub top_k_key: &'static str,
     pub width_key: &'static str,
@@ -169,12 +172,13 @@ pub struct MoeSpec {
 pub enum Attn {
     /// `q_proj`, `k_proj`, `v_proj`, `o_proj` over grouped key/value heads.
     Grouped,
-    /// Grouped, with `q_proj` also making a sigmoid gate on the output: twice the rows
-    /// (Qwen3-Next, Qwen3.5).
+    /// Grouped, `q_proj` also making a sigmoid output gate: twice the rows (Qwen3-Next, Qwen3.5).
     GatedOutput,
     /// Grouped, with a separate sigmoid gate on the output: `gate_proj` (hidden to heads x
     /// head_dim) and a `gate_bias` per head (Beam).
     SeparateGate,
+    /// Grouped, with a separate `gate_proj` making a sigmoid gate on the output (AFMoE).
+    GateProj,
     /// DeepSeek's latent attention (`q_a_proj` ... `kv_b_proj`), with DeepSeek-V3.2's lightning
     /// indexer where `indexer` says.
     Latent(Indexer),
@@ -338,6 +342,8 @@ pub struct SpecConfig {
     /// Per layer, the attention window (None: full).
     pub windows: Vec<Option<u64>>,
     pub max_position_embeddings: u64,
+    #[serde(skip)]
+    pub norm: NormKind,
     pub norm_eps: f64,
     pub tie_word_embeddings: bool,
     pub pad_token_id: Option<u64>,

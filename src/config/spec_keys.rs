@@ -22,10 +22,10 @@ impl Reader<'_> {
 
     /// The value with the name the file wrote it under, so that an error names that key.
     fn found(&self, key: &'static str) -> Option<(&'static str, &Value)> {
-        let alias = self.spec.aliases.iter().find(|(_, k)| *k == key).map(|(a, _)| *a);
-        [Some(key), alias]
-            .into_iter()
-            .flatten()
+        // A key may have several aliases (Sarvam's `num_experts` and `num_local_experts`).
+        let aliases = self.spec.aliases.iter().filter(|(_, k)| *k == key).map(|(a, _)| *a);
+        std::iter::once(key)
+            .chain(aliases)
             .find_map(|k| self.value.get(k).filter(|v| !v.is_null()).map(|v| (k, v)))
     }
 
@@ -127,6 +127,7 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .chain(super::spec_linear::TYPES)
         .chain(super::spec_hybrid::TYPES)
         .chain(super::spec_newdec::TYPES)
+        .chain(super::spec_moe3::TYPES)
         .find(|s| s.model_type == model_type)
 }
 

@@ -41,7 +41,8 @@ macro_rules! head_of {
     };
 }
 
-// Other tables (`spec_newdec.rs`, `spec_hybrid.rs`) write their keys and classes the same way.
+// Other tables (`spec_newdec.rs`, `spec_hybrid.rs`, `spec_moe3.rs`) write their keys and classes the
+// same way.
 pub(crate) use {classes, head_of, keys};
 
 /// Classes a type without modeling code of its own loads (InternLM 3, EXAONE 3, IQuest-Coder):

@@ -24,6 +24,8 @@ pub enum Linear {
     ShortConv,
     /// Mamba-2 mixers with attention (Bamba, Granite 4.0, Nemotron-H: `config/spec_hybrid.rs`).
     Mamba2(&'static super::spec_hybrid::Hybrid),
+    /// MiniMax's lightning attention under `self_attn`, one state of head_dim x head_dim per head.
+    Lightning,
 }
 
 /// Latent attention: queries through an optional low-rank latent, keys and values through one.
@@ -65,7 +67,7 @@ pub(crate) type Mixers = (Option<LatentDims>, Vec<bool>, Option<LinearDims>, Vec
 pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, ConfigError> {
     let (latent, indexed) = match spec.attn {
         Attn::Latent(indexer) => latent(r, indexer, layers)?,
-        Attn::Grouped | Attn::GatedOutput | Attn::SeparateGate => (None, vec![]),
+        Attn::Grouped | Attn::GatedOutput | Attn::SeparateGate | Attn::GateProj => (None, vec![]),
     };
     let (linear, linear_layers) = match spec.linear {
         Linear::None | Linear::Mamba2(_) => (None, vec![]),
@@ -88,6 +90,26 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
             };
             (Some(dims), linear_layers(r, layers)?)
         }
+        Linear::Lightning => {
+            // Every attention head, at the attention's head_dim (hidden / heads unless set).
+            let heads = r.size("num_attention_heads", 1 << 16)?;
+            let dim = match r.opt_u("head_dim")? {
+                Some(d) => d,
+                None => r.size("hidden_size", 1 << 18)? / heads,
+            };
+            let dim = check_range(Limit { field: "head_dim", max: 1 << 16 }, dim)?;
+            let dims = LinearDims {
+                key_heads: heads,
+                key_dim: dim,
+                value_heads: heads,
+                value_dim: dim,
+                conv_kernel: 0,
+                bias: false,
+            };
+            // MiniMaxConfig's default: full attention on even layers, lightning on odd ones.
+            let list = per_layer(r, "layer_types", layers, ("linear_attention", "full_attention"))?;
+            (Some(dims), list.unwrap_or_else(|| (0..layers).map(|i| i % 2 == 1).collect()))
+        }
     };
     Ok((latent, indexed, linear, linear_layers))
 }
@@ -98,18 +120,24 @@ fn latent(
     layers: u64,
 ) -> Result<(Option<LatentDims>, Vec<bool>), ConfigError> {
     // An explicit null projects queries directly (`q_proj`); absent, the class's default rank,
-    // which may itself be None (Kimi Linear).
+    // which may itself be None (Kimi Linear, Sarvam-MLA).
     let q_lora_rank = match r.value.get("q_lora_rank") {
         Some(Value::Null) => None,
         _ if r.opt_u("q_lora_rank")?.is_none() => None,
         _ => Some(r.size("q_lora_rank", 1 << 20)?),
     };
+    // MiniCPM3 leaves `v_head_dim` None: hidden / heads.
+    let v_head_dim = match r.opt_u("v_head_dim")? {
+        Some(v) => v,
+        None => r.size("hidden_size", 1 << 18)? / r.size("num_attention_heads", 1 << 16)?,
+    };
+    let v_head_dim = check_range(Limit { field: "v_head_dim", max: 1 << 16 }, v_head_dim)?;
     let mut dims = LatentDims {
         q_lora_rank,
         kv_lora_rank: r.size("kv_lora_rank", 1 << 20)?,
         qk_nope_head_dim: r.size("qk_nope_head_dim", 1 << 16)?,
         qk_rope_head_dim: r.size("qk_rope_head_dim", 1 << 16)?,
-        v_head_dim: r.size("v_head_dim", 1 << 16)?,
+        v_head_dim,
         index_heads: 0,
         index_head_dim: 0,
     };

@@ -19,6 +19,7 @@ pub(crate) const MOE: MoeSpec = MoeSpec {
     router_bias: false,
     correction_param: false,
     correction_buffer: None,
+    expert_bias: None,
     experts_key: "num_experts",
     top_k_key: "num_experts_per_tok",
     width_key: "moe_intermediate_size",
@@ -26,6 +27,16 @@ pub(crate) const MOE: MoeSpec = MoeSpec {
     shared: Shared::None,
     shared_gate: false,
     sparse: Sparse::All,
+};
+
+/// Mixtral's block as its checkpoints name it: `block_sparse_moe`, experts `w1`, `w3`, `w2` at
+/// `intermediate_size` (Phi-MoE, MiniMax, MiniMax-M2).
+pub(crate) const MIXTRAL_MOE: MoeSpec = MoeSpec {
+    block: "block_sparse_moe",
+    experts_key: "num_local_experts",
+    width_key: "intermediate_size",
+    experts: Experts::PerExpert { gate: "w1", up: "w3", down: "w2" },
+    ..MOE
 };
 
 pub const TYPES: &[Spec] = &[
@@ -92,13 +103,7 @@ pub const TYPES: &[Spec] = &[
             ("num_experts_per_tok", U(2)),
         ],
         norm: NormKind::LayerNorm,
-        moe: Some(MoeSpec {
-            block: "block_sparse_moe",
-            experts_key: "num_local_experts",
-            width_key: "intermediate_size",
-            experts: Experts::PerExpert { gate: "w1", up: "w3", down: "w2" },
-            ..MOE
-        }),
+        moe: Some(MIXTRAL_MOE),
         lm_bias: Bias::Key("lm_head_bias"),
         window: Window::AllWhenSet,
         ..BASE
@@ -149,14 +154,7 @@ pub const TYPES: &[Spec] = &[
         qkv_bias: Bias::Fixed(false),
         o_bias: Bias::Fixed(false),
         qk_norm: QkNorm::Full,
-        moe: Some(MoeSpec {
-            block: "block_sparse_moe",
-            correction_buffer: Some("e_score_correction_bias"),
-            experts_key: "num_local_experts",
-            width_key: "intermediate_size",
-            experts: Experts::PerExpert { gate: "w1", up: "w3", down: "w2" },
-            ..MOE
-        }),
+        moe: Some(MoeSpec { correction_buffer: Some("e_score_correction_bias"), ..MIXTRAL_MOE }),
         ..BASE
     },
     Spec {

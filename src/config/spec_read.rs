@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::spec::{QkNorm, Reader, Shared, Sparse, Spec, SpecConfig, Window, head, lookup};
+use super::spec::{NormKind, QkNorm, Reader, Shared, Sparse, Spec, SpecConfig, Window, head, lookup};
 use super::{Common, ConfigError, Defaulted, Limit, check_range};
 
 fn bounded(field: &'static str, max: u64, v: u64) -> Result<u64, ConfigError> {
@@ -48,7 +48,14 @@ impl SpecConfig {
         let intermediate_size = r.size(spec.dense_width_key, 1 << 22)?;
         let intermediate_size = super::spec_linear::adjusted_ffn(&mut r, spec, intermediate_size)?;
         let max_position_embeddings = r.size("max_position_embeddings", 1 << 30)?;
-        let norm_eps = r.float(spec.eps_key)?;
+        let norm = match spec.norm {
+            NormKind::RmsWhenEps if r.raw("rms_norm_eps").is_some() => NormKind::Rms,
+            NormKind::RmsWhenEps => NormKind::LayerNormNoBias,
+            n => n,
+        };
+        let by_eps = spec.norm == NormKind::RmsWhenEps && norm == NormKind::Rms;
+        let eps_key = if by_eps { "rms_norm_eps" } else { spec.eps_key };
+        let norm_eps = r.float(eps_key)?;
         let tie_word_embeddings = r.flag("tie_word_embeddings")?;
         let pad_token_id = r.opt_u("pad_token_id")?;
         let hidden_act = r.string("hidden_act")?;
@@ -150,6 +157,7 @@ impl SpecConfig {
             sparse_layers,
             windows,
             max_position_embeddings,
+            norm,
             norm_eps,
             tie_word_embeddings,
             pad_token_id,

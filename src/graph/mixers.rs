@@ -195,3 +195,36 @@ fn qkv_conv(m: &str, seq: u64, d: &LinearDims) -> Node {
     let what = "depthwise causal convolution over q, k and v";
     depthwise_conv(&format!("{m}.conv1d"), what, seq, d.conv_channels(), d.conv_kernel, false)
 }
+
+/// MiniMax's lightning attention under `a`: q, k and v in one projection, the blockwise linear
+/// attention with a fixed decay per head (buffers, not weights), an RMSNorm over all heads, a
+/// sigmoid output gate from the layer's input, and the output projection; no biases.
+pub(crate) fn lightning(a: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<Node> {
+    let (h, inner) = (hidden, d.value_heads * d.value_dim);
+    vec![
+        linear(&format!("{a}.qkv_proj"), "q, k and v", seq, h, 3 * inner, false),
+        Node::new(
+            a,
+            Op::Scan,
+            format!(
+                "lightning attention: {} heads of {}, a decaying key x value state",
+                d.value_heads, d.value_dim
+            ),
+            &[seq, inner],
+        ),
+        rms_norm(&format!("{a}.norm"), "RMSNorm over all heads", &[seq, inner], inner),
+        linear(&format!("{a}.output_gate"), "sigmoid output gate", seq, h, inner, false),
+        linear(&format!("{a}.out_proj"), "lightning attention output projection", seq, inner, h, false),
+    ]
+}
+
+/// The per-sequence state MiniMax's cache keeps for `layers` lightning layers: one head_dim x
+/// head_dim matrix per head, no convolution.
+pub(crate) fn lightning_state(layers: u64, d: &LinearDims) -> RecurrentState {
+    RecurrentState {
+        layers,
+        conv_values: 0,
+        ssm_values: d.value_heads * d.key_dim * d.value_dim,
+        what: format!("state: {} heads x {} x {}", d.value_heads, d.key_dim, d.value_dim),
+    }
+}

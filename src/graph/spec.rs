@@ -8,7 +8,7 @@ use super::blocks::{
 };
 use super::mixers::mla;
 use super::spec_arch::{Kind, kinds};
-use super::spec_extras::{adjust_attention, attention_extras, mlp_extras, shared_beside};
+use super::spec_extras::{adjust_attention, attention_extras, mlp_extras, router_extras, shared_beside};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
 use crate::config::spec::{Attn, Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
@@ -54,10 +54,10 @@ impl SpecConfig {
 
 pub(super) fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Node {
     let h = c.hidden_size;
-    match c.spec.norm {
+    match c.norm {
         NormKind::Rms => rms_norm(name, &format!("RMSNorm, {what}"), &[seq, h], h),
         NormKind::LayerNorm => layer_norm(name, &format!("LayerNorm, {what}"), &[seq, h], h, true),
-        NormKind::LayerNormNoBias => {
+        NormKind::LayerNormNoBias | NormKind::RmsWhenEps => {
             Node::new(name, Op::LayerNorm, format!("LayerNorm without bias, {what}"), &[seq, h])
                 .with([Tensor::new(format!("{name}.weight"), &[h])])
         }
@@ -171,9 +171,7 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
     let b = format!("{l}.{}", m.block);
     let r = format!("{b}.{}", m.router);
     let mut router = linear(&r, &format!("router over {n} experts, top {k}"), seq, h, n, m.router_bias);
-    if m.correction_param {
-        router.params.push(Tensor::new(format!("{r}.moe_statics.e_score_correction_bias"), &[1, n]));
-    }
+    router_extras(m, &b, &r, n, &mut router);
     if m.correction_buffer.is_some() {
         router.detail.push_str(", with a score-correction bias buffer");
     }

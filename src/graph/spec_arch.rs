@@ -3,12 +3,12 @@
 
 use super::blocks::{embedding, linear};
 use super::kv::{KvGroup, KvLayout};
-use super::mixers::delta_net_state;
+use super::mixers::{delta_net_state, lightning_state};
 use super::spec::{build, layer, norm_node};
 use super::{Architecture, Candidate, Graph};
 use super::{Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
-use crate::config::spec::SpecConfig;
+use crate::config::spec::{Linear, SpecConfig};
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for SpecConfig {
@@ -119,6 +119,9 @@ impl Architecture for SpecConfig {
             .collect();
         let linear_count = self.linear_layers.iter().filter(|l| **l).count() as u64;
         let recurrent = match &self.linear {
+            Some(d) if linear_count > 0 && self.spec.linear == Linear::Lightning => {
+                Some(lightning_state(linear_count, d))
+            }
             Some(d) if linear_count > 0 => Some(delta_net_state(linear_count, d)),
             _ => None,
         };

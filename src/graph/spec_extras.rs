@@ -4,12 +4,12 @@
 
 use super::blocks::{linear, rms_norm};
 use super::{Node, Op, Tensor};
-use crate::config::spec::{Attn, Extra, NormKind, Place, SpecConfig, Width};
+use crate::config::spec::{Attn, Extra, MoeSpec, NormKind, Place, SpecConfig, Width};
 
 /// Renames the q/k norms and widens `o_proj` where the type says so.
-pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut [Node]) {
+pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut Vec<Node>) {
     let [qn, kn] = c.spec.qk_norm_names;
-    if c.spec.norm == NormKind::BareRms {
+    if c.norm == NormKind::BareRms {
         let (q, k) = (format!("{a}.q_norm"), format!("{a}.k_norm"));
         for n in nodes.iter_mut().filter(|n| n.name == q || n.name == k) {
             n.params.clear();
@@ -21,6 +21,19 @@ pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut [N
             rename(n, &format!("{a}.q_norm"), &format!("{a}.{qn}"));
             rename(n, &format!("{a}.k_norm"), &format!("{a}.{kn}"));
         }
+    }
+    if c.spec.attn == Attn::GateProj {
+        // Its own projection to heads x head_dim, sigmoid-gating the output before `o_proj`.
+        let gate = linear(
+            &format!("{a}.gate_proj"),
+            "sigmoid output gate",
+            seq,
+            c.hidden_size,
+            c.num_heads * c.head_dim,
+            false,
+        );
+        let at = nodes.len().saturating_sub(1);
+        nodes.insert(at, gate);
     }
     if c.spec.o_from_hidden
         && let Some(o) = nodes.last_mut()
@@ -102,6 +115,18 @@ fn rename(n: &mut Node, from: &str, to: &str) {
                 t.name = format!("{to}{rest}");
             }
         }
+    }
+}
+
+/// The router's parameters beyond its weight: ERNIE's `[1, experts]` correction bias under
+/// `moe_statics`, AFMoE's `[experts]` expert bias on the block.
+pub(super) fn router_extras(m: &MoeSpec, block: &str, r: &str, n: u64, router: &mut Node) {
+    if m.correction_param {
+        router.params.push(Tensor::new(format!("{r}.moe_statics.e_score_correction_bias"), &[1, n]));
+    }
+    if let Some(name) = m.expert_bias {
+        router.detail.push_str(", with a learned bias on expert choice");
+        router.params.push(Tensor::new(format!("{block}.{name}"), &[n]));
     }
 }
 
