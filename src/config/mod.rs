@@ -38,6 +38,7 @@ mod spec_read;
 pub mod spec_shared;
 pub mod ssm;
 pub mod t5;
+pub mod t5_types;
 pub mod types;
 pub mod vit;
 pub mod whisper;

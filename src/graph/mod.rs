@@ -37,6 +37,7 @@ mod spec_arch;
 mod spec_extras;
 pub mod ssm;
 pub mod t5;
+mod t5_blocks;
 pub mod vision;
 pub mod vit;
 pub mod whisper;

@@ -5,13 +5,16 @@
 use super::kv::{KvGroup, KvLayout};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::release::Release;
-use crate::config::t5::{BiasLayout, Head, T5Config};
+use crate::config::t5::{BiasLayout, Head, LongAttention, T5Config};
 
 architecture!(
     T5Config,
     // T5Config: `dense_act_fn` is the part after `gated-`, except that `gated-gelu` means
     // `gelu_new` for backward compatibility.
     |c| activations: {
+        if c.switch.is_some() {
+            return vec![("dense_act_fn", c.feed_forward_proj.clone())];
+        }
         let act = if c.feed_forward_proj == "gated-gelu" {
             "gelu_new".to_string()
         } else {
@@ -49,7 +52,7 @@ architecture!(
 );
 
 /// T5's linears have no bias; its classification head's do.
-fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
+pub(super) fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
     super::blocks::linear(name, detail, seq, inp, out, false)
 }
 
@@ -69,7 +72,7 @@ fn base_prefix(c: &T5Config) -> &'static str {
     }
 }
 
-fn bias_table(name: &str, c: &T5Config, seq: u64) -> Node {
+pub(super) fn bias_table(name: &str, c: &T5Config, seq: u64) -> Node {
     Node::new(
         name,
         Op::Embedding,
@@ -108,7 +111,7 @@ fn attention(c: &T5Config, at: &str, what: &str, seq: u64, own_bias: bool) -> Ve
 
 fn feed_forward(c: &T5Config, at: &str, seq: u64) -> Vec<Node> {
     let (h, ff) = (c.d_model, c.d_ff);
-    let act = c.feed_forward_proj.rsplit('-').next().unwrap_or_default();
+    let act = if c.switch.is_some() { &c.feed_forward_proj } else { c.feed_forward_proj.rsplit('-').next().unwrap_or_default() };
     let mut nodes = if c.gated {
         vec![
             linear(&format!("{at}.wi_0"), &format!("gate projection, then {act}"), seq, h, ff),
@@ -121,24 +124,24 @@ fn feed_forward(c: &T5Config, at: &str, seq: u64) -> Vec<Node> {
     nodes
 }
 
-/// One stack's sections: the shared position-bias table of the first block (T5, MT5), the
-/// blocks, and the final norm.
-fn stack(c: &T5Config, p: &str, decoder: bool, seq: u64) -> Vec<Section> {
-    let which = if decoder { "decoder" } else { "encoder" };
-    let first_only = c.bias_layout == BiasLayout::FirstLayer;
-    let mut sections = vec![];
-    if first_only {
-        let at = format!("{p}{which}.block.0.layer.0.SelfAttention");
-        sections.push(Section {
-            name: at.clone(),
-            role: Role::Layers,
-            repeat: 1,
-            nodes: vec![bias_table(&format!("{at}.relative_attention_bias"), c, seq)],
-        });
+/// The module name of a stack's self-attention: LongT5's encoder names it by its kind.
+fn self_attention_name(c: &T5Config, decoder: bool) -> &'static str {
+    match c.long_attention {
+        Some(LongAttention::Local) if !decoder => "LocalSelfAttention",
+        Some(LongAttention::TransientGlobal) if !decoder => "TransientGlobalSelfAttention",
+        _ => "SelfAttention",
     }
-    let b = format!("{p}{which}.block.{{i}}");
+}
+
+/// One block's nodes; `sparse` makes its feed-forward Switch's experts.
+fn block(c: &T5Config, b: &str, decoder: bool, sparse: bool, seq: u64) -> Vec<Node> {
+    let first_only = c.bias_layout == BiasLayout::FirstLayer;
     let mask = if decoder { "causal" } else { "bidirectional" };
-    let mut nodes = attention(c, &format!("{b}.layer.0.SelfAttention"), mask, seq, !first_only);
+    let at = format!("{b}.layer.0.{}", self_attention_name(c, decoder));
+    let mut nodes = attention(c, &at, mask, seq, !first_only);
+    if c.long_attention == Some(LongAttention::TransientGlobal) && !decoder {
+        nodes.push(rms_norm(&format!("{at}.global_input_layer_norm"), "before the global aggregates", seq, c.d_model));
+    }
     nodes.push(rms_norm(&format!("{b}.layer.0.layer_norm"), "before self-attention", seq, c.d_model));
     let mut ff_index = 1;
     if decoder {
@@ -152,19 +155,49 @@ fn stack(c: &T5Config, p: &str, decoder: bool, seq: u64) -> Vec<Section> {
         nodes.push(rms_norm(&format!("{b}.layer.1.layer_norm"), "before cross-attention", seq, c.d_model));
         ff_index = 2;
     }
-    nodes.extend(feed_forward(c, &format!("{b}.layer.{ff_index}.DenseReluDense"), seq));
+    match c.switch {
+        Some(s) if sparse => nodes.extend(super::t5_blocks::switch_experts(c, s, &format!("{b}.layer.{ff_index}.mlp"), seq)),
+        Some(_) => nodes.extend(feed_forward(c, &format!("{b}.layer.{ff_index}.mlp"), seq)),
+        None => nodes.extend(feed_forward(c, &format!("{b}.layer.{ff_index}.DenseReluDense"), seq)),
+    }
     nodes.push(rms_norm(
         &format!("{b}.layer.{ff_index}.layer_norm"),
         "before the feed-forward",
         seq,
         c.d_model,
     ));
+    nodes
+}
+
+/// One stack's sections: the shared position-bias table of the first block (T5, MT5), the
+/// blocks (a run of like blocks from block 0 repeats with `{i}`, later ones that differ from it
+/// are named one by one), and the final norm.
+fn stack(c: &T5Config, p: &str, decoder: bool, seq: u64) -> Vec<Section> {
+    let which = if decoder { "decoder" } else { "encoder" };
+    let mut sections = vec![];
+    if c.bias_layout == BiasLayout::FirstLayer {
+        let at = format!("{p}{which}.block.0.layer.0.{}", self_attention_name(c, decoder));
+        let mut nodes = vec![bias_table(&format!("{at}.relative_attention_bias"), c, seq)];
+        if c.long_attention == Some(LongAttention::TransientGlobal) && !decoder {
+            nodes.push(bias_table(&format!("{at}.global_relative_attention_bias"), c, seq));
+        }
+        sections.push(Section { name: at.clone(), role: Role::Layers, repeat: 1, nodes });
+    }
+    let layers = if decoder { c.num_decoder_layers } else { c.num_layers };
+    let sparse = |i: u64| c.switch.is_some_and(|s| s.is_sparse(decoder, i));
+    let first_run = (0..layers).take_while(|i| sparse(*i) == sparse(0)).count() as u64;
+    let b = format!("{p}{which}.block.{{i}}");
     sections.push(Section {
-        name: b,
+        name: b.clone(),
         role: Role::Layers,
-        repeat: if decoder { c.num_decoder_layers } else { c.num_layers },
-        nodes,
+        repeat: first_run,
+        nodes: block(c, &b, decoder, sparse(0), seq),
     });
+    for i in first_run..layers {
+        let b = format!("{p}{which}.block.{i}");
+        let nodes = block(c, &b, decoder, sparse(i), seq);
+        sections.push(Section { name: b, role: Role::Layers, repeat: 1, nodes });
+    }
     let norm = format!("{p}{which}.final_layer_norm");
     sections.push(Section {
         name: norm.clone(),

@@ -1,0 +1,118 @@
+//! Parameter counts of the T5 lineage described in `config/t5_types.rs` beyond T5 itself
+//! (LongT5, Switch Transformers), each written out by hand from the type's modeling file for a
+//! small config: one `shared` table, per stack its blocks (bias-free q/k/v/o, scale-only
+//! RMSNorms, `wi`/`wo`), a position-bias table in the first block and a closing norm, and the head.
+
+mod common;
+
+use common::plan_text;
+
+const D: u64 = 64;
+const HEADS: u64 = 4;
+const D_KV: u64 = 16;
+const INNER: u64 = HEADS * D_KV;
+const FF: u64 = 96;
+const VOCAB: u64 = 500;
+const BUCKETS: u64 = 32;
+
+/// q, k, v: d -> heads x d_kv; o back; no biases.
+const ATTENTION: u64 = 4 * D * INNER;
+/// `wi` d -> ff and `wo` ff -> d, no biases (T5's `relu` feed-forward).
+const MLP: u64 = 2 * D * FF;
+/// An RMSNorm: a scale per channel, no shift.
+const NORM: u64 = D;
+/// `relative_attention_bias`: an embedding of buckets x heads.
+const BIAS_TABLE: u64 = BUCKETS * HEADS;
+
+fn encoder_block() -> u64 {
+    ATTENTION + NORM + MLP + NORM
+}
+
+fn decoder_block() -> u64 {
+    2 * ATTENTION + 2 * NORM + MLP + NORM
+}
+
+fn derived(text: &str) -> u64 {
+    plan_text(text).unwrap().params.unwrap().derived
+}
+
+fn long_t5(class: &str, extra: &str) -> String {
+    format!(
+        r#"{{"model_type": "longt5", "architectures": ["{class}"], "d_model": {D}, "d_kv": {D_KV},
+            "d_ff": {FF}, "num_layers": 3, "num_decoder_layers": 2, "num_heads": {HEADS},
+            "vocab_size": {VOCAB} {extra}}}"#
+    )
+}
+
+#[test]
+fn longt5_with_local_attention_counts_as_t5_with_its_tied_head() {
+    // LongT5Stack: block i holds a relative_attention_bias when i == 0; LongT5Config forces
+    // tie_word_embeddings, so lm_head is `shared`.
+    let model = VOCAB * D
+        + (3 * encoder_block() + BIAS_TABLE + NORM)
+        + (2 * decoder_block() + BIAS_TABLE + NORM);
+    assert_eq!(derived(&long_t5("LongT5ForConditionalGeneration", "")), model);
+    assert_eq!(
+        derived(&long_t5("LongT5ForConditionalGeneration", r#", "tie_word_embeddings": false"#)),
+        model
+    );
+    assert_eq!(derived(&long_t5("LongT5EncoderModel", "")), VOCAB * D + 3 * encoder_block() + BIAS_TABLE + NORM);
+}
+
+#[test]
+fn longt5_transient_global_adds_a_global_norm_per_encoder_layer_and_a_global_bias_table() {
+    // LongT5TransientGlobalAttention: global_input_layer_norm in every layer,
+    // global_relative_attention_bias beside relative_attention_bias in the first.
+    let encoder = 3 * (encoder_block() + NORM) + 2 * BIAS_TABLE + NORM;
+    let decoder = 2 * decoder_block() + BIAS_TABLE + NORM;
+    let extra = r#", "encoder_attention_type": "transient-global""#;
+    assert_eq!(derived(&long_t5("LongT5Model", extra)), VOCAB * D + encoder + decoder);
+}
+
+fn switch(class: &str, extra: &str) -> String {
+    format!(
+        r#"{{"model_type": "switch_transformers", "architectures": ["{class}"], "d_model": {D},
+            "d_kv": {D_KV}, "d_ff": {FF}, "num_heads": {HEADS}, "vocab_size": {VOCAB},
+            "num_experts": 4 {extra}}}"#
+    )
+}
+
+#[test]
+fn switch_transformers_puts_top1_experts_in_every_nth_feed_forward() {
+    // 4 encoder layers, 2 sparse: step 4 // 2 = 2, sparse where i % 2 == 1 (layers 1, 3);
+    // 5 decoder layers, 1 sparse: step 5, sparse at layer 1. A sparse layer's feed-forward is a
+    // router (d -> 4 experts, no bias) and 4 copies of wi/wo in place of one.
+    let sparse_extra = (4 * D) + 3 * MLP;
+    let encoder = 4 * encoder_block() + 2 * sparse_extra + BIAS_TABLE + NORM;
+    let decoder = 5 * decoder_block() + sparse_extra + BIAS_TABLE + NORM;
+    let extra = r#", "num_layers": 4, "num_decoder_layers": 5, "num_sparse_encoder_layers": 2,
+        "num_sparse_decoder_layers": 1"#;
+    let page = plan_text(&switch("SwitchTransformersForConditionalGeneration", extra)).unwrap();
+    let p = page.params.unwrap();
+    assert_eq!(p.derived, VOCAB * D + encoder + decoder);
+    // Each token uses one expert: three of the four copies idle in each of the 3 sparse layers.
+    assert_eq!(p.active, p.derived - 3 * 3 * MLP);
+}
+
+#[test]
+fn switch_transformers_follows_its_tie_flag_and_its_own_decoder_depth_default() {
+    // SwitchTransformersConfig: num_decoder_layers defaults to 12 (not num_layers), and with
+    // num_sparse_*_layers at 3 the step is 12 // 3 = 4: sparse layers 1, 5, 9 in each stack.
+    // The flag unties lm_head (d -> vocab, no bias).
+    let per_stack_sparse = 3 * ((4 * D) + 3 * MLP);
+    let encoder = 2 * encoder_block() + BIAS_TABLE + NORM;
+    let decoder = 12 * decoder_block() + per_stack_sparse + BIAS_TABLE + NORM;
+    let extra = r#", "num_layers": 2, "num_sparse_encoder_layers": 0, "tie_word_embeddings": false"#;
+    // num_sparse_encoder_layers 0 sets the step to num_layers (2): layer 1 is sparse.
+    let encoder = encoder + (4 * D) + 3 * MLP;
+    assert_eq!(
+        derived(&switch("SwitchTransformersForConditionalGeneration", extra)),
+        VOCAB * D + encoder + decoder + VOCAB * D
+    );
+}
+
+#[test]
+fn longt5_refuses_an_encoder_attention_type_it_does_not_define() {
+    let err = plan_text(&long_t5("LongT5Model", r#", "encoder_attention_type": "global""#)).unwrap_err();
+    assert!(err.to_string().contains("encoder_attention_type"), "{err}");
+}
