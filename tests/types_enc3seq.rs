@@ -116,3 +116,33 @@ fn longt5_refuses_an_encoder_attention_type_it_does_not_define() {
     let err = plan_text(&long_t5("LongT5Model", r#", "encoder_attention_type": "global""#)).unwrap_err();
     assert!(err.to_string().contains("encoder_attention_type"), "{err}");
 }
+
+#[test]
+fn nllb_moe_puts_top2_experts_in_every_nth_feed_forward_of_m2m100s_stacks() {
+    // NllbMoe layers: q/k/v/out with biases, LayerNorms (scale and shift) before self-attention,
+    // cross-attention and the feed-forward; fc1/fc2 with biases; a LayerNorm closing each stack;
+    // sinusoidal positions in a buffer (no parameters). Layer i is sparse when (i + 1) % step == 0:
+    // encoder step 2 of 4 layers (1, 3), decoder step 3 of 3 layers (2). A sparse layer holds a
+    // router (d -> 4 experts, no bias) and 4 copies of fc1/fc2.
+    let (d, ffn, vocab, experts) = (64u64, 128u64, 1000u64, 4u64);
+    let attention = 4 * (d * d + d);
+    let mlp = (d * ffn + ffn) + (ffn * d + d);
+    let norm = 2 * d;
+    let encoder_layer = attention + mlp + 2 * norm;
+    let decoder_layer = 2 * attention + mlp + 3 * norm;
+    let sparse_extra = d * experts + (experts - 1) * mlp;
+    let encoder = 4 * encoder_layer + 2 * sparse_extra + norm;
+    let decoder = 3 * decoder_layer + sparse_extra + norm;
+    let config = format!(
+        r#"{{"model_type": "nllb-moe", "architectures": ["NllbMoeForConditionalGeneration"],
+            "d_model": {d}, "encoder_layers": 4, "decoder_layers": 3, "encoder_ffn_dim": {ffn},
+            "decoder_ffn_dim": {ffn}, "encoder_attention_heads": 4, "decoder_attention_heads": 4,
+            "vocab_size": {vocab}, "num_experts": {experts}, "encoder_sparse_step": 2,
+            "decoder_sparse_step": 3}}"#
+    );
+    let p = plan_text(&config).unwrap().params.unwrap();
+    // One shared table, tied to both stacks and the head.
+    assert_eq!(p.derived, vocab * d + encoder + decoder);
+    // Each token uses two experts: two of the four copies idle in each of the 3 sparse layers.
+    assert_eq!(p.active, p.derived - 3 * 2 * mlp);
+}

@@ -39,6 +39,7 @@ pub mod spec_shared;
 pub mod ssm;
 pub mod t5;
 pub mod t5_types;
+pub mod nllb_moe;
 pub mod types;
 pub mod vit;
 pub mod whisper;

@@ -25,6 +25,10 @@ const fn t5_like_family(
     FamilyInfo { resolve: Some(t5_like), ..seq2seq(key, name, derives_from, summary) }
 }
 
+fn nllb_moe(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    crate::config::nllb_moe::NllbMoeConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
+}
+
 /// A described decoder's family, filed as an encoder-decoder planned by the BART resolver.
 const fn seq2seq(
     key: &'static str,
@@ -106,4 +110,13 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "t5",
         "T5 with a mixture of experts in every few feed-forward layers, each token routed to one expert (Fedus et al., 2021).",
     ),
+    FamilyInfo {
+        resolve: Some(nllb_moe),
+        ..seq2seq(
+            "nllb-moe",
+            "NLLB-MoE",
+            "m2m_100",
+            "NLLB-200's 54B mixture of experts: M2M-100's pre-LayerNorm stacks with a top-2 mixture of experts in every fourth feed-forward (NLLB Team, 2022).",
+        )
+    },
 ];

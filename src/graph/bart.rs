@@ -115,7 +115,7 @@ pub(crate) fn encoder_layer(
 /// A stack's embeddings: its token table (tied to `shared` when the model has one), its positions
 /// (learned with the type's offset, or fixed sinusoids) and `layernorm_embedding` where the type
 /// has one.
-fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option<&str>) -> Vec<Node> {
+pub(crate) fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option<&str>) -> Vec<Node> {
     let n = if s.ends_with("encoder") { c.encoder_positions } else { c.max_position_embeddings };
     let (h, v) = (c.d_model, c.vocab_size);
     let mut tokens = Tensor::new(format!("{s}.embed_tokens.weight"), &[v, h]);

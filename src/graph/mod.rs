@@ -38,6 +38,7 @@ mod spec_extras;
 pub mod ssm;
 pub mod t5;
 mod t5_blocks;
+mod nllb_moe;
 pub mod vision;
 pub mod vit;
 pub mod whisper;

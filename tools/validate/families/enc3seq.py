@@ -35,3 +35,16 @@ VARIATIONS = {
              num_sparse_encoder_layers=0, num_sparse_decoder_layers=1),
     ],
 }
+
+# NLLB-MoE: M2M-100's stacks with top-2 experts in layer i when (i + 1) % step == 0.
+FAMILIES.append("nllb-moe")
+VARIATIONS["nllb-moe"] = [
+    dict(d_model=64, encoder_layers=4, decoder_layers=3, encoder_ffn_dim=128, decoder_ffn_dim=96,
+         encoder_attention_heads=4, decoder_attention_heads=2, vocab_size=1000,
+         max_position_embeddings=128, num_experts=4, encoder_sparse_step=2,
+         decoder_sparse_step=3),
+    dict(d_model=48, encoder_layers=2, decoder_layers=2, encoder_ffn_dim=50, decoder_ffn_dim=70,
+         encoder_attention_heads=3, decoder_attention_heads=6, vocab_size=777,
+         max_position_embeddings=40, num_experts=3, encoder_sparse_step=1,
+         decoder_sparse_step=0, router_bias=True, tie_word_embeddings=False),
+]

@@ -1,0 +1,144 @@
+//! NLLB-MoE's graph: M2M-100's embeddings (shared with `graph/bart.rs`) and pre-LN layers under
+//! its own names (`cross_attention`, `ff_layer_norm`, `ffn.fc1`), with every n-th feed-forward a
+//! top-2 router (`ffn.router.classifier`) over `ffn.experts.expert_{e}`.
+
+use super::bart::{attention, layer_norm, linear, stack_embeddings};
+use super::kv::KvLayout;
+use super::release::ReleaseNote;
+use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::bart::Head;
+use crate::config::nllb_moe::NllbMoeConfig;
+use crate::config::release::Release;
+use crate::config::{Defaulted, Dims};
+
+impl Architecture for NllbMoeConfig {
+    fn class(&self) -> &str {
+        self.bart.class()
+    }
+    fn dims(&self) -> Dims {
+        self.bart.dims()
+    }
+    fn defaulted(&self) -> &[Defaulted] {
+        &self.bart.defaulted
+    }
+    fn graph(&self, seq: u64) -> Graph {
+        build(self, seq)
+    }
+    fn checkpoint_candidates(&self) -> Vec<Candidate> {
+        self.bart.checkpoint_candidates()
+    }
+    fn checkpoint_prefixes(&self) -> Vec<String> {
+        self.bart.checkpoint_prefixes()
+    }
+    fn unscaled_residual_init(&self) -> bool {
+        self.bart.unscaled_residual_init()
+    }
+    fn kv_layout(&self) -> Option<KvLayout> {
+        self.bart.kv_layout()
+    }
+    fn activations(&self) -> Vec<(&'static str, String)> {
+        self.bart.activations()
+    }
+    fn other_release(&self) -> Option<ReleaseNote> {
+        let why = vec!["4.x always ties each stack's `embed_tokens` to `shared`; 5.x only with `tie_word_embeddings`"];
+        let mut v4 = self.clone();
+        v4.bart.release = Release::V4;
+        super::release::note(self, &v4, why)
+    }
+}
+
+/// The feed-forward of one layer: `ffn.fc1`/`ffn.fc2`, or the router and its experts.
+fn ffn(c: &NllbMoeConfig, l: &str, seq: u64, ffn_dim: u64, sparse: bool) -> Vec<Node> {
+    let (h, act, n) = (c.bart.d_model, c.bart.activation_function.as_str(), c.num_experts);
+    let f = format!("{l}.ffn");
+    if !sparse {
+        return vec![
+            linear(&format!("{f}.fc1"), &format!("up projection, then {act}"), seq, h, ffn_dim, true),
+            linear(&format!("{f}.fc2"), "down projection", seq, ffn_dim, h, true),
+        ];
+    }
+    let router = format!("{f}.router.classifier");
+    let mut classifier = Node::new(&router, Op::Linear, format!("top-2 router over {n} experts"), &[seq, n])
+        .with([Tensor::new(format!("{router}.weight"), &[n, h])]);
+    if c.router_bias {
+        classifier.params.push(Tensor::new(format!("{router}.bias"), &[n]));
+    }
+    let e = format!("{f}.experts.expert_{{e}}");
+    vec![
+        classifier,
+        linear(&format!("{e}.fc1"), &format!("expert up projection, then {act}"), seq, h, ffn_dim, true)
+            .experts(n, 2),
+        linear(&format!("{e}.fc2"), "expert down projection", seq, ffn_dim, h, true).experts(n, 2),
+    ]
+}
+
+fn layer(c: &NllbMoeConfig, l: &str, decoder: bool, sparse: bool, seq: u64) -> Vec<Node> {
+    let b = &c.bart;
+    let h = b.d_model;
+    let (heads, ffn_dim) = if decoder {
+        (b.decoder_attention_heads, b.decoder_ffn_dim)
+    } else {
+        (b.encoder_attention_heads, b.encoder_ffn_dim)
+    };
+    let mask = if decoder { "causal" } else { "bidirectional" };
+    let mut nodes = attention(&format!("{l}.self_attn"), mask, seq, h, heads, true);
+    nodes.push(layer_norm(&format!("{l}.self_attn_layer_norm"), "before self-attention (pre-LN)", seq, h));
+    if decoder {
+        nodes.extend(attention(&format!("{l}.cross_attention"), "over the encoder's output", seq, h, heads, true));
+        let what = "before cross-attention (pre-LN)";
+        nodes.push(layer_norm(&format!("{l}.cross_attention_layer_norm"), what, seq, h));
+    }
+    nodes.extend(ffn(c, l, seq, ffn_dim, sparse));
+    nodes.push(layer_norm(&format!("{l}.ff_layer_norm"), "before the feed-forward (pre-LN)", seq, h));
+    nodes
+}
+
+/// A stack's layers (a run of like layers from layer 0 repeats with `{i}`, later ones are named
+/// one by one) and its closing `layer_norm`.
+fn stack(c: &NllbMoeConfig, s: &str, decoder: bool, seq: u64) -> Vec<Section> {
+    let layers = if decoder { c.bart.decoder_layers } else { c.bart.encoder_layers };
+    let sparse = |i: u64| c.is_sparse(decoder, i);
+    let first_run = (0..layers).take_while(|i| sparse(*i) == sparse(0)).count() as u64;
+    let l = format!("{s}.layers.{{i}}");
+    let mut out =
+        vec![Section { name: l.clone(), role: Role::Layers, repeat: first_run, nodes: layer(c, &l, decoder, sparse(0), seq) }];
+    for i in first_run..layers {
+        let l = format!("{s}.layers.{i}");
+        let nodes = layer(c, &l, decoder, sparse(i), seq);
+        out.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
+    }
+    let name = format!("{s}.layer_norm");
+    let node = layer_norm(&name, "the stack's output", seq, c.bart.d_model);
+    out.push(Section { name, role: Role::Layers, repeat: 1, nodes: vec![node] });
+    out
+}
+
+pub fn build(c: &NllbMoeConfig, seq: u64) -> Graph {
+    let b = &c.bart;
+    let p = b.base_prefix();
+    let (h, v) = (b.d_model, b.vocab_size);
+    let shared = format!("{p}shared.weight");
+    let e = format!("{p}encoder");
+    let mut nodes = vec![
+        Node::new("input_ids", Op::Input, "token ids", &[seq]),
+        Node::new(format!("{p}shared"), Op::Embedding, format!("{v} tokens"), &[seq, h])
+            .with([Tensor::new(&shared, &[v, h])]),
+    ];
+    nodes.extend(stack_embeddings(b, &e, seq, Some(&shared)));
+    let mut sections = vec![Section { name: e.clone(), role: Role::Embeddings, repeat: 1, nodes }];
+    sections.extend(stack(c, &e, false, seq));
+    let dec = format!("{p}decoder");
+    let mut nodes = vec![Node::new("decoder_input_ids", Op::Input, "decoder token ids", &[seq])];
+    nodes.extend(stack_embeddings(b, &dec, seq, Some(&shared)));
+    sections.push(Section { name: dec.clone(), role: Role::Embeddings, repeat: 1, nodes });
+    sections.extend(stack(c, &dec, true, seq));
+    if b.head == Head::ConditionalGeneration {
+        let mut w = Tensor::new("lm_head.weight", &[v, h]);
+        if b.tie_word_embeddings {
+            w.tied_to = Some(shared);
+        }
+        let node = Node::new("lm_head", Op::Linear, "logits over the vocabulary", &[seq, v]).with([w]);
+        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
+    }
+    Graph { seq_len: seq, sections }
+}
