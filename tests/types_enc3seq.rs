@@ -95,10 +95,11 @@ fn switch_transformers_puts_top1_experts_in_every_nth_feed_forward() {
 }
 
 #[test]
-fn switch_transformers_follows_its_tie_flag_and_its_own_decoder_depth_default() {
+fn switch_transformers_unties_its_tables_by_the_flag_and_defaults_its_decoder_depth_to_12() {
     // SwitchTransformersConfig: num_decoder_layers defaults to 12 (not num_layers), and with
     // num_sparse_*_layers at 3 the step is 12 // 3 = 4: sparse layers 1, 5, 9 in each stack.
-    // The flag unties lm_head (d -> vocab, no bias).
+    // The flag unties lm_head (d -> vocab, no bias) and, in transformers 5.x, each stack's
+    // embed_tokens from `shared`: three more tables.
     let per_stack_sparse = 3 * ((4 * D) + 3 * MLP);
     let encoder = 2 * encoder_block() + BIAS_TABLE + NORM;
     let decoder = 12 * decoder_block() + per_stack_sparse + BIAS_TABLE + NORM;
@@ -107,7 +108,7 @@ fn switch_transformers_follows_its_tie_flag_and_its_own_decoder_depth_default() 
     let encoder = encoder + (4 * D) + 3 * MLP;
     assert_eq!(
         derived(&switch("SwitchTransformersForConditionalGeneration", extra)),
-        VOCAB * D + encoder + decoder + VOCAB * D
+        VOCAB * D + encoder + decoder + 3 * VOCAB * D
     );
 }
 
@@ -145,4 +146,14 @@ fn nllb_moe_puts_top2_experts_in_every_nth_feed_forward_of_m2m100s_stacks() {
     assert_eq!(p.derived, vocab * d + encoder + decoder);
     // Each token uses two experts: two of the four copies idle in each of the 3 sparse layers.
     assert_eq!(p.active, p.derived - 3 * 2 * mlp);
+}
+
+#[test]
+fn switch_transformers_takes_the_sparse_step_a_saved_config_writes_over_the_one_it_would_compute() {
+    // save_pretrained writes encoder_sparse_step; from_pretrained keeps it. Here 3 layers with 3
+    // sparse would make step 1 (all sparse), but the written step 2 makes only layer 1 sparse.
+    let extra = r#", "num_layers": 3, "num_decoder_layers": 1, "num_sparse_encoder_layers": 3,
+        "encoder_sparse_step": 2, "decoder_sparse_step": 0"#;
+    let encoder = 3 * encoder_block() + (4 * D) + 3 * MLP + BIAS_TABLE + NORM;
+    assert_eq!(derived(&switch("SwitchTransformersEncoderModel", extra)), VOCAB * D + encoder);
 }

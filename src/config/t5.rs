@@ -218,7 +218,7 @@ impl T5Config {
         };
         let switch = match desc.switch {
             None => None,
-            Some(s) => Some(switch_layers(s, &extra, num_layers, num_decoder_layers, &mut d)?),
+            Some(s) => Some(switch_layers(s, &extra, own_layers, num_decoder_layers, &mut d)?),
         };
         Ok(T5Config {
             desc,

@@ -215,7 +215,11 @@ pub fn build(c: &T5Config, seq: u64) -> Graph {
     let tied_embed = |which: &str| {
         let name = format!("{p}{which}.embed_tokens");
         let mut t = Tensor::new(format!("{name}.weight"), &[v, h]);
-        t.tied_to = Some(shared.clone());
+        // 4.x hands each stack `shared` itself; 5.x ties them by the head's rule (always for the
+        // types whose config forces the tie, by the flag for Switch).
+        if c.release == Release::V4 || c.ties_head() {
+            t.tied_to = Some(shared.clone());
+        }
         Node::new(name, Op::Embedding, "the shared table", &[seq, h]).with([t])
     };
     let mut emb = vec![
@@ -272,6 +276,10 @@ pub fn checkpoint_candidates(c: &T5Config) -> Vec<Candidate> {
     let p = base_prefix(c);
     let (h, v) = (c.d_model, c.vocab_size);
     let mut out = vec![];
+    if c.release == Release::V5 && !c.ties_head() {
+        // Each stack's own table is a parameter then, not a second copy of `shared`.
+        return out;
+    }
     let mut embeds = vec![(format!("{p}encoder.embed_tokens.weight"), vec![v, h])];
     if c.has_decoder() {
         embeds.push((format!("{p}decoder.embed_tokens.weight"), vec![v, h]));

@@ -41,6 +41,8 @@ pub(crate) struct SwitchRaw {
     num_experts: Option<u64>,
     num_sparse_encoder_layers: Option<u64>,
     num_sparse_decoder_layers: Option<u64>,
+    encoder_sparse_step: Option<u64>,
+    decoder_sparse_step: Option<u64>,
     router_bias: Option<bool>,
 }
 
@@ -65,7 +67,19 @@ impl SwitchLayers {
 /// layers are asked than there are layers: none then), and with none asked, `layers`, which its
 /// "HACK" comment says makes no sparse layer but which makes layer 1 sparse (`1 % layers == 1`),
 /// or every layer of a one-layer stack (`step == 1`): the count follows the code.
-fn step(field: &'static str, sparse: Option<u64>, default: u64, layers: u64, d: &mut Vec<Defaulted>) -> Result<u64, ConfigError> {
+/// A step the file writes (`save_pretrained` writes both) wins over the one computed, as in
+/// `from_pretrained`; the computation uses `num_layers` as the class's own argument, before the
+/// `num_hidden_layers` alias is applied.
+fn step(
+    (field, sparse): (&'static str, Option<u64>),
+    (step_field, written): (&'static str, Option<u64>),
+    default: u64,
+    layers: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<u64, ConfigError> {
+    if let Some(step) = written {
+        return if step == 0 { Ok(0) } else { check_range(Limit { field: step_field, max: 10_000 }, step) };
+    }
     let n = match sparse {
         Some(0) => return Ok(layers),
         Some(n) => check_range(Limit { field, max: 10_000 }, n)?,
@@ -91,8 +105,20 @@ pub(super) fn switch_layers(
             s.num_experts
         }
     };
-    let encoder_step = step("num_sparse_encoder_layers", raw.num_sparse_encoder_layers, s.num_sparse_encoder_layers, layers, d)?;
-    let decoder_step = step("num_sparse_decoder_layers", raw.num_sparse_decoder_layers, s.num_sparse_decoder_layers, decoder_layers, d)?;
+    let encoder_step = step(
+        ("num_sparse_encoder_layers", raw.num_sparse_encoder_layers),
+        ("encoder_sparse_step", raw.encoder_sparse_step),
+        s.num_sparse_encoder_layers,
+        layers,
+        d,
+    )?;
+    let decoder_step = step(
+        ("num_sparse_decoder_layers", raw.num_sparse_decoder_layers),
+        ("decoder_sparse_step", raw.decoder_sparse_step),
+        s.num_sparse_decoder_layers,
+        decoder_layers,
+        d,
+    )?;
     let router_bias = flag("router_bias", raw.router_bias, s.router_bias, d);
     Ok(SwitchLayers { num_experts, encoder_step, decoder_step, router_bias })
 }
