@@ -48,15 +48,17 @@ fn long_t5(class: &str, extra: &str) -> String {
 fn longt5_with_local_attention_counts_as_t5_with_its_tied_head() {
     // LongT5Stack: block i holds a relative_attention_bias when i == 0; LongT5Config forces
     // tie_word_embeddings, so lm_head is `shared`.
-    let model = VOCAB * D
-        + (3 * encoder_block() + BIAS_TABLE + NORM)
-        + (2 * decoder_block() + BIAS_TABLE + NORM);
+    let model =
+        VOCAB * D + (3 * encoder_block() + BIAS_TABLE + NORM) + (2 * decoder_block() + BIAS_TABLE + NORM);
     assert_eq!(derived(&long_t5("LongT5ForConditionalGeneration", "")), model);
     assert_eq!(
         derived(&long_t5("LongT5ForConditionalGeneration", r#", "tie_word_embeddings": false"#)),
         model
     );
-    assert_eq!(derived(&long_t5("LongT5EncoderModel", "")), VOCAB * D + 3 * encoder_block() + BIAS_TABLE + NORM);
+    assert_eq!(
+        derived(&long_t5("LongT5EncoderModel", "")),
+        VOCAB * D + 3 * encoder_block() + BIAS_TABLE + NORM
+    );
 }
 
 #[test]

@@ -28,7 +28,12 @@ pub struct NllbMoeConfig {
 }
 
 /// A count the config class accepts at 0 (a step of 0: no sparse layer).
-fn count(field: &'static str, v: Option<u64>, default: u64, d: &mut Vec<Defaulted>) -> Result<u64, ConfigError> {
+fn count(
+    field: &'static str,
+    v: Option<u64>,
+    default: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<u64, ConfigError> {
     match v {
         Some(0) => Ok(0),
         Some(n) => check_range(Limit { field, max: 10_000 }, n),

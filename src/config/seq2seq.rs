@@ -181,11 +181,7 @@ pub const M2M_100: Seq2Seq = Seq2Seq {
 
 /// NLLB-MoE: M2M-100's stacks with top-2 experts in every n-th feed-forward; its layers' own
 /// names and the experts are built by `graph/nllb_moe.rs` (`config/nllb_moe.rs` reads the keys).
-pub const NLLB_MOE: Seq2Seq = Seq2Seq {
-    model_type: "nllb-moe",
-    prefix: "NllbMoe",
-    ..M2M_100
-};
+pub const NLLB_MOE: Seq2Seq = Seq2Seq { model_type: "nllb-moe", prefix: "NllbMoe", ..M2M_100 };
 
 /// Blenderbot: pre-LN with learned positions and no offset.
 pub const BLENDERBOT: Seq2Seq = Seq2Seq {
@@ -252,8 +248,19 @@ pub const LED: Seq2Seq = Seq2Seq {
 };
 
 /// Every type of the lineage, looked up by `model_type`.
-pub const TYPES: &[&Seq2Seq] =
-    &[&BART, &MBART, &PLBART, &PEGASUS, &MARIAN, &M2M_100, &BLENDERBOT, &BLENDERBOT_SMALL, &MVP, &LED, &NLLB_MOE];
+pub const TYPES: &[&Seq2Seq] = &[
+    &BART,
+    &MBART,
+    &PLBART,
+    &PEGASUS,
+    &MARIAN,
+    &M2M_100,
+    &BLENDERBOT,
+    &BLENDERBOT_SMALL,
+    &MVP,
+    &LED,
+    &NLLB_MOE,
+];
 
 pub fn find(model_type: &str) -> Option<&'static Seq2Seq> {
     TYPES.iter().copied().find(|t| t.model_type == model_type)

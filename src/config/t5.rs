@@ -101,15 +101,16 @@ pub struct T5Config {
 }
 
 use classes::classify;
-use extras::{SwitchRaw, long_attention, switch_layers};
 pub use extras::{LongAttention, SwitchLayers};
+use extras::{SwitchRaw, long_attention, switch_layers};
 
 impl T5Config {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let desc = super::t5_types::find(&common.model_type)
             .ok_or_else(|| ConfigError::field("model_type", "not a T5-family model type"))?;
         let raw: Raw = deserialize_raw(value)?;
-        let extra: SwitchRaw = if desc.switch.is_some() { deserialize_raw(value)? } else { SwitchRaw::default() };
+        let extra: SwitchRaw =
+            if desc.switch.is_some() { deserialize_raw(value)? } else { SwitchRaw::default() };
         let dflt = desc.defaults;
         let mut d = Vec::new();
         let vocab_size = size("vocab_size", raw.vocab_size, dflt.vocab_size, 100_000_000, &mut d)?;

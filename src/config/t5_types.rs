@@ -48,30 +48,32 @@ pub struct SwitchDefaults {
 #[derive(Debug)]
 pub struct T5Like {
     pub model_type: &'static str,
+    /// Where the position-bias tables sit (the class's own type decides, see `kin`).
+    pub bias: BiasLayout,
     /// The class names' prefix (`LongT5` for `LongT5ForConditionalGeneration`).
     pub prefix: &'static str,
+    /// Types whose class names this type's files may carry (T5 files naming MT5 classes).
+    pub kin: &'static [&'static str],
     /// The class suffixes the modeling file defines.
     pub classes: &'static [&'static str],
     pub defaults: T5Defaults,
-    pub bias: BiasLayout,
     /// transformers 5.x's config class forces `tie_word_embeddings` true (the file's flag then
     /// only decides the output scaling).
     pub forced_tie: bool,
-    /// The activation key: `feed_forward_proj` (`gated-gelu`, `relu`) or Switch's `dense_act_fn`
-    /// (never gated).
-    pub activation_key: &'static str,
     /// `head_dim` is an alias of `d_kv` (not in SwitchTransformersConfig's `attribute_map`).
     pub head_dim_alias: bool,
     pub encoder_attention: EncoderAttention,
+    /// Switch's experts; their presence also makes `dense_act_fn` (never gated) the activation
+    /// key in place of `feed_forward_proj`.
     pub switch: Option<SwitchDefaults>,
-    /// Types whose class names this type's files may carry (T5 files naming MT5 classes).
-    pub kin: &'static [&'static str],
 }
 
+/// `T5Model`, `T5ForConditionalGeneration`, `T5EncoderModel`, then the labelled heads.
+const GENERATION: [&str; 3] = ["Model", "ForConditionalGeneration", "EncoderModel"];
 const T5_CLASSES: &[&str] = &[
-    "Model",
-    "ForConditionalGeneration",
-    "EncoderModel",
+    GENERATION[0],
+    GENERATION[1],
+    GENERATION[2],
     "ForSequenceClassification",
     "ForTokenClassification",
     "ForQuestionAnswering",
@@ -96,7 +98,6 @@ pub const T5: T5Like = T5Like {
     },
     bias: BiasLayout::FirstLayer,
     forced_tie: true,
-    activation_key: "feed_forward_proj",
     head_dim_alias: true,
     encoder_attention: EncoderAttention::Full,
     switch: None,
@@ -129,7 +130,7 @@ pub const UMT5: T5Like = T5Like {
 pub const LONGT5: T5Like = T5Like {
     model_type: "longt5",
     prefix: "LongT5",
-    classes: &["Model", "ForConditionalGeneration", "EncoderModel"],
+    classes: &GENERATION,
     encoder_attention: EncoderAttention::LongT5,
     kin: &["longt5"],
     ..T5
@@ -140,7 +141,7 @@ pub const LONGT5: T5Like = T5Like {
 pub const SWITCH_TRANSFORMERS: T5Like = T5Like {
     model_type: "switch_transformers",
     prefix: "SwitchTransformers",
-    classes: &["Model", "ForConditionalGeneration", "EncoderModel"],
+    classes: &GENERATION,
     defaults: T5Defaults {
         d_model: 768,
         num_layers: 12,
@@ -149,7 +150,6 @@ pub const SWITCH_TRANSFORMERS: T5Like = T5Like {
         ..T5.defaults
     },
     forced_tie: false,
-    activation_key: "dense_act_fn",
     head_dim_alias: false,
     switch: Some(SwitchDefaults {
         num_experts: 8,

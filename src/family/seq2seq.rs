@@ -8,25 +8,16 @@ use crate::config::{Common, ConfigError};
 use crate::graph::Architecture;
 
 fn bart_like(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    crate::config::bart::BartConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
+    super::boxed(crate::config::bart::BartConfig::resolve(v, c))
 }
 
+/// The T5 lineage (`config/t5_types.rs`).
 fn t5_like(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    crate::config::t5::T5Config::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
-}
-
-/// A family of the T5 lineage (`config/t5_types.rs`), planned by the T5 resolver.
-const fn t5_like_family(
-    key: &'static str,
-    name: &'static str,
-    derives_from: &'static str,
-    summary: &'static str,
-) -> FamilyInfo {
-    FamilyInfo { resolve: Some(t5_like), ..seq2seq(key, name, derives_from, summary) }
+    super::boxed(crate::config::t5::T5Config::resolve(v, c))
 }
 
 fn nllb_moe(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    crate::config::nllb_moe::NllbMoeConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
+    super::boxed(crate::config::nllb_moe::NllbMoeConfig::resolve(v, c))
 }
 
 /// A described decoder's family, filed as an encoder-decoder planned by the BART resolver.
@@ -98,18 +89,24 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "bart",
         "Longformer-Encoder-Decoder: BART with Longformer's sliding-window and global attention in the encoder, for inputs of 16k tokens (Beltagy et al., 2020).",
     ),
-    t5_like_family(
-        "longt5",
-        "LongT5",
-        "t5",
-        "T5 for long inputs: the encoder attends within local windows, or also to transient global summaries of blocks of tokens (Guo et al., 2021).",
-    ),
-    t5_like_family(
-        "switch_transformers",
-        "Switch Transformers",
-        "t5",
-        "T5 with a mixture of experts in every few feed-forward layers, each token routed to one expert (Fedus et al., 2021).",
-    ),
+    FamilyInfo {
+        resolve: Some(t5_like),
+        ..seq2seq(
+            "longt5",
+            "LongT5",
+            "t5",
+            "T5 for long inputs: the encoder attends within local windows, or also to transient global summaries of blocks of tokens (Guo et al., 2021).",
+        )
+    },
+    FamilyInfo {
+        resolve: Some(t5_like),
+        ..seq2seq(
+            "switch_transformers",
+            "Switch Transformers",
+            "t5",
+            "T5 with a mixture of experts in every few feed-forward layers, each token routed to one expert (Fedus et al., 2021).",
+        )
+    },
     FamilyInfo {
         resolve: Some(nllb_moe),
         ..seq2seq(

@@ -157,6 +157,19 @@ pub(crate) fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option
     nodes
 }
 
+/// The encoder's embeddings section: the input ids, `shared` and the encoder's own tables.
+pub(crate) fn encoder_embeddings(c: &BartConfig, p: &str, shared: &str, seq: u64) -> Section {
+    let e = format!("{p}encoder");
+    let (h, v) = (c.d_model, c.vocab_size);
+    let mut nodes = vec![
+        Node::new("input_ids", Op::Input, "token ids", &[seq]),
+        Node::new(format!("{p}shared"), Op::Embedding, format!("{v} tokens"), &[seq, h])
+            .with([Tensor::new(shared, &[v, h])]),
+    ];
+    nodes.extend(stack_embeddings(c, &e, seq, Some(shared)));
+    Section { name: e, role: Role::Embeddings, repeat: 1, nodes }
+}
+
 /// A stack's layers, and the `layer_norm` closing the stack in the pre-LN types.
 fn stack_layers(c: &BartConfig, s: &str, repeat: u64, layer: Vec<Node>, seq: u64) -> Vec<Section> {
     let l = format!("{s}.layers.{{i}}");
@@ -186,13 +199,7 @@ pub fn build(c: &BartConfig, seq: u64) -> Graph {
         if c.has_encoder() { shared.clone() } else { format!("{p}decoder.embed_tokens.weight") };
     if c.has_encoder() {
         let e = format!("{p}encoder");
-        let mut nodes = vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            Node::new(format!("{p}shared"), Op::Embedding, format!("{v} tokens"), &[seq, h])
-                .with([Tensor::new(&shared, &[v, h])]),
-        ];
-        nodes.extend(stack_embeddings(c, &e, seq, Some(&shared)));
-        sections.push(Section { name: e.clone(), role: Role::Embeddings, repeat: 1, nodes });
+        sections.push(encoder_embeddings(c, p, &shared, seq));
         let l = format!("{e}.layers.{{i}}");
         let mut layer = encoder_layer(&l, seq, h, c.encoder_attention_heads, c.encoder_ffn_dim, act, true);
         if c.desc.led {

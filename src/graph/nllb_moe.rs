@@ -2,7 +2,7 @@
 //! its own names (`cross_attention`, `ff_layer_norm`, `ffn.fc1`), with every n-th feed-forward a
 //! top-2 router (`ffn.router.classifier`) over `ffn.experts.expert_{e}`.
 
-use super::bart::{attention, layer_norm, linear, stack_embeddings};
+use super::bart::{attention, encoder_embeddings, layer_norm, linear, stack_embeddings};
 use super::kv::KvLayout;
 use super::release::ReleaseNote;
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
@@ -40,7 +40,9 @@ impl Architecture for NllbMoeConfig {
         self.bart.activations()
     }
     fn other_release(&self) -> Option<ReleaseNote> {
-        let why = vec!["4.x always ties each stack's `embed_tokens` to `shared`; 5.x only with `tie_word_embeddings`"];
+        let why = vec![
+            "4.x always ties each stack's `embed_tokens` to `shared`; 5.x only with `tie_word_embeddings`",
+        ];
         let mut v4 = self.clone();
         v4.bart.release = Release::V4;
         super::release::note(self, &v4, why)
@@ -57,15 +59,9 @@ fn ffn(c: &NllbMoeConfig, l: &str, seq: u64, ffn_dim: u64, sparse: bool) -> Vec<
             linear(&format!("{f}.fc2"), "down projection", seq, ffn_dim, h, true),
         ];
     }
-    let router = format!("{f}.router.classifier");
-    let mut classifier = Node::new(&router, Op::Linear, format!("top-2 router over {n} experts"), &[seq, n])
-        .with([Tensor::new(format!("{router}.weight"), &[n, h])]);
-    if c.router_bias {
-        classifier.params.push(Tensor::new(format!("{router}.bias"), &[n]));
-    }
     let e = format!("{f}.experts.expert_{{e}}");
     vec![
-        classifier,
+        super::t5_blocks::router(&format!("{f}.router.classifier"), "top-2", n, h, c.router_bias, seq),
         linear(&format!("{e}.fc1"), &format!("expert up projection, then {act}"), seq, h, ffn_dim, true)
             .experts(n, 2),
         linear(&format!("{e}.fc2"), "expert down projection", seq, ffn_dim, h, true).experts(n, 2),
@@ -84,7 +80,14 @@ fn layer(c: &NllbMoeConfig, l: &str, decoder: bool, sparse: bool, seq: u64) -> V
     let mut nodes = attention(&format!("{l}.self_attn"), mask, seq, h, heads, true);
     nodes.push(layer_norm(&format!("{l}.self_attn_layer_norm"), "before self-attention (pre-LN)", seq, h));
     if decoder {
-        nodes.extend(attention(&format!("{l}.cross_attention"), "over the encoder's output", seq, h, heads, true));
+        nodes.extend(attention(
+            &format!("{l}.cross_attention"),
+            "over the encoder's output",
+            seq,
+            h,
+            heads,
+            true,
+        ));
         let what = "before cross-attention (pre-LN)";
         nodes.push(layer_norm(&format!("{l}.cross_attention_layer_norm"), what, seq, h));
     }
@@ -100,8 +103,12 @@ fn stack(c: &NllbMoeConfig, s: &str, decoder: bool, seq: u64) -> Vec<Section> {
     let sparse = |i: u64| c.is_sparse(decoder, i);
     let first_run = (0..layers).take_while(|i| sparse(*i) == sparse(0)).count() as u64;
     let l = format!("{s}.layers.{{i}}");
-    let mut out =
-        vec![Section { name: l.clone(), role: Role::Layers, repeat: first_run, nodes: layer(c, &l, decoder, sparse(0), seq) }];
+    let mut out = vec![Section {
+        name: l.clone(),
+        role: Role::Layers,
+        repeat: first_run,
+        nodes: layer(c, &l, decoder, sparse(0), seq),
+    }];
     for i in first_run..layers {
         let l = format!("{s}.layers.{i}");
         let nodes = layer(c, &l, decoder, sparse(i), seq);
@@ -119,13 +126,7 @@ pub fn build(c: &NllbMoeConfig, seq: u64) -> Graph {
     let (h, v) = (b.d_model, b.vocab_size);
     let shared = format!("{p}shared.weight");
     let e = format!("{p}encoder");
-    let mut nodes = vec![
-        Node::new("input_ids", Op::Input, "token ids", &[seq]),
-        Node::new(format!("{p}shared"), Op::Embedding, format!("{v} tokens"), &[seq, h])
-            .with([Tensor::new(&shared, &[v, h])]),
-    ];
-    nodes.extend(stack_embeddings(b, &e, seq, Some(&shared)));
-    let mut sections = vec![Section { name: e.clone(), role: Role::Embeddings, repeat: 1, nodes }];
+    let mut sections = vec![encoder_embeddings(b, p, &shared, seq)];
     sections.extend(stack(c, &e, false, seq));
     let dec = format!("{p}decoder");
     let mut nodes = vec![Node::new("decoder_input_ids", Op::Input, "decoder token ids", &[seq])];

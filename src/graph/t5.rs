@@ -111,7 +111,11 @@ fn attention(c: &T5Config, at: &str, what: &str, seq: u64, own_bias: bool) -> Ve
 
 fn feed_forward(c: &T5Config, at: &str, seq: u64) -> Vec<Node> {
     let (h, ff) = (c.d_model, c.d_ff);
-    let act = if c.switch.is_some() { &c.feed_forward_proj } else { c.feed_forward_proj.rsplit('-').next().unwrap_or_default() };
+    let act = if c.switch.is_some() {
+        &c.feed_forward_proj
+    } else {
+        c.feed_forward_proj.rsplit('-').next().unwrap_or_default()
+    };
     let mut nodes = if c.gated {
         vec![
             linear(&format!("{at}.wi_0"), &format!("gate projection, then {act}"), seq, h, ff),
@@ -140,7 +144,12 @@ fn block(c: &T5Config, b: &str, decoder: bool, sparse: bool, seq: u64) -> Vec<No
     let at = format!("{b}.layer.0.{}", self_attention_name(c, decoder));
     let mut nodes = attention(c, &at, mask, seq, !first_only);
     if c.long_attention == Some(LongAttention::TransientGlobal) && !decoder {
-        nodes.push(rms_norm(&format!("{at}.global_input_layer_norm"), "before the global aggregates", seq, c.d_model));
+        nodes.push(rms_norm(
+            &format!("{at}.global_input_layer_norm"),
+            "before the global aggregates",
+            seq,
+            c.d_model,
+        ));
     }
     nodes.push(rms_norm(&format!("{b}.layer.0.layer_norm"), "before self-attention", seq, c.d_model));
     let mut ff_index = 1;
@@ -156,7 +165,9 @@ fn block(c: &T5Config, b: &str, decoder: bool, sparse: bool, seq: u64) -> Vec<No
         ff_index = 2;
     }
     match c.switch {
-        Some(s) if sparse => nodes.extend(super::t5_blocks::switch_experts(c, s, &format!("{b}.layer.{ff_index}.mlp"), seq)),
+        Some(s) if sparse => {
+            nodes.extend(super::t5_blocks::switch_experts(c, s, &format!("{b}.layer.{ff_index}.mlp"), seq))
+        }
         Some(_) => nodes.extend(feed_forward(c, &format!("{b}.layer.{ff_index}.mlp"), seq)),
         None => nodes.extend(feed_forward(c, &format!("{b}.layer.{ff_index}.DenseReluDense"), seq)),
     }

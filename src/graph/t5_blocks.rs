@@ -1,4 +1,5 @@
-//! Switch Transformers' sparse feed-forward, the one block of the T5 lineage T5 itself lacks.
+//! Switch Transformers' sparse feed-forward, the one block of the T5 lineage T5 itself lacks, and
+//! the router it shares with NLLB-MoE.
 
 use super::t5::linear;
 use super::{Node, Op, Tensor};
@@ -8,17 +9,27 @@ use crate::config::t5::{SwitchLayers, T5Config};
 /// (`mlp.experts.expert_{e}`) per token.
 pub(super) fn switch_experts(c: &T5Config, s: SwitchLayers, at: &str, seq: u64) -> Vec<Node> {
     let (h, ff, n) = (c.d_model, c.d_ff, s.num_experts);
-    let router = format!("{at}.router.classifier");
-    let mut classifier = Node::new(&router, Op::Linear, format!("top-1 router over {n} experts"), &[seq, n])
-        .with([Tensor::new(format!("{router}.weight"), &[n, h])]);
-    if s.router_bias {
-        classifier.params.push(Tensor::new(format!("{router}.bias"), &[n]));
-    }
     let e = format!("{at}.experts.expert_{{e}}");
     vec![
-        classifier,
-        linear(&format!("{e}.wi"), &format!("expert up projection, then {}", c.feed_forward_proj), seq, h, ff)
-            .experts(n, 1),
+        router(&format!("{at}.router.classifier"), "top-1", n, h, s.router_bias, seq),
+        linear(
+            &format!("{e}.wi"),
+            &format!("expert up projection, then {}", c.feed_forward_proj),
+            seq,
+            h,
+            ff,
+        )
+        .experts(n, 1),
         linear(&format!("{e}.wo"), "expert down projection", seq, ff, h).experts(n, 1),
     ]
+}
+
+/// The `router.classifier` of Switch's and NLLB-MoE's sparse layers: d -> one logit per expert.
+pub(super) fn router(name: &str, top: &str, n: u64, h: u64, bias: bool, seq: u64) -> Node {
+    let mut node = Node::new(name, Op::Linear, format!("{top} router over {n} experts"), &[seq, n])
+        .with([Tensor::new(format!("{name}.weight"), &[n, h])]);
+    if bias {
+        node.params.push(Tensor::new(format!("{name}.bias"), &[n]));
+    }
+    node
 }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::super::t5_types::SwitchDefaults;
-use super::super::{ConfigError, Defaulted, check_range, flag, Limit};
+use super::super::{ConfigError, Defaulted, Limit, check_range, flag};
 
 /// LongT5's `encoder_attention_type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -105,20 +105,22 @@ pub(super) fn switch_layers(
             s.num_experts
         }
     };
-    let encoder_step = step(
-        ("num_sparse_encoder_layers", raw.num_sparse_encoder_layers),
-        ("encoder_sparse_step", raw.encoder_sparse_step),
-        s.num_sparse_encoder_layers,
-        layers,
-        d,
-    )?;
-    let decoder_step = step(
-        ("num_sparse_decoder_layers", raw.num_sparse_decoder_layers),
-        ("decoder_sparse_step", raw.decoder_sparse_step),
-        s.num_sparse_decoder_layers,
-        decoder_layers,
-        d,
-    )?;
+    let [encoder_step, decoder_step] = [
+        (
+            ("num_sparse_encoder_layers", raw.num_sparse_encoder_layers),
+            ("encoder_sparse_step", raw.encoder_sparse_step),
+            s.num_sparse_encoder_layers,
+            layers,
+        ),
+        (
+            ("num_sparse_decoder_layers", raw.num_sparse_decoder_layers),
+            ("decoder_sparse_step", raw.decoder_sparse_step),
+            s.num_sparse_decoder_layers,
+            decoder_layers,
+        ),
+    ]
+    .map(|(sparse, written, default, n)| step(sparse, written, default, n, d));
+    let (encoder_step, decoder_step) = (encoder_step?, decoder_step?);
     let router_bias = flag("router_bias", raw.router_bias, s.router_bias, d);
     Ok(SwitchLayers { num_experts, encoder_step, decoder_step, router_bias })
 }
