@@ -90,13 +90,13 @@ pub struct T5Config {
     /// The input length the page plans at: relative buckets reach any length, so this is the
     /// pre-training length (`n_positions` where the file writes it, else 512).
     pub context: u64,
+    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
+    #[serde(skip)]
+    pub release: super::release::Release,
     /// LongT5's encoder attention (`encoder_attention_type`); `None` for T5's own.
     pub long_attention: Option<LongAttention>,
     /// Switch Transformers' experts; `None` for dense types.
     pub switch: Option<SwitchLayers>,
-    /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
-    #[serde(skip)]
-    pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
 }
 

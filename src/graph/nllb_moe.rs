@@ -100,20 +100,12 @@ fn layer(c: &NllbMoeConfig, l: &str, decoder: bool, sparse: bool, seq: u64) -> V
 /// one by one) and its closing `layer_norm`.
 fn stack(c: &NllbMoeConfig, s: &str, decoder: bool, seq: u64) -> Vec<Section> {
     let layers = if decoder { c.bart.decoder_layers } else { c.bart.encoder_layers };
-    let sparse = |i: u64| c.is_sparse(decoder, i);
-    let first_run = (0..layers).take_while(|i| sparse(*i) == sparse(0)).count() as u64;
-    let l = format!("{s}.layers.{{i}}");
-    let mut out = vec![Section {
-        name: l.clone(),
-        role: Role::Layers,
-        repeat: first_run,
-        nodes: layer(c, &l, decoder, sparse(0), seq),
-    }];
-    for i in first_run..layers {
-        let l = format!("{s}.layers.{i}");
-        let nodes = layer(c, &l, decoder, sparse(i), seq);
-        out.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
-    }
+    let mut out = super::t5_blocks::layer_runs(
+        &format!("{s}.layers"),
+        layers,
+        |i| c.is_sparse(decoder, i),
+        |l, sparse| layer(c, l, decoder, sparse, seq),
+    );
     let name = format!("{s}.layer_norm");
     let node = layer_norm(&name, "the stack's output", seq, c.bart.d_model);
     out.push(Section { name, role: Role::Layers, repeat: 1, nodes: vec![node] });

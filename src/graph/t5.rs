@@ -195,20 +195,12 @@ fn stack(c: &T5Config, p: &str, decoder: bool, seq: u64) -> Vec<Section> {
         sections.push(Section { name: at.clone(), role: Role::Layers, repeat: 1, nodes });
     }
     let layers = if decoder { c.num_decoder_layers } else { c.num_layers };
-    let sparse = |i: u64| c.switch.is_some_and(|s| s.is_sparse(decoder, i));
-    let first_run = (0..layers).take_while(|i| sparse(*i) == sparse(0)).count() as u64;
-    let b = format!("{p}{which}.block.{{i}}");
-    sections.push(Section {
-        name: b.clone(),
-        role: Role::Layers,
-        repeat: first_run,
-        nodes: block(c, &b, decoder, sparse(0), seq),
-    });
-    for i in first_run..layers {
-        let b = format!("{p}{which}.block.{i}");
-        let nodes = block(c, &b, decoder, sparse(i), seq);
-        sections.push(Section { name: b, role: Role::Layers, repeat: 1, nodes });
-    }
+    sections.extend(super::t5_blocks::layer_runs(
+        &format!("{p}{which}.block"),
+        layers,
+        |i| c.switch.is_some_and(|s| s.is_sparse(decoder, i)),
+        |b, sparse| block(c, b, decoder, sparse, seq),
+    ));
     let norm = format!("{p}{which}.final_layer_norm");
     sections.push(Section {
         name: norm.clone(),

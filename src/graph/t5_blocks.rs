@@ -2,7 +2,7 @@
 //! the router it shares with NLLB-MoE.
 
 use super::t5::linear;
-use super::{Node, Op, Tensor};
+use super::{Node, Op, Role, Section, Tensor};
 use crate::config::t5::{SwitchLayers, T5Config};
 
 /// `mlp.router.classifier` picks one of `num_experts` copies of the dense `wi`/`wo` MLP
@@ -32,4 +32,24 @@ pub(super) fn router(name: &str, top: &str, n: u64, h: u64, bias: bool, seq: u64
         node.params.push(Tensor::new(format!("{name}.bias"), &[n]));
     }
     node
+}
+
+/// A stack whose layers differ by `sparse(i)`: the run of like layers from layer 0 repeats as
+/// `{at}.{i}`, later layers are named one by one (`{at}.5`), each built by `layer(name, sparse)`.
+pub(super) fn layer_runs(
+    at: &str,
+    layers: u64,
+    sparse: impl Fn(u64) -> bool,
+    layer: impl Fn(&str, bool) -> Vec<Node>,
+) -> Vec<Section> {
+    let first_run = (0..layers).take_while(|i| sparse(*i) == sparse(0)).count() as u64;
+    let run = format!("{at}.{{i}}");
+    let nodes = layer(&run, sparse(0));
+    let mut out = vec![Section { name: run, role: Role::Layers, repeat: first_run, nodes }];
+    for i in first_run..layers {
+        let name = format!("{at}.{i}");
+        let nodes = layer(&name, sparse(i));
+        out.push(Section { name, role: Role::Layers, repeat: 1, nodes });
+    }
+    out
 }
