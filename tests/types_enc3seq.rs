@@ -159,3 +159,39 @@ fn switch_transformers_takes_the_sparse_step_a_saved_config_writes_over_the_one_
     let encoder = 3 * encoder_block() + (4 * D) + 3 * MLP + BIAS_TABLE + NORM;
     assert_eq!(derived(&switch("SwitchTransformersEncoderModel", extra)), VOCAB * D + encoder);
 }
+
+#[test]
+fn fsmt_holds_a_source_table_a_target_table_and_an_output_projection_of_its_own() {
+    // FSMTEncoder/FSMTDecoder: embed_tokens of src_vocab_size and tgt_vocab_size rows; positions
+    // in a frozen nn.Embedding weight of max_position_embeddings + pad_token_id + 1 rows per
+    // stack; BART's post-LN layers (q/k/v/out and fc1/fc2 with biases, LayerNorms with a shift);
+    // the decoder's output_projection (d -> tgt vocab, no bias), untied by default.
+    let (d, ffn, src, tgt, positions, pad) = (64u64, 128u64, 1000u64, 700u64, 128u64, 1u64);
+    let attention = 4 * (d * d + d);
+    let mlp = (d * ffn + ffn) + (ffn * d + d);
+    let norm = 2 * d;
+    let encoder_layer = attention + mlp + 2 * norm;
+    let decoder_layer = 2 * attention + mlp + 3 * norm;
+    let position_rows = positions + pad + 1;
+    let config = |class: &str| {
+        format!(
+            r#"{{"model_type": "fsmt", "architectures": ["{class}"], "d_model": {d},
+                "encoder_layers": 2, "decoder_layers": 3, "encoder_ffn_dim": {ffn},
+                "decoder_ffn_dim": {ffn}, "encoder_attention_heads": 4, "decoder_attention_heads": 4,
+                "src_vocab_size": {src}, "tgt_vocab_size": {tgt}, "max_position_embeddings": {positions},
+                "pad_token_id": {pad}}}"#
+        )
+    };
+    let expected =
+        src * d + tgt * d + 2 * position_rows * d + 2 * encoder_layer + 3 * decoder_layer + tgt * d;
+    assert_eq!(derived(&config("FSMTForConditionalGeneration")), expected);
+    // FSMTModel holds the same modules, output_projection included.
+    assert_eq!(derived(&config("FSMTModel")), expected);
+}
+
+#[test]
+fn fsmt_refuses_to_tie_a_source_table_to_a_target_table_of_another_size() {
+    let text = r#"{"model_type": "fsmt", "src_vocab_size": 100, "tgt_vocab_size": 200, "tie_word_embeddings": true}"#;
+    let err = plan_text(text).unwrap_err();
+    assert!(err.to_string().contains("tie_word_embeddings"), "{err}");
+}

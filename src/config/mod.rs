@@ -15,6 +15,7 @@ pub mod distilbert;
 pub mod electra;
 pub mod encoders;
 pub mod falcon;
+pub mod fsmt;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod gpt_neox;

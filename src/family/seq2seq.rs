@@ -20,6 +20,10 @@ fn nllb_moe(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError>
     super::boxed(crate::config::nllb_moe::NllbMoeConfig::resolve(v, c))
 }
 
+fn fsmt(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    super::boxed(crate::config::fsmt::FsmtConfig::resolve(v, c))
+}
+
 /// A described decoder's family, filed as an encoder-decoder planned by the BART resolver.
 const fn seq2seq(
     key: &'static str,
@@ -114,6 +118,15 @@ pub const FAMILIES: &[FamilyInfo] = &[
             "NLLB-MoE",
             "m2m_100",
             "NLLB-200's 54B mixture of experts: M2M-100's pre-LayerNorm stacks with a top-2 mixture of experts in every fourth feed-forward (NLLB Team, 2022).",
+        )
+    },
+    FamilyInfo {
+        resolve: Some(fsmt),
+        ..seq2seq(
+            "fsmt",
+            "FSMT",
+            "bart",
+            "fairseq's WMT19 translation transformers: post-LayerNorm layers, separate source and target tables and sinusoidal positions (Ng et al., 2019).",
         )
     },
 ];

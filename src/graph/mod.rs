@@ -20,6 +20,7 @@ pub mod distilbert;
 pub mod electra;
 mod encoder;
 pub mod falcon;
+mod fsmt;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod gpt_neox;

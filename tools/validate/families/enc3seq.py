@@ -48,3 +48,15 @@ VARIATIONS["nllb-moe"] = [
          max_position_embeddings=40, num_experts=3, encoder_sparse_step=1,
          decoder_sparse_step=0, router_bias=True, tie_word_embeddings=False),
 ]
+
+# FSMT: separate source and target tables, positions in a frozen weight of
+# max_position_embeddings + pad_token_id + 1 rows, the decoder's output_projection.
+FAMILIES.append("fsmt")
+VARIATIONS["fsmt"] = [
+    dict(d_model=64, encoder_layers=2, decoder_layers=3, encoder_ffn_dim=128, decoder_ffn_dim=96,
+         encoder_attention_heads=4, decoder_attention_heads=2, src_vocab_size=1000,
+         tgt_vocab_size=700, max_position_embeddings=128),
+    dict(d_model=48, encoder_layers=1, decoder_layers=1, encoder_ffn_dim=50, decoder_ffn_dim=70,
+         encoder_attention_heads=3, decoder_attention_heads=6, src_vocab_size=777,
+         tgt_vocab_size=777, max_position_embeddings=40, tie_word_embeddings=True, pad_token_id=3),
+]
