@@ -195,3 +195,24 @@ fn fsmt_refuses_to_tie_a_source_table_to_a_target_table_of_another_size() {
     let err = plan_text(text).unwrap_err();
     assert!(err.to_string().contains("tie_word_embeddings"), "{err}");
 }
+
+#[test]
+fn pegasus_x_drops_attention_biases_and_adds_global_tokens_with_their_own_norm() {
+    // PegasusX: q/k/v/out without biases in both stacks; fc1/fc2 with biases; pre-LN LayerNorms
+    // (scale and shift) and one closing each stack; the encoder's embed_global of
+    // num_global_tokens rows and a global_self_attn_layer_norm in each encoder layer;
+    // sinusoidal positions in a buffer; one shared table tied to both stacks and lm_head.
+    let (d, ffn, vocab, global) = (64u64, 128u64, 1000u64, 8u64);
+    let attention = 4 * d * d;
+    let mlp = (d * ffn + ffn) + (ffn * d + d);
+    let norm = 2 * d;
+    let encoder = 2 * (attention + mlp + 3 * norm) + norm + global * d;
+    let decoder = 3 * (2 * attention + mlp + 3 * norm) + norm;
+    let config = format!(
+        r#"{{"model_type": "pegasus_x", "architectures": ["PegasusXForConditionalGeneration"],
+            "d_model": {d}, "encoder_layers": 2, "decoder_layers": 3, "encoder_ffn_dim": {ffn},
+            "decoder_ffn_dim": {ffn}, "encoder_attention_heads": 4, "decoder_attention_heads": 4,
+            "vocab_size": {vocab}, "num_global_tokens": {global}}}"#
+    );
+    assert_eq!(derived(&config), vocab * d + encoder + decoder);
+}

@@ -24,6 +24,7 @@ pub mod llama;
 pub mod mpnet;
 pub mod nllb_moe;
 pub mod opt;
+pub mod pegasus_x;
 pub mod phi;
 pub mod release;
 pub mod seq2seq;

@@ -183,6 +183,24 @@ pub const M2M_100: Seq2Seq = Seq2Seq {
 /// names and the experts are built by `graph/nllb_moe.rs` (`config/nllb_moe.rs` reads the keys).
 pub const NLLB_MOE: Seq2Seq = Seq2Seq { model_type: "nllb-moe", prefix: "NllbMoe", ..M2M_100 };
 
+/// PEGASUS-X: Pegasus for long inputs, M2M-100's embeddings and norms with bias-free attention,
+/// block-local attention with global tokens in the encoder (`embed_global`, a
+/// `global_self_attn_layer_norm` per layer); built by `graph/pegasus_x.rs`.
+pub const PEGASUS_X: Seq2Seq = Seq2Seq {
+    model_type: "pegasus_x",
+    prefix: "PegasusX",
+    defaults: Defaults {
+        vocab_size: 96103,
+        max_position_embeddings: 16384,
+        encoder_layers: 16,
+        decoder_layers: 16,
+        pad_token_id: 0,
+        num_labels: 2,
+        ..BART_DEFAULTS
+    },
+    ..M2M_100
+};
+
 /// Blenderbot: pre-LN with learned positions and no offset.
 pub const BLENDERBOT: Seq2Seq = Seq2Seq {
     model_type: "blenderbot",

@@ -24,6 +24,10 @@ fn fsmt(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     super::boxed(crate::config::fsmt::FsmtConfig::resolve(v, c))
 }
 
+fn pegasus_x(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    super::boxed(crate::config::pegasus_x::PegasusXConfig::resolve(v, c))
+}
+
 /// A described decoder's family, filed as an encoder-decoder planned by the BART resolver.
 const fn seq2seq(
     key: &'static str,
@@ -127,6 +131,15 @@ pub const FAMILIES: &[FamilyInfo] = &[
             "FSMT",
             "bart",
             "fairseq's WMT19 translation transformers: post-LayerNorm layers, separate source and target tables and sinusoidal positions (Ng et al., 2019).",
+        )
+    },
+    FamilyInfo {
+        resolve: Some(pegasus_x),
+        ..seq2seq(
+            "pegasus_x",
+            "PEGASUS-X",
+            "pegasus",
+            "Pegasus extended to 16k-token inputs: block-local encoder attention with global tokens, bias-free attention projections (Phang et al., 2022).",
         )
     },
 ];

@@ -31,6 +31,7 @@ mod mixers;
 pub mod mpnet;
 mod nllb_moe;
 pub mod opt;
+mod pegasus_x;
 pub mod phi;
 pub mod quantized;
 pub mod release;

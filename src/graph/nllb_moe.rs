@@ -3,51 +3,57 @@
 //! top-2 router (`ffn.router.classifier`) over `ffn.experts.expert_{e}`.
 
 use super::bart::{attention, encoder_embeddings, layer_norm, linear, stack_embeddings};
-use super::kv::KvLayout;
-use super::release::ReleaseNote;
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::Head;
 use crate::config::nllb_moe::NllbMoeConfig;
-use crate::config::release::Release;
-use crate::config::{Defaulted, Dims};
 
-impl Architecture for NllbMoeConfig {
-    fn class(&self) -> &str {
-        self.bart.class()
-    }
-    fn dims(&self) -> Dims {
-        self.bart.dims()
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.bart.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        self.bart.checkpoint_candidates()
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        self.bart.checkpoint_prefixes()
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        self.bart.unscaled_residual_init()
-    }
-    fn kv_layout(&self) -> Option<KvLayout> {
-        self.bart.kv_layout()
-    }
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        self.bart.activations()
-    }
-    fn other_release(&self) -> Option<ReleaseNote> {
-        let why = vec![
-            "4.x always ties each stack's `embed_tokens` to `shared`; 5.x only with `tie_word_embeddings`",
-        ];
-        let mut v4 = self.clone();
-        v4.bart.release = Release::V4;
-        super::release::note(self, &v4, why)
-    }
+/// `Architecture` for a type that wraps the BART reader's config in `bart` (its class,
+/// defaults, dimensions, KV cache and checkpoint candidates) and builds its own graph with
+/// `build` in the calling module.
+macro_rules! bart_extension {
+    ($ty:ty) => {
+        impl $crate::graph::Architecture for $ty {
+            fn class(&self) -> &str {
+                self.bart.class()
+            }
+            fn dims(&self) -> $crate::config::Dims {
+                self.bart.dims()
+            }
+            fn defaulted(&self) -> &[$crate::config::Defaulted] {
+                &self.bart.defaulted
+            }
+            fn graph(&self, seq: u64) -> $crate::graph::Graph {
+                build(self, seq)
+            }
+            fn checkpoint_candidates(&self) -> Vec<$crate::graph::Candidate> {
+                self.bart.checkpoint_candidates()
+            }
+            fn checkpoint_prefixes(&self) -> Vec<String> {
+                self.bart.checkpoint_prefixes()
+            }
+            fn unscaled_residual_init(&self) -> bool {
+                self.bart.unscaled_residual_init()
+            }
+            fn kv_layout(&self) -> Option<$crate::graph::kv::KvLayout> {
+                self.bart.kv_layout()
+            }
+            fn activations(&self) -> Vec<(&'static str, String)> {
+                self.bart.activations()
+            }
+            fn other_release(&self) -> Option<$crate::graph::release::ReleaseNote> {
+                let why = vec![
+                    "4.x always ties each stack's `embed_tokens` to `shared`; 5.x only with `tie_word_embeddings`",
+                ];
+                let mut v4 = self.clone();
+                v4.bart.release = $crate::config::release::Release::V4;
+                $crate::graph::release::note(self, &v4, why)
+            }
+        }
+    };
 }
+pub(super) use bart_extension;
+
+bart_extension!(NllbMoeConfig);
 
 /// The feed-forward of one layer: `ffn.fc1`/`ffn.fc2`, or the router and its experts.
 fn ffn(c: &NllbMoeConfig, l: &str, seq: u64, ffn_dim: u64, sparse: bool) -> Vec<Node> {

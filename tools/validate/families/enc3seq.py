@@ -60,3 +60,15 @@ VARIATIONS["fsmt"] = [
          encoder_attention_heads=3, decoder_attention_heads=6, src_vocab_size=777,
          tgt_vocab_size=777, max_position_embeddings=40, tie_word_embeddings=True, pad_token_id=3),
 ]
+
+# PEGASUS-X: bias-free attention, global tokens in the encoder; block_size must divide the
+# input only at run time, so any size builds.
+FAMILIES.append("pegasus_x")
+VARIATIONS["pegasus_x"] = [
+    dict(d_model=64, encoder_layers=2, decoder_layers=3, encoder_ffn_dim=128, decoder_ffn_dim=96,
+         encoder_attention_heads=4, decoder_attention_heads=2, vocab_size=1000,
+         max_position_embeddings=128, num_global_tokens=8, block_size=16),
+    dict(d_model=48, encoder_layers=1, decoder_layers=1, encoder_ffn_dim=50, decoder_ffn_dim=70,
+         encoder_attention_heads=3, decoder_attention_heads=6, vocab_size=777,
+         max_position_embeddings=40, num_global_tokens=5, tie_word_embeddings=False),
+]
