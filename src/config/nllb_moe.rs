@@ -64,6 +64,7 @@ impl NllbMoeConfig {
 
     pub fn is_sparse(&self, decoder: bool, layer: u64) -> bool {
         let step = if decoder { self.decoder_sparse_step } else { self.encoder_sparse_step };
-        step > 0 && (layer + 1) % step == 0
+        // A step of 0 divides only 0, which `layer + 1` never is: no sparse layer.
+        (layer + 1).is_multiple_of(step)
     }
 }
