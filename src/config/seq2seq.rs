@@ -278,6 +278,7 @@ pub const TYPES: &[&Seq2Seq] = &[
     &MVP,
     &LED,
     &NLLB_MOE,
+    &PEGASUS_X,
 ];
 
 pub fn find(model_type: &str) -> Option<&'static Seq2Seq> {
