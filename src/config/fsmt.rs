@@ -12,11 +12,15 @@ use super::{Common, ConfigError, Defaulted, alias_or, class_or, deserialize_raw,
 #[derive(Debug, Deserialize)]
 struct Raw {
     src_vocab_size: Option<u64>,
+    activation_function: Option<String>,
     tgt_vocab_size: Option<u64>,
+    tie_word_embeddings: Option<bool>,
     vocab_size: Option<u64>,
     d_model: Option<u64>,
     hidden_size: Option<u64>,
     max_position_embeddings: Option<u64>,
+    pad_token_id: Option<u64>,
+    /// Per stack: layers, feed-forward width, heads.
     encoder_layers: Option<u64>,
     encoder_ffn_dim: Option<u64>,
     encoder_attention_heads: Option<u64>,
@@ -24,9 +28,6 @@ struct Raw {
     decoder_layers: Option<u64>,
     decoder_ffn_dim: Option<u64>,
     decoder_attention_heads: Option<u64>,
-    activation_function: Option<String>,
-    tie_word_embeddings: Option<bool>,
-    pad_token_id: Option<u64>,
 }
 
 /// One stack's sizes.
@@ -136,19 +137,19 @@ impl FsmtConfig {
         })
     }
 
+    /// The decoder's sizes: the stack that generates, and whose cache serving keeps.
     pub fn dims(&self) -> super::Dims {
-        super::Dims {
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: 1e-5,
-            ..super::Dims::mha(
-                self.d_model,
-                self.decoder.layers,
-                self.decoder.heads,
-                self.decoder.ffn,
-                self.decoder.vocab,
-                self.max_position_embeddings,
-            )
-        }
+        let dec = self.decoder;
+        let mut dims = super::Dims::mha(
+            self.d_model,
+            dec.layers,
+            dec.heads,
+            dec.ffn,
+            dec.vocab,
+            self.max_position_embeddings,
+        );
+        (dims.pad_token_id, dims.layer_norm_eps) = (Some(self.pad_token_id), 1e-5);
+        dims.tie_word_embeddings = self.tie_word_embeddings;
+        dims
     }
 }

@@ -3,7 +3,7 @@
 //! `model.decoder.layer_norm`, `lm_head`. The attention and feed-forward builders are shared with
 //! Whisper, which has the same layers.
 
-use super::kv::{KvGroup, KvLayout};
+use super::kv::KvLayout;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::{BartConfig, Head, Positions};
 use crate::config::release::Release;
@@ -29,14 +29,7 @@ architecture!(
             self.decoder_attention_heads,
             self.d_model / self.decoder_attention_heads.max(1)
         );
-        let g =
-            |what: String| KvGroup { layers: self.decoder_layers, values_per_token: vpt, window: None, what };
-        Some(KvLayout {
-            groups: vec![g(format!("decoder self-attention: {what}"))],
-            cross: Some(g(format!("cross-attention over the encoder's tokens: {what}"))),
-            cross_fixed_len: None,
-            recurrent: None,
-        })
+        Some(super::t5_blocks::encoder_decoder_kv(self.decoder_layers, vpt, &what))
     }
 );
 

@@ -3,7 +3,7 @@
 //! `output_projection`.
 
 use super::bart::{decoder_layer, encoder_layer};
-use super::kv::{KvGroup, KvLayout};
+use super::kv::KvLayout;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::fsmt::{FsmtConfig, Stack};
 
@@ -17,18 +17,7 @@ architecture!(
     fn kv_layout(&self) -> Option<KvLayout> {
         let heads = self.decoder.heads;
         let what = format!("2 x {heads} heads x {} head_dim", self.d_model / heads.max(1));
-        let g = |what: String| KvGroup {
-            layers: self.decoder.layers,
-            values_per_token: 2 * self.d_model,
-            window: None,
-            what,
-        };
-        Some(KvLayout {
-            groups: vec![g(format!("decoder self-attention: {what}"))],
-            cross: Some(g(format!("cross-attention over the encoder's tokens: {what}"))),
-            cross_fixed_len: None,
-            recurrent: None,
-        })
+        Some(super::t5_blocks::encoder_decoder_kv(self.decoder.layers, 2 * self.d_model, &what))
     }
 );
 

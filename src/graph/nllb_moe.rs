@@ -4,7 +4,7 @@
 
 use super::bart::{attention, encoder_embeddings, layer_norm, linear, stack_embeddings};
 use super::{Graph, Node, Op, Role, Section, Tensor};
-use crate::config::bart::Head;
+use crate::config::bart::{BartConfig, Head};
 use crate::config::nllb_moe::NllbMoeConfig;
 
 /// `Architecture` for a type that wraps the BART reader's config in `bart` (its class,
@@ -121,7 +121,6 @@ fn stack(c: &NllbMoeConfig, s: &str, decoder: bool, seq: u64) -> Vec<Section> {
 pub fn build(c: &NllbMoeConfig, seq: u64) -> Graph {
     let b = &c.bart;
     let p = b.base_prefix();
-    let (h, v) = (b.d_model, b.vocab_size);
     let shared = format!("{p}shared.weight");
     let e = format!("{p}encoder");
     let mut sections = vec![encoder_embeddings(b, p, &shared, seq)];
@@ -131,13 +130,21 @@ pub fn build(c: &NllbMoeConfig, seq: u64) -> Graph {
     nodes.extend(stack_embeddings(b, &dec, seq, Some(&shared)));
     sections.push(Section { name: dec.clone(), role: Role::Embeddings, repeat: 1, nodes });
     sections.extend(stack(c, &dec, true, seq));
-    if b.head == Head::ConditionalGeneration {
-        let mut w = Tensor::new("lm_head.weight", &[v, h]);
-        if b.tie_word_embeddings {
-            w.tied_to = Some(shared);
-        }
-        let node = Node::new("lm_head", Op::Linear, "logits over the vocabulary", &[seq, v]).with([w]);
-        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
-    }
+    sections.extend(lm_head(b, shared, seq));
     Graph { seq_len: seq, sections }
+}
+
+/// The generation class's `lm_head` (d -> vocab, no bias), tied to `shared` by the flag.
+pub(super) fn lm_head(b: &BartConfig, shared: String, seq: u64) -> Option<Section> {
+    let (h, v) = (b.d_model, b.vocab_size);
+    let mut w = Tensor::new("lm_head.weight", &[v, h]);
+    w.tied_to = b.tie_word_embeddings.then_some(shared);
+    let node = Node::new("lm_head", Op::Linear, "logits over the vocabulary", &[seq, v]).with([w]);
+    let nodes = vec![node];
+    (b.head == Head::ConditionalGeneration).then(|| Section {
+        name: "lm_head".into(),
+        role: Role::Head,
+        repeat: 1,
+        nodes,
+    })
 }

@@ -4,7 +4,6 @@
 
 use super::bart::{decoder_layer, encoder_embeddings, encoder_layer, layer_norm, stack_embeddings};
 use super::{Graph, Node, Op, Role, Section, Tensor};
-use crate::config::bart::Head;
 use crate::config::pegasus_x::PegasusXConfig;
 
 super::nllb_moe::bart_extension!(PegasusXConfig);
@@ -34,7 +33,7 @@ fn stack(s: &str, repeat: u64, nodes: Vec<Node>, h: u64, seq: u64) -> Vec<Sectio
 pub fn build(c: &PegasusXConfig, seq: u64) -> Graph {
     let b = &c.bart;
     let p = b.base_prefix();
-    let (h, v, act) = (b.d_model, b.vocab_size, b.activation_function.as_str());
+    let (h, act) = (b.d_model, b.activation_function.as_str());
     let shared = format!("{p}shared.weight");
     let (e, dec) = (format!("{p}encoder"), format!("{p}decoder"));
     let mut embeddings = encoder_embeddings(b, p, &shared, seq);
@@ -57,13 +56,6 @@ pub fn build(c: &PegasusXConfig, seq: u64) -> Graph {
     let l = format!("{dec}.layers.{{i}}");
     let layer = decoder_layer(&l, seq, h, b.decoder_attention_heads, b.decoder_ffn_dim, act, false);
     sections.extend(stack(&dec, b.decoder_layers, without_attention_biases(layer), h, seq));
-    if b.head == Head::ConditionalGeneration {
-        let mut w = Tensor::new("lm_head.weight", &[v, h]);
-        if b.tie_word_embeddings {
-            w.tied_to = Some(shared);
-        }
-        let node = Node::new("lm_head", Op::Linear, "logits over the vocabulary", &[seq, v]).with([w]);
-        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
-    }
+    sections.extend(super::nllb_moe::lm_head(b, shared, seq));
     Graph { seq_len: seq, sections }
 }

@@ -2,8 +2,8 @@
 //! `encoder.block.{i}.layer.0.SelfAttention.q`, `decoder.block.{i}.layer.1.EncDecAttention.o`,
 //! `lm_head`. Every linear in the stacks is bias-free and every norm is a scale-only RMSNorm.
 
-use super::kv::{KvGroup, KvLayout};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::kv::KvLayout;
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::release::Release;
 use crate::config::t5::{BiasLayout, Head, LongAttention, T5Config};
 
@@ -23,7 +23,7 @@ architecture!(
         vec![("feed_forward_proj", act)]
     },
     prefixes: ["transformer."],
-    candidates: checkpoint_candidates,
+    candidates: super::t5_blocks::checkpoint_candidates,
     // T5 initialises each projection with std initializer_factor / sqrt(fan-in), not 0.02.
     unscaled_residual_init: false;
     fn other_release(&self) -> Option<super::release::ReleaseNote> {
@@ -36,18 +36,7 @@ architecture!(
         if !self.has_decoder() {
             return Some(KvLayout { groups: vec![], cross: None, cross_fixed_len: None, recurrent: None });
         }
-        let g = |what: String| KvGroup {
-            layers: self.num_decoder_layers,
-            values_per_token: vpt,
-            window: None,
-            what,
-        };
-        Some(KvLayout {
-            groups: vec![g(format!("decoder self-attention: {what}"))],
-            cross: Some(g(format!("cross-attention over the encoder's tokens: {what}"))),
-            cross_fixed_len: None,
-            recurrent: None,
-        })
+        Some(super::t5_blocks::encoder_decoder_kv(self.num_decoder_layers, vpt, &what))
     }
 );
 
@@ -65,7 +54,7 @@ fn rms_norm(name: &str, detail: &str, seq: u64, width: u64) -> Node {
 }
 
 /// The prefix under which a head class keeps its base model (`transformer.`).
-fn base_prefix(c: &T5Config) -> &'static str {
+pub(super) fn base_prefix(c: &T5Config) -> &'static str {
     match c.head {
         Head::SequenceClassification { .. } | Head::TokenClassification { .. } => "transformer.",
         _ => "",
@@ -271,50 +260,4 @@ pub fn build(c: &T5Config, seq: u64) -> Graph {
         sections.push(Section { name, role: Role::Head, repeat: 1, nodes: head });
     }
     Graph { seq_len: seq, sections }
-}
-
-/// Tensors a checkpoint of this family may hold that the class does not, with the reason for
-/// each. Sizes come from the config.
-pub fn checkpoint_candidates(c: &T5Config) -> Vec<Candidate> {
-    let p = base_prefix(c);
-    let (h, v) = (c.d_model, c.vocab_size);
-    let mut out = vec![];
-    if c.release == Release::V5 && !c.ties_head() {
-        // Each stack's own table is a parameter then, not a second copy of `shared`.
-        return out;
-    }
-    let mut embeds = vec![(format!("{p}encoder.embed_tokens.weight"), vec![v, h])];
-    if c.has_decoder() {
-        embeds.push((format!("{p}decoder.embed_tokens.weight"), vec![v, h]));
-    }
-    out.push(Candidate::extra(
-        "embed_tokens stored per stack",
-        embeds,
-        "each stack's embed_tokens is the `shared` table itself, but pytorch_model.bin checkpoints store it again under each stack's name",
-    ));
-    if c.has_decoder() && c.bias_layout == BiasLayout::FirstLayer {
-        out.push(Candidate::extra(
-            "cross-attention position bias",
-            vec![(
-                format!("{p}decoder.block.0.layer.1.EncDecAttention.relative_attention_bias.weight"),
-                vec![c.relative_attention_num_buckets, c.num_heads],
-            )],
-            "a relative-position table in the first decoder block's cross-attention that early checkpoints saved; transformers ignores it on load (_keys_to_ignore_on_load_unexpected)",
-        ));
-    }
-    match c.head {
-        Head::ConditionalGeneration if c.ties_head() => out.push(Candidate::extra(
-            "tied LM head stored twice",
-            vec![("lm_head.weight".into(), vec![v, h])],
-            "the LM head is tied to `shared`, but the checkpoint stores the matrix a second time",
-        )),
-        Head::ConditionalGeneration => {}
-        _ if !c.tie_word_embeddings => out.push(Candidate::extra(
-            "untied LM head",
-            vec![("lm_head.weight".into(), vec![v, h])],
-            "the untied LM head of the ForConditionalGeneration checkpoint; this class has no LM head and drops it",
-        )),
-        _ => {}
-    }
-    out
 }
