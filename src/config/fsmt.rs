@@ -20,13 +20,13 @@ struct Raw {
     hidden_size: Option<u64>,
     max_position_embeddings: Option<u64>,
     pad_token_id: Option<u64>,
-    /// Per stack: layers, feed-forward width, heads.
+    /// Per stack: layers, feed-forward width, heads (`num_attention_heads` the encoder's alias).
     encoder_layers: Option<u64>,
-    encoder_ffn_dim: Option<u64>,
-    encoder_attention_heads: Option<u64>,
-    num_attention_heads: Option<u64>,
     decoder_layers: Option<u64>,
+    encoder_ffn_dim: Option<u64>,
     decoder_ffn_dim: Option<u64>,
+    num_attention_heads: Option<u64>,
+    encoder_attention_heads: Option<u64>,
     decoder_attention_heads: Option<u64>,
 }
 
