@@ -179,6 +179,28 @@ pub const M2M_100: Seq2Seq = Seq2Seq {
     ..PEGASUS
 };
 
+/// NLLB-MoE: M2M-100's stacks with top-2 experts in every n-th feed-forward; its layers' own
+/// names and the experts are built by `graph/nllb_moe.rs` (`config/nllb_moe.rs` reads the keys).
+pub const NLLB_MOE: Seq2Seq = Seq2Seq { model_type: "nllb-moe", prefix: "NllbMoe", ..M2M_100 };
+
+/// PEGASUS-X: Pegasus for long inputs, M2M-100's embeddings and norms with bias-free attention,
+/// block-local attention with global tokens in the encoder (`embed_global`, a
+/// `global_self_attn_layer_norm` per layer); built by `graph/pegasus_x.rs`.
+pub const PEGASUS_X: Seq2Seq = Seq2Seq {
+    model_type: "pegasus_x",
+    prefix: "PegasusX",
+    defaults: Defaults {
+        vocab_size: 96103,
+        max_position_embeddings: 16384,
+        encoder_layers: 16,
+        decoder_layers: 16,
+        pad_token_id: 0,
+        num_labels: 2,
+        ..BART_DEFAULTS
+    },
+    ..M2M_100
+};
+
 /// Blenderbot: pre-LN with learned positions and no offset.
 pub const BLENDERBOT: Seq2Seq = Seq2Seq {
     model_type: "blenderbot",
@@ -244,8 +266,20 @@ pub const LED: Seq2Seq = Seq2Seq {
 };
 
 /// Every type of the lineage, looked up by `model_type`.
-pub const TYPES: &[&Seq2Seq] =
-    &[&BART, &MBART, &PLBART, &PEGASUS, &MARIAN, &M2M_100, &BLENDERBOT, &BLENDERBOT_SMALL, &MVP, &LED];
+pub const TYPES: &[&Seq2Seq] = &[
+    &BART,
+    &MBART,
+    &PLBART,
+    &PEGASUS,
+    &MARIAN,
+    &M2M_100,
+    &BLENDERBOT,
+    &BLENDERBOT_SMALL,
+    &MVP,
+    &LED,
+    &NLLB_MOE,
+    &PEGASUS_X,
+];
 
 pub fn find(model_type: &str) -> Option<&'static Seq2Seq> {
     TYPES.iter().copied().find(|t| t.model_type == model_type)

@@ -1,52 +1,14 @@
-//! The T5 encoder-decoder family: `t5`, `mt5`, `umt5`. Defaults are those of transformers'
-//! `T5Config`, `MT5Config` and `UMT5Config`, with their `attribute_map` aliases (`hidden_size`,
-//! `num_attention_heads`, `num_hidden_layers`, `head_dim`).
+//! The T5 lineage's reader: `t5`, `mt5`, `umt5`, `longt5`, `switch_transformers`, each described
+//! in `config/t5_types.rs` (defaults, classes, blocks), with the `attribute_map` aliases
+//! (`hidden_size`, `num_attention_heads`, `num_hidden_layers`, `head_dim`).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::t5_types::{EncoderAttention, T5Like};
 use super::{Common, ConfigError, Defaulted, alias_or, deserialize_raw, size};
-
-/// Which config class the file belongs to; they differ in defaults only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Variant {
-    T5,
-    Mt5,
-    Umt5,
-}
-
-impl Variant {
-    pub fn from_model_type(model_type: &str) -> Option<Self> {
-        match model_type {
-            "t5" => Some(Variant::T5),
-            "mt5" => Some(Variant::Mt5),
-            "umt5" => Some(Variant::Umt5),
-            _ => None,
-        }
-    }
-
-    /// (vocab_size, d_model, d_kv, d_ff, num_layers, num_heads, feed_forward_proj,
-    /// tie_word_embeddings) of the config class's signature.
-    fn defaults(self) -> (u64, u64, u64, u64, u64, u64, &'static str, bool) {
-        match self {
-            // T5Config leaves tie_word_embeddings to PretrainedConfig, which ties.
-            Variant::T5 => (32128, 512, 64, 2048, 6, 8, "relu", true),
-            Variant::Mt5 => (250112, 512, 64, 1024, 8, 6, "gated-gelu", false),
-            Variant::Umt5 => (250112, 512, 64, 1024, 8, 6, "gated-gelu", true),
-        }
-    }
-
-    fn default_class(self) -> &'static str {
-        match self {
-            Variant::T5 => "T5Model",
-            Variant::Mt5 => "MT5Model",
-            Variant::Umt5 => "UMT5Model",
-        }
-    }
-}
 
 /// Where the relative position bias lives, which the class (not the config) decides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -104,7 +66,9 @@ struct Raw {
 /// A resolved T5-family config: nothing structural is optional.
 #[derive(Debug, Clone, Serialize)]
 pub struct T5Config {
-    pub variant: Variant,
+    /// The type's description (`config/t5_types.rs`).
+    #[serde(skip)]
+    pub desc: &'static T5Like,
     pub class: String,
     pub head: Head,
     pub bias_layout: BiasLayout,
@@ -129,30 +93,40 @@ pub struct T5Config {
     /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
     #[serde(skip)]
     pub release: super::release::Release,
+    /// LongT5's encoder attention (`encoder_attention_type`); `None` for T5's own.
+    pub long_attention: Option<LongAttention>,
+    /// Switch Transformers' experts; `None` for dense types.
+    pub switch: Option<SwitchLayers>,
     pub defaulted: Vec<Defaulted>,
 }
 
 use classes::classify;
+pub use extras::{LongAttention, SwitchLayers};
+use extras::{SwitchRaw, long_attention, switch_layers};
 
 impl T5Config {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
-        let variant = Variant::from_model_type(&common.model_type)
+        let desc = super::t5_types::find(&common.model_type)
             .ok_or_else(|| ConfigError::field("model_type", "not a T5-family model type"))?;
         let raw: Raw = deserialize_raw(value)?;
-        let (vocab, d_model, d_kv, d_ff, layers, heads, ffp, tie) = variant.defaults();
+        let extra: SwitchRaw =
+            if desc.switch.is_some() { deserialize_raw(value)? } else { SwitchRaw::default() };
+        let dflt = desc.defaults;
         let mut d = Vec::new();
-        let vocab_size = size("vocab_size", raw.vocab_size, vocab, 100_000_000, &mut d)?;
+        let vocab_size = size("vocab_size", raw.vocab_size, dflt.vocab_size, 100_000_000, &mut d)?;
         let (field, v) = alias_or(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
-        let d_model = size(field, v, d_model, 1 << 18, &mut d)?;
-        let (field, v) = alias_or(("head_dim", raw.head_dim), ("d_kv", raw.d_kv));
-        let d_kv = size(field, v, d_kv, 1 << 16, &mut d)?;
-        let d_ff = size("d_ff", raw.d_ff, d_ff, 1 << 22, &mut d)?;
+        let d_model = size(field, v, dflt.d_model, 1 << 18, &mut d)?;
+        let head_dim = if desc.head_dim_alias { raw.head_dim } else { None };
+        let (field, v) = alias_or(("head_dim", head_dim), ("d_kv", raw.d_kv));
+        let d_kv = size(field, v, dflt.d_kv, 1 << 16, &mut d)?;
+        let d_ff = size("d_ff", raw.d_ff, dflt.d_ff, 1 << 22, &mut d)?;
         // num_decoder_layers defaults to num_layers as the class's own argument, before the
         // `num_hidden_layers` alias is applied.
-        let own_layers = size("num_layers", raw.num_layers, layers, 10_000, &mut d)?;
-        let num_decoder_layers = match raw.num_decoder_layers {
-            Some(n) => size("num_decoder_layers", Some(n), 0, 10_000, &mut d)?,
-            None => {
+        let own_layers = size("num_layers", raw.num_layers, dflt.num_layers, 10_000, &mut d)?;
+        let num_decoder_layers = match (raw.num_decoder_layers, dflt.num_decoder_layers) {
+            (Some(n), _) => size("num_decoder_layers", Some(n), 0, 10_000, &mut d)?,
+            (None, Some(n)) => size("num_decoder_layers", None, n, 10_000, &mut d)?,
+            (None, None) => {
                 d.push(Defaulted {
                     field: "num_decoder_layers",
                     value: format!("num_layers ({own_layers})"),
@@ -166,26 +140,35 @@ impl T5Config {
         };
         let (field, v) =
             alias_or(("num_attention_heads", raw.num_attention_heads), ("num_heads", raw.num_heads));
-        let num_heads = size(field, v, heads, 1 << 16, &mut d)?;
+        let num_heads = size(field, v, dflt.num_heads, 1 << 16, &mut d)?;
         let relative_attention_num_buckets =
             size("relative_attention_num_buckets", raw.relative_attention_num_buckets, 32, 1 << 20, &mut d)?;
-        let feed_forward_proj = raw.feed_forward_proj.unwrap_or_else(|| {
-            d.push(Defaulted { field: "feed_forward_proj", value: ffp.into() });
-            ffp.into()
+        let (ffp, written) = match desc.switch {
+            Some(_) => ("dense_act_fn", extra.dense_act_fn.clone()),
+            None => ("feed_forward_proj", raw.feed_forward_proj),
+        };
+        let feed_forward_proj = written.unwrap_or_else(|| {
+            d.push(Defaulted { field: ffp, value: dflt.activation.into() });
+            dflt.activation.into()
         });
         let parts: Vec<&str> = feed_forward_proj.split('-').collect();
-        if (parts.len() > 1 && parts[0] != "gated") || parts.len() > 2 || parts.iter().any(|p| p.is_empty()) {
+        let gated = parts[0] == "gated" && parts.len() == 2;
+        // Switch's `dense_act_fn` names the activation alone (ACT2FN's key), never split.
+        let malformed =
+            (parts.len() > 1 && parts[0] != "gated") || parts.len() > 2 || parts.iter().any(|p| p.is_empty());
+        if (desc.switch.is_none() && malformed) || feed_forward_proj.is_empty() {
             return Err(ConfigError::field(
-                "feed_forward_proj",
+                ffp,
                 format!(
                     "{feed_forward_proj:?} is not `gated-{{ACT_FN}}` or `{{ACT_FN}}` (e.g. `gated-gelu`, `relu`)"
                 ),
             ));
         }
-        let gated = parts[0] == "gated";
+        // Switch's experts and dense MLP are `wi`/`wo` whatever `dense_act_fn` says.
+        let gated = gated && desc.switch.is_none();
         let tie_word_embeddings = raw.tie_word_embeddings.unwrap_or_else(|| {
-            d.push(Defaulted { field: "tie_word_embeddings", value: tie.to_string() });
-            tie
+            d.push(Defaulted { field: "tie_word_embeddings", value: dflt.tie_word_embeddings.to_string() });
+            dflt.tie_word_embeddings
         });
         let pad_token_id = match value.get("pad_token_id") {
             None => {
@@ -205,10 +188,11 @@ impl T5Config {
             _ => (2, true),
         };
         let class = common.architecture.clone().unwrap_or_else(|| {
-            d.push(Defaulted { field: "architectures", value: variant.default_class().into() });
-            variant.default_class().to_string()
+            let base = format!("{}Model", desc.prefix);
+            d.push(Defaulted { field: "architectures", value: base.clone() });
+            base
         });
-        let (bias_layout, head) = classify(&class, num_labels).ok_or_else(|| {
+        let (bias_layout, head) = classify(desc, &class, num_labels).ok_or_else(|| {
             ConfigError::field(
                 "architectures[0]",
                 format!("class {class} is not one the planner knows for this family"),
@@ -229,8 +213,16 @@ impl T5Config {
                 format!("{num_labels} labels is not a usable classifier"),
             ));
         }
+        let long_attention = match desc.encoder_attention {
+            EncoderAttention::Full => None,
+            EncoderAttention::LongT5 => Some(long_attention(value, &mut d)?),
+        };
+        let switch = match desc.switch {
+            None => None,
+            Some(s) => Some(switch_layers(s, &extra, own_layers, num_decoder_layers, &mut d)?),
+        };
         Ok(T5Config {
-            variant,
+            desc,
             class,
             head,
             bias_layout,
@@ -248,6 +240,8 @@ impl T5Config {
             pad_token_id,
             layer_norm_epsilon,
             context,
+            long_attention,
+            switch,
             release: super::release::Release::V5,
             defaulted: d,
         })
@@ -262,7 +256,7 @@ impl T5Config {
     /// Whether `lm_head` shares `shared`: transformers 5.x's T5 config classes force the tie (the
     /// file's flag then only decides the output scaling); 4.x follows the flag.
     pub fn ties_head(&self) -> bool {
-        self.release == super::release::Release::V5 || self.tie_word_embeddings
+        (self.desc.forced_tie && self.release == super::release::Release::V5) || self.tie_word_embeddings
     }
 
     pub fn dims(&self) -> super::Dims {
@@ -284,5 +278,6 @@ impl T5Config {
 }
 
 mod classes;
+mod extras;
 #[cfg(test)]
 mod tests;

@@ -270,6 +270,8 @@ impl Default for Options {
 pub fn eager_only(family: &str, version: Transformers) -> bool {
     match family {
         "t5" | "mt5" | "umt5" => version != Transformers::V5,
+        // `_supports_sdpa = False` (or unset) in their 5.x modeling files.
+        "longt5" | "switch_transformers" | "nllb-moe" | "pegasus_x" | "fsmt" => true,
         _ => matches!(family, "deberta-v2" | "mpnet" | "electra" | "bloom"),
     }
 }
@@ -362,7 +364,7 @@ pub fn activations(
     // Only the dropout probabilities and the transformers release are read from the options: the
     // precision, attention and LoRA targets vary by caller (every recipe's row, both attentions).
     let (dropout, version) = (&opts.dropout, opts.transformers);
-    let t5_like = matches!(family, "t5" | "mt5" | "umt5");
+    let t5_like = matches!(family, "t5" | "mt5" | "umt5" | "longt5" | "switch_transformers");
     let hidden_dropout = dropout.hidden > 0.0;
     // Gemma 2 passes an explicit mask (sliding and full layers) and soft-caps, so SDPA gets keys
     // and values repeated to every head and saves the mask.

@@ -8,7 +8,24 @@ use crate::config::{Common, ConfigError};
 use crate::graph::Architecture;
 
 fn bart_like(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    crate::config::bart::BartConfig::resolve(v, c).map(|a| Box::new(a) as Box<dyn Architecture>)
+    super::boxed(crate::config::bart::BartConfig::resolve(v, c))
+}
+
+/// The T5 lineage (`config/t5_types.rs`).
+fn t5_like(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    super::boxed(crate::config::t5::T5Config::resolve(v, c))
+}
+
+fn nllb_moe(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    super::boxed(crate::config::nllb_moe::NllbMoeConfig::resolve(v, c))
+}
+
+fn fsmt(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    super::boxed(crate::config::fsmt::FsmtConfig::resolve(v, c))
+}
+
+fn pegasus_x(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    super::boxed(crate::config::pegasus_x::PegasusXConfig::resolve(v, c))
 }
 
 /// A described decoder's family, filed as an encoder-decoder planned by the BART resolver.
@@ -80,4 +97,49 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "bart",
         "Longformer-Encoder-Decoder: BART with Longformer's sliding-window and global attention in the encoder, for inputs of 16k tokens (Beltagy et al., 2020).",
     ),
+    FamilyInfo {
+        resolve: Some(t5_like),
+        ..seq2seq(
+            "longt5",
+            "LongT5",
+            "t5",
+            "T5 for long inputs: the encoder attends within local windows, or also to transient global summaries of blocks of tokens (Guo et al., 2021).",
+        )
+    },
+    FamilyInfo {
+        resolve: Some(t5_like),
+        ..seq2seq(
+            "switch_transformers",
+            "Switch Transformers",
+            "t5",
+            "T5 with a mixture of experts in every few feed-forward layers, each token routed to one expert (Fedus et al., 2021).",
+        )
+    },
+    FamilyInfo {
+        resolve: Some(nllb_moe),
+        ..seq2seq(
+            "nllb-moe",
+            "NLLB-MoE",
+            "m2m_100",
+            "NLLB-200's 54B mixture of experts: M2M-100's pre-LayerNorm stacks with a top-2 mixture of experts in every fourth feed-forward (NLLB Team, 2022).",
+        )
+    },
+    FamilyInfo {
+        resolve: Some(fsmt),
+        ..seq2seq(
+            "fsmt",
+            "FSMT",
+            "bart",
+            "fairseq's WMT19 translation transformers: post-LayerNorm layers, separate source and target tables and sinusoidal positions (Ng et al., 2019).",
+        )
+    },
+    FamilyInfo {
+        resolve: Some(pegasus_x),
+        ..seq2seq(
+            "pegasus_x",
+            "PEGASUS-X",
+            "pegasus",
+            "Pegasus extended to 16k-token inputs: block-local encoder attention with global tokens, bias-free attention projections (Phang et al., 2022).",
+        )
+    },
 ];

@@ -3,7 +3,7 @@
 //! `model.decoder.layer_norm`, `lm_head`. The attention and feed-forward builders are shared with
 //! Whisper, which has the same layers.
 
-use super::kv::{KvGroup, KvLayout};
+use super::kv::KvLayout;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::{BartConfig, Head, Positions};
 use crate::config::release::Release;
@@ -29,14 +29,7 @@ architecture!(
             self.decoder_attention_heads,
             self.d_model / self.decoder_attention_heads.max(1)
         );
-        let g =
-            |what: String| KvGroup { layers: self.decoder_layers, values_per_token: vpt, window: None, what };
-        Some(KvLayout {
-            groups: vec![g(format!("decoder self-attention: {what}"))],
-            cross: Some(g(format!("cross-attention over the encoder's tokens: {what}"))),
-            cross_fixed_len: None,
-            recurrent: None,
-        })
+        Some(super::t5_blocks::encoder_decoder_kv(self.decoder_layers, vpt, &what))
     }
 );
 
@@ -115,7 +108,7 @@ pub(crate) fn encoder_layer(
 /// A stack's embeddings: its token table (tied to `shared` when the model has one), its positions
 /// (learned with the type's offset, or fixed sinusoids) and `layernorm_embedding` where the type
 /// has one.
-fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option<&str>) -> Vec<Node> {
+pub(crate) fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option<&str>) -> Vec<Node> {
     let n = if s.ends_with("encoder") { c.encoder_positions } else { c.max_position_embeddings };
     let (h, v) = (c.d_model, c.vocab_size);
     let mut tokens = Tensor::new(format!("{s}.embed_tokens.weight"), &[v, h]);
@@ -157,6 +150,19 @@ fn stack_embeddings(c: &BartConfig, s: &str, seq: u64, shared: Option<&str>) -> 
     nodes
 }
 
+/// The encoder's embeddings section: the input ids, `shared` and the encoder's own tables.
+pub(crate) fn encoder_embeddings(c: &BartConfig, p: &str, shared: &str, seq: u64) -> Section {
+    let e = format!("{p}encoder");
+    let (h, v) = (c.d_model, c.vocab_size);
+    let mut nodes = vec![
+        Node::new("input_ids", Op::Input, "token ids", &[seq]),
+        Node::new(format!("{p}shared"), Op::Embedding, format!("{v} tokens"), &[seq, h])
+            .with([Tensor::new(shared, &[v, h])]),
+    ];
+    nodes.extend(stack_embeddings(c, &e, seq, Some(shared)));
+    Section { name: e, role: Role::Embeddings, repeat: 1, nodes }
+}
+
 /// A stack's layers, and the `layer_norm` closing the stack in the pre-LN types.
 fn stack_layers(c: &BartConfig, s: &str, repeat: u64, layer: Vec<Node>, seq: u64) -> Vec<Section> {
     let l = format!("{s}.layers.{{i}}");
@@ -186,13 +192,7 @@ pub fn build(c: &BartConfig, seq: u64) -> Graph {
         if c.has_encoder() { shared.clone() } else { format!("{p}decoder.embed_tokens.weight") };
     if c.has_encoder() {
         let e = format!("{p}encoder");
-        let mut nodes = vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            Node::new(format!("{p}shared"), Op::Embedding, format!("{v} tokens"), &[seq, h])
-                .with([Tensor::new(&shared, &[v, h])]),
-        ];
-        nodes.extend(stack_embeddings(c, &e, seq, Some(&shared)));
-        sections.push(Section { name: e.clone(), role: Role::Embeddings, repeat: 1, nodes });
+        sections.push(encoder_embeddings(c, p, &shared, seq));
         let l = format!("{e}.layers.{{i}}");
         let mut layer = encoder_layer(&l, seq, h, c.encoder_attention_heads, c.encoder_ffn_dim, act, true);
         if c.desc.led {

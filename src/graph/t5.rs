@@ -2,16 +2,19 @@
 //! `encoder.block.{i}.layer.0.SelfAttention.q`, `decoder.block.{i}.layer.1.EncDecAttention.o`,
 //! `lm_head`. Every linear in the stacks is bias-free and every norm is a scale-only RMSNorm.
 
-use super::kv::{KvGroup, KvLayout};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::kv::KvLayout;
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::release::Release;
-use crate::config::t5::{BiasLayout, Head, T5Config};
+use crate::config::t5::{BiasLayout, Head, LongAttention, T5Config};
 
 architecture!(
     T5Config,
     // T5Config: `dense_act_fn` is the part after `gated-`, except that `gated-gelu` means
     // `gelu_new` for backward compatibility.
     |c| activations: {
+        if c.switch.is_some() {
+            return vec![("dense_act_fn", c.feed_forward_proj.clone())];
+        }
         let act = if c.feed_forward_proj == "gated-gelu" {
             "gelu_new".to_string()
         } else {
@@ -20,7 +23,7 @@ architecture!(
         vec![("feed_forward_proj", act)]
     },
     prefixes: ["transformer."],
-    candidates: checkpoint_candidates,
+    candidates: super::t5_blocks::checkpoint_candidates,
     // T5 initialises each projection with std initializer_factor / sqrt(fan-in), not 0.02.
     unscaled_residual_init: false;
     fn other_release(&self) -> Option<super::release::ReleaseNote> {
@@ -33,23 +36,12 @@ architecture!(
         if !self.has_decoder() {
             return Some(KvLayout { groups: vec![], cross: None, cross_fixed_len: None, recurrent: None });
         }
-        let g = |what: String| KvGroup {
-            layers: self.num_decoder_layers,
-            values_per_token: vpt,
-            window: None,
-            what,
-        };
-        Some(KvLayout {
-            groups: vec![g(format!("decoder self-attention: {what}"))],
-            cross: Some(g(format!("cross-attention over the encoder's tokens: {what}"))),
-            cross_fixed_len: None,
-            recurrent: None,
-        })
+        Some(super::t5_blocks::encoder_decoder_kv(self.num_decoder_layers, vpt, &what))
     }
 );
 
 /// T5's linears have no bias; its classification head's do.
-fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
+pub(super) fn linear(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
     super::blocks::linear(name, detail, seq, inp, out, false)
 }
 
@@ -62,14 +54,14 @@ fn rms_norm(name: &str, detail: &str, seq: u64, width: u64) -> Node {
 }
 
 /// The prefix under which a head class keeps its base model (`transformer.`).
-fn base_prefix(c: &T5Config) -> &'static str {
+pub(super) fn base_prefix(c: &T5Config) -> &'static str {
     match c.head {
         Head::SequenceClassification { .. } | Head::TokenClassification { .. } => "transformer.",
         _ => "",
     }
 }
 
-fn bias_table(name: &str, c: &T5Config, seq: u64) -> Node {
+pub(super) fn bias_table(name: &str, c: &T5Config, seq: u64) -> Node {
     Node::new(
         name,
         Op::Embedding,
@@ -108,7 +100,11 @@ fn attention(c: &T5Config, at: &str, what: &str, seq: u64, own_bias: bool) -> Ve
 
 fn feed_forward(c: &T5Config, at: &str, seq: u64) -> Vec<Node> {
     let (h, ff) = (c.d_model, c.d_ff);
-    let act = c.feed_forward_proj.rsplit('-').next().unwrap_or_default();
+    let act = if c.switch.is_some() {
+        &c.feed_forward_proj
+    } else {
+        c.feed_forward_proj.rsplit('-').next().unwrap_or_default()
+    };
     let mut nodes = if c.gated {
         vec![
             linear(&format!("{at}.wi_0"), &format!("gate projection, then {act}"), seq, h, ff),
@@ -121,24 +117,29 @@ fn feed_forward(c: &T5Config, at: &str, seq: u64) -> Vec<Node> {
     nodes
 }
 
-/// One stack's sections: the shared position-bias table of the first block (T5, MT5), the
-/// blocks, and the final norm.
-fn stack(c: &T5Config, p: &str, decoder: bool, seq: u64) -> Vec<Section> {
-    let which = if decoder { "decoder" } else { "encoder" };
-    let first_only = c.bias_layout == BiasLayout::FirstLayer;
-    let mut sections = vec![];
-    if first_only {
-        let at = format!("{p}{which}.block.0.layer.0.SelfAttention");
-        sections.push(Section {
-            name: at.clone(),
-            role: Role::Layers,
-            repeat: 1,
-            nodes: vec![bias_table(&format!("{at}.relative_attention_bias"), c, seq)],
-        });
+/// The module name of a stack's self-attention: LongT5's encoder names it by its kind.
+fn self_attention_name(c: &T5Config, decoder: bool) -> &'static str {
+    match c.long_attention {
+        Some(LongAttention::Local) if !decoder => "LocalSelfAttention",
+        Some(LongAttention::TransientGlobal) if !decoder => "TransientGlobalSelfAttention",
+        _ => "SelfAttention",
     }
-    let b = format!("{p}{which}.block.{{i}}");
+}
+
+/// One block's nodes; `sparse` makes its feed-forward Switch's experts.
+fn block(c: &T5Config, b: &str, decoder: bool, sparse: bool, seq: u64) -> Vec<Node> {
+    let first_only = c.bias_layout == BiasLayout::FirstLayer;
     let mask = if decoder { "causal" } else { "bidirectional" };
-    let mut nodes = attention(c, &format!("{b}.layer.0.SelfAttention"), mask, seq, !first_only);
+    let at = format!("{b}.layer.0.{}", self_attention_name(c, decoder));
+    let mut nodes = attention(c, &at, mask, seq, !first_only);
+    if c.long_attention == Some(LongAttention::TransientGlobal) && !decoder {
+        nodes.push(rms_norm(
+            &format!("{at}.global_input_layer_norm"),
+            "before the global aggregates",
+            seq,
+            c.d_model,
+        ));
+    }
     nodes.push(rms_norm(&format!("{b}.layer.0.layer_norm"), "before self-attention", seq, c.d_model));
     let mut ff_index = 1;
     if decoder {
@@ -152,19 +153,43 @@ fn stack(c: &T5Config, p: &str, decoder: bool, seq: u64) -> Vec<Section> {
         nodes.push(rms_norm(&format!("{b}.layer.1.layer_norm"), "before cross-attention", seq, c.d_model));
         ff_index = 2;
     }
-    nodes.extend(feed_forward(c, &format!("{b}.layer.{ff_index}.DenseReluDense"), seq));
+    match c.switch {
+        Some(s) if sparse => {
+            nodes.extend(super::t5_blocks::switch_experts(c, s, &format!("{b}.layer.{ff_index}.mlp"), seq))
+        }
+        Some(_) => nodes.extend(feed_forward(c, &format!("{b}.layer.{ff_index}.mlp"), seq)),
+        None => nodes.extend(feed_forward(c, &format!("{b}.layer.{ff_index}.DenseReluDense"), seq)),
+    }
     nodes.push(rms_norm(
         &format!("{b}.layer.{ff_index}.layer_norm"),
         "before the feed-forward",
         seq,
         c.d_model,
     ));
-    sections.push(Section {
-        name: b,
-        role: Role::Layers,
-        repeat: if decoder { c.num_decoder_layers } else { c.num_layers },
-        nodes,
-    });
+    nodes
+}
+
+/// One stack's sections: the shared position-bias table of the first block (T5, MT5), the
+/// blocks (a run of like blocks from block 0 repeats with `{i}`, later ones that differ from it
+/// are named one by one), and the final norm.
+fn stack(c: &T5Config, p: &str, decoder: bool, seq: u64) -> Vec<Section> {
+    let which = if decoder { "decoder" } else { "encoder" };
+    let mut sections = vec![];
+    if c.bias_layout == BiasLayout::FirstLayer {
+        let at = format!("{p}{which}.block.0.layer.0.{}", self_attention_name(c, decoder));
+        let mut nodes = vec![bias_table(&format!("{at}.relative_attention_bias"), c, seq)];
+        if c.long_attention == Some(LongAttention::TransientGlobal) && !decoder {
+            nodes.push(bias_table(&format!("{at}.global_relative_attention_bias"), c, seq));
+        }
+        sections.push(Section { name: at.clone(), role: Role::Layers, repeat: 1, nodes });
+    }
+    let layers = if decoder { c.num_decoder_layers } else { c.num_layers };
+    sections.extend(super::t5_blocks::layer_runs(
+        &format!("{p}{which}.block"),
+        layers,
+        |i| c.switch.is_some_and(|s| s.is_sparse(decoder, i)),
+        |b, sparse| block(c, b, decoder, sparse, seq),
+    ));
     let norm = format!("{p}{which}.final_layer_norm");
     sections.push(Section {
         name: norm.clone(),
@@ -182,7 +207,11 @@ pub fn build(c: &T5Config, seq: u64) -> Graph {
     let tied_embed = |which: &str| {
         let name = format!("{p}{which}.embed_tokens");
         let mut t = Tensor::new(format!("{name}.weight"), &[v, h]);
-        t.tied_to = Some(shared.clone());
+        // 4.x hands each stack `shared` itself; 5.x ties them by the head's rule (always for the
+        // types whose config forces the tie, by the flag for Switch).
+        if c.release == Release::V4 || c.ties_head() {
+            t.tied_to = Some(shared.clone());
+        }
         Node::new(name, Op::Embedding, "the shared table", &[seq, h]).with([t])
     };
     let mut emb = vec![
@@ -231,46 +260,4 @@ pub fn build(c: &T5Config, seq: u64) -> Graph {
         sections.push(Section { name, role: Role::Head, repeat: 1, nodes: head });
     }
     Graph { seq_len: seq, sections }
-}
-
-/// Tensors a checkpoint of this family may hold that the class does not, with the reason for
-/// each. Sizes come from the config.
-pub fn checkpoint_candidates(c: &T5Config) -> Vec<Candidate> {
-    let p = base_prefix(c);
-    let (h, v) = (c.d_model, c.vocab_size);
-    let mut out = vec![];
-    let mut embeds = vec![(format!("{p}encoder.embed_tokens.weight"), vec![v, h])];
-    if c.has_decoder() {
-        embeds.push((format!("{p}decoder.embed_tokens.weight"), vec![v, h]));
-    }
-    out.push(Candidate::extra(
-        "embed_tokens stored per stack",
-        embeds,
-        "each stack's embed_tokens is the `shared` table itself, but pytorch_model.bin checkpoints store it again under each stack's name",
-    ));
-    if c.has_decoder() && c.bias_layout == BiasLayout::FirstLayer {
-        out.push(Candidate::extra(
-            "cross-attention position bias",
-            vec![(
-                format!("{p}decoder.block.0.layer.1.EncDecAttention.relative_attention_bias.weight"),
-                vec![c.relative_attention_num_buckets, c.num_heads],
-            )],
-            "a relative-position table in the first decoder block's cross-attention that early checkpoints saved; transformers ignores it on load (_keys_to_ignore_on_load_unexpected)",
-        ));
-    }
-    match c.head {
-        Head::ConditionalGeneration if c.ties_head() => out.push(Candidate::extra(
-            "tied LM head stored twice",
-            vec![("lm_head.weight".into(), vec![v, h])],
-            "the LM head is tied to `shared`, but the checkpoint stores the matrix a second time",
-        )),
-        Head::ConditionalGeneration => {}
-        _ if !c.tie_word_embeddings => out.push(Candidate::extra(
-            "untied LM head",
-            vec![("lm_head.weight".into(), vec![v, h])],
-            "the untied LM head of the ForConditionalGeneration checkpoint; this class has no LM head and drops it",
-        )),
-        _ => {}
-    }
-    out
 }

@@ -1,18 +1,15 @@
-//! The T5 classes transformers defines, and what each builds.
+//! The classes of the T5 lineage, and what each builds.
 
+use super::super::t5_types::{T5Like, of_class};
 use super::{BiasLayout, Head};
 
-/// A class name of this family: its layout of position biases and its head.
-pub(super) fn classify(class: &str, num_labels: u64) -> Option<(BiasLayout, Head)> {
-    let (layout, rest) = if let Some(rest) = class.strip_prefix("UMT5") {
-        (BiasLayout::EveryLayer, rest)
-    } else if let Some(rest) = class.strip_prefix("MT5") {
-        (BiasLayout::FirstLayer, rest)
-    } else if let Some(rest) = class.strip_prefix("T5") {
-        (BiasLayout::FirstLayer, rest)
-    } else {
+/// A class name of `desc`'s kin (a T5 file may name MT5 classes): its layout of position
+/// biases, which the class's own type decides, and its head.
+pub(super) fn classify(desc: &T5Like, class: &str, num_labels: u64) -> Option<(BiasLayout, Head)> {
+    let (own, rest) = of_class(desc.kin, class)?;
+    if !own.classes.contains(&rest) {
         return None;
-    };
+    }
     let head = match rest {
         "Model" => Head::Model,
         "ForConditionalGeneration" => Head::ConditionalGeneration,
@@ -22,5 +19,5 @@ pub(super) fn classify(class: &str, num_labels: u64) -> Option<(BiasLayout, Head
         "ForQuestionAnswering" => Head::QuestionAnswering { num_labels },
         _ => return None,
     };
-    Some((layout, head))
+    Some((own.bias, head))
 }
