@@ -176,3 +176,94 @@ fn openai_gpt_from_the_snapshot_is_post_norm_conv1d_without_a_final_norm() {
     let attn = shapes.iter().find(|(n, _)| n == "h.0.attn.c_attn.weight").unwrap();
     assert_eq!(attn.1, vec![64, 192]);
 }
+
+#[test]
+fn ctrl_counts_biased_projections_a_relu_mlp_of_dff_and_a_biased_tied_lm_head() {
+    // CTRLConfig's defaults (Salesforce/ctrl): vocab 246534, n_embd 1280, dff 8192, 48 layers,
+    // 256 positions in a sinusoidal buffer (no parameters). EncoderLayer: Wq, Wk, Wv, dense, all
+    // biased; ffn.0 and ffn.2 biased; layernorm1, layernorm2. Then layernorm; lm_head tied to w
+    // but its bias of vocab scalars is its own.
+    let (v, h, f, l) = (246_534u64, 1280u64, 8192u64, 48u64);
+    let layer = 4 * lin(h, h, true) + lin(h, f, true) + lin(f, h, true) + 2 * ln(h);
+    let body = v * h + l * layer + ln(h);
+    assert_eq!(derived(json!({"model_type": "ctrl", "architectures": ["CTRLModel"]})), body);
+    assert_eq!(derived(json!({"model_type": "ctrl", "architectures": ["CTRLLMHeadModel"]})), body + v);
+}
+
+#[test]
+fn ctrl_sequence_classifier_is_named_classifier_and_has_no_bias() {
+    let c = json!({"model_type": "ctrl", "architectures": ["CTRLForSequenceClassification"],
+        "n_embd": 64, "n_layer": 1, "n_head": 4, "dff": 100, "vocab_size": 50, "num_labels": 3});
+    let h = 64u64;
+    let layer = 4 * lin(h, h, true) + lin(h, 100, true) + lin(100, h, true) + 2 * ln(h);
+    assert_eq!(derived(c.clone()), 50 * h + layer + ln(h) + lin(h, 3, false));
+    let t = tensors(c);
+    assert!(t.iter().any(|(n, s)| n == "classifier.weight" && s == &vec![3, 64]));
+    assert!(!t.iter().any(|(n, _)| n.starts_with("classifier.bias") || n.starts_with("score")));
+    assert!(t.iter().any(|(n, _)| n == "transformer.h.0.multi_head_attention.Wq.bias"));
+}
+
+#[test]
+fn mpt_has_no_bias_anywhere_alibi_positions_and_a_4x_mlp_whatever_expansion_ratio_says() {
+    // MptConfig's defaults (mpt-1b sizes): d_model 2048, 24 layers, vocab 50368, tied. MptBlock:
+    // norm_1 and norm_2 keep only their weight, Wqkv (3h) and out_proj without bias, up_proj to
+    // 4h and down_proj without bias. norm_f weight only. No position table (ALiBi).
+    let (v, h, l) = (50_368u64, 2048u64, 24u64);
+    let layer = h + lin(h, 3 * h, false) + lin(h, h, false) + h + lin(h, 4 * h, false) + lin(4 * h, h, false);
+    let body = v * h + l * layer + h;
+    assert_eq!(derived(json!({"model_type": "mpt", "architectures": ["MptModel"]})), body);
+    let lm = json!({"model_type": "mpt", "architectures": ["MptForCausalLM"], "expansion_ratio": 2,
+        "no_bias": false, "attn_config": {"alibi": true, "qk_ln": true}});
+    // Tied: the head adds nothing; `expansion_ratio`, `no_bias` and `attn_config` are not read.
+    assert_eq!(derived(lm), body);
+    let untied =
+        json!({"model_type": "mpt", "architectures": ["MptForCausalLM"], "tie_word_embeddings": false});
+    assert_eq!(derived(untied), body + v * h);
+}
+
+#[test]
+fn mpt_heads_are_score_without_bias_and_classifier_and_qa_outputs_with_bias() {
+    let h = 32u64;
+    let layer = h + lin(h, 3 * h, false) + lin(h, h, false) + h + lin(h, 4 * h, false) + lin(4 * h, h, false);
+    let body = 40 * h + 2 * layer + h;
+    let with = |class: &str| {
+        derived(json!({"model_type": "mpt", "architectures": [class], "d_model": 32, "n_layers": 2,
+            "n_heads": 4, "vocab_size": 40, "num_labels": 3}))
+    };
+    assert_eq!(with("MptForSequenceClassification"), body + lin(h, 3, false));
+    assert_eq!(with("MptForTokenClassification"), body + lin(h, 3, true));
+    assert_eq!(with("MptForQuestionAnswering"), body + lin(h, 2, true));
+}
+
+#[test]
+fn persimmon_8b_defaults_count_qk_layernorms_per_head_and_an_untied_head() {
+    // PersimmonConfig's defaults (adept/persimmon-8b-base): vocab 262144, hidden 4096, 36 layers,
+    // 64 heads (head_dim 64), intermediate 16384. Each layer: input_layernorm, query_key_value
+    // (3h, biased), q_layernorm and k_layernorm over head_dim, dense (biased),
+    // post_attention_layernorm, dense_h_to_4h and dense_4h_to_h (biased). final_layernorm; an
+    // untied lm_head without bias.
+    let (v, h, f, l, d) = (262_144u64, 4096u64, 16_384u64, 36u64, 64u64);
+    let layer =
+        ln(h) + lin(h, 3 * h, true) + 2 * ln(d) + lin(h, h, true) + ln(h) + lin(h, f, true) + lin(f, h, true);
+    let body = v * h + l * layer + ln(h);
+    let lm = derived(json!({"model_type": "persimmon", "architectures": ["PersimmonForCausalLM"]}));
+    assert_eq!(lm, body + v * h);
+}
+
+#[test]
+fn persimmon_without_qk_layernorm_drops_two_norms_per_layer_and_its_token_head_is_score() {
+    let (h, d) = (64u64, 16u64);
+    let c = |qk: bool, class: &str| {
+        json!({"model_type": "persimmon", "architectures": [class], "hidden_size": 64,
+            "num_hidden_layers": 3, "num_attention_heads": 4, "intermediate_size": 100,
+            "vocab_size": 50, "qk_layernorm": qk, "num_labels": 5})
+    };
+    assert_eq!(derived(c(true, "PersimmonModel")) - derived(c(false, "PersimmonModel")), 3 * 2 * ln(d));
+    let names: Vec<String> =
+        tensors(c(false, "PersimmonForTokenClassification")).into_iter().map(|(n, _)| n).collect();
+    assert!(names.contains(&"score.bias".to_string()));
+    assert_eq!(
+        derived(c(false, "PersimmonForTokenClassification")) - derived(c(false, "PersimmonModel")),
+        lin(h, 5, true)
+    );
+}

@@ -26,7 +26,16 @@ pub struct SizeKeys {
     pub ffn: Ffn,
     pub positions: &'static str,
     pub eps: Option<&'static str>,
-    pub act: &'static str,
+    pub act: Act,
+}
+
+/// The MLP's activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Act {
+    /// The key's value.
+    Key(&'static str),
+    /// Fixed by the modeling code, no key (CTRL's ReLU, MPT's GELU).
+    Fixed(&'static str),
 }
 
 /// The MLP's width.
@@ -144,6 +153,14 @@ pub struct GptDesc {
     /// The LM head's module (`lm_head`, BioGPT's `output_projection`).
     pub lm: &'static str,
     pub lm_bias: Bias,
+    /// The sequence classifier's module and bias (`score` without; CTRL's `classifier` without).
+    pub seq_head: &'static str,
+    /// The token classifier's module, with its bias (`classifier`; the generic classes' `score`).
+    pub token_head: &'static str,
+    /// The LayerNorms carry a bias (MPT's drop it).
+    pub norm_bias: bool,
+    /// A key that adds a LayerNorm over each head's queries and keys (Persimmon's `qk_layernorm`).
+    pub qk_norm_key: Option<&'static str>,
     pub window: GptWindow,
     /// A key that adds cross-attention to each layer (XGLM's `add_cross_attention`).
     pub cross_key: Option<&'static str>,
@@ -174,6 +191,8 @@ pub struct GptConfig {
     pub lm_bias: bool,
     pub scale_embedding: bool,
     pub cross_attention: bool,
+    /// LayerNorms over each head's queries and keys.
+    pub qk_norm: bool,
     /// `int(head_dim * rotary_pct)`: the leading dimensions of each head that rotate.
     pub rotary_ndims: Option<u64>,
     /// Attention and MLP read the layer's input together ([`Residual::TwoNorms`]).
@@ -192,5 +211,8 @@ pub struct GptConfig {
 
 /// The description of a `model_type`, if the GPT-style table has it.
 pub fn lookup(model_type: &str) -> Option<&'static GptDesc> {
-    super::spec_gpt_types::TYPES.iter().find(|d| d.keys.model_type == model_type)
+    super::spec_gpt_types::TYPES
+        .iter()
+        .chain(super::spec_gpt_more::TYPES)
+        .find(|d| d.keys.model_type == model_type)
 }

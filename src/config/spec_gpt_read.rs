@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::spec::{Reader, head};
-use super::spec_gpt::{Ffn, GptConfig, GptWindow, Positions, Residual, lookup};
+use super::spec_gpt::{Act, Ffn, GptConfig, GptWindow, Positions, Residual, lookup};
 use super::{Common, ConfigError, Defaulted, Limit, check_range};
 
 impl GptConfig {
@@ -69,7 +69,10 @@ impl GptConfig {
             Some(key) => r.float(key)?,
             None => 1e-5,
         };
-        let activation = r.string(k.act)?;
+        let activation = match k.act {
+            Act::Key(key) => r.string(key)?,
+            Act::Fixed(act) => act.to_string(),
+        };
         let tie_word_embeddings = r.flag("tie_word_embeddings")?;
         let (parallel, post_norm) = match desc.residual {
             Residual::TwoNorms(key) => (r.flag(key)?, false),
@@ -95,6 +98,10 @@ impl GptConfig {
             None => false,
         };
         let cross_attention = match desc.cross_key {
+            Some(key) => r.flag(key)?,
+            None => false,
+        };
+        let qk_norm = match desc.qk_norm_key {
             Some(key) => r.flag(key)?,
             None => false,
         };
@@ -128,6 +135,7 @@ impl GptConfig {
             lm_bias,
             scale_embedding,
             cross_attention,
+            qk_norm,
             rotary_ndims,
             parallel,
             embed_width,

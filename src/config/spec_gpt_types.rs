@@ -4,12 +4,12 @@
 
 use super::spec::{Dv, HeadKind, Spec};
 use super::spec_dense::BASE;
-use super::spec_gpt::{Buffers, Ffn, GptDesc, GptWindow, OFF, ON, Positions, Qkv, Residual, SizeKeys};
+use super::spec_gpt::{Act, Buffers, Ffn, GptDesc, GptWindow, OFF, ON, Positions, Qkv, Residual, SizeKeys};
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, QuestionAnswering, Sequence, Token};
 
 /// GPT-2's key names (`n_embd`, `n_layer`, ...), which GPT-J, CodeGen and GPT-1 keep.
-const GPT2_SIZES: SizeKeys = SizeKeys {
+pub(super) const GPT2_SIZES: SizeKeys = SizeKeys {
     vocab: "vocab_size",
     hidden: "n_embd",
     layers: "n_layer",
@@ -17,11 +17,11 @@ const GPT2_SIZES: SizeKeys = SizeKeys {
     ffn: Ffn::KeyOr4x("n_inner"),
     positions: "n_positions",
     eps: Some("layer_norm_epsilon"),
-    act: "activation_function",
+    act: Act::Key("activation_function"),
 };
 
 /// `attribute_map` of the classes that keep GPT-2's names.
-const GPT2_ALIASES: &[(&str, &str)] = &[
+pub(super) const GPT2_ALIASES: &[(&str, &str)] = &[
     ("max_position_embeddings", "n_positions"),
     ("hidden_size", "n_embd"),
     ("num_attention_heads", "n_head"),
@@ -30,7 +30,7 @@ const GPT2_ALIASES: &[(&str, &str)] = &[
 
 /// GPT-J's layer: one LayerNorm read by attention and MLP in parallel, rotary positions, no
 /// attention biases, a biased LM head.
-const GPTJ: GptDesc = GptDesc {
+pub(super) const GPTJ: GptDesc = GptDesc {
     keys: Spec {
         model_type: "gptj",
         classes: &[
@@ -78,6 +78,10 @@ const GPTJ: GptDesc = GptDesc {
     final_norm: Some("ln_f"),
     lm: "lm_head",
     lm_bias: ON,
+    seq_head: "score",
+    token_head: "classifier",
+    norm_bias: true,
+    qk_norm_key: None,
     window: GptWindow::None,
     cross_key: None,
     buffers: Buffers::None,
@@ -116,7 +120,7 @@ pub(super) const BIOGPT: GptDesc = GptDesc {
         positions: "max_position_embeddings",
         // Its LayerNorms are built without `layer_norm_eps`.
         eps: None,
-        act: "hidden_act",
+        act: Act::Key("hidden_act"),
     },
     base: "biogpt.",
     inner: "",
@@ -141,6 +145,10 @@ pub(super) const BIOGPT: GptDesc = GptDesc {
     final_norm: Some("layer_norm"),
     lm: "output_projection",
     lm_bias: OFF,
+    seq_head: "score",
+    token_head: "classifier",
+    norm_bias: true,
+    qk_norm_key: None,
     window: GptWindow::None,
     cross_key: None,
     buffers: Buffers::None,
@@ -250,7 +258,7 @@ pub const TYPES: &[GptDesc] = &[
             ffn: Ffn::Key("ffn_dim"),
             positions: "max_position_embeddings",
             eps: None,
-            act: "activation_function",
+            act: Act::Key("activation_function"),
         },
         base: "model.",
         positions: Positions::Fixed("sinusoidal"),
@@ -259,41 +267,4 @@ pub const TYPES: &[GptDesc] = &[
         ..BIOGPT
     },
     BIOGPT,
-    GptDesc {
-        keys: Spec {
-            model_type: "openai-gpt",
-            classes: &[
-                ("OpenAIGPTModel", Model),
-                ("OpenAIGPTLMHeadModel", CausalLm),
-                ("OpenAIGPTForSequenceClassification", Sequence),
-            ],
-            keys: &[
-                ("vocab_size", U(40478)),
-                ("n_positions", U(512)),
-                ("n_embd", U(768)),
-                ("n_layer", U(12)),
-                ("n_head", U(12)),
-                ("afn", S("gelu")),
-                ("layer_norm_epsilon", F(1e-5)),
-                ("pad_token_id", Null),
-                ("tie_word_embeddings", B(true)),
-            ],
-            aliases: GPT2_ALIASES,
-            ..BASE
-        },
-        sizes: SizeKeys { ffn: Ffn::Times4, act: "afn", ..GPT2_SIZES },
-        embed: "tokens_embed",
-        positions: Positions::Learned { name: "positions_embed", offset: 0 },
-        qkv: Qkv::Fused("c_attn"),
-        out: "c_proj",
-        qkv_bias: ON,
-        out_bias: ON,
-        conv1d: true,
-        mlp: ["mlp.c_fc", "mlp.c_proj"],
-        norms: &["ln_1", "ln_2"],
-        residual: Residual::PostNorm,
-        final_norm: None,
-        lm_bias: OFF,
-        ..GPTJ
-    },
 ];

@@ -2,10 +2,11 @@
 //! learned position table), a stack of LayerNorm layers whose attention and MLP are named and
 //! switched by the description, a final norm and the class's head.
 
-use super::blocks::{HeadNames, conv1d, embedding, head_section, layer_norm, linear};
+use super::blocks::{HeadNames, conv1d, embedding, head_section, layer_norm, linear, rms_norm};
 use super::decoder::base_prefix;
 use super::{Graph, Node, Op, Role, Section};
 use crate::config::ConfigError;
+use crate::config::decoder::DecoderHead;
 use crate::config::spec_gpt::{GptConfig, Positions, Qkv, Residual};
 
 impl GptConfig {
@@ -49,6 +50,13 @@ fn attention(c: &GptConfig, a: &str, what: &str, seq: u64) -> Vec<Node> {
             .map(|(n, w)| proj(c, &format!("{a}.{n}"), &format!("{w} projection"), seq, h, h, c.qkv_bias))
             .collect(),
     };
+    if c.qk_norm {
+        let d = c.head_dim();
+        for (n, w) in [("q_layernorm", "queries"), ("k_layernorm", "keys")] {
+            let what = format!("LayerNorm over each head's {w}");
+            nodes.push(layer_norm(&format!("{a}.{n}"), &what, &[seq, h], d, true));
+        }
+    }
     nodes.push(Node::new(
         a,
         Op::Attention,
@@ -58,6 +66,16 @@ fn attention(c: &GptConfig, a: &str, what: &str, seq: u64) -> Vec<Node> {
     let out = format!("{a}.{}", c.desc.out);
     nodes.push(proj(c, &out, "attention output projection", seq, h, h, c.out_bias));
     nodes
+}
+
+/// A LayerNorm of the type's kind: with weight and bias, weight only (MPT), or none.
+fn ln(c: &GptConfig, name: &str, what: &str, seq: u64) -> Node {
+    let h = c.hidden_size;
+    if c.affine && !c.desc.norm_bias {
+        rms_norm(name, &format!("{what}, LayerNorm without bias"), &[seq, h], h)
+    } else {
+        layer_norm(name, what, &[seq, h], h, c.affine)
+    }
 }
 
 fn self_attention_words(c: &GptConfig) -> String {
@@ -104,7 +122,7 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
     let l = format!("{p}{}.{{i}}", d.layers);
     let norm = |i: usize, what: &str| {
         let name = d.norms.get(i).copied().unwrap_or("ln");
-        layer_norm(&format!("{l}.{name}"), what, &[seq, h], h, c.affine)
+        ln(c, &format!("{l}.{name}"), what, seq)
     };
     let attn = attention(c, &format!("{l}.{}", d.attn), &self_attention_words(c), seq);
     let ffn = c.intermediate_size;
@@ -174,7 +192,7 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
     sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes: layer });
     let mut tail = vec![];
     if let Some(f) = d.final_norm.filter(|_| c.final_norm) {
-        tail.push(layer_norm(&format!("{p}{f}"), "final norm", &[seq, h], h, c.affine));
+        tail.push(ln(c, &format!("{p}{f}"), "final norm", seq));
     }
     if w != h {
         let what = "hidden size down to the embedding width";
@@ -190,9 +208,21 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         lm_bias: c.lm_bias,
         lm_note: String::new(),
         score_rows: None,
-        token: "classifier",
+        token: d.token_head,
         tied_to: c.tie_word_embeddings.then_some(&embed_weight),
     };
-    sections.extend(head_section(c.head, &names, seq, w, c.vocab_size));
+    match c.head {
+        DecoderHead::SequenceClassification { num_labels } if d.seq_head != "score" => {
+            let what = "labels, read at the last non-padding token";
+            let node = linear(d.seq_head, what, 1, w, num_labels, false);
+            sections.push(Section {
+                name: node.name.clone(),
+                role: Role::Head,
+                repeat: 1,
+                nodes: vec![node],
+            });
+        }
+        _ => sections.extend(head_section(c.head, &names, seq, w, c.vocab_size)),
+    }
     Graph { seq_len: seq, sections }
 }
