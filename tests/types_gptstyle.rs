@@ -267,3 +267,30 @@ fn persimmon_without_qk_layernorm_drops_two_norms_per_layer_and_its_token_head_i
         lin(h, 5, true)
     );
 }
+
+#[test]
+fn gpt_neox_japanese_has_no_biases_but_one_dense_bias_in_its_last_layer() {
+    // GPTNeoXJapaneseConfig's defaults (abeja/gpt-neox-japanese-2.7b): vocab 32000, hidden 2560,
+    // 32 layers, MLP 4 x 2560 (intermediate_multiple_size). Each layer: input_layernorm,
+    // query_key_value (3h) and dense without bias, post_attention_layernorm, dense_h_to_4h and
+    // dense_4h_to_h without bias; the last layer's attention also holds dense_bias (h). Then
+    // final_layer_norm; embed_out is tied.
+    let (v, h, l) = (32_000u64, 2560u64, 32u64);
+    let layer = ln(h) + lin(h, 3 * h, false) + lin(h, h, false) + ln(h) + 2 * lin(h, 4 * h, false);
+    let total = v * h + l * layer + h + ln(h);
+    let c = json!({"model_type": "gpt_neox_japanese", "architectures": ["GPTNeoXJapaneseForCausalLM"]});
+    assert_eq!(derived(c.clone()), total);
+    let names: Vec<String> = tensors(c).into_iter().map(|(n, _)| n).collect();
+    assert!(names.contains(&"gpt_neox_japanese.layers.31.attention.dense_bias".to_string()));
+}
+
+#[test]
+fn gpt_neox_japanese_mlp_is_hidden_times_intermediate_multiple_size() {
+    let c = |m: u64| {
+        derived(json!({"model_type": "gpt_neox_japanese", "architectures": ["GPTNeoXJapaneseModel"],
+            "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100,
+            "intermediate_multiple_size": m}))
+    };
+    // Each of 2 layers: up and down projections, 64 x (64 m) each, no bias.
+    assert_eq!(c(3) - c(2), 2 * 2 * 64 * 64);
+}

@@ -47,6 +47,8 @@ pub enum Ffn {
     KeyOr4x(&'static str),
     /// 4 x hidden, fixed by the modeling code (GPT-1).
     Times4,
+    /// hidden x the key's whole multiple (GPT-NeoX-Japanese's `intermediate_multiple_size`).
+    HiddenTimes(&'static str),
 }
 
 /// How positions enter.
@@ -161,6 +163,9 @@ pub struct GptDesc {
     pub norm_bias: bool,
     /// A key that adds a LayerNorm over each head's queries and keys (Persimmon's `qk_layernorm`).
     pub qk_norm_key: Option<&'static str>,
+    /// A bias of the attention output the last layer alone holds, under its attention module
+    /// (GPT-NeoX-Japanese's `dense_bias`).
+    pub last_out_bias: Option<&'static str>,
     pub window: GptWindow,
     /// A key that adds cross-attention to each layer (XGLM's `add_cross_attention`).
     pub cross_key: Option<&'static str>,

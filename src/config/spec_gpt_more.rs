@@ -194,4 +194,47 @@ pub const TYPES: &[GptDesc] = &[
         qk_norm_key: Some("qk_layernorm"),
         ..BIOGPT
     },
+    // ABEJA's GPT-NeoX-Japanese: GPT-NeoX's names in sequence, no biases but the last layer's
+    // `dense_bias`, an MLP of hidden x `intermediate_multiple_size`, and a tied `embed_out`.
+    GptDesc {
+        keys: Spec {
+            model_type: "gpt_neox_japanese",
+            classes: &[("GPTNeoXJapaneseModel", Model), ("GPTNeoXJapaneseForCausalLM", CausalLm)],
+            keys: &[
+                ("vocab_size", U(32000)),
+                ("hidden_size", U(2560)),
+                ("num_hidden_layers", U(32)),
+                ("num_attention_heads", U(32)),
+                ("intermediate_multiple_size", U(4)),
+                ("hidden_act", S("gelu")),
+                ("max_position_embeddings", U(2048)),
+                ("layer_norm_eps", F(1e-5)),
+                ("pad_token_id", Null),
+                ("tie_word_embeddings", B(true)),
+            ],
+            ..BASE
+        },
+        sizes: SizeKeys {
+            ffn: Ffn::HiddenTimes("intermediate_multiple_size"),
+            eps: Some("layer_norm_eps"),
+            ..BIOGPT.sizes
+        },
+        base: "gpt_neox_japanese.",
+        embed: "embed_in",
+        scale_key: None,
+        positions: Positions::Fixed("rotary"),
+        layers: "layers",
+        attn: "attention",
+        qkv: Qkv::Fused("query_key_value"),
+        out: "dense",
+        qkv_bias: OFF,
+        out_bias: OFF,
+        mlp: ["mlp.dense_h_to_4h", "mlp.dense_4h_to_h"],
+        mlp_bias: OFF,
+        norms: &["input_layernorm", "post_attention_layernorm"],
+        final_norm: Some("final_layer_norm"),
+        lm: "embed_out",
+        last_out_bias: Some("dense_bias"),
+        ..BIOGPT
+    },
 ];

@@ -41,6 +41,10 @@ impl GptConfig {
                 }
             },
             Ffn::Times4 => 4 * hidden_size,
+            Ffn::HiddenTimes(key) => {
+                let times = r.size(key, 1 << 10)?;
+                check_range(Limit { field: key, max: 1 << 22 }, hidden_size * times)?
+            }
         };
         let max_position_embeddings = r.size(k.positions, 1 << 30)?;
         let embed_width = match desc.embed_width_key {

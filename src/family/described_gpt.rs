@@ -67,4 +67,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "gpt_neox",
         "Adept's Persimmon-8B (2023): biased fused q/k/v with a LayerNorm over each head's queries and keys, rotary on half of each head, a squared-ReLU MLP and an untied LM head.",
     ),
+    gpt(
+        "gpt_neox_japanese",
+        "GPT-NeoX-Japanese",
+        "gpt_neox",
+        "ABEJA's Japanese GPT-NeoX (2022): GPT-NeoX's layers in sequence without biases (but one attention output bias in the last layer), rotary positions and a tied output embedding.",
+    ),
 ];

@@ -4,7 +4,7 @@
 
 use super::blocks::{HeadNames, conv1d, embedding, head_section, layer_norm, linear, rms_norm};
 use super::decoder::base_prefix;
-use super::{Graph, Node, Op, Role, Section};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::ConfigError;
 use crate::config::decoder::DecoderHead;
 use crate::config::spec_gpt::{GptConfig, Positions, Qkv, Residual};
@@ -190,6 +190,13 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         }
     }
     sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes: layer });
+    if let Some(bias) = d.last_out_bias {
+        let last = c.num_layers.saturating_sub(1);
+        let name = format!("{p}{}.{last}.{}.{bias}", d.layers, d.attn);
+        let node = Node::new(&name, Op::Add, "the last layer's attention output bias", &[seq, h])
+            .with([Tensor::new(name.clone(), &[h])]);
+        sections.push(Section { name, role: Role::Layers, repeat: 1, nodes: vec![node] });
+    }
     let mut tail = vec![];
     if let Some(f) = d.final_norm.filter(|_| c.final_norm) {
         tail.push(ln(c, &format!("{p}{f}"), "final norm", seq));

@@ -83,3 +83,11 @@ VARIATIONS.update({
              vocab_size=777, tie_word_embeddings=True, qk_layernorm=False, num_labels=5),
     ],
 })
+
+FAMILIES += ["gpt_neox_japanese"]
+VARIATIONS["gpt_neox_japanese"] = [
+    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, vocab_size=1000),
+    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=6, vocab_size=777,
+         intermediate_multiple_size=2, tie_word_embeddings=False),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, vocab_size=300),
+]
