@@ -294,3 +294,44 @@ fn gpt_neox_japanese_mlp_is_hidden_times_intermediate_multiple_size() {
     // Each of 2 layers: up and down projections, 64 x (64 m) each, no bias.
     assert_eq!(c(3) - c(2), 2 * 2 * 64 * 64);
 }
+
+#[test]
+fn bert_generation_decoder_is_bert_post_norm_with_a_tied_head_whose_bias_counts_once() {
+    // BertGenerationConfig's defaults: vocab 50358, hidden 1024, 24 layers, intermediate 4096,
+    // 512 learned positions. Embeddings: word, position, LayerNorm. Each layer: query, key,
+    // value, output.dense (biased), attention.output.LayerNorm, intermediate.dense and
+    // output.dense (biased), output.LayerNorm. No final norm. lm_head.decoder is tied to the word
+    // embeddings; its bias (vocab) is tied to lm_head.bias, so one vocab-wide bias.
+    let (v, h, f, l) = (50_358u64, 1024u64, 4096u64, 24u64);
+    let layer = 4 * lin(h, h, true) + ln(h) + lin(h, f, true) + lin(f, h, true) + ln(h);
+    let body = v * h + 512 * h + ln(h) + l * layer;
+    let c = |class: &str, tied: bool| {
+        derived(json!({"model_type": "bert-generation", "architectures": [class],
+            "tie_word_embeddings": tied}))
+    };
+    assert_eq!(c("BertGenerationEncoder", true), body);
+    assert_eq!(c("BertGenerationDecoder", true), body + v);
+    // Untied: the decoder's own weight and bias, and lm_head.bias beside them.
+    assert_eq!(c("BertGenerationDecoder", false), body + v * h + v + v);
+}
+
+#[test]
+fn bert_generation_cross_attention_adds_bert_named_attention_and_norm_per_layer() {
+    let (h, l) = (64u64, 2u64);
+    let c = |cross: bool| {
+        json!({"model_type": "bert-generation", "architectures": ["BertGenerationDecoder"],
+            "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+            "intermediate_size": 100, "vocab_size": 50, "is_decoder": true,
+            "add_cross_attention": cross})
+    };
+    assert_eq!(derived(c(true)) - derived(c(false)), l * (4 * lin(h, h, true) + ln(h)));
+    let names: Vec<String> = tensors(c(true)).into_iter().map(|(n, _)| n).collect();
+    for n in [
+        "bert.encoder.layer.1.crossattention.self.query.weight",
+        "bert.encoder.layer.1.crossattention.output.dense.bias",
+        "bert.encoder.layer.1.crossattention.output.LayerNorm.weight",
+        "bert.embeddings.LayerNorm.bias",
+    ] {
+        assert!(names.contains(&n.to_string()), "{n} missing");
+    }
+}

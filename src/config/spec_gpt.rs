@@ -155,6 +155,9 @@ pub struct GptDesc {
     /// The LM head's module (`lm_head`, BioGPT's `output_projection`).
     pub lm: &'static str,
     pub lm_bias: Bias,
+    /// A bias beside the LM head (BERT's `lm_head.bias`), one tensor with the head's own bias
+    /// when the embeddings are tied, a second one when not.
+    pub lm_side_bias: Option<&'static str>,
     /// The sequence classifier's module and bias (`score` without; CTRL's `classifier` without).
     pub seq_head: &'static str,
     /// The token classifier's module, with its bias (`classifier`; the generic classes' `score`).
@@ -169,6 +172,11 @@ pub struct GptDesc {
     pub window: GptWindow,
     /// A key that adds cross-attention to each layer (XGLM's `add_cross_attention`).
     pub cross_key: Option<&'static str>,
+    /// The cross-attention's module and its LayerNorm, under the layer (`encoder_attn`,
+    /// `encoder_attn_layer_norm`; BERT's `crossattention`, `crossattention.output.LayerNorm`).
+    pub cross_names: [&'static str; 2],
+    /// A LayerNorm over the summed embeddings, under the base (BERT's `embeddings.LayerNorm`).
+    pub embed_norm: Option<&'static str>,
     pub buffers: Buffers,
 }
 

@@ -237,4 +237,47 @@ pub const TYPES: &[GptDesc] = &[
         last_out_bias: Some("dense_bias"),
         ..BIOGPT
     },
+    // BertGeneration: BERT's post-norm layers (biased q/k/v, output dense and LayerNorm), learned
+    // positions and a LayerNorm over the embeddings, no final norm; the decoder's `lm_head.decoder`
+    // is tied to the word embeddings and its bias to `lm_head.bias`.
+    GptDesc {
+        keys: Spec {
+            model_type: "bert-generation",
+            classes: &[("BertGenerationEncoder", Model), ("BertGenerationDecoder", CausalLm)],
+            keys: &[
+                ("vocab_size", U(50358)),
+                ("hidden_size", U(1024)),
+                ("num_hidden_layers", U(24)),
+                ("num_attention_heads", U(16)),
+                ("intermediate_size", U(4096)),
+                ("hidden_act", S("gelu")),
+                ("max_position_embeddings", U(512)),
+                ("layer_norm_eps", F(1e-12)),
+                ("pad_token_id", U(0)),
+                ("add_cross_attention", B(false)),
+                ("tie_word_embeddings", B(true)),
+            ],
+            ..BASE
+        },
+        sizes: SizeKeys { eps: Some("layer_norm_eps"), ..BIOGPT.sizes },
+        base: "bert.",
+        embed: "embeddings.word_embeddings",
+        embed_norm: Some("embeddings.LayerNorm"),
+        scale_key: None,
+        positions: Positions::Learned { name: "embeddings.position_embeddings", offset: 0 },
+        layers: "encoder.layer",
+        attn: "attention",
+        qkv: Qkv::Split(["self.query", "self.key", "self.value"]),
+        out: "output.dense",
+        mlp: ["intermediate.dense", "output.dense"],
+        norms: &["attention.output.LayerNorm", "output.LayerNorm"],
+        residual: Residual::PostNorm,
+        final_norm: None,
+        lm: "lm_head.decoder",
+        lm_bias: ON,
+        lm_side_bias: Some("lm_head.bias"),
+        cross_key: Some("add_cross_attention"),
+        cross_names: ["crossattention", "crossattention.output.LayerNorm"],
+        ..BIOGPT
+    },
 ];

@@ -78,6 +78,7 @@ pub(super) const GPTJ: GptDesc = GptDesc {
     final_norm: Some("ln_f"),
     lm: "lm_head",
     lm_bias: ON,
+    lm_side_bias: None,
     seq_head: "score",
     token_head: "classifier",
     norm_bias: true,
@@ -85,6 +86,8 @@ pub(super) const GPTJ: GptDesc = GptDesc {
     last_out_bias: None,
     window: GptWindow::None,
     cross_key: None,
+    cross_names: ["encoder_attn", "encoder_attn_layer_norm"],
+    embed_norm: None,
     buffers: Buffers::None,
 };
 
@@ -146,6 +149,7 @@ pub(super) const BIOGPT: GptDesc = GptDesc {
     final_norm: Some("layer_norm"),
     lm: "output_projection",
     lm_bias: OFF,
+    lm_side_bias: None,
     seq_head: "score",
     token_head: "classifier",
     norm_bias: true,
@@ -153,6 +157,8 @@ pub(super) const BIOGPT: GptDesc = GptDesc {
     last_out_bias: None,
     window: GptWindow::None,
     cross_key: None,
+    cross_names: ["encoder_attn", "encoder_attn_layer_norm"],
+    embed_norm: None,
     buffers: Buffers::None,
 };
 

@@ -73,4 +73,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "gpt_neox",
         "ABEJA's Japanese GPT-NeoX (2022): GPT-NeoX's layers in sequence without biases (but one attention output bias in the last layer), rotary positions and a tied output embedding.",
     ),
+    gpt(
+        "bert-generation",
+        "BertGeneration",
+        "bert",
+        "Google's BertGeneration (2019): BERT's post-norm layers reused as a causal decoder (and encoder), warm-started from BERT or RoBERTa checkpoints, with an LM head tied to the word embeddings.",
+    ),
 ];

@@ -117,6 +117,9 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         let detail = format!("{} positions, learned{more}", c.max_position_embeddings);
         nodes.push(embedding(&format!("{p}{name}"), detail, seq, rows, h));
     }
+    if let Some(n) = d.embed_norm {
+        nodes.push(ln(c, &format!("{p}{n}"), "norm of the summed embeddings", seq));
+    }
     let mut sections = vec![Section { name: embed.clone(), role: Role::Embeddings, repeat: 1, nodes }];
 
     let l = format!("{p}{}.{{i}}", d.layers);
@@ -151,14 +154,10 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
             layer.push(norm(0, "pre-attention norm"));
             layer.extend(attn);
             if c.cross_attention {
-                layer.push(layer_norm(
-                    &format!("{l}.encoder_attn_layer_norm"),
-                    "pre-cross-attention norm",
-                    &[seq, h],
-                    h,
-                    true,
-                ));
-                layer.extend(attention(c, &format!("{l}.encoder_attn"), "over the encoder's states", seq));
+                let [module, norm] = d.cross_names;
+                let what = "pre-cross-attention norm";
+                layer.push(layer_norm(&format!("{l}.{norm}"), what, &[seq, h], h, true));
+                layer.extend(attention(c, &format!("{l}.{module}"), "over the encoder's states", seq));
             }
             layer.push(norm(1, "pre-MLP norm"));
             layer.extend(mlp);
@@ -185,6 +184,11 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         Residual::PostNorm => {
             layer.extend(attn);
             layer.push(norm(0, "post-attention norm of x + attention(x)"));
+            if c.cross_attention {
+                let [module, norm] = d.cross_names;
+                layer.extend(attention(c, &format!("{l}.{module}"), "over the encoder's states", seq));
+                layer.push(ln(c, &format!("{l}.{norm}"), "post-cross-attention norm", seq));
+            }
             layer.extend(mlp);
             layer.push(norm(1, "post-MLP norm"));
         }
@@ -230,6 +234,11 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
             });
         }
         _ => sections.extend(head_section(c.head, &names, seq, w, c.vocab_size)),
+    }
+    if let (Some(side), DecoderHead::CausalLm, false) = (d.lm_side_bias, c.head, c.tie_word_embeddings) {
+        if let Some(head) = sections.last_mut().and_then(|s| s.nodes.last_mut()) {
+            head.params.push(Tensor::new(side.to_string(), &[c.vocab_size]));
+        }
     }
     Graph { seq_len: seq, sections }
 }

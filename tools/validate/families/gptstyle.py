@@ -91,3 +91,13 @@ VARIATIONS["gpt_neox_japanese"] = [
          intermediate_multiple_size=2, tie_word_embeddings=False),
     dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, vocab_size=300),
 ]
+
+FAMILIES += ["bert-generation"]
+VARIATIONS["bert-generation"] = [
+    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=256,
+         vocab_size=1000, is_decoder=True),
+    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=6, intermediate_size=200,
+         vocab_size=777, tie_word_embeddings=False, max_position_embeddings=77, is_decoder=True),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=100,
+         vocab_size=300, is_decoder=True, add_cross_attention=True),
+]
