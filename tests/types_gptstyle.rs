@@ -335,3 +335,35 @@ fn bert_generation_cross_attention_adds_bert_named_attention_and_norm_per_layer(
         assert!(names.contains(&n.to_string()), "{n} missing");
     }
 }
+
+#[test]
+fn trocr_causal_lm_always_has_cross_attention_reading_the_encoders_width() {
+    // TrOCRConfig's defaults: vocab 50265, d_model 1024, 12 layers, ffn 4096, 512 learned
+    // positions offset by 2, layernorm_embedding. TrOCRForCausalLM sets is_decoder, so each layer
+    // holds self_attn (q, k, v, out, biased), self_attn_layer_norm, encoder_attn (the same),
+    // encoder_attn_layer_norm, fc1, fc2 (biased), final_layer_norm. No final norm; the output
+    // projection is tied.
+    let (v, h, f, l) = (50_265u64, 1024u64, 4096u64, 12u64);
+    let attn = 4 * lin(h, h, true);
+    let layer = attn + ln(h) + attn + ln(h) + lin(h, f, true) + lin(f, h, true) + ln(h);
+    let total = v * h + (512 + 2) * h + ln(h) + l * layer;
+    assert_eq!(derived(json!({"model_type": "trocr", "architectures": ["TrOCRForCausalLM"]})), total);
+}
+
+#[test]
+fn trocr_cross_attention_keys_and_values_read_cross_attention_hidden_size() {
+    let c = |extra: serde_json::Value| {
+        let mut c = json!({"model_type": "trocr", "architectures": ["TrOCRForCausalLM"], "d_model": 64,
+            "decoder_layers": 2, "decoder_attention_heads": 4, "decoder_ffn_dim": 100,
+            "vocab_size": 50, "max_position_embeddings": 30});
+        for (k, v) in extra.as_object().unwrap() {
+            c[k] = v.clone();
+        }
+        derived(c)
+    };
+    // Per layer, k_proj and v_proj of encoder_attn read 48 instead of 64 inputs (bias unchanged).
+    assert_eq!(c(json!({})) - c(json!({"cross_attention_hidden_size": 48})), 2 * 2 * (64 - 48) * 64);
+    // Sinusoidal positions (no table of 30 + 2 rows) and no embeddings LayerNorm.
+    let fixed = json!({"use_learned_position_embeddings": false, "layernorm_embedding": false});
+    assert_eq!(c(json!({})) - c(fixed), 32 * 64 + ln(64));
+}

@@ -56,6 +56,9 @@ pub enum Ffn {
 pub enum Positions {
     /// A learned table `name` of `max_positions + offset` rows (BioGPT's and OPT's offset 2).
     Learned { name: &'static str, offset: u64 },
+    /// Learned as above when the key is true, else sinusoidal without parameters (TrOCR's
+    /// `use_learned_position_embeddings`).
+    LearnedIf { key: &'static str, name: &'static str, offset: u64 },
     /// No parameters: rotary, sinusoidal (a buffer), ALiBi; the words say which.
     Fixed(&'static str),
     /// Rotary on the leading fraction of each head the key gives (GPT-NeoX's `rotary_pct`).
@@ -170,13 +173,19 @@ pub struct GptDesc {
     /// (GPT-NeoX-Japanese's `dense_bias`).
     pub last_out_bias: Option<&'static str>,
     pub window: GptWindow,
-    /// A key that adds cross-attention to each layer (XGLM's `add_cross_attention`).
-    pub cross_key: Option<&'static str>,
+    /// Cross-attention in each layer: a key that adds it (XGLM's `add_cross_attention`), or
+    /// always (TrOCR's causal LM sets `is_decoder` itself) or never (a switch, like a bias).
+    pub cross: Bias,
     /// The cross-attention's module and its LayerNorm, under the layer (`encoder_attn`,
     /// `encoder_attn_layer_norm`; BERT's `crossattention`, `crossattention.output.LayerNorm`).
     pub cross_names: [&'static str; 2],
     /// A LayerNorm over the summed embeddings, under the base (BERT's `embeddings.LayerNorm`).
     pub embed_norm: Option<&'static str>,
+    /// The embeddings' LayerNorm only when this key is true (TrOCR's `layernorm_embedding`).
+    pub embed_norm_key: Option<&'static str>,
+    /// The width of the encoder states cross-attention's keys and values read, when the key is
+    /// not null (TrOCR's `cross_attention_hidden_size`); else the hidden size.
+    pub cross_width_key: Option<&'static str>,
     pub buffers: Buffers,
 }
 
@@ -204,6 +213,12 @@ pub struct GptConfig {
     pub lm_bias: bool,
     pub scale_embedding: bool,
     pub cross_attention: bool,
+    /// The width cross-attention's k and v projections read.
+    pub cross_width: u64,
+    /// A learned position table is built.
+    pub learned_positions: bool,
+    /// The embeddings' LayerNorm is built.
+    pub embed_norm: bool,
     /// LayerNorms over each head's queries and keys.
     pub qk_norm: bool,
     /// `int(head_dim * rotary_pct)`: the leading dimensions of each head that rotate.

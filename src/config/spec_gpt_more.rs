@@ -2,7 +2,7 @@
 //! and Persimmon. Defaults are those of transformers 5.24's `configuration_<type>.py`; the names and
 //! switches those of its `modeling_<type>.py`.
 
-use super::spec::{Dv, HeadKind, Spec};
+use super::spec::{Bias, Dv, HeadKind, Spec};
 use super::spec_dense::BASE;
 use super::spec_gpt::{Act, Ffn, GptDesc, OFF, ON, Positions, Qkv, Residual, SizeKeys};
 use super::spec_gpt_types::{BIOGPT, GPT2_ALIASES, GPT2_SIZES, GPTJ};
@@ -276,8 +276,64 @@ pub const TYPES: &[GptDesc] = &[
         lm: "lm_head.decoder",
         lm_bias: ON,
         lm_side_bias: Some("lm_head.bias"),
-        cross_key: Some("add_cross_attention"),
+        cross: Bias::Key("add_cross_attention"),
         cross_names: ["crossattention", "crossattention.output.LayerNorm"],
+        ..BIOGPT
+    },
+    // TrOCR's text decoder: fairseq's post-norm layers under `model.decoder.`, learned positions
+    // offset by 2 (or sinusoidal, no parameters), an optional embeddings LayerNorm, and, as a
+    // decoder (TrOCRForCausalLM sets `is_decoder`), cross-attention whose k and v read
+    // `cross_attention_hidden_size`.
+    GptDesc {
+        keys: Spec {
+            model_type: "trocr",
+            classes: &[("TrOCRForCausalLM", CausalLm)],
+            keys: &[
+                ("vocab_size", U(50265)),
+                ("d_model", U(1024)),
+                ("decoder_layers", U(12)),
+                ("decoder_attention_heads", U(16)),
+                ("decoder_ffn_dim", U(4096)),
+                ("activation_function", S("gelu")),
+                ("max_position_embeddings", U(512)),
+                ("scale_embedding", B(false)),
+                ("use_learned_position_embeddings", B(true)),
+                ("layernorm_embedding", B(true)),
+                ("pad_token_id", U(1)),
+                ("cross_attention_hidden_size", Null),
+                ("tie_word_embeddings", B(true)),
+            ],
+            aliases: &[
+                ("num_attention_heads", "decoder_attention_heads"),
+                ("hidden_size", "d_model"),
+                ("num_hidden_layers", "decoder_layers"),
+            ],
+            ..BASE
+        },
+        sizes: SizeKeys {
+            vocab: "vocab_size",
+            hidden: "d_model",
+            layers: "decoder_layers",
+            heads: "decoder_attention_heads",
+            ffn: Ffn::Key("decoder_ffn_dim"),
+            positions: "max_position_embeddings",
+            eps: None,
+            act: Act::Key("activation_function"),
+        },
+        base: "model.",
+        inner: "decoder.",
+        positions: Positions::LearnedIf {
+            key: "use_learned_position_embeddings",
+            name: "embed_positions",
+            offset: 2,
+        },
+        embed_norm: Some("layernorm_embedding"),
+        embed_norm_key: Some("layernorm_embedding"),
+        norms: &["self_attn_layer_norm", "final_layer_norm"],
+        residual: Residual::PostNorm,
+        final_norm: None,
+        cross: ON,
+        cross_width_key: Some("cross_attention_hidden_size"),
         ..BIOGPT
     },
 ];

@@ -101,10 +101,24 @@ impl GptConfig {
             Some(key) => r.flag(key)?,
             None => false,
         };
-        let cross_attention = match desc.cross_key {
-            Some(key) => r.flag(key)?,
-            None => false,
+        let cross_attention = r.bias(desc.cross)?;
+        let cross_width = match desc.cross_width_key.filter(|_| cross_attention) {
+            Some(key) => match r.opt_u(key)? {
+                Some(w) => check_range(Limit { field: key, max: 1 << 18 }, w)?,
+                None => hidden_size,
+            },
+            None => hidden_size,
         };
+        let learned_positions = match desc.positions {
+            Positions::Learned { .. } => true,
+            Positions::LearnedIf { key, .. } => r.flag(key)?,
+            _ => false,
+        };
+        let embed_norm = desc.embed_norm.is_some()
+            && match desc.embed_norm_key {
+                Some(key) => r.flag(key)?,
+                None => true,
+            };
         let qk_norm = match desc.qk_norm_key {
             Some(key) => r.flag(key)?,
             None => false,
@@ -140,6 +154,9 @@ impl GptConfig {
             scale_embedding,
             cross_attention,
             qk_norm,
+            cross_width,
+            learned_positions,
+            embed_norm,
             rotary_ndims,
             parallel,
             embed_width,

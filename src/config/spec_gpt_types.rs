@@ -2,7 +2,7 @@
 //! those of transformers 5.24's `configuration_<type>.py`; the names and switches those of its
 //! `modeling_<type>.py`.
 
-use super::spec::{Dv, HeadKind, Spec};
+use super::spec::{Bias, Dv, HeadKind, Spec};
 use super::spec_dense::BASE;
 use super::spec_gpt::{Act, Buffers, Ffn, GptDesc, GptWindow, OFF, ON, Positions, Qkv, Residual, SizeKeys};
 use Dv::{B, F, Null, S, U};
@@ -85,9 +85,11 @@ pub(super) const GPTJ: GptDesc = GptDesc {
     qk_norm_key: None,
     last_out_bias: None,
     window: GptWindow::None,
-    cross_key: None,
+    cross: OFF,
     cross_names: ["encoder_attn", "encoder_attn_layer_norm"],
     embed_norm: None,
+    embed_norm_key: None,
+    cross_width_key: None,
     buffers: Buffers::None,
 };
 
@@ -156,9 +158,11 @@ pub(super) const BIOGPT: GptDesc = GptDesc {
     qk_norm_key: None,
     last_out_bias: None,
     window: GptWindow::None,
-    cross_key: None,
+    cross: OFF,
     cross_names: ["encoder_attn", "encoder_attn_layer_norm"],
     embed_norm: None,
+    embed_norm_key: None,
+    cross_width_key: None,
     buffers: Buffers::None,
 };
 
@@ -271,7 +275,7 @@ pub const TYPES: &[GptDesc] = &[
         base: "model.",
         positions: Positions::Fixed("sinusoidal"),
         lm: "lm_head",
-        cross_key: Some("add_cross_attention"),
+        cross: Bias::Key("add_cross_attention"),
         ..BIOGPT
     },
     BIOGPT,

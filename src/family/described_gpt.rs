@@ -79,4 +79,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "bert",
         "Google's BertGeneration (2019): BERT's post-norm layers reused as a causal decoder (and encoder), warm-started from BERT or RoBERTa checkpoints, with an LM head tied to the word embeddings.",
     ),
+    gpt(
+        "trocr",
+        "TrOCR (text decoder)",
+        "bart",
+        "Microsoft's TrOCR (2021) text decoder: fairseq's post-norm layers with learned positions (offset by 2), an embeddings LayerNorm and cross-attention over the image encoder's states.",
+    ),
 ];

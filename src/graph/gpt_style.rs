@@ -40,14 +40,18 @@ fn proj(c: &GptConfig, name: &str, detail: &str, seq: u64, inp: u64, out: u64, b
 }
 
 /// Self-attention (or cross-attention, `a` then names the module) over every head.
-fn attention(c: &GptConfig, a: &str, what: &str, seq: u64) -> Vec<Node> {
+/// `kv_in` is the width the key and value projections read (the encoder's, for cross-attention).
+fn attention(c: &GptConfig, a: &str, what: &str, seq: u64, kv_in: u64) -> Vec<Node> {
     let h = c.hidden_size;
     let mut nodes = match c.desc.qkv {
         Qkv::Fused(name) => vec![proj(c, &format!("{a}.{name}"), "fused q, k, v", seq, h, 3 * h, c.qkv_bias)],
         Qkv::Split(names) => names
             .iter()
             .zip(["query", "key", "value"])
-            .map(|(n, w)| proj(c, &format!("{a}.{n}"), &format!("{w} projection"), seq, h, h, c.qkv_bias))
+            .map(|(n, w)| {
+                let inp = if w == "query" { h } else { kv_in };
+                proj(c, &format!("{a}.{n}"), &format!("{w} projection"), seq, inp, h, c.qkv_bias)
+            })
             .collect(),
     };
     if c.qk_norm {
@@ -84,6 +88,8 @@ fn self_attention_words(c: &GptConfig) -> String {
     }
     let positions = match c.desc.positions {
         Positions::Learned { .. } => "learned",
+        Positions::LearnedIf { .. } if c.learned_positions => "learned",
+        Positions::LearnedIf { .. } => "sinusoidal",
         Positions::Fixed(words) => words,
         Positions::RotaryPct(_) => {
             let n = c.rotary_ndims.unwrap_or(0);
@@ -111,13 +117,15 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         let what = "token embeddings up to the hidden size";
         nodes.push(linear(&format!("{p}project_in"), what, seq, w, h, false));
     }
-    if let Positions::Learned { name, offset } = d.positions {
+    if let (Positions::Learned { name, offset } | Positions::LearnedIf { name, offset, .. }, true) =
+        (d.positions, c.learned_positions)
+    {
         let rows = c.max_position_embeddings + offset;
         let more = if offset > 0 { format!(", ids offset by {offset}") } else { String::new() };
         let detail = format!("{} positions, learned{more}", c.max_position_embeddings);
         nodes.push(embedding(&format!("{p}{name}"), detail, seq, rows, h));
     }
-    if let Some(n) = d.embed_norm {
+    if let Some(n) = d.embed_norm.filter(|_| c.embed_norm) {
         nodes.push(ln(c, &format!("{p}{n}"), "norm of the summed embeddings", seq));
     }
     let mut sections = vec![Section { name: embed.clone(), role: Role::Embeddings, repeat: 1, nodes }];
@@ -127,7 +135,7 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         let name = d.norms.get(i).copied().unwrap_or("ln");
         ln(c, &format!("{l}.{name}"), what, seq)
     };
-    let attn = attention(c, &format!("{l}.{}", d.attn), &self_attention_words(c), seq);
+    let attn = attention(c, &format!("{l}.{}", d.attn), &self_attention_words(c), seq, h);
     let ffn = c.intermediate_size;
     let mlp = vec![
         proj(
@@ -157,7 +165,13 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
                 let [module, norm] = d.cross_names;
                 let what = "pre-cross-attention norm";
                 layer.push(layer_norm(&format!("{l}.{norm}"), what, &[seq, h], h, true));
-                layer.extend(attention(c, &format!("{l}.{module}"), "over the encoder's states", seq));
+                layer.extend(attention(
+                    c,
+                    &format!("{l}.{module}"),
+                    "over the encoder's states",
+                    seq,
+                    c.cross_width,
+                ));
             }
             layer.push(norm(1, "pre-MLP norm"));
             layer.extend(mlp);
@@ -186,7 +200,13 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
             layer.push(norm(0, "post-attention norm of x + attention(x)"));
             if c.cross_attention {
                 let [module, norm] = d.cross_names;
-                layer.extend(attention(c, &format!("{l}.{module}"), "over the encoder's states", seq));
+                layer.extend(attention(
+                    c,
+                    &format!("{l}.{module}"),
+                    "over the encoder's states",
+                    seq,
+                    c.cross_width,
+                ));
                 layer.push(ln(c, &format!("{l}.{norm}"), "post-cross-attention norm", seq));
             }
             layer.extend(mlp);

@@ -101,3 +101,16 @@ VARIATIONS["bert-generation"] = [
     dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=100,
          vocab_size=300, is_decoder=True, add_cross_attention=True),
 ]
+
+FAMILIES += ["trocr"]
+VARIATIONS["trocr"] = [
+    dict(d_model=128, decoder_layers=2, decoder_attention_heads=4, decoder_ffn_dim=256,
+         vocab_size=1000),
+    dict(d_model=96, decoder_layers=3, decoder_attention_heads=6, decoder_ffn_dim=200,
+         vocab_size=777, tie_word_embeddings=False, use_learned_position_embeddings=False,
+         layernorm_embedding=False),
+    dict(d_model=64, decoder_layers=1, decoder_attention_heads=2, decoder_ffn_dim=100,
+         vocab_size=300, is_decoder=True, cross_attention_hidden_size=48),
+    dict(d_model=64, decoder_layers=2, decoder_attention_heads=2, decoder_ffn_dim=100,
+         vocab_size=300, is_decoder=True, max_position_embeddings=77),
+]
