@@ -255,10 +255,10 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         }
         _ => sections.extend(head_section(c.head, &names, seq, w, c.vocab_size)),
     }
-    if let (Some(side), DecoderHead::CausalLm, false) = (d.lm_side_bias, c.head, c.tie_word_embeddings) {
-        if let Some(head) = sections.last_mut().and_then(|s| s.nodes.last_mut()) {
-            head.params.push(Tensor::new(side.to_string(), &[c.vocab_size]));
-        }
+    if let (Some(side), DecoderHead::CausalLm, false) = (d.lm_side_bias, c.head, c.tie_word_embeddings)
+        && let Some(head) = sections.last_mut().and_then(|s| s.nodes.last_mut())
+    {
+        head.params.push(Tensor::new(side.to_string(), &[c.vocab_size]));
     }
     Graph { seq_len: seq, sections }
 }
