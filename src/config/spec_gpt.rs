@@ -242,5 +242,6 @@ pub fn lookup(model_type: &str) -> Option<&'static GptDesc> {
     super::spec_gpt_types::TYPES
         .iter()
         .chain(super::spec_gpt_more::TYPES)
+        .chain(super::spec_gpt_post::TYPES)
         .find(|d| d.keys.model_type == model_type)
 }
