@@ -176,3 +176,194 @@ fn openai_gpt_from_the_snapshot_is_post_norm_conv1d_without_a_final_norm() {
     let attn = shapes.iter().find(|(n, _)| n == "h.0.attn.c_attn.weight").unwrap();
     assert_eq!(attn.1, vec![64, 192]);
 }
+
+#[test]
+fn ctrl_counts_biased_projections_a_relu_mlp_of_dff_and_a_biased_tied_lm_head() {
+    // CTRLConfig's defaults (Salesforce/ctrl): vocab 246534, n_embd 1280, dff 8192, 48 layers,
+    // 256 positions in a sinusoidal buffer (no parameters). EncoderLayer: Wq, Wk, Wv, dense, all
+    // biased; ffn.0 and ffn.2 biased; layernorm1, layernorm2. Then layernorm; lm_head tied to w
+    // but its bias of vocab scalars is its own.
+    let (v, h, f, l) = (246_534u64, 1280u64, 8192u64, 48u64);
+    let layer = 4 * lin(h, h, true) + lin(h, f, true) + lin(f, h, true) + 2 * ln(h);
+    let body = v * h + l * layer + ln(h);
+    assert_eq!(derived(json!({"model_type": "ctrl", "architectures": ["CTRLModel"]})), body);
+    assert_eq!(derived(json!({"model_type": "ctrl", "architectures": ["CTRLLMHeadModel"]})), body + v);
+}
+
+#[test]
+fn ctrl_sequence_classifier_is_named_classifier_and_has_no_bias() {
+    let c = json!({"model_type": "ctrl", "architectures": ["CTRLForSequenceClassification"],
+        "n_embd": 64, "n_layer": 1, "n_head": 4, "dff": 100, "vocab_size": 50, "num_labels": 3});
+    let h = 64u64;
+    let layer = 4 * lin(h, h, true) + lin(h, 100, true) + lin(100, h, true) + 2 * ln(h);
+    assert_eq!(derived(c.clone()), 50 * h + layer + ln(h) + lin(h, 3, false));
+    let t = tensors(c);
+    assert!(t.iter().any(|(n, s)| n == "classifier.weight" && s == &vec![3, 64]));
+    assert!(!t.iter().any(|(n, _)| n.starts_with("classifier.bias") || n.starts_with("score")));
+    assert!(t.iter().any(|(n, _)| n == "transformer.h.0.multi_head_attention.Wq.bias"));
+}
+
+#[test]
+fn mpt_has_no_bias_anywhere_alibi_positions_and_a_4x_mlp_whatever_expansion_ratio_says() {
+    // MptConfig's defaults (mpt-1b sizes): d_model 2048, 24 layers, vocab 50368, tied. MptBlock:
+    // norm_1 and norm_2 keep only their weight, Wqkv (3h) and out_proj without bias, up_proj to
+    // 4h and down_proj without bias. norm_f weight only. No position table (ALiBi).
+    let (v, h, l) = (50_368u64, 2048u64, 24u64);
+    let layer = h + lin(h, 3 * h, false) + lin(h, h, false) + h + lin(h, 4 * h, false) + lin(4 * h, h, false);
+    let body = v * h + l * layer + h;
+    assert_eq!(derived(json!({"model_type": "mpt", "architectures": ["MptModel"]})), body);
+    let lm = json!({"model_type": "mpt", "architectures": ["MptForCausalLM"], "expansion_ratio": 2,
+        "no_bias": false, "attn_config": {"alibi": true, "qk_ln": true}});
+    // Tied: the head adds nothing; `expansion_ratio`, `no_bias` and `attn_config` are not read.
+    assert_eq!(derived(lm), body);
+    let untied =
+        json!({"model_type": "mpt", "architectures": ["MptForCausalLM"], "tie_word_embeddings": false});
+    assert_eq!(derived(untied), body + v * h);
+}
+
+#[test]
+fn mpt_heads_are_score_without_bias_and_classifier_and_qa_outputs_with_bias() {
+    let h = 32u64;
+    let layer = h + lin(h, 3 * h, false) + lin(h, h, false) + h + lin(h, 4 * h, false) + lin(4 * h, h, false);
+    let body = 40 * h + 2 * layer + h;
+    let with = |class: &str| {
+        derived(json!({"model_type": "mpt", "architectures": [class], "d_model": 32, "n_layers": 2,
+            "n_heads": 4, "vocab_size": 40, "num_labels": 3}))
+    };
+    assert_eq!(with("MptForSequenceClassification"), body + lin(h, 3, false));
+    assert_eq!(with("MptForTokenClassification"), body + lin(h, 3, true));
+    assert_eq!(with("MptForQuestionAnswering"), body + lin(h, 2, true));
+}
+
+#[test]
+fn persimmon_8b_defaults_count_qk_layernorms_per_head_and_an_untied_head() {
+    // PersimmonConfig's defaults (adept/persimmon-8b-base): vocab 262144, hidden 4096, 36 layers,
+    // 64 heads (head_dim 64), intermediate 16384. Each layer: input_layernorm, query_key_value
+    // (3h, biased), q_layernorm and k_layernorm over head_dim, dense (biased),
+    // post_attention_layernorm, dense_h_to_4h and dense_4h_to_h (biased). final_layernorm; an
+    // untied lm_head without bias.
+    let (v, h, f, l, d) = (262_144u64, 4096u64, 16_384u64, 36u64, 64u64);
+    let layer =
+        ln(h) + lin(h, 3 * h, true) + 2 * ln(d) + lin(h, h, true) + ln(h) + lin(h, f, true) + lin(f, h, true);
+    let body = v * h + l * layer + ln(h);
+    let lm = derived(json!({"model_type": "persimmon", "architectures": ["PersimmonForCausalLM"]}));
+    assert_eq!(lm, body + v * h);
+}
+
+#[test]
+fn persimmon_without_qk_layernorm_drops_two_norms_per_layer_and_its_token_head_is_score() {
+    let (h, d) = (64u64, 16u64);
+    let c = |qk: bool, class: &str| {
+        json!({"model_type": "persimmon", "architectures": [class], "hidden_size": 64,
+            "num_hidden_layers": 3, "num_attention_heads": 4, "intermediate_size": 100,
+            "vocab_size": 50, "qk_layernorm": qk, "num_labels": 5})
+    };
+    assert_eq!(derived(c(true, "PersimmonModel")) - derived(c(false, "PersimmonModel")), 3 * 2 * ln(d));
+    let names: Vec<String> =
+        tensors(c(false, "PersimmonForTokenClassification")).into_iter().map(|(n, _)| n).collect();
+    assert!(names.contains(&"score.bias".to_string()));
+    assert_eq!(
+        derived(c(false, "PersimmonForTokenClassification")) - derived(c(false, "PersimmonModel")),
+        lin(h, 5, true)
+    );
+}
+
+#[test]
+fn gpt_neox_japanese_has_no_biases_but_one_dense_bias_in_its_last_layer() {
+    // GPTNeoXJapaneseConfig's defaults (abeja/gpt-neox-japanese-2.7b): vocab 32000, hidden 2560,
+    // 32 layers, MLP 4 x 2560 (intermediate_multiple_size). Each layer: input_layernorm,
+    // query_key_value (3h) and dense without bias, post_attention_layernorm, dense_h_to_4h and
+    // dense_4h_to_h without bias; the last layer's attention also holds dense_bias (h). Then
+    // final_layer_norm; embed_out is tied.
+    let (v, h, l) = (32_000u64, 2560u64, 32u64);
+    let layer = ln(h) + lin(h, 3 * h, false) + lin(h, h, false) + ln(h) + 2 * lin(h, 4 * h, false);
+    let total = v * h + l * layer + h + ln(h);
+    let c = json!({"model_type": "gpt_neox_japanese", "architectures": ["GPTNeoXJapaneseForCausalLM"]});
+    assert_eq!(derived(c.clone()), total);
+    let names: Vec<String> = tensors(c).into_iter().map(|(n, _)| n).collect();
+    assert!(names.contains(&"gpt_neox_japanese.layers.31.attention.dense_bias".to_string()));
+}
+
+#[test]
+fn gpt_neox_japanese_mlp_is_hidden_times_intermediate_multiple_size() {
+    let c = |m: u64| {
+        derived(json!({"model_type": "gpt_neox_japanese", "architectures": ["GPTNeoXJapaneseModel"],
+            "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100,
+            "intermediate_multiple_size": m}))
+    };
+    // Each of 2 layers: up and down projections, 64 x (64 m) each, no bias.
+    assert_eq!(c(3) - c(2), 2 * 2 * 64 * 64);
+}
+
+#[test]
+fn bert_generation_decoder_is_bert_post_norm_with_a_tied_head_whose_bias_counts_once() {
+    // BertGenerationConfig's defaults: vocab 50358, hidden 1024, 24 layers, intermediate 4096,
+    // 512 learned positions. Embeddings: word, position, LayerNorm. Each layer: query, key,
+    // value, output.dense (biased), attention.output.LayerNorm, intermediate.dense and
+    // output.dense (biased), output.LayerNorm. No final norm. lm_head.decoder is tied to the word
+    // embeddings; its bias (vocab) is tied to lm_head.bias, so one vocab-wide bias.
+    let (v, h, f, l) = (50_358u64, 1024u64, 4096u64, 24u64);
+    let layer = 4 * lin(h, h, true) + ln(h) + lin(h, f, true) + lin(f, h, true) + ln(h);
+    let body = v * h + 512 * h + ln(h) + l * layer;
+    let c = |class: &str, tied: bool| {
+        derived(json!({"model_type": "bert-generation", "architectures": [class],
+            "tie_word_embeddings": tied}))
+    };
+    assert_eq!(c("BertGenerationEncoder", true), body);
+    assert_eq!(c("BertGenerationDecoder", true), body + v);
+    // Untied: the decoder's own weight and bias, and lm_head.bias beside them.
+    assert_eq!(c("BertGenerationDecoder", false), body + v * h + v + v);
+}
+
+#[test]
+fn bert_generation_cross_attention_adds_bert_named_attention_and_norm_per_layer() {
+    let (h, l) = (64u64, 2u64);
+    let c = |cross: bool| {
+        json!({"model_type": "bert-generation", "architectures": ["BertGenerationDecoder"],
+            "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+            "intermediate_size": 100, "vocab_size": 50, "is_decoder": true,
+            "add_cross_attention": cross})
+    };
+    assert_eq!(derived(c(true)) - derived(c(false)), l * (4 * lin(h, h, true) + ln(h)));
+    let names: Vec<String> = tensors(c(true)).into_iter().map(|(n, _)| n).collect();
+    for n in [
+        "bert.encoder.layer.1.crossattention.self.query.weight",
+        "bert.encoder.layer.1.crossattention.output.dense.bias",
+        "bert.encoder.layer.1.crossattention.output.LayerNorm.weight",
+        "bert.embeddings.LayerNorm.bias",
+    ] {
+        assert!(names.contains(&n.to_string()), "{n} missing");
+    }
+}
+
+#[test]
+fn trocr_causal_lm_always_has_cross_attention_reading_the_encoders_width() {
+    // TrOCRConfig's defaults: vocab 50265, d_model 1024, 12 layers, ffn 4096, 512 learned
+    // positions offset by 2, layernorm_embedding. TrOCRForCausalLM sets is_decoder, so each layer
+    // holds self_attn (q, k, v, out, biased), self_attn_layer_norm, encoder_attn (the same),
+    // encoder_attn_layer_norm, fc1, fc2 (biased), final_layer_norm. No final norm; the output
+    // projection is tied.
+    let (v, h, f, l) = (50_265u64, 1024u64, 4096u64, 12u64);
+    let attn = 4 * lin(h, h, true);
+    let layer = attn + ln(h) + attn + ln(h) + lin(h, f, true) + lin(f, h, true) + ln(h);
+    let total = v * h + (512 + 2) * h + ln(h) + l * layer;
+    assert_eq!(derived(json!({"model_type": "trocr", "architectures": ["TrOCRForCausalLM"]})), total);
+}
+
+#[test]
+fn trocr_cross_attention_keys_and_values_read_cross_attention_hidden_size() {
+    let c = |extra: serde_json::Value| {
+        let mut c = json!({"model_type": "trocr", "architectures": ["TrOCRForCausalLM"], "d_model": 64,
+            "decoder_layers": 2, "decoder_attention_heads": 4, "decoder_ffn_dim": 100,
+            "vocab_size": 50, "max_position_embeddings": 30});
+        for (k, v) in extra.as_object().unwrap() {
+            c[k] = v.clone();
+        }
+        derived(c)
+    };
+    // Per layer, k_proj and v_proj of encoder_attn read 48 instead of 64 inputs (bias unchanged).
+    assert_eq!(c(json!({})) - c(json!({"cross_attention_hidden_size": 48})), 2 * 2 * (64 - 48) * 64);
+    // Sinusoidal positions (no table of 30 + 2 rows) and no embeddings LayerNorm.
+    let fixed = json!({"use_learned_position_embeddings": false, "layernorm_embedding": false});
+    assert_eq!(c(json!({})) - c(fixed), 32 * 64 + ln(64));
+}

@@ -32,6 +32,8 @@ pub mod spec;
 pub mod spec_dense;
 pub mod spec_gpt;
 mod spec_gpt_classic;
+mod spec_gpt_more;
+mod spec_gpt_post;
 mod spec_gpt_read;
 mod spec_gpt_types;
 pub mod spec_granite;

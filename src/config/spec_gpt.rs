@@ -26,7 +26,16 @@ pub struct SizeKeys {
     pub ffn: Ffn,
     pub positions: &'static str,
     pub eps: Option<&'static str>,
-    pub act: &'static str,
+    pub act: Act,
+}
+
+/// The MLP's activation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Act {
+    /// The key's value.
+    Key(&'static str),
+    /// Fixed by the modeling code, no key (CTRL's ReLU, MPT's GELU).
+    Fixed(&'static str),
 }
 
 /// The MLP's width.
@@ -38,6 +47,8 @@ pub enum Ffn {
     KeyOr4x(&'static str),
     /// 4 x hidden, fixed by the modeling code (GPT-1).
     Times4,
+    /// hidden x the key's whole multiple (GPT-NeoX-Japanese's `intermediate_multiple_size`).
+    HiddenTimes(&'static str),
 }
 
 /// How positions enter.
@@ -45,6 +56,9 @@ pub enum Ffn {
 pub enum Positions {
     /// A learned table `name` of `max_positions + offset` rows (BioGPT's and OPT's offset 2).
     Learned { name: &'static str, offset: u64 },
+    /// Learned as above when the key is true, else sinusoidal without parameters (TrOCR's
+    /// `use_learned_position_embeddings`).
+    LearnedIf { key: &'static str, name: &'static str, offset: u64 },
     /// No parameters: rotary, sinusoidal (a buffer), ALiBi; the words say which.
     Fixed(&'static str),
     /// Rotary on the leading fraction of each head the key gives (GPT-NeoX's `rotary_pct`).
@@ -144,9 +158,34 @@ pub struct GptDesc {
     /// The LM head's module (`lm_head`, BioGPT's `output_projection`).
     pub lm: &'static str,
     pub lm_bias: Bias,
+    /// A bias beside the LM head (BERT's `lm_head.bias`), one tensor with the head's own bias
+    /// when the embeddings are tied, a second one when not.
+    pub lm_side_bias: Option<&'static str>,
+    /// The sequence classifier's module and bias (`score` without; CTRL's `classifier` without).
+    pub seq_head: &'static str,
+    /// The token classifier's module, with its bias (`classifier`; the generic classes' `score`).
+    pub token_head: &'static str,
+    /// The LayerNorms carry a bias (MPT's drop it).
+    pub norm_bias: bool,
+    /// A key that adds a LayerNorm over each head's queries and keys (Persimmon's `qk_layernorm`).
+    pub qk_norm_key: Option<&'static str>,
+    /// A bias of the attention output the last layer alone holds, under its attention module
+    /// (GPT-NeoX-Japanese's `dense_bias`).
+    pub last_out_bias: Option<&'static str>,
     pub window: GptWindow,
-    /// A key that adds cross-attention to each layer (XGLM's `add_cross_attention`).
-    pub cross_key: Option<&'static str>,
+    /// Cross-attention in each layer: a key that adds it (XGLM's `add_cross_attention`), or
+    /// always (TrOCR's causal LM sets `is_decoder` itself) or never (a switch, like a bias).
+    pub cross: Bias,
+    /// The cross-attention's module and its LayerNorm, under the layer (`encoder_attn`,
+    /// `encoder_attn_layer_norm`; BERT's `crossattention`, `crossattention.output.LayerNorm`).
+    pub cross_names: [&'static str; 2],
+    /// A LayerNorm over the summed embeddings, under the base (BERT's `embeddings.LayerNorm`).
+    pub embed_norm: Option<&'static str>,
+    /// The embeddings' LayerNorm only when this key is true (TrOCR's `layernorm_embedding`).
+    pub embed_norm_key: Option<&'static str>,
+    /// The width of the encoder states cross-attention's keys and values read, when the key is
+    /// not null (TrOCR's `cross_attention_hidden_size`); else the hidden size.
+    pub cross_width_key: Option<&'static str>,
     pub buffers: Buffers,
 }
 
@@ -174,6 +213,14 @@ pub struct GptConfig {
     pub lm_bias: bool,
     pub scale_embedding: bool,
     pub cross_attention: bool,
+    /// The width cross-attention's k and v projections read.
+    pub cross_width: u64,
+    /// A learned position table is built.
+    pub learned_positions: bool,
+    /// The embeddings' LayerNorm is built.
+    pub embed_norm: bool,
+    /// LayerNorms over each head's queries and keys.
+    pub qk_norm: bool,
     /// `int(head_dim * rotary_pct)`: the leading dimensions of each head that rotate.
     pub rotary_ndims: Option<u64>,
     /// Attention and MLP read the layer's input together ([`Residual::TwoNorms`]).
@@ -192,5 +239,9 @@ pub struct GptConfig {
 
 /// The description of a `model_type`, if the GPT-style table has it.
 pub fn lookup(model_type: &str) -> Option<&'static GptDesc> {
-    super::spec_gpt_types::TYPES.iter().find(|d| d.keys.model_type == model_type)
+    super::spec_gpt_types::TYPES
+        .iter()
+        .chain(super::spec_gpt_more::TYPES)
+        .chain(super::spec_gpt_post::TYPES)
+        .find(|d| d.keys.model_type == model_type)
 }

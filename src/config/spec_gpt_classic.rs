@@ -4,7 +4,7 @@
 
 use super::spec::{Bias, Dv, HeadKind, Spec};
 use super::spec_dense::BASE;
-use super::spec_gpt::{Buffers, Ffn, GptDesc, OFF, Positions, Qkv, Residual, SizeKeys};
+use super::spec_gpt::{Act, Buffers, Ffn, GptDesc, OFF, Positions, Qkv, Residual, SizeKeys};
 use super::spec_gpt_types::BIOGPT;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, QuestionAnswering, Sequence, Token};
@@ -87,7 +87,7 @@ pub(super) const OPT: GptDesc = GptDesc {
         ],
         ..BASE
     },
-    sizes: SizeKeys { ffn: Ffn::Key("ffn_dim"), act: "activation_function", ..BIOGPT.sizes },
+    sizes: SizeKeys { ffn: Ffn::Key("ffn_dim"), act: Act::Key("activation_function"), ..BIOGPT.sizes },
     base: "model.",
     inner: "decoder.",
     scale_key: None,

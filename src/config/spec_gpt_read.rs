@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::spec::{Reader, head};
-use super::spec_gpt::{Ffn, GptConfig, GptWindow, Positions, Residual, lookup};
+use super::spec_gpt::{Act, Ffn, GptConfig, GptWindow, Positions, Residual, lookup};
 use super::{Common, ConfigError, Defaulted, Limit, check_range};
 
 impl GptConfig {
@@ -41,6 +41,10 @@ impl GptConfig {
                 }
             },
             Ffn::Times4 => 4 * hidden_size,
+            Ffn::HiddenTimes(key) => {
+                let times = r.size(key, 1 << 10)?;
+                check_range(Limit { field: key, max: 1 << 22 }, hidden_size * times)?
+            }
         };
         let max_position_embeddings = r.size(k.positions, 1 << 30)?;
         let embed_width = match desc.embed_width_key {
@@ -69,7 +73,10 @@ impl GptConfig {
             Some(key) => r.float(key)?,
             None => 1e-5,
         };
-        let activation = r.string(k.act)?;
+        let activation = match k.act {
+            Act::Key(key) => r.string(key)?,
+            Act::Fixed(act) => act.to_string(),
+        };
         let tie_word_embeddings = r.flag("tie_word_embeddings")?;
         let (parallel, post_norm) = match desc.residual {
             Residual::TwoNorms(key) => (r.flag(key)?, false),
@@ -94,7 +101,25 @@ impl GptConfig {
             Some(key) => r.flag(key)?,
             None => false,
         };
-        let cross_attention = match desc.cross_key {
+        let cross_attention = r.bias(desc.cross)?;
+        let cross_width = match desc.cross_width_key.filter(|_| cross_attention) {
+            Some(key) => match r.opt_u(key)? {
+                Some(w) => check_range(Limit { field: key, max: 1 << 18 }, w)?,
+                None => hidden_size,
+            },
+            None => hidden_size,
+        };
+        let learned_positions = match desc.positions {
+            Positions::Learned { .. } => true,
+            Positions::LearnedIf { key, .. } => r.flag(key)?,
+            _ => false,
+        };
+        let embed_norm = desc.embed_norm.is_some()
+            && match desc.embed_norm_key {
+                Some(key) => r.flag(key)?,
+                None => true,
+            };
+        let qk_norm = match desc.qk_norm_key {
             Some(key) => r.flag(key)?,
             None => false,
         };
@@ -128,6 +153,10 @@ impl GptConfig {
             lm_bias,
             scale_embedding,
             cross_attention,
+            qk_norm,
+            cross_width,
+            learned_positions,
+            embed_norm,
             rotary_ndims,
             parallel,
             embed_width,

@@ -2,14 +2,14 @@
 //! those of transformers 5.24's `configuration_<type>.py`; the names and switches those of its
 //! `modeling_<type>.py`.
 
-use super::spec::{Dv, HeadKind, Spec};
+use super::spec::{Bias, Dv, HeadKind, Spec};
 use super::spec_dense::BASE;
-use super::spec_gpt::{Buffers, Ffn, GptDesc, GptWindow, OFF, ON, Positions, Qkv, Residual, SizeKeys};
+use super::spec_gpt::{Act, Buffers, Ffn, GptDesc, GptWindow, OFF, ON, Positions, Qkv, Residual, SizeKeys};
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, QuestionAnswering, Sequence, Token};
 
 /// GPT-2's key names (`n_embd`, `n_layer`, ...), which GPT-J, CodeGen and GPT-1 keep.
-const GPT2_SIZES: SizeKeys = SizeKeys {
+pub(super) const GPT2_SIZES: SizeKeys = SizeKeys {
     vocab: "vocab_size",
     hidden: "n_embd",
     layers: "n_layer",
@@ -17,11 +17,11 @@ const GPT2_SIZES: SizeKeys = SizeKeys {
     ffn: Ffn::KeyOr4x("n_inner"),
     positions: "n_positions",
     eps: Some("layer_norm_epsilon"),
-    act: "activation_function",
+    act: Act::Key("activation_function"),
 };
 
 /// `attribute_map` of the classes that keep GPT-2's names.
-const GPT2_ALIASES: &[(&str, &str)] = &[
+pub(super) const GPT2_ALIASES: &[(&str, &str)] = &[
     ("max_position_embeddings", "n_positions"),
     ("hidden_size", "n_embd"),
     ("num_attention_heads", "n_head"),
@@ -30,7 +30,7 @@ const GPT2_ALIASES: &[(&str, &str)] = &[
 
 /// GPT-J's layer: one LayerNorm read by attention and MLP in parallel, rotary positions, no
 /// attention biases, a biased LM head.
-const GPTJ: GptDesc = GptDesc {
+pub(super) const GPTJ: GptDesc = GptDesc {
     keys: Spec {
         model_type: "gptj",
         classes: &[
@@ -78,8 +78,18 @@ const GPTJ: GptDesc = GptDesc {
     final_norm: Some("ln_f"),
     lm: "lm_head",
     lm_bias: ON,
+    lm_side_bias: None,
+    seq_head: "score",
+    token_head: "classifier",
+    norm_bias: true,
+    qk_norm_key: None,
+    last_out_bias: None,
     window: GptWindow::None,
-    cross_key: None,
+    cross: OFF,
+    cross_names: ["encoder_attn", "encoder_attn_layer_norm"],
+    embed_norm: None,
+    embed_norm_key: None,
+    cross_width_key: None,
     buffers: Buffers::None,
 };
 
@@ -116,34 +126,24 @@ pub(super) const BIOGPT: GptDesc = GptDesc {
         positions: "max_position_embeddings",
         // Its LayerNorms are built without `layer_norm_eps`.
         eps: None,
-        act: "hidden_act",
+        act: Act::Key("hidden_act"),
     },
     base: "biogpt.",
     inner: "",
     embed: "embed_tokens",
     scale_key: Some("scale_embedding"),
-    embed_width_key: None,
-    affine_key: None,
-    attn_words: None,
-    final_section: None,
     positions: Positions::Learned { name: "embed_positions", offset: 2 },
     layers: "layers",
     attn: "self_attn",
-    qkv: Qkv::Split(["q_proj", "k_proj", "v_proj"]),
-    out: "out_proj",
     qkv_bias: ON,
     out_bias: ON,
-    conv1d: false,
     mlp: ["fc1", "fc2"],
-    mlp_bias: ON,
     norms: &["self_attn_layer_norm", "final_layer_norm"],
     residual: Residual::Sequential,
     final_norm: Some("layer_norm"),
     lm: "output_projection",
     lm_bias: OFF,
-    window: GptWindow::None,
-    cross_key: None,
-    buffers: Buffers::None,
+    ..GPTJ
 };
 
 use super::spec_gpt_classic::{GPT_NEOX, OPT};
@@ -250,50 +250,13 @@ pub const TYPES: &[GptDesc] = &[
             ffn: Ffn::Key("ffn_dim"),
             positions: "max_position_embeddings",
             eps: None,
-            act: "activation_function",
+            act: Act::Key("activation_function"),
         },
         base: "model.",
         positions: Positions::Fixed("sinusoidal"),
         lm: "lm_head",
-        cross_key: Some("add_cross_attention"),
+        cross: Bias::Key("add_cross_attention"),
         ..BIOGPT
     },
     BIOGPT,
-    GptDesc {
-        keys: Spec {
-            model_type: "openai-gpt",
-            classes: &[
-                ("OpenAIGPTModel", Model),
-                ("OpenAIGPTLMHeadModel", CausalLm),
-                ("OpenAIGPTForSequenceClassification", Sequence),
-            ],
-            keys: &[
-                ("vocab_size", U(40478)),
-                ("n_positions", U(512)),
-                ("n_embd", U(768)),
-                ("n_layer", U(12)),
-                ("n_head", U(12)),
-                ("afn", S("gelu")),
-                ("layer_norm_epsilon", F(1e-5)),
-                ("pad_token_id", Null),
-                ("tie_word_embeddings", B(true)),
-            ],
-            aliases: GPT2_ALIASES,
-            ..BASE
-        },
-        sizes: SizeKeys { ffn: Ffn::Times4, act: "afn", ..GPT2_SIZES },
-        embed: "tokens_embed",
-        positions: Positions::Learned { name: "positions_embed", offset: 0 },
-        qkv: Qkv::Fused("c_attn"),
-        out: "c_proj",
-        qkv_bias: ON,
-        out_bias: ON,
-        conv1d: true,
-        mlp: ["mlp.c_fc", "mlp.c_proj"],
-        norms: &["ln_1", "ln_2"],
-        residual: Residual::PostNorm,
-        final_norm: None,
-        lm_bias: OFF,
-        ..GPTJ
-    },
 ];

@@ -2,10 +2,11 @@
 //! learned position table), a stack of LayerNorm layers whose attention and MLP are named and
 //! switched by the description, a final norm and the class's head.
 
-use super::blocks::{HeadNames, conv1d, embedding, head_section, layer_norm, linear};
+use super::blocks::{HeadNames, conv1d, embedding, head_section, layer_norm, linear, rms_norm};
 use super::decoder::base_prefix;
-use super::{Graph, Node, Op, Role, Section};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::ConfigError;
+use crate::config::decoder::DecoderHead;
 use crate::config::spec_gpt::{GptConfig, Positions, Qkv, Residual};
 
 impl GptConfig {
@@ -39,16 +40,27 @@ fn proj(c: &GptConfig, name: &str, detail: &str, seq: u64, inp: u64, out: u64, b
 }
 
 /// Self-attention (or cross-attention, `a` then names the module) over every head.
-fn attention(c: &GptConfig, a: &str, what: &str, seq: u64) -> Vec<Node> {
+/// `kv_in` is the width the key and value projections read (the encoder's, for cross-attention).
+fn attention(c: &GptConfig, a: &str, what: &str, seq: u64, kv_in: u64) -> Vec<Node> {
     let h = c.hidden_size;
     let mut nodes = match c.desc.qkv {
         Qkv::Fused(name) => vec![proj(c, &format!("{a}.{name}"), "fused q, k, v", seq, h, 3 * h, c.qkv_bias)],
         Qkv::Split(names) => names
             .iter()
             .zip(["query", "key", "value"])
-            .map(|(n, w)| proj(c, &format!("{a}.{n}"), &format!("{w} projection"), seq, h, h, c.qkv_bias))
+            .map(|(n, w)| {
+                let inp = if w == "query" { h } else { kv_in };
+                proj(c, &format!("{a}.{n}"), &format!("{w} projection"), seq, inp, h, c.qkv_bias)
+            })
             .collect(),
     };
+    if c.qk_norm {
+        let d = c.head_dim();
+        for (n, w) in [("q_layernorm", "queries"), ("k_layernorm", "keys")] {
+            let what = format!("LayerNorm over each head's {w}");
+            nodes.push(layer_norm(&format!("{a}.{n}"), &what, &[seq, h], d, true));
+        }
+    }
     nodes.push(Node::new(
         a,
         Op::Attention,
@@ -60,12 +72,24 @@ fn attention(c: &GptConfig, a: &str, what: &str, seq: u64) -> Vec<Node> {
     nodes
 }
 
+/// A LayerNorm of the type's kind: with weight and bias, weight only (MPT), or none.
+fn ln(c: &GptConfig, name: &str, what: &str, seq: u64) -> Node {
+    let h = c.hidden_size;
+    if c.affine && !c.desc.norm_bias {
+        rms_norm(name, &format!("{what}, LayerNorm without bias"), &[seq, h], h)
+    } else {
+        layer_norm(name, what, &[seq, h], h, c.affine)
+    }
+}
+
 fn self_attention_words(c: &GptConfig) -> String {
     if let Some(words) = c.desc.attn_words {
         return words.to_string();
     }
     let positions = match c.desc.positions {
         Positions::Learned { .. } => "learned",
+        Positions::LearnedIf { .. } if c.learned_positions => "learned",
+        Positions::LearnedIf { .. } => "sinusoidal",
         Positions::Fixed(words) => words,
         Positions::RotaryPct(_) => {
             let n = c.rotary_ndims.unwrap_or(0);
@@ -93,20 +117,25 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         let what = "token embeddings up to the hidden size";
         nodes.push(linear(&format!("{p}project_in"), what, seq, w, h, false));
     }
-    if let Positions::Learned { name, offset } = d.positions {
+    if let (Positions::Learned { name, offset } | Positions::LearnedIf { name, offset, .. }, true) =
+        (d.positions, c.learned_positions)
+    {
         let rows = c.max_position_embeddings + offset;
         let more = if offset > 0 { format!(", ids offset by {offset}") } else { String::new() };
         let detail = format!("{} positions, learned{more}", c.max_position_embeddings);
         nodes.push(embedding(&format!("{p}{name}"), detail, seq, rows, h));
+    }
+    if let Some(n) = d.embed_norm.filter(|_| c.embed_norm) {
+        nodes.push(ln(c, &format!("{p}{n}"), "norm of the summed embeddings", seq));
     }
     let mut sections = vec![Section { name: embed.clone(), role: Role::Embeddings, repeat: 1, nodes }];
 
     let l = format!("{p}{}.{{i}}", d.layers);
     let norm = |i: usize, what: &str| {
         let name = d.norms.get(i).copied().unwrap_or("ln");
-        layer_norm(&format!("{l}.{name}"), what, &[seq, h], h, c.affine)
+        ln(c, &format!("{l}.{name}"), what, seq)
     };
-    let attn = attention(c, &format!("{l}.{}", d.attn), &self_attention_words(c), seq);
+    let attn = attention(c, &format!("{l}.{}", d.attn), &self_attention_words(c), seq, h);
     let ffn = c.intermediate_size;
     let mlp = vec![
         proj(
@@ -133,14 +162,16 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
             layer.push(norm(0, "pre-attention norm"));
             layer.extend(attn);
             if c.cross_attention {
-                layer.push(layer_norm(
-                    &format!("{l}.encoder_attn_layer_norm"),
-                    "pre-cross-attention norm",
-                    &[seq, h],
-                    h,
-                    true,
+                let [module, norm] = d.cross_names;
+                let what = "pre-cross-attention norm";
+                layer.push(layer_norm(&format!("{l}.{norm}"), what, &[seq, h], h, true));
+                layer.extend(attention(
+                    c,
+                    &format!("{l}.{module}"),
+                    "over the encoder's states",
+                    seq,
+                    c.cross_width,
                 ));
-                layer.extend(attention(c, &format!("{l}.encoder_attn"), "over the encoder's states", seq));
             }
             layer.push(norm(1, "pre-MLP norm"));
             layer.extend(mlp);
@@ -167,14 +198,32 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         Residual::PostNorm => {
             layer.extend(attn);
             layer.push(norm(0, "post-attention norm of x + attention(x)"));
+            if c.cross_attention {
+                let [module, norm] = d.cross_names;
+                layer.extend(attention(
+                    c,
+                    &format!("{l}.{module}"),
+                    "over the encoder's states",
+                    seq,
+                    c.cross_width,
+                ));
+                layer.push(ln(c, &format!("{l}.{norm}"), "post-cross-attention norm", seq));
+            }
             layer.extend(mlp);
             layer.push(norm(1, "post-MLP norm"));
         }
     }
     sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes: layer });
+    if let Some(bias) = d.last_out_bias {
+        let last = c.num_layers.saturating_sub(1);
+        let name = format!("{p}{}.{last}.{}.{bias}", d.layers, d.attn);
+        let node = Node::new(&name, Op::Add, "the last layer's attention output bias", &[seq, h])
+            .with([Tensor::new(name.clone(), &[h])]);
+        sections.push(Section { name, role: Role::Layers, repeat: 1, nodes: vec![node] });
+    }
     let mut tail = vec![];
     if let Some(f) = d.final_norm.filter(|_| c.final_norm) {
-        tail.push(layer_norm(&format!("{p}{f}"), "final norm", &[seq, h], h, c.affine));
+        tail.push(ln(c, &format!("{p}{f}"), "final norm", seq));
     }
     if w != h {
         let what = "hidden size down to the embedding width";
@@ -190,9 +239,26 @@ pub fn build(c: &GptConfig, seq: u64) -> Graph {
         lm_bias: c.lm_bias,
         lm_note: String::new(),
         score_rows: None,
-        token: "classifier",
+        token: d.token_head,
         tied_to: c.tie_word_embeddings.then_some(&embed_weight),
     };
-    sections.extend(head_section(c.head, &names, seq, w, c.vocab_size));
+    match c.head {
+        DecoderHead::SequenceClassification { num_labels } if d.seq_head != "score" => {
+            let what = "labels, read at the last non-padding token";
+            let node = linear(d.seq_head, what, 1, w, num_labels, false);
+            sections.push(Section {
+                name: node.name.clone(),
+                role: Role::Head,
+                repeat: 1,
+                nodes: vec![node],
+            });
+        }
+        _ => sections.extend(head_section(c.head, &names, seq, w, c.vocab_size)),
+    }
+    if let (Some(side), DecoderHead::CausalLm, false) = (d.lm_side_bias, c.head, c.tie_word_embeddings)
+        && let Some(head) = sections.last_mut().and_then(|s| s.nodes.last_mut())
+    {
+        head.params.push(Tensor::new(side.to_string(), &[c.vocab_size]));
+    }
     Graph { seq_len: seq, sections }
 }

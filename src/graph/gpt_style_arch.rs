@@ -6,12 +6,16 @@ use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph};
 use crate::config::decoder::DecoderHead;
 use crate::config::spec::HeadKind;
-use crate::config::spec_gpt::{Buffers, GptConfig};
+use crate::config::spec_gpt::{Act, Buffers, GptConfig};
 use crate::config::{Defaulted, Dims};
 
 impl Architecture for GptConfig {
     fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![(self.desc.sizes.act, self.activation.clone())]
+        match self.desc.sizes.act {
+            Act::Key(key) => vec![(key, self.activation.clone())],
+            // Fixed by the modeling code: nothing in the file to check.
+            Act::Fixed(_) => vec![],
+        }
     }
     fn class(&self) -> &str {
         &self.class

@@ -707,7 +707,8 @@ def short(message: str, limit: int = 160) -> str:
 def family_classes(model_type: str) -> list[str]:
     from transformers.models.auto import modeling_auto as ma
 
-    classes = [ma.MODEL_MAPPING_NAMES[model_type]]
+    # A type without a base model (TrOCR's decoder) starts from its causal LM.
+    classes = [base_class(model_type)]
     for mapping in (
         ma.MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES,
         ma.MODEL_FOR_SPEECH_SEQ_2_SEQ_MAPPING_NAMES,
@@ -716,7 +717,8 @@ def family_classes(model_type: str) -> list[str]:
         ma.MODEL_FOR_IMAGE_CLASSIFICATION_MAPPING_NAMES,
     ):
         if model_type in mapping:
-            classes.append(mapping[model_type])
+            if mapping[model_type] not in classes:
+                classes.append(mapping[model_type])
             break
     if model_type in ma.MODEL_FOR_SEQUENCE_CLASSIFICATION_MAPPING_NAMES:
         classes.append(ma.MODEL_FOR_SEQUENCE_CLASSIFICATION_MAPPING_NAMES[model_type])
@@ -729,6 +731,8 @@ def family_classes(model_type: str) -> list[str]:
 def base_class(model_type: str) -> str:
     from transformers.models.auto import modeling_auto as ma
 
+    if model_type not in ma.MODEL_MAPPING_NAMES:
+        return ma.MODEL_FOR_CAUSAL_LM_MAPPING_NAMES[model_type]
     return ma.MODEL_MAPPING_NAMES[model_type]
 
 

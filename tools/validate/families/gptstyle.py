@@ -57,3 +57,60 @@ VARIATIONS = {
         _gpt2(64, 1, 2, 300, num_labels=5),
     ],
 }
+
+# CTRL, MPT and Persimmon (src/config/spec_gpt_more.rs).
+FAMILIES += ["ctrl", "mpt", "persimmon"]
+EXTRA_CLASSES.update({
+    "ctrl": ["CTRLForSequenceClassification"],
+    "mpt": ["MptForSequenceClassification", "MptForTokenClassification", "MptForQuestionAnswering"],
+    "persimmon": ["PersimmonForSequenceClassification", "PersimmonForTokenClassification"],
+})
+VARIATIONS.update({
+    "ctrl": [
+        _gpt2(128, 2, 4, 1000, dff=300),
+        _gpt2(96, 3, 6, 777, dff=200, tie_word_embeddings=False, num_labels=5),
+    ],
+    "mpt": [
+        dict(d_model=128, n_layers=2, n_heads=4, vocab_size=1000),
+        dict(d_model=96, n_layers=3, n_heads=6, vocab_size=777, tie_word_embeddings=False,
+             expansion_ratio=2, no_bias=False, attn_config={"qk_ln": True, "clip_qkv": 6.0}),
+        dict(d_model=64, n_layers=1, n_heads=2, vocab_size=300, num_labels=5),
+    ],
+    "persimmon": [
+        dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=256,
+             vocab_size=1000),
+        dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=6, intermediate_size=200,
+             vocab_size=777, tie_word_embeddings=True, qk_layernorm=False, num_labels=5),
+    ],
+})
+
+FAMILIES += ["gpt_neox_japanese"]
+VARIATIONS["gpt_neox_japanese"] = [
+    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, vocab_size=1000),
+    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=6, vocab_size=777,
+         intermediate_multiple_size=2, tie_word_embeddings=False),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, vocab_size=300),
+]
+
+FAMILIES += ["bert-generation"]
+VARIATIONS["bert-generation"] = [
+    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=256,
+         vocab_size=1000, is_decoder=True),
+    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=6, intermediate_size=200,
+         vocab_size=777, tie_word_embeddings=False, max_position_embeddings=77, is_decoder=True),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=100,
+         vocab_size=300, is_decoder=True, add_cross_attention=True),
+]
+
+FAMILIES += ["trocr"]
+VARIATIONS["trocr"] = [
+    dict(d_model=128, decoder_layers=2, decoder_attention_heads=4, decoder_ffn_dim=256,
+         vocab_size=1000),
+    dict(d_model=96, decoder_layers=3, decoder_attention_heads=6, decoder_ffn_dim=200,
+         vocab_size=777, tie_word_embeddings=False, use_learned_position_embeddings=False,
+         layernorm_embedding=False),
+    dict(d_model=64, decoder_layers=1, decoder_attention_heads=2, decoder_ffn_dim=100,
+         vocab_size=300, is_decoder=True, cross_attention_hidden_size=48),
+    dict(d_model=64, decoder_layers=2, decoder_attention_heads=2, decoder_ffn_dim=100,
+         vocab_size=300, is_decoder=True, max_position_embeddings=77),
+]
