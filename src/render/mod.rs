@@ -88,6 +88,12 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("model_siblings.html", include_str!("../../templates/model_siblings.html")),
     ("model_siblings.md.j2", include_str!("../../templates/model_siblings.md.j2")),
     ("plan.txt.j2", include_str!("../../templates/plan.txt.j2")),
+];
+
+/// The site's other pages. The in-browser planner (built without `io`) renders only a model's
+/// page, Markdown and text, and leaves these out of its module (the 1.5 MB budget).
+#[cfg(feature = "io")]
+pub const SITE_TEMPLATES: &[(&str, &str)] = &[
     ("family.html", include_str!("../../templates/family.html")),
     ("family.md.j2", include_str!("../../templates/family.md.j2")),
     ("index.html", include_str!("../../templates/index.html")),
@@ -176,7 +182,11 @@ impl Renderer {
                 None => write(out, &value.to_string()),
             }
         });
-        for (name, source) in TEMPLATES {
+        #[cfg(feature = "io")]
+        let templates = TEMPLATES.iter().chain(SITE_TEMPLATES);
+        #[cfg(not(feature = "io"))]
+        let templates = TEMPLATES.iter();
+        for (name, source) in templates {
             // Templates are compiled into the binary and every one is rendered by the tests.
             env.add_template(name, source).unwrap_or_else(|e| panic!("template {name}: {e}"));
         }
