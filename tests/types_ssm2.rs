@@ -349,3 +349,22 @@ fn lfm2_moe_keeps_its_first_layers_dense_then_routes_over_stacked_experts() {
         "layer_types": ["conv", "full_attention", "conv", "conv"]});
     assert_eq!(derived(config), expected);
 }
+
+#[test]
+fn a_mamba2_config_saved_by_python_with_an_infinite_time_step_limit_still_plans() {
+    // Mamba2Config's default time_step_limit is (0.0, float("inf")), which Python's json module
+    // writes as a bare `Infinity` (not JSON). The planner does not read the key; the count is
+    // the default Mamba-2's, as in the test above.
+    let (v, h) = (32768u64, 4096u64);
+    let expected = v * h + 64 * (h + mamba2(h, 128, 64, 8, 128, 4, false)) + h + v * h;
+    let text = r#"{"model_type": "mamba2", "architectures": ["Mamba2ForCausalLM"],
+        "time_step_limit": [0.0, Infinity], "time_step_floor": 0.0001, "note": "NaN stays a string"}"#;
+    assert_eq!(plan_text(text).unwrap().params.unwrap().derived, expected);
+}
+
+#[test]
+fn an_infinite_width_is_refused_naming_the_key_not_defaulted() {
+    let text = r#"{"model_type": "mamba2", "architectures": ["Mamba2ForCausalLM"], "hidden_size": Infinity}"#;
+    let err = format!("{:?}", plan_text(text).unwrap_err());
+    assert!(err.contains("hidden_size"), "{err}");
+}

@@ -116,10 +116,50 @@ const UNSUPPORTED_FACT_KEYS: &[&str] = &[
     "num_local_experts",
 ];
 
+/// The text with each bare `NaN`, `Infinity` and `-Infinity` outside a string quoted, or None when
+/// it has none.
+fn python_constants_as_strings(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len() + 16);
+    let (mut in_string, mut escaped, mut changed) = (false, false, false);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+        } else if let Some(word) = ["-Infinity", "Infinity", "NaN"].iter().find(|w| rest.starts_with(**w)) {
+            out.push('"');
+            out.push_str(word);
+            out.push('"');
+            rest = &rest[word.len()..];
+            changed = true;
+            continue;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    changed.then_some(out)
+}
+
 /// Parses config.json text into the fields every family shares and the whole JSON value, which
 /// the family's resolver then reads (see [`crate::family`]).
 pub fn parse(text: &str) -> Result<(Common, Value), ConfigError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| ConfigError::NotJson(e.to_string()))?;
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        // Python's json module writes float('inf') and float('nan') as bare `Infinity` and `NaN`
+        // (transformers' Mamba-2 configs save `"time_step_limit": [0.0, Infinity]`). Read as the
+        // strings "Infinity" and "NaN": a key the planner never reads is ignored as before, and a
+        // key it reads as a number fails naming that key, never defaults.
+        Err(e) => match python_constants_as_strings(text) {
+            Some(fixed) => serde_json::from_str(&fixed).map_err(|_| ConfigError::NotJson(e.to_string()))?,
+            None => return Err(ConfigError::NotJson(e.to_string())),
+        },
+    };
     let obj = value.as_object().ok_or(ConfigError::NotObject)?;
     let model_type = match obj.get("model_type") {
         Some(Value::String(s)) if !s.is_empty() => s.clone(),

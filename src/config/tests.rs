@@ -18,3 +18,16 @@ fn an_unknown_family_keeps_what_its_config_says() {
     assert_eq!(common.model_type, "zamba2");
     assert_eq!(facts(&value), vec![("hidden_size".into(), "768".into()), ("n_layer".into(), "24".into())]);
 }
+
+#[test]
+fn bare_python_constants_outside_strings_are_read_as_strings_and_strings_are_left_alone() {
+    let (_, value) = parse(
+        r#"{"model_type": "mamba2", "limit": [0.0, Infinity, -Infinity, NaN], "s": "a \"NaN\" Infinity"}"#,
+    )
+    .unwrap();
+    assert_eq!(value["limit"], serde_json::json!([0.0, "Infinity", "-Infinity", "NaN"]));
+    assert_eq!(value["s"], "a \"NaN\" Infinity");
+    // Still broken JSON after that: the original error is reported.
+    let err = parse(r#"{"model_type": "mamba2", "x": Infinity,}"#).unwrap_err();
+    assert!(matches!(&err, ConfigError::NotJson(m) if m.contains("line 1")), "{err}");
+}
