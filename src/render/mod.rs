@@ -87,11 +87,14 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("model.md.j2", include_str!("../../templates/model.md.j2")),
     ("model_siblings.html", include_str!("../../templates/model_siblings.html")),
     ("model_siblings.md.j2", include_str!("../../templates/model_siblings.md.j2")),
-    ("plan.txt.j2", include_str!("../../templates/plan.txt.j2")),
 ];
 
 /// The site's other pages. The in-browser planner (built without `io`) renders only a model's
 /// page, Markdown and text, and leaves these out of its module (the 1.5 MB budget).
+/// The terminal plan (`modelatlas plan`), which the browser's planner never shows.
+#[cfg(feature = "io")]
+pub const TEXT_TEMPLATES: &[(&str, &str)] = &[("plan.txt.j2", include_str!("../../templates/plan.txt.j2"))];
+
 #[cfg(feature = "io")]
 pub const SITE_TEMPLATES: &[(&str, &str)] = &[
     ("family.html", include_str!("../../templates/family.html")),
@@ -183,7 +186,7 @@ impl Renderer {
             }
         });
         #[cfg(feature = "io")]
-        let templates = TEMPLATES.iter().chain(SITE_TEMPLATES);
+        let templates = TEMPLATES.iter().chain(TEXT_TEMPLATES).chain(SITE_TEMPLATES);
         #[cfg(not(feature = "io"))]
         let templates = TEMPLATES.iter();
         for (name, source) in templates {
@@ -269,10 +272,14 @@ impl Renderer {
 
     /// The plan as terminal text, Markdown or JSON.
     pub fn plan(&self, page: &ModelPage, format: PlanFormat) -> Result<String, RenderError> {
-        let ctx = context! { page => Serde(page), training => Serde(&page.training), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page), src => sources(page) };
+        let ctx = || context! { page => Serde(page), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page), src => sources(page) };
         match format {
-            PlanFormat::Text => self.render("plan.txt.j2", ctx),
-            PlanFormat::Markdown => self.render("model.md.j2", ctx),
+            // Only the terminal text shows the training inputs on their own.
+            #[cfg(feature = "io")]
+            PlanFormat::Text => {
+                self.render("plan.txt.j2", context! { training => Serde(&page.training), ..ctx() })
+            }
+            PlanFormat::Markdown => self.render("model.md.j2", ctx()),
             PlanFormat::Json => to_json(&page.json()),
         }
     }
@@ -375,6 +382,7 @@ impl Renderer {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "io", derive(clap::ValueEnum))]
 pub enum PlanFormat {
+    #[cfg(feature = "io")]
     Text,
     #[cfg_attr(feature = "io", value(name = "md"))]
     Markdown,
