@@ -149,7 +149,10 @@ impl Default for Renderer {
 
 impl Renderer {
     pub fn new() -> Self {
+        #[cfg(feature = "io")]
         let mut env = Environment::new();
+        #[cfg(not(feature = "io"))]
+        let mut env = planner_environment();
         // A typo in a template must fail the build, not print an empty string.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         // Every output format escapes what it shows: HTML as minijinja does by default, Markdown
@@ -387,6 +390,36 @@ pub enum PlanFormat {
     #[cfg_attr(feature = "io", value(name = "md"))]
     Markdown,
     Json,
+}
+
+/// The browser's planner renders only the model page's templates, which use a handful of
+/// minijinja's builtins: an empty environment with just those leaves the other filters, tests and
+/// globals out of static/planner.wasm (the linker keeps every builtin `Environment::new` lists).
+/// The same functions as the builtins, so the pages match the CLI's byte for byte.
+#[cfg(not(feature = "io"))]
+fn planner_environment() -> Environment<'static> {
+    use minijinja::{Error, ErrorKind, filters, tests};
+    // As the builtins do in strict mode: an undefined value is an error, not an empty list.
+    fn iterable(v: &Value) -> Result<(), Error> {
+        if v.is_undefined() {
+            return Err(Error::new(ErrorKind::UndefinedError, "undefined value"));
+        }
+        Ok(())
+    }
+    let mut env = Environment::empty();
+    env.add_filter("safe", filters::safe);
+    env.add_filter("escape", filters::escape);
+    env.add_filter("replace", filters::replace);
+    env.add_filter("length", |v: &Value| iterable(v).and_then(|()| filters::length(v)));
+    env.add_filter("last", |v: Value| iterable(&v).and_then(|()| filters::last(v)));
+    env.add_filter("list", filters::list);
+    env.add_filter("split", filters::split);
+    env.add_filter("join", filters::join);
+    env.add_filter("rejectattr", filters::rejectattr);
+    env.add_test("defined", tests::is_defined);
+    env.add_test("undefined", tests::is_undefined);
+    env.add_test("none", tests::is_none);
+    env
 }
 
 /// HTML escaping of `&`, `<`, `>`, `"` and `'`, which is enough in text and in quoted attribute
