@@ -48,7 +48,11 @@ pub fn build_key(site: &SiteSettings, options: &PlanOptions) -> String {
     let options = format!("{options:?}");
     let mut parts: Vec<&[u8]> =
         vec![env!("CARGO_PKG_VERSION").as_bytes(), exe.as_bytes(), site.as_bytes(), options.as_bytes()];
-    for (name, text) in crate::render::TEMPLATES.iter().chain(crate::render::SITE_TEMPLATES) {
+    for (name, text) in crate::render::TEMPLATES
+        .iter()
+        .chain(crate::render::TEXT_TEMPLATES)
+        .chain(crate::render::SITE_TEMPLATES)
+    {
         parts.push(name.as_bytes());
         parts.push(text.as_bytes());
     }

@@ -32,6 +32,7 @@ pub mod render;
 pub mod serve;
 #[cfg(feature = "io")]
 pub mod site;
+mod sort;
 pub mod source;
 #[cfg(feature = "io")]
 pub mod sync;

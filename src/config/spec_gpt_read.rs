@@ -130,7 +130,7 @@ impl GptConfig {
         let mut d = r.defaulted;
         // Defaults are listed in the order of the class's keys, whatever order they were read in.
         let rank = |f: &str| desc.keys.keys.iter().position(|(k, _)| *k == f).unwrap_or(usize::MAX);
-        d.sort_by_key(|x| rank(x.field));
+        crate::sort::stable_by(&mut d, &|x, y| rank(x.field).cmp(&rank(y.field)));
         let (class, head) = head(&desc.keys, common, value, &mut d)?;
         Ok(GptConfig {
             model_type: common.model_type.clone(),

@@ -162,7 +162,7 @@ fn check_text(text: &str, max: usize) -> Result<(), String> {
 
 fn sorted(mut cards: Vec<Card>) -> Vec<Card> {
     // Smallest memory first; equal memory by price, then id, so the order is deterministic.
-    cards.sort_by(|a, b| {
+    crate::sort::stable_by(&mut cards, &|a, b| {
         a.memory_gb
             .total_cmp(&b.memory_gb)
             .then(a.price_usd_per_hour.total_cmp(&b.price_usd_per_hour))

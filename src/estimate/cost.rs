@@ -116,7 +116,7 @@ pub fn training(f: FlopInputs, inputs: RunInputs, seq: u64, cards: &[Card], fit:
             Some(CardCost { card: card.id.clone(), name: card.name.clone(), cards: n, tflops, hours, usd })
         })
         .collect();
-    by_card.sort_by(|a, b| a.usd.0.total_cmp(&b.usd.0).then(a.card.cmp(&b.card)));
+    crate::sort::stable_by(&mut by_card, &|a, b| a.usd.0.total_cmp(&b.usd.0).then(a.card.cmp(&b.card)));
     let arithmetic = vec![
         format!("tokens = {} epochs x {} samples x {seq} tokens = {tokens}", inputs.epochs, inputs.samples),
         format!("dense FLOPs = 6 x {} active parameters x {tokens} tokens = {dense:.4e}", f.active_params),

@@ -461,7 +461,7 @@ pub fn compact(names: &[String]) -> Vec<String> {
                 && a.coords[..p] == b.coords[..p]
                 && a.coords[p + 1..] == b.coords[p + 1..]
         };
-        at.sort_by(|&a, &b| {
+        crate::sort::indices_by(&mut at, &|a, b| {
             let (ea, eb) = (&entries[a], &entries[b]);
             (ea.template, &ea.coords[..p], &ea.coords[p + 1..]).cmp(&(
                 eb.template,
@@ -512,7 +512,7 @@ pub fn compact(names: &[String]) -> Vec<String> {
                 entries.into_iter().zip(gone).filter(|(_, g)| !g).map(|(e, _)| e).chain(merged).collect();
         }
     }
-    entries.sort_by_key(|e| e.first);
+    crate::sort::stable_by(&mut entries, &|a, b| a.first.cmp(&b.first));
     entries
         .iter()
         .map(|e| {

@@ -167,7 +167,7 @@ fn runs_of(parts: &[Run]) -> Vec<Run> {
     let count: u64 = parts.iter().fold(0u64, |acc, r| acc.saturating_add(r.count()));
     if count > MAX_LISTED {
         let mut sorted = parts.to_vec();
-        sorted.sort_by_key(|r| r.first);
+        crate::sort::stable_by(&mut sorted, &|a, b| a.first.cmp(&b.first));
         let mut out: Vec<Run> = vec![];
         for r in sorted {
             match out.last_mut() {
@@ -239,7 +239,7 @@ fn by_residue(idx: &[u64], period: u64) -> Option<Vec<Run>> {
             r.step = 1;
         }
     }
-    classes.sort_by_key(|r| r.first);
+    crate::sort::stable_by(&mut classes, &|a, b| a.first.cmp(&b.first));
     Some(classes)
 }
 

@@ -87,11 +87,14 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("model.md.j2", include_str!("../../templates/model.md.j2")),
     ("model_siblings.html", include_str!("../../templates/model_siblings.html")),
     ("model_siblings.md.j2", include_str!("../../templates/model_siblings.md.j2")),
-    ("plan.txt.j2", include_str!("../../templates/plan.txt.j2")),
 ];
 
 /// The site's other pages. The in-browser planner (built without `io`) renders only a model's
 /// page, Markdown and text, and leaves these out of its module (the 1.5 MB budget).
+/// The terminal plan (`modelatlas plan`), which the browser's planner never shows.
+#[cfg(feature = "io")]
+pub const TEXT_TEMPLATES: &[(&str, &str)] = &[("plan.txt.j2", include_str!("../../templates/plan.txt.j2"))];
+
 #[cfg(feature = "io")]
 pub const SITE_TEMPLATES: &[(&str, &str)] = &[
     ("family.html", include_str!("../../templates/family.html")),
@@ -146,7 +149,10 @@ impl Default for Renderer {
 
 impl Renderer {
     pub fn new() -> Self {
+        #[cfg(feature = "io")]
         let mut env = Environment::new();
+        #[cfg(not(feature = "io"))]
+        let mut env = planner_environment();
         // A typo in a template must fail the build, not print an empty string.
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         // Every output format escapes what it shows: HTML as minijinja does by default, Markdown
@@ -183,7 +189,7 @@ impl Renderer {
             }
         });
         #[cfg(feature = "io")]
-        let templates = TEMPLATES.iter().chain(SITE_TEMPLATES);
+        let templates = TEMPLATES.iter().chain(TEXT_TEMPLATES).chain(SITE_TEMPLATES);
         #[cfg(not(feature = "io"))]
         let templates = TEMPLATES.iter();
         for (name, source) in templates {
@@ -269,10 +275,14 @@ impl Renderer {
 
     /// The plan as terminal text, Markdown or JSON.
     pub fn plan(&self, page: &ModelPage, format: PlanFormat) -> Result<String, RenderError> {
-        let ctx = context! { page => Serde(page), training => Serde(&page.training), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page), src => sources(page) };
+        let ctx = || context! { page => Serde(page), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page), src => sources(page) };
         match format {
-            PlanFormat::Text => self.render("plan.txt.j2", ctx),
-            PlanFormat::Markdown => self.render("model.md.j2", ctx),
+            // Only the terminal text shows the training inputs on their own.
+            #[cfg(feature = "io")]
+            PlanFormat::Text => {
+                self.render("plan.txt.j2", context! { training => Serde(&page.training), ..ctx() })
+            }
+            PlanFormat::Markdown => self.render("model.md.j2", ctx()),
             PlanFormat::Json => to_json(&page.json()),
         }
     }
@@ -375,10 +385,41 @@ impl Renderer {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "io", derive(clap::ValueEnum))]
 pub enum PlanFormat {
+    #[cfg(feature = "io")]
     Text,
     #[cfg_attr(feature = "io", value(name = "md"))]
     Markdown,
     Json,
+}
+
+/// The browser's planner renders only the model page's templates, which use a handful of
+/// minijinja's builtins: an empty environment with just those leaves the other filters, tests and
+/// globals out of static/planner.wasm (the linker keeps every builtin `Environment::new` lists).
+/// The same functions as the builtins, so the pages match the CLI's byte for byte.
+#[cfg(not(feature = "io"))]
+fn planner_environment() -> Environment<'static> {
+    use minijinja::{Error, ErrorKind, filters, tests};
+    // As the builtins do in strict mode: an undefined value is an error, not an empty list.
+    fn iterable(v: &Value) -> Result<(), Error> {
+        if v.is_undefined() {
+            return Err(Error::new(ErrorKind::UndefinedError, "undefined value"));
+        }
+        Ok(())
+    }
+    let mut env = Environment::empty();
+    env.add_filter("safe", filters::safe);
+    env.add_filter("escape", filters::escape);
+    env.add_filter("replace", filters::replace);
+    env.add_filter("length", |v: &Value| iterable(v).and_then(|()| filters::length(v)));
+    env.add_filter("last", |v: Value| iterable(&v).and_then(|()| filters::last(v)));
+    env.add_filter("list", filters::list);
+    env.add_filter("split", filters::split);
+    env.add_filter("join", filters::join);
+    env.add_filter("rejectattr", filters::rejectattr);
+    env.add_test("defined", tests::is_defined);
+    env.add_test("undefined", tests::is_undefined);
+    env.add_test("none", tests::is_none);
+    env
 }
 
 /// HTML escaping of `&`, `<`, `>`, `"` and `'`, which is enough in text and in quoted attribute
