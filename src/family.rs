@@ -8,6 +8,7 @@ use crate::config::{Common, ConfigError};
 use crate::graph::Architecture;
 
 mod described;
+mod described_dec5;
 mod described_dense;
 mod described_enc2;
 mod described_gpt;
@@ -621,6 +622,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(seq2seq::FAMILIES)
         .chain(described_enc2::FAMILIES)
         .chain(described_newdec::FAMILIES)
+        .chain(described_dec5::FAMILIES)
         .chain(described_moe3::FAMILIES)
 }
 

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::Defaulted;
 use super::decoder::DecoderHead;
+pub use super::spec_extra::{Extra, Place, Width};
 pub(crate) use super::spec_keys::{Reader, head, lookup};
 pub use super::spec_mixers::Linear;
 
@@ -118,6 +119,9 @@ pub enum Sparse {
     /// `mlp_layer_types` (`dense` or `sparse`) when the file lists them, else the first k layers
     /// dense: k from the key, or 1 where the class reads no such key (GLM-4.7-Flash).
     MlpTypes(Option<&'static str>),
+    /// `mlp_layer_types`, else sparse where `i >= first_k_dense_replace` (default 1) and
+    /// `i % moe_layer_freq == 0` (A.X K1's legacy keys).
+    MlpTypesFreq,
 }
 
 /// The always-on shared expert beside the routed ones.
@@ -266,37 +270,6 @@ pub struct SwitchedNorms {
     pub key: &'static str,
     pub when: bool,
     pub norms: &'static [(&'static str, Slot)],
-}
-
-/// A width a described tensor takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Width {
-    Hidden,
-    Ffn,
-    HeadDim,
-    One,
-}
-
-/// Where an extra tensor lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Place {
-    /// Under `self_attn`; a norm sits after attention, before `o_proj`.
-    Attention,
-    /// Under the MLP; a norm sits before `down_proj`.
-    Mlp,
-}
-
-/// One tensor (or a norm's weight) the modeling code adds to every layer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Extra {
-    /// Its name under the place (`attn_sub_norm`, `lambda_q1`, `act_fn.alpha_p`).
-    pub name: &'static str,
-    pub place: Place,
-    pub width: Width,
-    /// An RMSNorm (its tensor is `name.weight`) rather than a bare parameter.
-    pub norm: bool,
-    /// Only when `hidden_act` reads this (the xIELU activation's parameters).
-    pub when_act: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -57,10 +57,6 @@ pub const FAMILIES: &[FamilyInfo] = &[
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
 pub const NOT_YET: &[(&str, &str)] = &[
     (
-        "axk1",
-        "A.X K1 norms the output of its mixture of experts (`post_mlp_layernorm` inside the expert block, on sparse layers only) under latent attention; the tables have no norm inside the expert block yet",
-    ),
-    (
         "axk2",
         "A.X K2 adds a gate MLP and a gated RMSNorm to DeepSeek-V3.2's latent attention and indexer; the tables have no such blocks yet",
     ),

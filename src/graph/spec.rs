@@ -8,7 +8,9 @@ use super::blocks::{
 };
 use super::mixers::mla;
 use super::spec_arch::{Kind, kinds};
-use super::spec_extras::{adjust_attention, attention_extras, mlp_extras, router_extras, shared_beside};
+use super::spec_extras::{
+    adjust_attention, attention_extras, expert_extras, mlp_extras, router_extras, shared_beside,
+};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
 use crate::config::spec::{Attn, Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
@@ -172,9 +174,6 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
     let r = format!("{b}.{}", m.router);
     let mut router = linear(&r, &format!("router over {n} experts, top {k}"), seq, h, n, m.router_bias);
     router_extras(m, &b, &r, n, &mut router);
-    if m.correction_buffer.is_some() {
-        router.detail.push_str(", with a score-correction bias buffer");
-    }
     let mut nodes = vec![router];
     match m.experts {
         Experts::PerExpert { gate, up, down } => {
@@ -225,6 +224,7 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
             }
         }
     }
+    expert_extras(c, &b, seq, &mut nodes);
     nodes
 }
 

@@ -79,6 +79,14 @@ pub(super) fn mlp_extras(c: &SpecConfig, prefix: &str, seq: u64, nodes: &mut Vec
     }
 }
 
+/// The type's norms on the experts' output, inside the block (A.X K1's `post_mlp_layernorm`).
+pub(super) fn expert_extras(c: &SpecConfig, block: &str, seq: u64, nodes: &mut Vec<Node>) {
+    if let Some(first) = nodes.first_mut() {
+        let norms = extras(c, Place::Experts, block, seq, first);
+        nodes.extend(norms);
+    }
+}
+
 /// The type's extra tensors at one place: norms as nodes of their own, bare parameters on `host`.
 fn extras(c: &SpecConfig, place: Place, at: &str, seq: u64, host: &mut Node) -> Vec<Node> {
     let width = |w: Width| match w {
@@ -127,6 +135,9 @@ pub(super) fn router_extras(m: &MoeSpec, block: &str, r: &str, n: u64, router: &
     if let Some(name) = m.expert_bias {
         router.detail.push_str(", with a learned bias on expert choice");
         router.params.push(Tensor::new(format!("{block}.{name}"), &[n]));
+    }
+    if m.correction_buffer.is_some() {
+        router.detail.push_str(", with a score-correction bias buffer");
     }
 }
 
