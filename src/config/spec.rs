@@ -218,6 +218,9 @@ pub enum Window {
     /// `layer_types` when the file lists them, else a window on the layers from the key's index
     /// on (Qwen2's `max_window_layers`, as dots.llm1 reads it).
     From(&'static str),
+    /// `layer_types` of three kinds (`linear_attention`, `sliding_attention`, `full_attention`),
+    /// else the class's pattern repeated (Lara Mini: `config/spec_dec5.rs`).
+    ThreeKinds(&'static [&'static str]),
     /// Llama 4: chunked attention on the rotary layers (three of four, `no_rope_layer_interval`),
     /// over `attention_chunk_size` tokens.
     Chunked,

@@ -88,7 +88,11 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
                 conv_kernel: r.size("linear_conv_kernel_dim", 1024)?,
                 bias: false,
             };
-            (Some(dims), linear_layers(r, layers)?)
+            let list = match spec.window {
+                super::spec::Window::ThreeKinds(p) => super::spec_dec5::three_kinds(r, layers, p)?.0,
+                _ => linear_layers(r, layers)?,
+            };
+            (Some(dims), list)
         }
         Linear::Lightning => {
             // Every attention head, at the attention's head_dim (hidden / heads unless set).

@@ -310,6 +310,7 @@ fn windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Vec<Option<u64>>,
                 _ => vec![None; n],
             }
         }
+        Window::ThreeKinds(pattern) => super::spec_dec5::three_kinds(r, layers, pattern)?.1,
         Window::Chunked => {
             if let Some(list) = r.raw("layer_types").and_then(Value::as_array).cloned() {
                 let chunk = r.opt_u("attention_chunk_size")?;

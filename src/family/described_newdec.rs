@@ -69,10 +69,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "Dory normalises every sublayer to the unit sphere with learned per-channel scales (`sqk`, `s_gate`, `suv_gate`, `lambda_1`) and scales each logit (`logit_scale`); the tables have no such blocks yet",
     ),
     (
-        "lara_mini",
-        "Lara Mini's `layer_types` mixes three kinds of layer (linear attention, sliding and full attention); the tables read two kinds per list",
-    ),
-    (
         "qwen4_exp_text",
         "Qwen4-Exp adds an indexer over sparse attention, gated residuals, n-gram and per-layer embeddings to Qwen3.5-MoE's layers; the planner has no such blocks yet",
     ),
