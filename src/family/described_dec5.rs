@@ -17,3 +17,31 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "A hybrid mixture of experts (2026): Qwen3.5's Gated DeltaNet on two layers of five, Qwen3's attention with q/k norms on the others (sliding or full by `layer_types`), 128 stacked experts and an ungated shared expert in every layer.",
     ),
 ];
+
+/// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
+pub const NOT_YET: &[(&str, &str)] = &[
+    (
+        "deepseek_v4",
+        "DeepSeek-V4 widens the residual stream to `hc_mult` copies mixed by per-layer hyper-connection parameters, and its attention (a query latent, one shared key/value head, grouped output projections, sinks) compresses the context per layer with its own compressors and indexer; the planner has no such blocks yet",
+    ),
+    (
+        "hy_v4",
+        "HY V4 adds DeepSeek-V4's hyper-connections (the residual stream widened to several copies mixed per layer) to GLM-5's latent attention and indexer; the planner has no such blocks yet",
+    ),
+    (
+        "longcat_flash",
+        "LongCat-Flash runs two latent attentions and two dense MLPs per layer beside one mixture of experts whose router also picks zero-computation (identity) experts; the tables have no such layer yet",
+    ),
+    (
+        "mimo_v2_flash",
+        "MiMo-V2-Flash's sliding layers have twice the key/value heads of its full layers and a learned sink per head, and its values are narrower than its queries and keys (`v_head_dim`); the tables give every layer one attention shape",
+    ),
+    (
+        "laguna",
+        "Laguna sets each layer's query heads apart (`num_attention_heads_per_layer`) with a gate per head or per channel (`gating`); the tables give every layer one attention shape",
+    ),
+    (
+        "zaya",
+        "ZAYA's compressed convolutional attention (current and delayed value projections, depthwise and grouped convolutions over queries and keys), learned residual scaling and an MLP router with a no-expert class have no block in the planner yet",
+    ),
+];
