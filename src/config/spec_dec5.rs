@@ -10,6 +10,7 @@ use super::spec::{
 };
 use super::spec_dense::BASE;
 use super::spec_llama_like::keys;
+use super::spec_mla::DEEPSEEK_MOE;
 use super::spec_moe::MOE;
 use super::{ConfigError, Limit, check_range};
 use Dv::{B, F, Null, S, U};
@@ -24,39 +25,17 @@ pub const TYPES: &[Spec] = &[
             ("AXK1ForSequenceClassification", Sequence),
             ("AXK1ForTokenClassification", Token),
         ],
-        keys: &[
-            ("vocab_size", U(163840)),
-            ("hidden_size", U(7168)),
-            ("intermediate_size", U(18432)),
-            ("moe_intermediate_size", U(2048)),
-            ("num_hidden_layers", U(61)),
-            ("num_attention_heads", U(64)),
-            ("num_key_value_heads", U(64)),
-            ("n_shared_experts", U(1)),
-            ("n_routed_experts", U(192)),
-            ("kv_lora_rank", U(512)),
-            ("q_lora_rank", U(1536)),
-            ("qk_rope_head_dim", U(64)),
-            ("v_head_dim", U(128)),
-            ("qk_nope_head_dim", U(128)),
-            ("num_experts_per_tok", U(8)),
-            ("max_position_embeddings", U(32768)),
-            ("rms_norm_eps", F(1e-6)),
-            ("tie_word_embeddings", B(false)),
-            ("pad_token_id", Null),
-            ("hidden_act", S("silu")),
-            ("attention_bias", B(false)),
-        ],
+        keys: keys![vocab_size: U(163840), hidden_size: U(7168), intermediate_size: U(18432),
+            moe_intermediate_size: U(2048), num_hidden_layers: U(61), num_attention_heads: U(64),
+            num_key_value_heads: U(64), n_shared_experts: U(1), n_routed_experts: U(192),
+            kv_lora_rank: U(512), q_lora_rank: U(1536), qk_rope_head_dim: U(64), v_head_dim: U(128),
+            qk_nope_head_dim: U(128), num_experts_per_tok: U(8), max_position_embeddings: U(32768),
+            rms_norm_eps: F(1e-6), tie_word_embeddings: B(false), pad_token_id: Null,
+            hidden_act: S("silu"), attention_bias: B(false)],
         // AXK1Config sets `head_dim` to the rotary width.
         aliases: &[("num_local_experts", "n_routed_experts"), ("head_dim", "qk_rope_head_dim")],
         attn: Attn::Latent(Indexer::None),
-        moe: Some(MoeSpec {
-            correction_buffer: Some("gate.e_score_correction_bias"),
-            experts_key: "n_routed_experts",
-            shared: Shared::Times { name: "shared_experts", key: "n_shared_experts" },
-            sparse: Sparse::MlpTypesFreq,
-            ..MOE
-        }),
+        moe: Some(MoeSpec { sparse: Sparse::MlpTypesFreq, ..DEEPSEEK_MOE }),
         // AXK1MoE norms its output (routed plus shared) before the residual: sparse layers only.
         extras: &[Extra {
             name: "post_mlp_layernorm",

@@ -11,7 +11,7 @@ use HeadKind::{CausalLm, Model};
 
 /// DeepSeek-V3's routed experts: `mlp.gate` without bias and its correction buffer,
 /// `n_shared_experts` fused into `shared_experts`, dense layers first.
-const DEEPSEEK_MOE: MoeSpec = MoeSpec {
+pub(crate) const DEEPSEEK_MOE: MoeSpec = MoeSpec {
     correction_buffer: Some("gate.e_score_correction_bias"),
     experts_key: "n_routed_experts",
     shared: Shared::Times { name: "shared_experts", key: "n_shared_experts" },
