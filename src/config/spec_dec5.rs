@@ -104,3 +104,15 @@ pub(crate) fn three_kinds(
     let windows = listed.iter().map(|t| if t == KINDS[1] { window } else { None }).collect();
     Ok((linear, windows))
 }
+
+/// A.X K1's sparse layers: `mlp_layer_types`, else where `i >= first_k_dense_replace` (default 1)
+/// and `i % moe_layer_freq == 0` (default 1), the legacy keys AXK1Config converts.
+pub(crate) fn mlp_types_freq(r: &mut Reader, layers: u64) -> Result<Vec<bool>, ConfigError> {
+    if let Some(list) = super::spec_mixers::per_layer(r, "mlp_layer_types", layers, ("sparse", "dense"))? {
+        return Ok(list);
+    }
+    let k = r.opt_u("first_k_dense_replace")?.unwrap_or(1);
+    let freq = r.opt_u("moe_layer_freq")?.unwrap_or(1);
+    let freq = check_range(Limit { field: "moe_layer_freq", max: 10_000 }, freq)?;
+    Ok((0..layers).map(|i| i >= k && i % freq == 0).collect())
+}

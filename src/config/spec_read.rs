@@ -220,17 +220,7 @@ fn sparse(r: &mut Reader, rule: Sparse, layers: u64) -> Result<Vec<bool>, Config
             };
             (0..layers).map(|i| i >= k).collect()
         }
-        Sparse::MlpTypesFreq => {
-            if let Some(list) =
-                super::spec_mixers::per_layer(r, "mlp_layer_types", layers, ("sparse", "dense"))?
-            {
-                return Ok(list);
-            }
-            let k = r.opt_u("first_k_dense_replace")?.unwrap_or(1);
-            let freq = r.opt_u("moe_layer_freq")?.unwrap_or(1);
-            let freq = bounded("moe_layer_freq", 10_000, freq)?;
-            (0..layers).map(|i| i >= k && i % freq == 0).collect()
-        }
+        Sparse::MlpTypesFreq => super::spec_dec5::mlp_types_freq(r, layers)?,
         Sparse::Range => {
             let start = r.opt_u("moe_layer_start_index")?.unwrap_or(0);
             let interval = r.size("moe_layer_interval", 10_000)?;
