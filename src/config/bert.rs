@@ -55,6 +55,7 @@ struct Raw {
     layer_norm_eps: Option<f64>,
     hidden_act: Option<String>,
     use_bias: Option<bool>,
+    output_embedding_size: Option<u64>,
 }
 
 /// A resolved BERT-family config: nothing structural is optional.
@@ -90,6 +91,14 @@ pub struct BertConfig {
     pub hidden_act: String,
     /// q, k and v have biases (all but BigBird with `use_bias` false).
     pub qkv_bias: bool,
+    /// Width of the embedding tables (the hidden size but for RemBERT's and RoFormer's).
+    pub embed_width: u64,
+    /// The class projects the embeddings to the hidden size (`EmbedWidth::project`).
+    pub embed_project: bool,
+    /// RoCBert's pronunciation and shape tables.
+    pub glyphs: Option<super::encoders::Glyphs>,
+    /// RemBERT's `output_embedding_size`, the width of its masked-LM head.
+    pub output_width: Option<u64>,
     /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
     #[serde(skip)]
     pub release: super::release::Release,
@@ -143,7 +152,9 @@ impl BertConfig {
             }
         };
         let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
-        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
+        // RemBERT's classes tie nothing, whatever the file says.
+        let tie_word_embeddings = desc.mlm == super::encoders::Mlm::Style
+            && flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let labels = num_labels(value)?;
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
             d.push(Defaulted { field: "pad_token_id", value: df.pad_token_id.to_string() });
@@ -155,14 +166,22 @@ impl BertConfig {
             Some(key) => flag(key, raw.use_bias, true, &mut d),
             None => true,
         };
+        let (embed_width, embed_project) = super::encoders::embed_width(desc, value, hidden_size, &mut d)?;
+        let glyphs = super::encoders::glyphs(desc, value, hidden_size, &mut d)?;
+        let output_width = match desc.mlm {
+            super::encoders::Mlm::Projected => {
+                Some(size("output_embedding_size", raw.output_embedding_size, 1664, 1 << 18, &mut d)?)
+            }
+            super::encoders::Mlm::Style => None,
+        };
         let class = class_or(common, &format!("{}Model", desc.classes.prefix), &mut d);
         let (desc, head) = std::iter::once(desc)
             .chain(super::encoders::interchangeable(desc))
             .find_map(|k| super::encoders::match_class(&k.classes, &class).map(|h| (k, h)))
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
         let (head, mut num_labels) = super::encoders::labelled(head, labels, &mut d)?;
-        if matches!(desc.style, Style::Yoso | Style::BigBird) && head == Head::QuestionAnswering {
-            // YosoForQuestionAnswering and BigBirdForQuestionAnswering set `config.num_labels =
+        if matches!(desc.style, Style::Yoso | Style::BigBird | Style::RoFormer) && head == Head::QuestionAnswering {
+            // YosoForQuestionAnswering, BigBird's and RoFormer's set `config.num_labels =
             // 2` whatever the file says.
             num_labels = 2;
         }
@@ -188,6 +207,10 @@ impl BertConfig {
             layer_norm_eps,
             hidden_act,
             qkv_bias,
+            embed_width,
+            embed_project,
+            glyphs,
+            output_width,
             release: super::release::Release::V5,
             defaulted: d,
         })
@@ -212,7 +235,7 @@ impl BertConfig {
             Style::Roberta => {
                 self.max_position_embeddings.saturating_sub(self.pad_token_id.saturating_add(1))
             }
-            Style::Bert | Style::Yoso | Style::BigBird => self.max_position_embeddings,
+            Style::Bert | Style::Yoso | Style::BigBird | Style::RoFormer => self.max_position_embeddings,
         }
     }
 }

@@ -7,11 +7,15 @@
 //! head classes.
 
 mod read;
+mod read_enc4;
 mod table;
 mod table_enc2;
+mod table_enc4;
 
 pub(crate) use read::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH};
 pub(crate) use read::{encoder_dims, head_of, labelled, match_class, position_embedding, sizes};
+pub use read_enc4::Glyphs;
+pub(crate) use read_enc4::{embed_width, glyphs};
 pub use table::{TYPES, interchangeable, lookup};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
@@ -29,6 +33,9 @@ pub enum Style {
     /// pooler (`pooler`, a bare linear) under every class but question answering, whose head
     /// runs an MLP and a norm before `qa_outputs`.
     BigBird,
+    /// RoFormer: BERT's masked-LM head, RoBERTa's classification head, no pooler, multiple
+    /// choice through a bare classifier.
+    RoFormer,
 }
 
 /// A depthwise convolution over each head's values, and the key that sizes it.
@@ -134,6 +141,46 @@ pub struct EncoderDesc {
     pub global_attention: bool,
     /// The boolean key that drops q, k and v's biases (BigBird's `use_bias`, true by default).
     pub qkv_bias_key: Option<&'static str>,
+    /// RoCBert's pronunciation and shape tables, and the linear its `concat_input` maps the
+    /// concatenated embeddings back to the hidden size with.
+    pub glyphs: bool,
+    /// `ForPreTraining` adds BERT's next-sentence classifier (RoCBert's has only the MLM head).
+    pub nsp: bool,
+    /// Embedding tables narrower than the layers (RemBERT, RoFormer).
+    pub embed_width: Option<EmbedWidth>,
+    pub positions: Positions,
+    pub mlm: Mlm,
+}
+
+/// The key that sizes the embedding tables, its default (None: the hidden size), and the linear
+/// that projects them to the hidden size: its name under the encoder's prefix, and whether the
+/// class builds it when the two widths are equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EmbedWidth {
+    pub key: &'static str,
+    pub default: Option<u64>,
+    pub project: &'static str,
+    pub always: bool,
+}
+
+/// Where positions come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Positions {
+    /// BERT's learned `position_embeddings` table.
+    Learned,
+    /// RoFormer's rotary positions, whose sinusoids are a frozen `encoder.embed_positions`
+    /// table of `max_position_embeddings` x head_dim (a parameter transformers counts).
+    Sinusoid,
+}
+
+/// The masked-LM head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mlm {
+    /// The style's head, its transform as wide as the embeddings and its decoder tied to them.
+    Style,
+    /// RemBERT's: `cls.predictions.dense` to `output_embedding_size`, a LayerNorm there, and a
+    /// decoder with its own bias that no class ties.
+    Projected,
 }
 
 pub const BERT: EncoderDesc = EncoderDesc {
@@ -156,6 +203,11 @@ pub const BERT: EncoderDesc = EncoderDesc {
     conv: Conv::None,
     global_attention: false,
     qkv_bias_key: None,
+    glyphs: false,
+    nsp: true,
+    embed_width: None,
+    positions: Positions::Learned,
+    mlm: Mlm::Style,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {

@@ -9,6 +9,7 @@ use crate::config::encoders::Norms;
 use crate::config::release::Release;
 
 mod candidates;
+mod enc4;
 
 pub use candidates::checkpoint_candidates;
 
@@ -51,6 +52,9 @@ pub fn has_pooler(c: &BertConfig) -> bool {
     if c.style == Style::BigBird {
         return c.head != Head::QuestionAnswering;
     }
+    if c.style == Style::RoFormer {
+        return false;
+    }
     c.desc.pooler_always
         || c.style != Style::Yoso
             && matches!(
@@ -68,8 +72,9 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
 
     let emb = format!("{p}embeddings");
     let sizes = [v, c.max_position_embeddings + c.desc.position_offset, c.type_vocab_size];
-    let mut nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
+    let mut nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, c.embed_width);
     let norms: &Norms = &c.desc.norms;
+    enc4::embeddings(c, &emb, seq, &mut nodes);
     if let Some(tasks) = c.task_types {
         let table = super::embedding(
             &format!("{emb}.task_type_embeddings"),
@@ -91,6 +96,7 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     if !norms.embeddings {
         nodes.pop();
     }
+    enc4::projection(c, p, seq, &mut nodes);
     let mut sections = vec![Section { name: emb.clone(), role: Role::Embeddings, repeat: 1, nodes }];
     let l = format!("{p}encoder.layer.{{i}}");
     // transformers 5.x dropped the relative tables: `position_embedding_type` builds nothing.
@@ -146,7 +152,10 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     if !head_nodes.is_empty() {
         let name = match (c.head, c.style) {
             (Head::MaskedLm | Head::CausalLm, Style::Roberta) => "lm_head",
-            (Head::SequenceClassification { .. }, Style::Roberta | Style::Yoso | Style::BigBird)
+            (
+                Head::SequenceClassification { .. },
+                Style::Roberta | Style::Yoso | Style::BigBird | Style::RoFormer,
+            )
             | (
                 Head::SequenceClassification { .. } | Head::TokenClassification { .. } | Head::MultipleChoice,
                 _,
@@ -183,7 +192,7 @@ fn layer_switches(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
 /// the head's own `bias` parameter while the tie holds (always under 4.x, only with
 /// `tie_word_embeddings` under 5.x).
 fn decoder(name: &str, bias_name: &str, c: &BertConfig, seq: u64, word_embeddings: &str) -> Node {
-    let mut weight = Tensor::new(format!("{name}.weight"), &[c.vocab_size, c.hidden_size]);
+    let mut weight = Tensor::new(format!("{name}.weight"), &[c.vocab_size, c.embed_width]);
     if c.tie_word_embeddings {
         weight.tied_to = Some(word_embeddings.to_string());
     }
@@ -199,10 +208,13 @@ fn decoder(name: &str, bias_name: &str, c: &BertConfig, seq: u64, word_embedding
 }
 
 fn bert_mlm(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
-    let h = c.hidden_size;
+    if let Some(out) = c.output_width {
+        return enc4::projected_mlm(c, seq, out);
+    }
+    let (h, e) = (c.hidden_size, c.embed_width);
     vec![
-        linear("cls.predictions.transform.dense", &format!("dense, then {}", c.hidden_act), seq, h, h),
-        layer_norm("cls.predictions.transform.LayerNorm", "norm", &[seq, h], h),
+        linear("cls.predictions.transform.dense", &format!("dense, then {}", c.hidden_act), seq, h, e),
+        layer_norm("cls.predictions.transform.LayerNorm", "norm", &[seq, e], e),
         decoder("cls.predictions.decoder", "cls.predictions.bias", c, seq, word_embeddings),
     ]
 }
@@ -212,7 +224,7 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
     let nsp = || linear("cls.seq_relationship", "is-next classifier on the pooled vector", 1, h, 2);
     match (c.head, c.style) {
         (Head::Model, _) => vec![],
-        (Head::MaskedLm | Head::CausalLm, Style::Bert | Style::Yoso | Style::BigBird) => {
+        (Head::MaskedLm | Head::CausalLm, Style::Bert | Style::Yoso | Style::BigBird | Style::RoFormer) => {
             bert_mlm(c, seq, word_embeddings)
         }
         (Head::MaskedLm | Head::CausalLm, Style::Roberta) => vec![
@@ -222,14 +234,19 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
         ],
         (Head::PreTraining, _) => {
             let mut nodes = bert_mlm(c, seq, word_embeddings);
-            nodes.push(nsp());
+            if c.desc.nsp {
+                nodes.push(nsp());
+            }
             nodes
         }
         (Head::NextSentencePrediction, _) => vec![nsp()],
         (Head::SequenceClassification { num_labels }, Style::Bert) => {
             vec![linear("classifier", "labels from the pooled vector", 1, h, num_labels)]
         }
-        (Head::SequenceClassification { num_labels }, Style::Roberta | Style::Yoso | Style::BigBird) => vec![
+        (
+            Head::SequenceClassification { num_labels },
+            Style::Roberta | Style::Yoso | Style::BigBird | Style::RoFormer,
+        ) => vec![
             linear("classifier.dense", "first token's state, dense then tanh", 1, h, h),
             linear("classifier.out_proj", "labels", 1, h, num_labels),
         ],

@@ -1,0 +1,64 @@
+//! Reading the switches issue 10's enc4 rows added: narrower embedding tables (RemBERT,
+//! RoFormer) and RoCBert's pronunciation and shape tables.
+
+use super::{EncoderDesc, VOCAB, WIDTH, sizes};
+use crate::config::{ConfigError, Defaulted, flag};
+
+/// RoCBert's extra tables: rows and width of each, and the input width of `map_inputs_layer`
+/// (None when `concat_input` is off and the embeddings are summed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Glyphs {
+    pub pronunciation_vocab: u64,
+    pub pronunciation_dim: u64,
+    pub shape_vocab: u64,
+    pub shape_dim: u64,
+    pub map_inputs: Option<u64>,
+}
+
+/// A boolean key: the default when absent or null, an error naming it when not a boolean.
+fn boolean(value: &serde_json::Value, key: &'static str, default: bool, d: &mut Vec<Defaulted>) -> Result<bool, ConfigError> {
+    let found = match value.get(key).filter(|v| !v.is_null()) {
+        Some(v) => Some(v.as_bool().ok_or_else(|| ConfigError::field(key, format!("invalid type: {v}, expected a boolean")))?),
+        None => None,
+    };
+    Ok(flag(key, found, default, d))
+}
+
+/// The embedding tables' width, and whether the class projects them to `hidden`.
+pub(crate) fn embed_width(
+    desc: &EncoderDesc,
+    value: &serde_json::Value,
+    hidden: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<(u64, bool), ConfigError> {
+    let Some(e) = desc.embed_width else { return Ok((hidden, false)) };
+    let [width] = sizes(value, [(e.key, e.default.unwrap_or(hidden), WIDTH)], d)?;
+    Ok((width, e.always || width != hidden))
+}
+
+/// RoCBertConfig's tables: 910 pronunciations of 768, 24,858 shapes of 512, concatenated.
+pub(crate) fn glyphs(
+    desc: &EncoderDesc,
+    value: &serde_json::Value,
+    hidden: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<Option<Glyphs>, ConfigError> {
+    if !desc.glyphs {
+        return Ok(None);
+    }
+    let keys = [
+        ("pronunciation_vocab_size", 910, VOCAB),
+        ("pronunciation_embed_dim", 768, WIDTH),
+        ("shape_vocab_size", 24858, VOCAB),
+        ("shape_embed_dim", 512, WIDTH),
+    ];
+    let [pronunciation_vocab, pronunciation_dim, shape_vocab, shape_dim] = sizes(value, keys, d)?;
+    let concat = boolean(value, "concat_input", true, d)?;
+    let pronunciation = boolean(value, "enable_pronunciation", true, d)?;
+    let shape = boolean(value, "enable_shape", true, d)?;
+    // Each width is bounded by WIDTH, so the sum cannot overflow.
+    let map_inputs = concat.then(|| {
+        hidden + u64::from(pronunciation) * pronunciation_dim + u64::from(shape) * shape_dim
+    });
+    Ok(Some(Glyphs { pronunciation_vocab, pronunciation_dim, shape_vocab, shape_dim, map_inputs }))
+}

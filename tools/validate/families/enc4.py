@@ -1,0 +1,44 @@
+"""Encoder types of issue 10's enc4 list: rows of the BERT lineage (src/config/encoders/table_enc4.rs)
+with RoCBert's glyph tables, RemBERT's narrow input and wide output embeddings, RoFormer's rotary
+positions and embedding projection."""
+
+import importlib.util
+from pathlib import Path
+
+FAMILIES = ["roc_bert", "rembert", "roformer"]
+
+_HEADS = ["ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
+          "ForQuestionAnswering", "ForMultipleChoice"]
+EXTRA_CLASSES = {
+    "roc_bert": ["RoCBert" + h for h in _HEADS + ["ForPreTraining"]],
+    "rembert": ["RemBert" + h for h in _HEADS],
+    "roformer": ["RoFormer" + h for h in _HEADS],
+}
+
+_spec = importlib.util.spec_from_file_location("families_enc4_lineage", Path(__file__).with_name("encoders.py"))
+_encoders = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_encoders)
+_LINEAGE = _encoders._LINEAGE
+
+VARIATIONS = {
+    "roc_bert": [dict(v, pronunciation_vocab_size=37, pronunciation_embed_dim=24, shape_vocab_size=55,
+                      shape_embed_dim=16) for v in _LINEAGE] + [
+        dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=96,
+             vocab_size=400, max_position_embeddings=32, pronunciation_vocab_size=20,
+             pronunciation_embed_dim=12, shape_vocab_size=30, shape_embed_dim=8, concat_input=False),
+        dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=96,
+             vocab_size=300, max_position_embeddings=32, pronunciation_vocab_size=20,
+             pronunciation_embed_dim=12, shape_vocab_size=30, shape_embed_dim=8, enable_shape=False),
+    ],
+    "rembert": [dict(v, input_embedding_size=48, output_embedding_size=80) for v in _LINEAGE] + [
+        dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=96,
+             vocab_size=400, max_position_embeddings=32, input_embedding_size=64,
+             output_embedding_size=64, tie_word_embeddings=True),
+    ],
+    "roformer": _LINEAGE + [
+        dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=96,
+             vocab_size=400, max_position_embeddings=32, embedding_size=40, tie_word_embeddings=False),
+        dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=96,
+             vocab_size=300, max_position_embeddings=48, embedding_size=64, num_labels=3),
+    ],
+}
