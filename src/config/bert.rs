@@ -99,6 +99,8 @@ pub struct BertConfig {
     pub glyphs: Option<super::encoders::Glyphs>,
     /// RemBERT's `output_embedding_size`, the width of its masked-LM head.
     pub output_width: Option<u64>,
+    /// Each head's width: hidden / heads, or the rotary encoders' `head_dim` when a file sets it.
+    pub head_dim: u64,
     /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
     #[serde(skip)]
     pub release: super::release::Release,
@@ -117,8 +119,15 @@ impl BertConfig {
         let df = desc.defaults;
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
+        let k = df.keys();
         #[rustfmt::skip]
-        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, df.keys(), &mut d)?;
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, [k[0], k[1], k[2], k[3], k[4], k[5]], &mut d)?;
+        // The rotary encoders build an empty token-type table (GTE none) at 0.
+        let type_vocab_size = match value.get("type_vocab_size").and_then(Value::as_u64) {
+            Some(0) if desc.rotary.is_some() => 0,
+            _ => sizes(value, [k[6]], &mut d)?[0],
+        };
+        let head_dim = super::encoders::head_dim(desc, value, hidden_size, num_heads)?;
         // ErnieConfig: `use_task_id` off by default, 3 task types.
         let task_types = if desc.task_ids && flag("use_task_id", raw.use_task_id, false, &mut d) {
             Some(size("task_type_vocab_size", raw.task_type_vocab_size, 3, 1 << 20, &mut d)?)
@@ -153,7 +162,7 @@ impl BertConfig {
         };
         let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
         // RemBERT's classes tie nothing, whatever the file says.
-        let tie_word_embeddings = desc.mlm == super::encoders::Mlm::Style
+        let tie_word_embeddings = desc.mlm != super::encoders::Mlm::Projected
             && flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let labels = num_labels(value)?;
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
@@ -172,7 +181,7 @@ impl BertConfig {
             super::encoders::Mlm::Projected => {
                 Some(size("output_embedding_size", raw.output_embedding_size, 1664, 1 << 18, &mut d)?)
             }
-            super::encoders::Mlm::Style => None,
+            super::encoders::Mlm::Style | super::encoders::Mlm::LmHead => None,
         };
         let class = class_or(common, &format!("{}Model", desc.classes.prefix), &mut d);
         let (desc, head) = std::iter::once(desc)
@@ -211,13 +220,14 @@ impl BertConfig {
             embed_project,
             glyphs,
             output_width,
+            head_dim,
             release: super::release::Release::V5,
             defaulted: d,
         })
     }
 
     pub fn head_dim(&self) -> u64 {
-        self.hidden_size / self.num_heads
+        self.head_dim
     }
 
     pub fn dims(&self) -> super::Dims {

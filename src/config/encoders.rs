@@ -15,7 +15,7 @@ mod table_enc4;
 pub(crate) use read::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH};
 pub(crate) use read::{encoder_dims, head_of, labelled, match_class, position_embedding, sizes};
 pub use read_enc4::Glyphs;
-pub(crate) use read_enc4::{embed_width, glyphs};
+pub(crate) use read_enc4::{embed_width, glyphs, head_dim};
 pub use table::{TYPES, interchangeable, lookup};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
@@ -150,6 +150,27 @@ pub struct EncoderDesc {
     pub embed_width: Option<EmbedWidth>,
     pub positions: Positions,
     pub mlm: Mlm,
+    /// The GTE-style post-LN layer under `layers.{i}` (`self_attn.q_proj`, ..., `mlp`,
+    /// `post_attention_layernorm`, `post_mlp_layernorm`) in place of BERT's.
+    pub rotary: Option<Rotary>,
+    /// The bare model class builds the pooler (GTE's and Nomic BERT's default to none).
+    pub bare_pooler: bool,
+}
+
+/// The biases and MLP of a [`EncoderDesc::rotary`] layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rotary {
+    /// q, k, v and o.
+    pub attention_bias: bool,
+    pub mlp: RotaryMlp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RotaryMlp {
+    /// `gate_proj`, `up_proj` (their bias) and `down_proj` (its bias).
+    Gated { up_bias: bool, down_bias: bool },
+    /// `fc1` and `fc2`, with biases.
+    Fc,
 }
 
 /// The key that sizes the embedding tables, its default (None: the hidden size), and the linear
@@ -171,6 +192,8 @@ pub enum Positions {
     /// RoFormer's rotary positions, whose sinusoids are a frozen `encoder.embed_positions`
     /// table of `max_position_embeddings` x head_dim (a parameter transformers counts).
     Sinusoid,
+    /// Rotary positions computed on the fly: no table.
+    Rotary,
 }
 
 /// The masked-LM head.
@@ -181,6 +204,9 @@ pub enum Mlm {
     /// RemBERT's: `cls.predictions.dense` to `output_embedding_size`, a LayerNorm there, and a
     /// decoder with its own bias that no class ties.
     Projected,
+    /// GTE's `lm_head` (dense, `layer_norm`, decoder): the decoder's weight tied, its bias its
+    /// own, no `lm_head.bias` beside it.
+    LmHead,
 }
 
 pub const BERT: EncoderDesc = EncoderDesc {
@@ -208,6 +234,8 @@ pub const BERT: EncoderDesc = EncoderDesc {
     embed_width: None,
     positions: Positions::Learned,
     mlm: Mlm::Style,
+    rotary: None,
+    bare_pooler: true,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {

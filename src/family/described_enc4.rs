@@ -21,4 +21,22 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "bert",
         "Zhuiyi's RoFormer (Su et al., 2021): BERT's layers with rotary position embeddings in place of the learned position table, and an embedding width that may differ from the hidden size.",
     ),
+    encoder(
+        "gte",
+        "GTE",
+        "bert",
+        "Alibaba's GTE v1.5 encoders (Li et al., 2023; Zhang et al., 2024): post-LN BERT layers with rotary positions and a gated MLP, for 8,192-token embeddings and rerankers.",
+    ),
+    encoder(
+        "nomic_bert",
+        "Nomic BERT",
+        "bert",
+        "Nomic AI's nomic-bert (Nussbaum et al., 2024): BERT with rotary positions, a SwiGLU MLP and no biases, for 2,048-token (and longer) text embeddings.",
+    ),
+    encoder(
+        "jina_embeddings_v3",
+        "Jina Embeddings v3",
+        "xlm-roberta",
+        "Jina AI's jina-embeddings-v3 (Sturua et al., 2024): XLM-RoBERTa's vocabulary and heads with rotary positions in place of the position table, for 8,192-token multilingual embeddings.",
+    ),
 ];

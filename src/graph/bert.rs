@@ -52,7 +52,7 @@ pub fn has_pooler(c: &BertConfig) -> bool {
     if c.style == Style::BigBird {
         return c.head != Head::QuestionAnswering;
     }
-    if c.style == Style::RoFormer {
+    if c.style == Style::RoFormer || c.head == Head::Model && !c.desc.bare_pooler {
         return false;
     }
     c.desc.pooler_always
@@ -98,10 +98,10 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     }
     enc4::projection(c, p, seq, &mut nodes);
     let mut sections = vec![Section { name: emb.clone(), role: Role::Embeddings, repeat: 1, nodes }];
-    let l = format!("{p}encoder.layer.{{i}}");
+    let l = format!("{p}{}.{{i}}", if c.desc.rotary.is_some() { "layers" } else { "encoder.layer" });
     // transformers 5.x dropped the relative tables: `position_embedding_type` builds nothing.
     let relative = c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4;
-    let mut nodes = bert_layer(&BertLayer {
+    let mut nodes = if let Some(r) = c.desc.rotary { enc4::rotary_layer(c, r, &l, seq) } else { bert_layer(&BertLayer {
         l: &l,
         seq,
         hidden: h,
@@ -111,7 +111,7 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
         act: &c.hidden_act,
         distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
         norms,
-    });
+    }) };
     if let (Some(k), Some(attention)) = (c.conv_kernel, nodes.iter_mut().find(|n| n.op == Op::Attention)) {
         // A depthwise convolution over the values, one kernel per head, no bias.
         attention
@@ -148,7 +148,8 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
         });
     }
 
-    let head_nodes = head(c, seq, &word_embeddings);
+    let mut head_nodes = head(c, seq, &word_embeddings);
+    enc4::head(c, seq, &word_embeddings, &mut head_nodes);
     if !head_nodes.is_empty() {
         let name = match (c.head, c.style) {
             (Head::MaskedLm | Head::CausalLm, Style::Roberta) => "lm_head",

@@ -62,3 +62,16 @@ pub(crate) fn glyphs(
     });
     Ok(Some(Glyphs { pronunciation_vocab, pronunciation_dim, shape_vocab, shape_dim, map_inputs }))
 }
+
+/// hidden / heads, or the `head_dim` a rotary encoder's file sets (its attention reads
+/// `getattr(config, "head_dim", ...)`).
+pub(crate) fn head_dim(desc: &EncoderDesc, value: &serde_json::Value, hidden: u64, heads: u64) -> Result<u64, ConfigError> {
+    let set = value.get("head_dim").filter(|v| !v.is_null() && desc.rotary.is_some());
+    match set {
+        Some(v) => {
+            let n = v.as_u64().ok_or_else(|| ConfigError::field("head_dim", format!("invalid type: {v}, expected a non-negative integer")))?;
+            crate::config::check_range(crate::config::Limit { field: "head_dim", max: WIDTH }, n)
+        }
+        None => Ok(hidden / heads),
+    }
+}

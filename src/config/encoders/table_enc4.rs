@@ -1,6 +1,9 @@
 //! Rows added for issue 10's enc4 list, each saying what differs from BERT's row.
 
-use super::{BERT, BERT_DEFAULTS, Classes, Defaults, EmbedWidth, EncoderDesc, Mlm, Positions, Style};
+use super::{BERT, BERT_DEFAULTS, Classes, Defaults, EmbedWidth, EncoderDesc, Mlm, Positions, ROBERTA, Rotary, RotaryMlp, Style};
+
+/// Masked LM and task heads only.
+const NO_LM: Classes = Classes { prefix: "", causal_lm: None, pretraining: false, next_sentence: false };
 
 /// A causal LM under `ForCausalLM`, no next-sentence class.
 const CAUSAL: Classes = Classes { prefix: "", causal_lm: Some("ForCausalLM"), pretraining: false, next_sentence: false };
@@ -53,5 +56,59 @@ pub const TYPES: &[EncoderDesc] = &[
         embed_width: Some(EmbedWidth { key: "embedding_size", default: None, project: "embeddings_project", always: false }),
         positions: Positions::Sinusoid,
         ..BERT
+    },
+    // Post-LN layers under `layers.{i}` with rotary positions, a gated MLP whose down
+    // projection alone has a bias, and no position table; RoBERTa-like `lm_head` whose decoder
+    // keeps its own bias. The bare model has no pooler; sequence classification pools.
+    EncoderDesc {
+        model_type: "gte",
+        classes: Classes { prefix: "Gte", ..NO_LM },
+        module: "gte.",
+        prefixes: &["gte."],
+        defaults: Defaults {
+            vocab_size: 250048,
+            max_position_embeddings: 8192,
+            type_vocab_size: 1,
+            pad_token_id: 1,
+            ..BERT_DEFAULTS
+        },
+        positions: Positions::Rotary,
+        mlm: Mlm::LmHead,
+        rotary: Some(Rotary { attention_bias: true, mlp: RotaryMlp::Gated { up_bias: false, down_bias: true } }),
+        bare_pooler: false,
+        ..BERT
+    },
+    // GTE's layer without any bias; BERT's `cls` head.
+    EncoderDesc {
+        model_type: "nomic_bert",
+        classes: Classes { prefix: "NomicBert", ..NO_LM },
+        module: "nomic_bert.",
+        prefixes: &["nomic_bert."],
+        defaults: Defaults { vocab_size: 30528, max_position_embeddings: 2048, ..BERT_DEFAULTS },
+        positions: Positions::Rotary,
+        rotary: Some(Rotary { attention_bias: false, mlp: RotaryMlp::Gated { up_bias: false, down_bias: false } }),
+        bare_pooler: false,
+        ..BERT
+    },
+    // GTE's layer with `fc1`/`fc2`; XLM-RoBERTa's tables (no positions) and heads, under
+    // `roberta.`.
+    EncoderDesc {
+        model_type: "jina_embeddings_v3",
+        classes: Classes { prefix: "JinaEmbeddingsV3", ..NO_LM },
+        prefixes: &["roberta."],
+        defaults: Defaults {
+            vocab_size: 250002,
+            hidden_size: 1024,
+            num_hidden_layers: 24,
+            num_attention_heads: 16,
+            intermediate_size: 4096,
+            max_position_embeddings: 8194,
+            type_vocab_size: 1,
+            pad_token_id: 1,
+            layer_norm_eps: 1e-5,
+        },
+        positions: Positions::Rotary,
+        rotary: Some(Rotary { attention_bias: true, mlp: RotaryMlp::Fc }),
+        ..ROBERTA
     },
 ];

@@ -3,15 +3,18 @@
 //! embeddings (RemBERT, RoFormer), and RemBERT's masked-LM head.
 
 use super::{layer_norm, linear};
-use crate::config::bert::BertConfig;
-use crate::config::encoders::Positions;
-use crate::graph::{Node, Op, Tensor, embedding};
+use crate::config::bert::{BertConfig, Head};
+use crate::config::encoders::{Mlm, Positions, Rotary, RotaryMlp};
+use crate::graph::{Node, Op, Tensor, blocks, embedding};
 
 /// Adjusts the embedding nodes (`input_ids`, word, position, token-type, LayerNorm) in place.
 pub(super) fn embeddings(c: &BertConfig, emb: &str, seq: u64, nodes: &mut Vec<Node>) {
     let e = c.embed_width;
-    if c.desc.positions == Positions::Sinusoid {
+    if c.desc.positions != Positions::Learned {
         nodes.retain(|n| !n.name.ends_with(".position_embeddings"));
+    }
+    if c.type_vocab_size == 0 {
+        nodes.retain(|n| !n.name.ends_with(".token_type_embeddings"));
     }
     if let Some(g) = c.glyphs {
         let pronunciation = embedding(
@@ -58,4 +61,64 @@ pub(super) fn projected_mlm(c: &BertConfig, seq: u64, out: u64) -> Vec<Node> {
         Node::new(name, Op::Linear, "logits over the vocabulary", &[seq, v])
             .with([Tensor::new(format!("{name}.weight"), &[v, out]), Tensor::new(format!("{name}.bias"), &[v])]),
     ]
+}
+
+/// The rotary encoders' post-LN layer at `l` (`layers.{i}`), as GteLayer builds it.
+pub(super) fn rotary_layer(c: &BertConfig, r: Rotary, l: &str, seq: u64) -> Vec<Node> {
+    let (h, heads, hd, ffn) = (c.hidden_size, c.num_heads, c.head_dim(), c.intermediate_size);
+    let all = heads * hd;
+    let b = r.attention_bias;
+    let proj = |name: &str, detail: &str, i, o, bias| blocks::linear(&format!("{l}.{name}"), detail, seq, i, o, bias);
+    let mut nodes = vec![
+        proj("self_attn.q_proj", "query projection", h, all, b),
+        proj("self_attn.k_proj", "key projection", h, all, b),
+        proj("self_attn.v_proj", "value projection", h, all, b),
+        Node::new(
+            format!("{l}.self_attn"),
+            Op::Attention,
+            format!("{heads} heads x {hd}, bidirectional, rotary positions"),
+            &[seq, h],
+        ),
+        proj("self_attn.o_proj", "attention output projection", all, h, b),
+        layer_norm(&format!("{l}.post_attention_layernorm"), "residual add, then norm", &[seq, h], h),
+    ];
+    let act = &c.hidden_act;
+    match r.mlp {
+        RotaryMlp::Gated { up_bias, down_bias } => nodes.extend([
+            proj("mlp.gate_proj", &format!("gate projection, then {act}"), h, ffn, up_bias),
+            proj("mlp.up_proj", "up projection, times the gate", h, ffn, up_bias),
+            proj("mlp.down_proj", "down projection", ffn, h, down_bias),
+        ]),
+        RotaryMlp::Fc => nodes.extend([
+            proj("mlp.fc1", &format!("up projection, then {act}"), h, ffn, true),
+            proj("mlp.fc2", "down projection", ffn, h, true),
+        ]),
+    }
+    nodes.push(layer_norm(&format!("{l}.post_mlp_layernorm"), "residual add, then norm", &[seq, h], h));
+    nodes
+}
+
+/// GTE's `lm_head` in place of BERT's `cls`, and Nomic BERT's `transform.layer_norm`.
+pub(super) fn head(c: &BertConfig, seq: u64, word_embeddings: &str, nodes: &mut Vec<Node>) {
+    let masked = matches!(c.head, Head::MaskedLm | Head::CausalLm);
+    if masked && c.desc.mlm == Mlm::LmHead {
+        let (h, v) = (c.hidden_size, c.vocab_size);
+        let mut weight = Tensor::new("lm_head.decoder.weight", &[v, h]);
+        if c.tie_word_embeddings {
+            weight.tied_to = Some(word_embeddings.to_string());
+        }
+        *nodes = vec![
+            linear("lm_head.dense", "dense, then GELU", seq, h, h),
+            layer_norm("lm_head.layer_norm", "norm", &[seq, h], h),
+            Node::new("lm_head.decoder", Op::Linear, "logits over the vocabulary", &[seq, v])
+                .with([weight, Tensor::new("lm_head.decoder.bias", &[v])]),
+        ];
+    } else if c.desc.rotary.is_some() {
+        for n in nodes.iter_mut().filter(|n| n.name == "cls.predictions.transform.LayerNorm") {
+            n.name = "cls.predictions.transform.layer_norm".into();
+            for t in &mut n.params {
+                t.name = t.name.replace(".LayerNorm.", ".layer_norm.");
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@ positions and embedding projection."""
 import importlib.util
 from pathlib import Path
 
-FAMILIES = ["roc_bert", "rembert", "roformer"]
+FAMILIES = ["roc_bert", "rembert", "roformer", "gte", "nomic_bert", "jina_embeddings_v3"]
 
 _HEADS = ["ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
           "ForQuestionAnswering", "ForMultipleChoice"]
@@ -13,6 +13,9 @@ EXTRA_CLASSES = {
     "roc_bert": ["RoCBert" + h for h in _HEADS + ["ForPreTraining"]],
     "rembert": ["RemBert" + h for h in _HEADS],
     "roformer": ["RoFormer" + h for h in _HEADS],
+    "gte": ["GteForTokenClassification"],
+    "nomic_bert": ["NomicBertForTokenClassification"],
+    "jina_embeddings_v3": ["JinaEmbeddingsV3ForTokenClassification", "JinaEmbeddingsV3ForQuestionAnswering"],
 }
 
 _spec = importlib.util.spec_from_file_location("families_enc4_lineage", Path(__file__).with_name("encoders.py"))
@@ -42,3 +45,11 @@ VARIATIONS = {
              vocab_size=300, max_position_embeddings=48, embedding_size=64, num_labels=3),
     ],
 }
+_ROTARY = _LINEAGE + [
+    dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=96,
+         vocab_size=400, max_position_embeddings=32, head_dim=24, num_labels=3),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=80,
+         vocab_size=300, max_position_embeddings=48, type_vocab_size=0, tie_word_embeddings=False),
+]
+for _t in ["gte", "nomic_bert", "jina_embeddings_v3"]:
+    VARIATIONS[_t] = _ROTARY
