@@ -101,6 +101,10 @@ pub struct BertConfig {
     pub output_width: Option<u64>,
     /// Each head's width: hidden / heads, or the rotary encoders' `head_dim` when a file sets it.
     pub head_dim: u64,
+    /// ESM's `position_embedding_type: rotary`: no position table.
+    pub rotary_positions: bool,
+    /// The embeddings end in a norm.
+    pub embed_norm: bool,
     /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
     #[serde(skip)]
     pub release: super::release::Release,
@@ -120,11 +124,15 @@ impl BertConfig {
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
         let k = df.keys();
+        if df.vocab_size == 0 && value.get("vocab_size").is_none_or(Value::is_null) {
+            return Err(ConfigError::field("vocab_size", "required: the config class has no default"));
+        }
         #[rustfmt::skip]
         let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, [k[0], k[1], k[2], k[3], k[4], k[5]], &mut d)?;
         // The rotary encoders build an empty token-type table (GTE none) at 0.
         let type_vocab_size = match value.get("type_vocab_size").and_then(Value::as_u64) {
             Some(0) if desc.rotary.is_some() => 0,
+            _ if !desc.token_types => 0,
             _ => sizes(value, [k[6]], &mut d)?[0],
         };
         let head_dim = super::encoders::head_dim(desc, value, hidden_size, num_heads)?;
@@ -160,7 +168,16 @@ impl BertConfig {
                 }
             }
         };
-        let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
+        let (position_embedding, rotary_positions) = match desc.positions {
+            super::encoders::Positions::Switched => {
+                (PositionEmbedding::Absolute, super::encoders::rotary_switch(raw.position_embedding_type.as_deref(), &mut d)?)
+            }
+            _ => (position_embedding(raw.position_embedding_type.as_deref(), &mut d)?, false),
+        };
+        let embed_norm = match desc.embed_norm_key {
+            Some(key) => super::encoders::boolean(value, key, false, &mut d)?,
+            None => desc.norms.embeddings,
+        };
         // RemBERT's classes tie nothing, whatever the file says.
         let tie_word_embeddings = desc.mlm != super::encoders::Mlm::Projected
             && flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
@@ -181,7 +198,7 @@ impl BertConfig {
             super::encoders::Mlm::Projected => {
                 Some(size("output_embedding_size", raw.output_embedding_size, 1664, 1 << 18, &mut d)?)
             }
-            super::encoders::Mlm::Style | super::encoders::Mlm::LmHead => None,
+            super::encoders::Mlm::Style | super::encoders::Mlm::LmHead { .. } => None,
         };
         let class = class_or(common, &format!("{}Model", desc.classes.prefix), &mut d);
         let (desc, head) = std::iter::once(desc)
@@ -221,6 +238,8 @@ impl BertConfig {
             glyphs,
             output_width,
             head_dim,
+            rotary_positions,
+            embed_norm,
             release: super::release::Release::V5,
             defaulted: d,
         })

@@ -15,7 +15,7 @@ mod table_enc4;
 pub(crate) use read::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH};
 pub(crate) use read::{encoder_dims, head_of, labelled, match_class, position_embedding, sizes};
 pub use read_enc4::Glyphs;
-pub(crate) use read_enc4::{embed_width, glyphs, head_dim};
+pub(crate) use read_enc4::{boolean, embed_width, glyphs, head_dim, rotary_switch};
 pub use table::{TYPES, interchangeable, lookup};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
@@ -155,6 +155,12 @@ pub struct EncoderDesc {
     pub rotary: Option<Rotary>,
     /// The bare model class builds the pooler (GTE's and Nomic BERT's default to none).
     pub bare_pooler: bool,
+    /// ESM: the embeddings' norm is `layer_norm`, built only when this boolean key is set.
+    pub embed_norm_key: Option<&'static str>,
+    /// ESM's `contact_head.regression`, a linear from every layer's attention maps to one logit.
+    pub contact_head: bool,
+    /// A `token_type_embeddings` table (ESM has none).
+    pub token_types: bool,
 }
 
 /// The biases and MLP of a [`EncoderDesc::rotary`] layer.
@@ -194,6 +200,8 @@ pub enum Positions {
     Sinusoid,
     /// Rotary positions computed on the fly: no table.
     Rotary,
+    /// ESM's `position_embedding_type`: a learned table when `absolute`, none when `rotary`.
+    Switched,
 }
 
 /// The masked-LM head.
@@ -204,9 +212,9 @@ pub enum Mlm {
     /// RemBERT's: `cls.predictions.dense` to `output_embedding_size`, a LayerNorm there, and a
     /// decoder with its own bias that no class ties.
     Projected,
-    /// GTE's `lm_head` (dense, `layer_norm`, decoder): the decoder's weight tied, its bias its
-    /// own, no `lm_head.bias` beside it.
-    LmHead,
+    /// GTE's and ESM's `lm_head` (dense, `layer_norm`, decoder): the decoder's weight tied, one
+    /// bias of the vocabulary's size under this name (GTE's decoder's own, ESM's `lm_head.bias`).
+    LmHead { bias: &'static str },
 }
 
 pub const BERT: EncoderDesc = EncoderDesc {
@@ -236,6 +244,9 @@ pub const BERT: EncoderDesc = EncoderDesc {
     mlm: Mlm::Style,
     rotary: None,
     bare_pooler: true,
+    embed_norm_key: None,
+    contact_head: false,
+    token_types: true,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {

@@ -39,4 +39,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "xlm-roberta",
         "Jina AI's jina-embeddings-v3 (Sturua et al., 2024): XLM-RoBERTa's vocabulary and heads with rotary positions in place of the position table, for 8,192-token multilingual embeddings.",
     ),
+    encoder(
+        "esm",
+        "ESM",
+        "roberta",
+        "Meta's ESM-1b and ESM-2 protein language models (Rives et al., 2021; Lin et al., 2023): pre-LN BERT layers over amino-acid tokens, rotary or learned positions, a masked-LM head and a contact-prediction head on the attention maps.",
+    ),
 ];

@@ -93,7 +93,7 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
             nodes.insert(3 + i, table);
         }
     }
-    if !norms.embeddings {
+    if !c.embed_norm {
         nodes.pop();
     }
     enc4::projection(c, p, seq, &mut nodes);
@@ -120,6 +120,7 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     }
     layer_switches(c, &l, seq, &mut nodes);
     sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
+    enc4::contact_head(c, p, &mut sections);
     if let Some(last) = norms.last {
         let name = format!("{p}{last}");
         let nodes = vec![layer_norm(&name, "final norm after the stack", &[seq, h], h)];

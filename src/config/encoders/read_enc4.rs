@@ -16,7 +16,7 @@ pub struct Glyphs {
 }
 
 /// A boolean key: the default when absent or null, an error naming it when not a boolean.
-fn boolean(value: &serde_json::Value, key: &'static str, default: bool, d: &mut Vec<Defaulted>) -> Result<bool, ConfigError> {
+pub(crate) fn boolean(value: &serde_json::Value, key: &'static str, default: bool, d: &mut Vec<Defaulted>) -> Result<bool, ConfigError> {
     let found = match value.get(key).filter(|v| !v.is_null()) {
         Some(v) => Some(v.as_bool().ok_or_else(|| ConfigError::field(key, format!("invalid type: {v}, expected a boolean")))?),
         None => None,
@@ -73,5 +73,18 @@ pub(crate) fn head_dim(desc: &EncoderDesc, value: &serde_json::Value, hidden: u6
             crate::config::check_range(crate::config::Limit { field: "head_dim", max: WIDTH }, n)
         }
         None => Ok(hidden / heads),
+    }
+}
+
+/// ESM's `position_embedding_type`: whether positions are rotary (else a learned table).
+pub(crate) fn rotary_switch(value: Option<&str>, d: &mut Vec<Defaulted>) -> Result<bool, ConfigError> {
+    match value {
+        None => {
+            d.push(Defaulted { field: "position_embedding_type", value: "absolute".into() });
+            Ok(false)
+        }
+        Some("absolute") => Ok(false),
+        Some("rotary") => Ok(true),
+        Some(other) => Err(ConfigError::field("position_embedding_type", format!("{other:?} is not absolute or rotary"))),
     }
 }

@@ -1,6 +1,9 @@
 //! Rows added for issue 10's enc4 list, each saying what differs from BERT's row.
 
-use super::{BERT, BERT_DEFAULTS, Classes, Defaults, EmbedWidth, EncoderDesc, Mlm, Positions, ROBERTA, Rotary, RotaryMlp, Style};
+use super::{
+    BERT, BERT_DEFAULTS, Classes, Defaults, EmbedWidth, EncoderDesc, Mlm, Norms, Positions, ROBERTA, Rotary, RotaryMlp,
+    Style,
+};
 
 /// Masked LM and task heads only.
 const NO_LM: Classes = Classes { prefix: "", causal_lm: None, pretraining: false, next_sentence: false };
@@ -73,7 +76,7 @@ pub const TYPES: &[EncoderDesc] = &[
             ..BERT_DEFAULTS
         },
         positions: Positions::Rotary,
-        mlm: Mlm::LmHead,
+        mlm: Mlm::LmHead { bias: "lm_head.decoder.bias" },
         rotary: Some(Rotary { attention_bias: true, mlp: RotaryMlp::Gated { up_bias: false, down_bias: true } }),
         bare_pooler: false,
         ..BERT
@@ -109,6 +112,31 @@ pub const TYPES: &[EncoderDesc] = &[
         },
         positions: Positions::Rotary,
         rotary: Some(Rotary { attention_bias: true, mlp: RotaryMlp::Fc }),
+        ..ROBERTA
+    },
+    // Pre-LN BERT layers (`attention.LayerNorm`, the layer's `LayerNorm`, a final
+    // `emb_layer_norm_after`), no token types, a learned or rotary position table, an
+    // embedding norm only under `emb_layer_norm_before`, and a contact head in every class.
+    // EsmConfig has no vocabulary default (0 here: a file must give one); its pad index is None,
+    // taken as ESM-2's 1 for the positions RoBERTa-style ids can reach.
+    EncoderDesc {
+        model_type: "esm",
+        classes: Classes { prefix: "Esm", ..NO_LM },
+        module: "esm.",
+        prefixes: &["esm."],
+        defaults: Defaults { vocab_size: 0, max_position_embeddings: 1026, pad_token_id: 1, ..BERT_DEFAULTS },
+        norms: Norms {
+            embeddings: true,
+            pre: true,
+            attention: "attention.LayerNorm",
+            mlp: "LayerNorm",
+            last: Some("encoder.emb_layer_norm_after"),
+        },
+        positions: Positions::Switched,
+        mlm: Mlm::LmHead { bias: "lm_head.bias" },
+        embed_norm_key: Some("emb_layer_norm_before"),
+        contact_head: true,
+        token_types: false,
         ..ROBERTA
     },
 ];

@@ -5,13 +5,17 @@
 use super::{layer_norm, linear};
 use crate::config::bert::{BertConfig, Head};
 use crate::config::encoders::{Mlm, Positions, Rotary, RotaryMlp};
-use crate::graph::{Node, Op, Tensor, blocks, embedding};
+use crate::graph::{Node, Op, Role, Section, Tensor, blocks, embedding};
 
 /// Adjusts the embedding nodes (`input_ids`, word, position, token-type, LayerNorm) in place.
 pub(super) fn embeddings(c: &BertConfig, emb: &str, seq: u64, nodes: &mut Vec<Node>) {
     let e = c.embed_width;
-    if c.desc.positions != Positions::Learned {
+    if c.desc.positions != Positions::Learned && (c.desc.positions != Positions::Switched || c.rotary_positions) {
         nodes.retain(|n| !n.name.ends_with(".position_embeddings"));
+    }
+    if c.desc.embed_norm_key.is_some() {
+        // ESM's norm is `layer_norm`; the rest of the lineage's `LayerNorm`.
+        rename(nodes, &format!("{emb}.LayerNorm"), "LayerNorm", "layer_norm");
     }
     if c.type_vocab_size == 0 {
         nodes.retain(|n| !n.name.ends_with(".token_type_embeddings"));
@@ -101,7 +105,7 @@ pub(super) fn rotary_layer(c: &BertConfig, r: Rotary, l: &str, seq: u64) -> Vec<
 /// GTE's `lm_head` in place of BERT's `cls`, and Nomic BERT's `transform.layer_norm`.
 pub(super) fn head(c: &BertConfig, seq: u64, word_embeddings: &str, nodes: &mut Vec<Node>) {
     let masked = matches!(c.head, Head::MaskedLm | Head::CausalLm);
-    if masked && c.desc.mlm == Mlm::LmHead {
+    if let (true, Mlm::LmHead { bias }) = (masked, c.desc.mlm) {
         let (h, v) = (c.hidden_size, c.vocab_size);
         let mut weight = Tensor::new("lm_head.decoder.weight", &[v, h]);
         if c.tie_word_embeddings {
@@ -111,14 +115,29 @@ pub(super) fn head(c: &BertConfig, seq: u64, word_embeddings: &str, nodes: &mut 
             linear("lm_head.dense", "dense, then GELU", seq, h, h),
             layer_norm("lm_head.layer_norm", "norm", &[seq, h], h),
             Node::new("lm_head.decoder", Op::Linear, "logits over the vocabulary", &[seq, v])
-                .with([weight, Tensor::new("lm_head.decoder.bias", &[v])]),
+                .with([weight, Tensor::new(bias, &[v])]),
         ];
     } else if c.desc.rotary.is_some() {
-        for n in nodes.iter_mut().filter(|n| n.name == "cls.predictions.transform.LayerNorm") {
-            n.name = "cls.predictions.transform.layer_norm".into();
-            for t in &mut n.params {
-                t.name = t.name.replace(".LayerNorm.", ".layer_norm.");
-            }
+        rename(nodes, "cls.predictions.transform.LayerNorm", "LayerNorm", "layer_norm");
+    }
+}
+
+/// Renames the node `name` and its tensors, `from` to `to` in the last part.
+fn rename(nodes: &mut [Node], name: &str, from: &str, to: &str) {
+    for n in nodes.iter_mut().filter(|n| n.name == name) {
+        n.name = format!("{}{to}", &name[..name.len() - from.len()]);
+        for t in &mut n.params {
+            t.name = t.name.replace(&format!(".{from}."), &format!(".{to}."));
         }
+    }
+}
+
+/// ESM's contact head, in every class: one logit from each layer's and head's attention map.
+pub(super) fn contact_head(c: &BertConfig, p: &str, sections: &mut Vec<Section>) {
+    if c.desc.contact_head {
+        let name = format!("{p}contact_head.regression");
+        let inputs = c.num_layers * c.num_heads;
+        let node = linear(&name, "contact logit from every attention map", 1, inputs, 1);
+        sections.push(Section { name, role: Role::Head, repeat: 1, nodes: vec![node] });
     }
 }

@@ -5,7 +5,7 @@ positions and embedding projection."""
 import importlib.util
 from pathlib import Path
 
-FAMILIES = ["roc_bert", "rembert", "roformer", "gte", "nomic_bert", "jina_embeddings_v3"]
+FAMILIES = ["roc_bert", "rembert", "roformer", "gte", "nomic_bert", "jina_embeddings_v3", "esm"]
 
 _HEADS = ["ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
           "ForQuestionAnswering", "ForMultipleChoice"]
@@ -16,6 +16,7 @@ EXTRA_CLASSES = {
     "gte": ["GteForTokenClassification"],
     "nomic_bert": ["NomicBertForTokenClassification"],
     "jina_embeddings_v3": ["JinaEmbeddingsV3ForTokenClassification", "JinaEmbeddingsV3ForQuestionAnswering"],
+    "esm": ["EsmForTokenClassification"],
 }
 
 _spec = importlib.util.spec_from_file_location("families_enc4_lineage", Path(__file__).with_name("encoders.py"))
@@ -53,3 +54,12 @@ _ROTARY = _LINEAGE + [
 ]
 for _t in ["gte", "nomic_bert", "jina_embeddings_v3"]:
     VARIATIONS[_t] = _ROTARY
+# EsmConfig has no vocabulary default: every variation gives one.
+VARIATIONS["esm"] = [dict(v, vocab_size=v.get("vocab_size", 33), pad_token_id=1) for v in _LINEAGE] + [
+    dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=96,
+         vocab_size=33, max_position_embeddings=34, position_embedding_type="rotary",
+         emb_layer_norm_before=True, pad_token_id=1, num_labels=3),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=80,
+         vocab_size=40, max_position_embeddings=50, emb_layer_norm_before=False,
+         tie_word_embeddings=False, pad_token_id=1),
+]
