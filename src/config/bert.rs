@@ -105,6 +105,8 @@ pub struct BertConfig {
     pub rotary_positions: bool,
     /// The embeddings end in a norm.
     pub embed_norm: bool,
+    /// X-MOD's language adapters.
+    pub adapters: Option<super::encoders::Adapters>,
     /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
     #[serde(skip)]
     pub release: super::release::Release,
@@ -194,6 +196,7 @@ impl BertConfig {
         };
         let (embed_width, embed_project) = super::encoders::embed_width(desc, value, hidden_size, &mut d)?;
         let glyphs = super::encoders::glyphs(desc, value, hidden_size, &mut d)?;
+        let adapters = super::encoders::adapters(desc, value, hidden_size, &mut d)?;
         let output_width = match desc.mlm {
             super::encoders::Mlm::Projected => {
                 Some(size("output_embedding_size", raw.output_embedding_size, 1664, 1 << 18, &mut d)?)
@@ -240,6 +243,7 @@ impl BertConfig {
             head_dim,
             rotary_positions,
             embed_norm,
+            adapters,
             release: super::release::Release::V5,
             defaulted: d,
         })

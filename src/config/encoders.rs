@@ -14,8 +14,8 @@ mod table_enc4;
 
 pub(crate) use read::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH};
 pub(crate) use read::{encoder_dims, head_of, labelled, match_class, position_embedding, sizes};
-pub use read_enc4::Glyphs;
-pub(crate) use read_enc4::{boolean, embed_width, glyphs, head_dim, rotary_switch};
+pub use read_enc4::{Adapters, Glyphs};
+pub(crate) use read_enc4::{adapters, boolean, embed_width, glyphs, head_dim, rotary_switch};
 pub use table::{TYPES, interchangeable, lookup};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
@@ -161,6 +161,8 @@ pub struct EncoderDesc {
     pub contact_head: bool,
     /// A `token_type_embeddings` table (ESM has none).
     pub token_types: bool,
+    /// X-MOD's language adapters after each layer's MLP (`output.adapter_modules.{lang}`).
+    pub adapters: bool,
 }
 
 /// The biases and MLP of a [`EncoderDesc::rotary`] layer.
@@ -247,6 +249,7 @@ pub const BERT: EncoderDesc = EncoderDesc {
     embed_norm_key: None,
     contact_head: false,
     token_types: true,
+    adapters: false,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {

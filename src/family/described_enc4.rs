@@ -45,4 +45,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "roberta",
         "Meta's ESM-1b and ESM-2 protein language models (Rives et al., 2021; Lin et al., 2023): pre-LN BERT layers over amino-acid tokens, rotary or learned positions, a masked-LM head and a contact-prediction head on the attention maps.",
     ),
+    encoder(
+        "xmod",
+        "X-MOD",
+        "xlm-roberta",
+        "Meta's X-MOD (Pfeiffer et al., 2022): XLM-RoBERTa's layers with a small bottleneck adapter per language after each MLP, so languages can be added without interference.",
+    ),
 ];

@@ -119,8 +119,14 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
             .push(Tensor::new(format!("{l}.attention.self.conv.weight"), &[c.num_heads, 1, k, 1]));
     }
     layer_switches(c, &l, seq, &mut nodes);
+    enc4::adapters(c, &l, seq, &mut nodes);
     sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
     enc4::contact_head(c, p, &mut sections);
+    if c.adapters.as_ref().is_some_and(|a| a.pre_norm) {
+        let name = format!("{p}encoder.LayerNorm");
+        let nodes = vec![layer_norm(&name, "final norm after the stack (pre_norm)", &[seq, h], h)];
+        sections.push(Section { name, role: Role::Layers, repeat: 1, nodes });
+    }
     if let Some(last) = norms.last {
         let name = format!("{p}{last}");
         let nodes = vec![layer_norm(&name, "final norm after the stack", &[seq, h], h)];

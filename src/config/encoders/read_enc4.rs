@@ -88,3 +88,53 @@ pub(crate) fn rotary_switch(value: Option<&str>, d: &mut Vec<Defaulted>) -> Resu
         Some(other) => Err(ConfigError::field("position_embedding_type", format!("{other:?} is not absolute or rotary"))),
     }
 }
+
+/// X-MOD's language adapters: one bottleneck MLP per language after each layer's MLP.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Adapters {
+    /// `languages`, each once (an `nn.ModuleDict` keeps one module per key).
+    pub languages: Vec<String>,
+    /// hidden / `adapter_reduction_factor`.
+    pub bottleneck: u64,
+    /// Its own `adapter_layer_norm` before the adapters.
+    pub layer_norm: bool,
+    /// `pre_norm`: a final `encoder.LayerNorm` after the stack.
+    pub pre_norm: bool,
+}
+
+/// XmodConfig's adapters: `["en_XX"]`, a reduction of 2, no own norm, post-LN.
+pub(crate) fn adapters(
+    desc: &EncoderDesc,
+    value: &serde_json::Value,
+    hidden: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<Option<Adapters>, ConfigError> {
+    if !desc.adapters {
+        return Ok(None);
+    }
+    let languages = match value.get("languages").filter(|v| !v.is_null()) {
+        None => {
+            d.push(Defaulted { field: "languages", value: "[\"en_XX\"]".into() });
+            vec!["en_XX".to_string()]
+        }
+        Some(v) => {
+            let list = v.as_array().ok_or_else(|| ConfigError::field("languages", format!("invalid type: {v}, expected a list of language codes")))?;
+            let mut out: Vec<String> = Vec::new();
+            for l in list {
+                let l = l.as_str().ok_or_else(|| ConfigError::field("languages", format!("invalid entry: {l}, expected a string")))?;
+                if !out.iter().any(|o| o == l) {
+                    out.push(l.to_string());
+                }
+            }
+            out
+        }
+    };
+    let [factor] = sizes(value, [("adapter_reduction_factor", 2, WIDTH)], d)?;
+    let bottleneck = hidden / factor;
+    if bottleneck == 0 {
+        return Err(ConfigError::field("adapter_reduction_factor", format!("{factor} leaves no width of hidden_size {hidden}")));
+    }
+    let layer_norm = boolean(value, "adapter_layer_norm", false, d)?;
+    let pre_norm = boolean(value, "pre_norm", false, d)?;
+    Ok(Some(Adapters { languages, bottleneck, layer_norm, pre_norm }))
+}

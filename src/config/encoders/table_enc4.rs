@@ -139,4 +139,13 @@ pub const TYPES: &[EncoderDesc] = &[
         token_types: false,
         ..ROBERTA
     },
+    // RoBERTa's layers and heads (XmodConfig keeps BERT's vocabulary default) with a bottleneck
+    // adapter per language after each MLP.
+    EncoderDesc {
+        model_type: "xmod",
+        classes: Classes { prefix: "Xmod", ..super::table::ROBERTA_CLASSES },
+        defaults: Defaults { pad_token_id: 1, ..BERT_DEFAULTS },
+        adapters: true,
+        ..ROBERTA
+    },
 ];

@@ -141,3 +141,19 @@ pub(super) fn contact_head(c: &BertConfig, p: &str, sections: &mut Vec<Section>)
         sections.push(Section { name, role: Role::Head, repeat: 1, nodes: vec![node] });
     }
 }
+
+/// X-MOD's adapters, after the layer's MLP: its own norm if asked, then one bottleneck MLP per
+/// language (a token runs through its language's only).
+pub(super) fn adapters(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
+    let Some(a) = &c.adapters else { return };
+    let h = c.hidden_size;
+    if a.layer_norm {
+        nodes.push(layer_norm(&format!("{l}.output.adapter_layer_norm"), "norm before the adapter", &[seq, h], h));
+    }
+    for lang in &a.languages {
+        let m = format!("{l}.output.adapter_modules.{lang}");
+        let act = &c.hidden_act;
+        nodes.push(linear(&format!("{m}.dense1"), &format!("{lang} adapter down, then {act}"), seq, h, a.bottleneck));
+        nodes.push(linear(&format!("{m}.dense2"), &format!("{lang} adapter up"), seq, a.bottleneck, h));
+    }
+}

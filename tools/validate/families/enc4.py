@@ -5,7 +5,7 @@ positions and embedding projection."""
 import importlib.util
 from pathlib import Path
 
-FAMILIES = ["roc_bert", "rembert", "roformer", "gte", "nomic_bert", "jina_embeddings_v3", "esm"]
+FAMILIES = ["roc_bert", "rembert", "roformer", "gte", "nomic_bert", "jina_embeddings_v3", "esm", "xmod"]
 
 _HEADS = ["ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
           "ForQuestionAnswering", "ForMultipleChoice"]
@@ -17,6 +17,7 @@ EXTRA_CLASSES = {
     "nomic_bert": ["NomicBertForTokenClassification"],
     "jina_embeddings_v3": ["JinaEmbeddingsV3ForTokenClassification", "JinaEmbeddingsV3ForQuestionAnswering"],
     "esm": ["EsmForTokenClassification"],
+    "xmod": ["Xmod" + h for h in _HEADS],
 }
 
 _spec = importlib.util.spec_from_file_location("families_enc4_lineage", Path(__file__).with_name("encoders.py"))
@@ -62,4 +63,12 @@ VARIATIONS["esm"] = [dict(v, vocab_size=v.get("vocab_size", 33), pad_token_id=1)
     dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=80,
          vocab_size=40, max_position_embeddings=50, emb_layer_norm_before=False,
          tie_word_embeddings=False, pad_token_id=1),
+]
+VARIATIONS["xmod"] = _LINEAGE + [
+    dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=96,
+         vocab_size=400, max_position_embeddings=32, languages=["en_XX", "de_DE", "fr_XX"],
+         adapter_reduction_factor=4, adapter_layer_norm=True, pre_norm=True),
+    dict(hidden_size=60, num_hidden_layers=1, num_attention_heads=2, intermediate_size=80,
+         vocab_size=300, max_position_embeddings=48, languages=["en_XX", "ta_IN"],
+         adapter_reduction_factor=7, tie_word_embeddings=False, num_labels=3),
 ]
