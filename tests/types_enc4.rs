@@ -172,3 +172,41 @@ fn jina_embeddings_v3_keeps_xlm_roberta_heads_over_rotary_layers_with_fc_mlps() 
     assert_eq!(expected, 88_770);
     assert_eq!(derived(seq), expected);
 }
+
+#[test]
+fn esm_is_pre_ln_with_a_contact_head_and_no_token_types() {
+    // 2 layers of 64, 4 heads, ffn 96, vocab 33, 34 learned positions, no token types, no
+    // embedding norm (emb_layer_norm_before unset). Each layer: attention.LayerNorm before
+    // attention, q/k/v/o, the layer's LayerNorm before the MLP; `emb_layer_norm_after` after
+    // the stack; `contact_head.regression` from 2 x 4 attention maps to one logit.
+    // EsmForMaskedLM: no pooler; lm_head dense, layer_norm, decoder tied, `lm_head.bias`.
+    let config = small("esm", "EsmForMaskedLM", [64, 2, 4, 96, 33, 34], json!({"pad_token_id": 1}));
+    let encoder = 33 * 64 + 34 * 64 + 2 * bert_layer(64, 96) + norm(64) + linear(8, 1);
+    let expected = encoder + linear(64, 64) + norm(64) + 33;
+    assert_eq!(expected, 67_434);
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn esm_with_rotary_positions_drops_the_table_and_keeps_the_embedding_norm_it_asks_for() {
+    let more = json!({"position_embedding_type": "rotary", "emb_layer_norm_before": true});
+    let config = small("esm", "EsmModel", [64, 1, 4, 96, 33, 34], more);
+    // The bare model keeps its pooler.
+    let expected = 33 * 64 + norm(64) + bert_layer(64, 96) + norm(64) + linear(4, 1) + linear(64, 64);
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn xmod_adds_one_bottleneck_adapter_per_distinct_language_to_each_layer() {
+    // 2 layers of 64, RoBERTa's tables (32 positions, 2 token types), three languages (one
+    // written twice: a ModuleDict keeps one), a reduction of 4 (64 -> 16 -> 64), the adapters'
+    // own norm, pre_norm's final `encoder.LayerNorm`; XmodModel keeps its pooler.
+    let more = json!({"languages": ["en_XX", "de_DE", "fr_XX", "de_DE"], "adapter_reduction_factor": 4,
+                      "adapter_layer_norm": true, "pre_norm": true, "type_vocab_size": 2});
+    let config = small("xmod", "XmodModel", [64, 2, 4, 96, 400, 32], more);
+    let adapters = norm(64) + 3 * (linear(64, 16) + linear(16, 64));
+    let embeddings = 400 * 64 + 32 * 64 + 2 * 64 + norm(64);
+    let expected = embeddings + 2 * (bert_layer(64, 96) + adapters) + norm(64) + linear(64, 64);
+    assert_eq!(expected, 103_904);
+    assert_eq!(derived(config), expected);
+}
