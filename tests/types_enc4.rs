@@ -210,3 +210,27 @@ fn xmod_adds_one_bottleneck_adapter_per_distinct_language_to_each_layer() {
     assert_eq!(expected, 103_904);
     assert_eq!(derived(config), expected);
 }
+
+/// A 1-wide Conv1d from `i` to `o` channels in `g` groups: weight `[o, i / g, 1]` and a bias.
+fn conv(i: u64, o: u64, g: u64) -> u64 {
+    o * (i / g) + o
+}
+
+#[test]
+fn squeezebert_projects_through_grouped_convolutions_and_always_pools() {
+    // 2 layers of 64, ffn 96, vocab 400, 32 positions, 2 token types; q 4 groups, k 8, v 1,
+    // post-attention 2, intermediate 16, output 32. SqueezeBertForMaskedLM keeps the pooler;
+    // BERT's MLM head with its decoder tied and `cls.predictions.bias`.
+    let more = json!({"embedding_size": 64, "q_groups": 4, "k_groups": 8, "v_groups": 1,
+                      "post_attention_groups": 2, "intermediate_groups": 16, "output_groups": 32,
+                      "type_vocab_size": 2});
+    let config = small("squeezebert", "SqueezeBertForMaskedLM", [64, 2, 4, 96, 400, 32], more);
+    let layer = conv(64, 64, 4) + conv(64, 64, 8) + conv(64, 64, 1) + conv(64, 64, 2) + norm(64)
+        + conv(64, 96, 16)
+        + conv(96, 64, 32)
+        + norm(64);
+    let embeddings = 400 * 64 + 32 * 64 + 2 * 64 + norm(64);
+    let expected = embeddings + 2 * layer + linear(64, 64) + linear(64, 64) + norm(64) + 400;
+    assert_eq!(expected, 54_608);
+    assert_eq!(derived(config), expected);
+}

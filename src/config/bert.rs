@@ -105,6 +105,8 @@ pub struct BertConfig {
     pub rotary_positions: bool,
     /// The embeddings end in a norm.
     pub embed_norm: bool,
+    /// SqueezeBERT's convolution groups (`encoders::GROUP_KEYS`).
+    pub groups: Option<[u64; 6]>,
     /// X-MOD's language adapters.
     pub adapters: Option<super::encoders::Adapters>,
     /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
@@ -197,6 +199,7 @@ impl BertConfig {
         let (embed_width, embed_project) = super::encoders::embed_width(desc, value, hidden_size, &mut d)?;
         let glyphs = super::encoders::glyphs(desc, value, hidden_size, &mut d)?;
         let adapters = super::encoders::adapters(desc, value, hidden_size, &mut d)?;
+        let groups = super::encoders::groups(desc, value, hidden_size, intermediate_size, &mut d)?;
         let output_width = match desc.mlm {
             super::encoders::Mlm::Projected => {
                 Some(size("output_embedding_size", raw.output_embedding_size, 1664, 1 << 18, &mut d)?)
@@ -244,6 +247,7 @@ impl BertConfig {
             rotary_positions,
             embed_norm,
             adapters,
+            groups,
             release: super::release::Release::V5,
             defaulted: d,
         })

@@ -15,7 +15,7 @@ mod table_enc4;
 pub(crate) use read::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH};
 pub(crate) use read::{encoder_dims, head_of, labelled, match_class, position_embedding, sizes};
 pub use read_enc4::{Adapters, Glyphs};
-pub(crate) use read_enc4::{adapters, boolean, embed_width, glyphs, head_dim, rotary_switch};
+pub(crate) use read_enc4::{adapters, boolean, embed_width, glyphs, groups, head_dim, rotary_switch};
 pub use table::{TYPES, interchangeable, lookup};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
@@ -163,6 +163,8 @@ pub struct EncoderDesc {
     pub token_types: bool,
     /// X-MOD's language adapters after each layer's MLP (`output.adapter_modules.{lang}`).
     pub adapters: bool,
+    /// SqueezeBERT's layer of grouped 1-wide convolutions under `encoder.layers.{i}`.
+    pub grouped: bool,
 }
 
 /// The biases and MLP of a [`EncoderDesc::rotary`] layer.
@@ -250,6 +252,7 @@ pub const BERT: EncoderDesc = EncoderDesc {
     contact_head: false,
     token_types: true,
     adapters: false,
+    grouped: false,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {

@@ -51,4 +51,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "xlm-roberta",
         "Meta's X-MOD (Pfeiffer et al., 2022): XLM-RoBERTa's layers with a small bottleneck adapter per language after each MLP, so languages can be added without interference.",
     ),
+    encoder(
+        "squeezebert",
+        "SqueezeBERT",
+        "bert",
+        "Berkeley's SqueezeBERT (Iandola et al., 2020): BERT's embeddings and heads with its layers' projections as grouped 1-wide convolutions, as efficient vision networks build them, for faster inference on phones.",
+    ),
 ];

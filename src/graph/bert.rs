@@ -98,10 +98,19 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     }
     enc4::projection(c, p, seq, &mut nodes);
     let mut sections = vec![Section { name: emb.clone(), role: Role::Embeddings, repeat: 1, nodes }];
-    let l = format!("{p}{}.{{i}}", if c.desc.rotary.is_some() { "layers" } else { "encoder.layer" });
+    let stack = match (c.desc.rotary, c.groups) {
+        (Some(_), _) => "layers",
+        (None, Some(_)) => "encoder.layers",
+        (None, None) => "encoder.layer",
+    };
+    let l = format!("{p}{stack}.{{i}}");
     // transformers 5.x dropped the relative tables: `position_embedding_type` builds nothing.
     let relative = c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4;
-    let mut nodes = if let Some(r) = c.desc.rotary { enc4::rotary_layer(c, r, &l, seq) } else { bert_layer(&BertLayer {
+    let mut nodes = if let Some(r) = c.desc.rotary {
+        enc4::rotary_layer(c, r, &l, seq)
+    } else if let Some(g) = c.groups {
+        enc4::grouped_layer(c, g, &l, seq)
+    } else { bert_layer(&BertLayer {
         l: &l,
         seq,
         hidden: h,

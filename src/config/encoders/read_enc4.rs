@@ -138,3 +138,40 @@ pub(crate) fn adapters(
     let pre_norm = boolean(value, "pre_norm", false, d)?;
     Ok(Some(Adapters { languages, bottleneck, layer_norm, pre_norm }))
 }
+
+/// SqueezeBERT's group counts, in the order its modules are built: q, k, v, post-attention,
+/// intermediate and output convolutions.
+pub const GROUP_KEYS: [&str; 6] =
+    ["q_groups", "k_groups", "v_groups", "post_attention_groups", "intermediate_groups", "output_groups"];
+
+/// SqueezeBertConfig's groups (4, 4, 4, 1, 4, 4), each dividing its convolution's channels, and
+/// its `embedding_size`, which its encoder requires to equal the hidden size.
+pub(crate) fn groups(
+    desc: &EncoderDesc,
+    value: &serde_json::Value,
+    hidden: u64,
+    ffn: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<Option<[u64; 6]>, ConfigError> {
+    if !desc.grouped {
+        return Ok(None);
+    }
+    let [embedding] = sizes(value, [("embedding_size", 768, WIDTH)], d)?;
+    if embedding != hidden {
+        return Err(ConfigError::field(
+            "embedding_size",
+            format!("{embedding} differs from hidden_size {hidden}, which SqueezeBertEncoder requires it to equal"),
+        ));
+    }
+    let [a, b, c, e, f, g] = GROUP_KEYS;
+    let keys = [(a, 4, WIDTH), (b, 4, WIDTH), (c, 4, WIDTH), (e, 1, WIDTH), (f, 4, WIDTH), (g, 4, WIDTH)];
+    let groups = sizes(value, keys, d)?;
+    // Each convolution's input and output channels: h -> h four times, h -> ffn, ffn -> h.
+    let channels = [(hidden, hidden), (hidden, hidden), (hidden, hidden), (hidden, hidden), (hidden, ffn), (ffn, hidden)];
+    for ((key, n), (i, o)) in GROUP_KEYS.iter().zip(groups).zip(channels) {
+        if i % n != 0 || o % n != 0 {
+            return Err(ConfigError::field(*key, format!("{n} groups do not divide {i} input and {o} output channels")));
+        }
+    }
+    Ok(Some(groups))
+}

@@ -148,4 +148,14 @@ pub const TYPES: &[EncoderDesc] = &[
         adapters: true,
         ..ROBERTA
     },
+    // BERT's tables and heads, a pooler under every class, and layers of grouped convolutions.
+    EncoderDesc {
+        model_type: "squeezebert",
+        classes: Classes { prefix: "SqueezeBert", ..NO_LM },
+        module: "transformer.",
+        prefixes: &["transformer."],
+        pooler_always: true,
+        grouped: true,
+        ..BERT
+    },
 ];

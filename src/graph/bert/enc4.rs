@@ -157,3 +157,34 @@ pub(super) fn adapters(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>)
         nodes.push(linear(&format!("{m}.dense2"), &format!("{lang} adapter up"), seq, a.bottleneck, h));
     }
 }
+
+/// SqueezeBERT's layer: q, k and v, then the post-attention, intermediate and output
+/// convolutions, each 1 wide over `groups` groups (weight `[out, in / groups, 1]`, a bias), the
+/// post-attention and output ones followed by a LayerNorm after the residual add.
+pub(super) fn grouped_layer(c: &BertConfig, groups: [u64; 6], l: &str, seq: u64) -> Vec<Node> {
+    let (h, ffn, heads, hd) = (c.hidden_size, c.intermediate_size, c.num_heads, c.head_dim());
+    let [q, k, v, post, mid, out] = groups;
+    let conv = |name: &str, detail: &str, i: u64, o: u64, g: u64| {
+        let name = format!("{l}.{name}");
+        let detail = format!("{detail}, 1-wide convolution in {g} groups");
+        Node::new(&name, Op::Linear, detail, &[seq, o])
+            .with([Tensor::new(format!("{name}.weight"), &[o, i / g, 1]), Tensor::new(format!("{name}.bias"), &[o])])
+    };
+    let act = &c.hidden_act;
+    vec![
+        conv("attention.query", "query projection", h, h, q),
+        conv("attention.key", "key projection", h, h, k),
+        conv("attention.value", "value projection", h, h, v),
+        Node::new(
+            format!("{l}.attention"),
+            Op::Attention,
+            format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V"),
+            &[seq, h],
+        ),
+        conv("post_attention.conv1d", "attention output projection", h, h, post),
+        layer_norm(&format!("{l}.post_attention.layernorm"), "residual add, then norm", &[seq, h], h),
+        conv("intermediate.conv1d", &format!("up projection, then {act}"), h, ffn, mid),
+        conv("output.conv1d", "down projection", ffn, h, out),
+        layer_norm(&format!("{l}.output.layernorm"), "residual add, then norm", &[seq, h], h),
+    ]
+}

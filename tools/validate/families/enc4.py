@@ -5,7 +5,7 @@ positions and embedding projection."""
 import importlib.util
 from pathlib import Path
 
-FAMILIES = ["roc_bert", "rembert", "roformer", "gte", "nomic_bert", "jina_embeddings_v3", "esm", "xmod"]
+FAMILIES = ["roc_bert", "rembert", "roformer", "gte", "nomic_bert", "jina_embeddings_v3", "esm", "xmod", "squeezebert"]
 
 _HEADS = ["ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
           "ForQuestionAnswering", "ForMultipleChoice"]
@@ -18,6 +18,8 @@ EXTRA_CLASSES = {
     "jina_embeddings_v3": ["JinaEmbeddingsV3ForTokenClassification", "JinaEmbeddingsV3ForQuestionAnswering"],
     "esm": ["EsmForTokenClassification"],
     "xmod": ["Xmod" + h for h in _HEADS],
+    "squeezebert": ["SqueezeBert" + h for h in ["ForTokenClassification", "ForQuestionAnswering",
+                                                  "ForMultipleChoice"]],
 }
 
 _spec = importlib.util.spec_from_file_location("families_enc4_lineage", Path(__file__).with_name("encoders.py"))
@@ -71,4 +73,12 @@ VARIATIONS["xmod"] = _LINEAGE + [
     dict(hidden_size=60, num_hidden_layers=1, num_attention_heads=2, intermediate_size=80,
          vocab_size=300, max_position_embeddings=48, languages=["en_XX", "ta_IN"],
          adapter_reduction_factor=7, tie_word_embeddings=False, num_labels=3),
+]
+# SqueezeBertEncoder requires embedding_size to equal hidden_size.
+VARIATIONS["squeezebert"] = [dict(v, embedding_size=v["hidden_size"], q_groups=2, k_groups=2, v_groups=2,
+                                  intermediate_groups=2, output_groups=2) for v in _LINEAGE] + [
+    dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=96,
+         vocab_size=400, max_position_embeddings=32, embedding_size=64, q_groups=4, k_groups=8,
+         v_groups=1, post_attention_groups=2, intermediate_groups=16, output_groups=32,
+         tie_word_embeddings=False, num_labels=3),
 ]
