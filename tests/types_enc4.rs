@@ -166,8 +166,12 @@ fn jina_embeddings_v3_keeps_xlm_roberta_heads_over_rotary_layers_with_fc_mlps() 
     let encoder = 400 * 64 + 64 + norm(64) + 2 * rotary_layer(64, 64, true, mlp);
     let bare = small("jina_embeddings_v3", "JinaEmbeddingsV3Model", [64, 2, 4, 96, 400, 34], json!({}));
     assert_eq!(derived(bare), encoder + linear(64, 64));
-    let seq =
-        small("jina_embeddings_v3", "JinaEmbeddingsV3ForSequenceClassification", [64, 2, 4, 96, 400, 34], json!({}));
+    let seq = small(
+        "jina_embeddings_v3",
+        "JinaEmbeddingsV3ForSequenceClassification",
+        [64, 2, 4, 96, 400, 34],
+        json!({}),
+    );
     let expected = encoder + linear(64, 64) + linear(64, 2);
     assert_eq!(expected, 88_770);
     assert_eq!(derived(seq), expected);
@@ -225,7 +229,11 @@ fn squeezebert_projects_through_grouped_convolutions_and_always_pools() {
                       "post_attention_groups": 2, "intermediate_groups": 16, "output_groups": 32,
                       "type_vocab_size": 2});
     let config = small("squeezebert", "SqueezeBertForMaskedLM", [64, 2, 4, 96, 400, 32], more);
-    let layer = conv(64, 64, 4) + conv(64, 64, 8) + conv(64, 64, 1) + conv(64, 64, 2) + norm(64)
+    let layer = conv(64, 64, 4)
+        + conv(64, 64, 8)
+        + conv(64, 64, 1)
+        + conv(64, 64, 2)
+        + norm(64)
         + conv(64, 96, 16)
         + conv(96, 64, 32)
         + norm(64);

@@ -173,9 +173,10 @@ impl BertConfig {
             }
         };
         let (position_embedding, rotary_positions) = match desc.positions {
-            super::encoders::Positions::Switched => {
-                (PositionEmbedding::Absolute, super::encoders::rotary_switch(raw.position_embedding_type.as_deref(), &mut d)?)
-            }
+            super::encoders::Positions::Switched => (
+                PositionEmbedding::Absolute,
+                super::encoders::rotary_switch(raw.position_embedding_type.as_deref(), &mut d)?,
+            ),
             _ => (position_embedding(raw.position_embedding_type.as_deref(), &mut d)?, false),
         };
         let embed_norm = match desc.embed_norm_key {
@@ -212,7 +213,9 @@ impl BertConfig {
             .find_map(|k| super::encoders::match_class(&k.classes, &class).map(|h| (k, h)))
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
         let (head, mut num_labels) = super::encoders::labelled(head, labels, &mut d)?;
-        if matches!(desc.style, Style::Yoso | Style::BigBird | Style::RoFormer) && head == Head::QuestionAnswering {
+        if matches!(desc.style, Style::Yoso | Style::BigBird | Style::RoFormer)
+            && head == Head::QuestionAnswering
+        {
             // YosoForQuestionAnswering, BigBird's and RoFormer's set `config.num_labels =
             // 2` whatever the file says.
             num_labels = 2;

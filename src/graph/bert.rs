@@ -110,17 +110,19 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
         enc4::rotary_layer(c, r, &l, seq)
     } else if let Some(g) = c.groups {
         enc4::grouped_layer(c, g, &l, seq)
-    } else { bert_layer(&BertLayer {
-        l: &l,
-        seq,
-        hidden: h,
-        heads: c.num_heads,
-        head_dim: c.head_dim(),
-        ffn: c.intermediate_size,
-        act: &c.hidden_act,
-        distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
-        norms,
-    }) };
+    } else {
+        bert_layer(&BertLayer {
+            l: &l,
+            seq,
+            hidden: h,
+            heads: c.num_heads,
+            head_dim: c.head_dim(),
+            ffn: c.intermediate_size,
+            act: &c.hidden_act,
+            distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
+            norms,
+        })
+    };
     if let (Some(k), Some(attention)) = (c.conv_kernel, nodes.iter_mut().find(|n| n.op == Op::Attention)) {
         // A depthwise convolution over the values, one kernel per head, no bias.
         attention

@@ -16,9 +16,17 @@ pub struct Glyphs {
 }
 
 /// A boolean key: the default when absent or null, an error naming it when not a boolean.
-pub(crate) fn boolean(value: &serde_json::Value, key: &'static str, default: bool, d: &mut Vec<Defaulted>) -> Result<bool, ConfigError> {
+pub(crate) fn boolean(
+    value: &serde_json::Value,
+    key: &'static str,
+    default: bool,
+    d: &mut Vec<Defaulted>,
+) -> Result<bool, ConfigError> {
     let found = match value.get(key).filter(|v| !v.is_null()) {
-        Some(v) => Some(v.as_bool().ok_or_else(|| ConfigError::field(key, format!("invalid type: {v}, expected a boolean")))?),
+        Some(v) => Some(
+            v.as_bool()
+                .ok_or_else(|| ConfigError::field(key, format!("invalid type: {v}, expected a boolean")))?,
+        ),
         None => None,
     };
     Ok(flag(key, found, default, d))
@@ -57,19 +65,25 @@ pub(crate) fn glyphs(
     let pronunciation = boolean(value, "enable_pronunciation", true, d)?;
     let shape = boolean(value, "enable_shape", true, d)?;
     // Each width is bounded by WIDTH, so the sum cannot overflow.
-    let map_inputs = concat.then(|| {
-        hidden + u64::from(pronunciation) * pronunciation_dim + u64::from(shape) * shape_dim
-    });
+    let map_inputs =
+        concat.then(|| hidden + u64::from(pronunciation) * pronunciation_dim + u64::from(shape) * shape_dim);
     Ok(Some(Glyphs { pronunciation_vocab, pronunciation_dim, shape_vocab, shape_dim, map_inputs }))
 }
 
 /// hidden / heads, or the `head_dim` a rotary encoder's file sets (its attention reads
 /// `getattr(config, "head_dim", ...)`).
-pub(crate) fn head_dim(desc: &EncoderDesc, value: &serde_json::Value, hidden: u64, heads: u64) -> Result<u64, ConfigError> {
+pub(crate) fn head_dim(
+    desc: &EncoderDesc,
+    value: &serde_json::Value,
+    hidden: u64,
+    heads: u64,
+) -> Result<u64, ConfigError> {
     let set = value.get("head_dim").filter(|v| !v.is_null() && desc.rotary.is_some());
     match set {
         Some(v) => {
-            let n = v.as_u64().ok_or_else(|| ConfigError::field("head_dim", format!("invalid type: {v}, expected a non-negative integer")))?;
+            let n = v.as_u64().ok_or_else(|| {
+                ConfigError::field("head_dim", format!("invalid type: {v}, expected a non-negative integer"))
+            })?;
             crate::config::check_range(crate::config::Limit { field: "head_dim", max: WIDTH }, n)
         }
         None => Ok(hidden / heads),
@@ -85,7 +99,9 @@ pub(crate) fn rotary_switch(value: Option<&str>, d: &mut Vec<Defaulted>) -> Resu
         }
         Some("absolute") => Ok(false),
         Some("rotary") => Ok(true),
-        Some(other) => Err(ConfigError::field("position_embedding_type", format!("{other:?} is not absolute or rotary"))),
+        Some(other) => {
+            Err(ConfigError::field("position_embedding_type", format!("{other:?} is not absolute or rotary")))
+        }
     }
 }
 
@@ -118,10 +134,17 @@ pub(crate) fn adapters(
             vec!["en_XX".to_string()]
         }
         Some(v) => {
-            let list = v.as_array().ok_or_else(|| ConfigError::field("languages", format!("invalid type: {v}, expected a list of language codes")))?;
+            let list = v.as_array().ok_or_else(|| {
+                ConfigError::field(
+                    "languages",
+                    format!("invalid type: {v}, expected a list of language codes"),
+                )
+            })?;
             let mut out: Vec<String> = Vec::new();
             for l in list {
-                let l = l.as_str().ok_or_else(|| ConfigError::field("languages", format!("invalid entry: {l}, expected a string")))?;
+                let l = l.as_str().ok_or_else(|| {
+                    ConfigError::field("languages", format!("invalid entry: {l}, expected a string"))
+                })?;
                 if !out.iter().any(|o| o == l) {
                     out.push(l.to_string());
                 }
@@ -132,7 +155,10 @@ pub(crate) fn adapters(
     let [factor] = sizes(value, [("adapter_reduction_factor", 2, WIDTH)], d)?;
     let bottleneck = hidden / factor;
     if bottleneck == 0 {
-        return Err(ConfigError::field("adapter_reduction_factor", format!("{factor} leaves no width of hidden_size {hidden}")));
+        return Err(ConfigError::field(
+            "adapter_reduction_factor",
+            format!("{factor} leaves no width of hidden_size {hidden}"),
+        ));
     }
     let layer_norm = boolean(value, "adapter_layer_norm", false, d)?;
     let pre_norm = boolean(value, "pre_norm", false, d)?;
@@ -160,17 +186,29 @@ pub(crate) fn groups(
     if embedding != hidden {
         return Err(ConfigError::field(
             "embedding_size",
-            format!("{embedding} differs from hidden_size {hidden}, which SqueezeBertEncoder requires it to equal"),
+            format!(
+                "{embedding} differs from hidden_size {hidden}, which SqueezeBertEncoder requires it to equal"
+            ),
         ));
     }
     let [a, b, c, e, f, g] = GROUP_KEYS;
     let keys = [(a, 4, WIDTH), (b, 4, WIDTH), (c, 4, WIDTH), (e, 1, WIDTH), (f, 4, WIDTH), (g, 4, WIDTH)];
     let groups = sizes(value, keys, d)?;
     // Each convolution's input and output channels: h -> h four times, h -> ffn, ffn -> h.
-    let channels = [(hidden, hidden), (hidden, hidden), (hidden, hidden), (hidden, hidden), (hidden, ffn), (ffn, hidden)];
+    let channels = [
+        (hidden, hidden),
+        (hidden, hidden),
+        (hidden, hidden),
+        (hidden, hidden),
+        (hidden, ffn),
+        (ffn, hidden),
+    ];
     for ((key, n), (i, o)) in GROUP_KEYS.iter().zip(groups).zip(channels) {
         if i % n != 0 || o % n != 0 {
-            return Err(ConfigError::field(*key, format!("{n} groups do not divide {i} input and {o} output channels")));
+            return Err(ConfigError::field(
+                *key,
+                format!("{n} groups do not divide {i} input and {o} output channels"),
+            ));
         }
     }
     Ok(Some(groups))

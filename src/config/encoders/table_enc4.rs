@@ -1,15 +1,16 @@
 //! Rows added for issue 10's enc4 list, each saying what differs from BERT's row.
 
 use super::{
-    BERT, BERT_DEFAULTS, Classes, Defaults, EmbedWidth, EncoderDesc, Mlm, Norms, Positions, ROBERTA, Rotary, RotaryMlp,
-    Style,
+    BERT, BERT_DEFAULTS, Classes, Defaults, EmbedWidth, EncoderDesc, Mlm, Norms, Positions, ROBERTA, Rotary,
+    RotaryMlp, Style,
 };
 
 /// Masked LM and task heads only.
 const NO_LM: Classes = Classes { prefix: "", causal_lm: None, pretraining: false, next_sentence: false };
 
 /// A causal LM under `ForCausalLM`, no next-sentence class.
-const CAUSAL: Classes = Classes { prefix: "", causal_lm: Some("ForCausalLM"), pretraining: false, next_sentence: false };
+const CAUSAL: Classes =
+    Classes { prefix: "", causal_lm: Some("ForCausalLM"), pretraining: false, next_sentence: false };
 
 pub const TYPES: &[EncoderDesc] = &[
     // BERT's layers; pronunciation and shape tables beside the word table, concatenated and
@@ -56,7 +57,12 @@ pub const TYPES: &[EncoderDesc] = &[
         prefixes: &["roformer."],
         style: Style::RoFormer,
         defaults: Defaults { vocab_size: 50000, max_position_embeddings: 1536, ..BERT_DEFAULTS },
-        embed_width: Some(EmbedWidth { key: "embedding_size", default: None, project: "embeddings_project", always: false }),
+        embed_width: Some(EmbedWidth {
+            key: "embedding_size",
+            default: None,
+            project: "embeddings_project",
+            always: false,
+        }),
         positions: Positions::Sinusoid,
         ..BERT
     },
@@ -77,7 +83,10 @@ pub const TYPES: &[EncoderDesc] = &[
         },
         positions: Positions::Rotary,
         mlm: Mlm::LmHead { bias: "lm_head.decoder.bias" },
-        rotary: Some(Rotary { attention_bias: true, mlp: RotaryMlp::Gated { up_bias: false, down_bias: true } }),
+        rotary: Some(Rotary {
+            attention_bias: true,
+            mlp: RotaryMlp::Gated { up_bias: false, down_bias: true },
+        }),
         bare_pooler: false,
         ..BERT
     },
@@ -89,7 +98,10 @@ pub const TYPES: &[EncoderDesc] = &[
         prefixes: &["nomic_bert."],
         defaults: Defaults { vocab_size: 30528, max_position_embeddings: 2048, ..BERT_DEFAULTS },
         positions: Positions::Rotary,
-        rotary: Some(Rotary { attention_bias: false, mlp: RotaryMlp::Gated { up_bias: false, down_bias: false } }),
+        rotary: Some(Rotary {
+            attention_bias: false,
+            mlp: RotaryMlp::Gated { up_bias: false, down_bias: false },
+        }),
         bare_pooler: false,
         ..BERT
     },

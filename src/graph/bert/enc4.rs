@@ -10,7 +10,9 @@ use crate::graph::{Node, Op, Role, Section, Tensor, blocks, embedding};
 /// Adjusts the embedding nodes (`input_ids`, word, position, token-type, LayerNorm) in place.
 pub(super) fn embeddings(c: &BertConfig, emb: &str, seq: u64, nodes: &mut Vec<Node>) {
     let e = c.embed_width;
-    if c.desc.positions != Positions::Learned && (c.desc.positions != Positions::Switched || c.rotary_positions) {
+    if c.desc.positions != Positions::Learned
+        && (c.desc.positions != Positions::Switched || c.rotary_positions)
+    {
         nodes.retain(|n| !n.name.ends_with(".position_embeddings"));
     }
     if c.desc.embed_norm_key.is_some() {
@@ -21,19 +23,23 @@ pub(super) fn embeddings(c: &BertConfig, emb: &str, seq: u64, nodes: &mut Vec<No
         nodes.retain(|n| !n.name.ends_with(".token_type_embeddings"));
     }
     if let Some(g) = c.glyphs {
-        let pronunciation = embedding(
-            &format!("{emb}.pronunciation_embed"),
-            format!("{} pronunciations", g.pronunciation_vocab),
-            seq,
-            g.pronunciation_vocab,
-            g.pronunciation_dim,
-        );
-        let shape =
-            embedding(&format!("{emb}.shape_embed"), format!("{} glyph shapes", g.shape_vocab), seq, g.shape_vocab, g.shape_dim);
-        nodes.splice(2..2, [pronunciation, shape]);
+        let tables = [
+            ("pronunciation_embed", "pronunciations", g.pronunciation_vocab, g.pronunciation_dim),
+            ("shape_embed", "glyph shapes", g.shape_vocab, g.shape_dim),
+        ];
+        let tables = tables.map(|(name, what, rows, width)| {
+            embedding(&format!("{emb}.{name}"), format!("{rows} {what}"), seq, rows, width)
+        });
+        nodes.splice(2..2, tables);
         if let Some(width) = g.map_inputs {
             let at = nodes.len().saturating_sub(1);
-            let map = linear(&format!("{emb}.map_inputs_layer"), "concatenated embeddings to the hidden size", seq, width, e);
+            let map = linear(
+                &format!("{emb}.map_inputs_layer"),
+                "concatenated embeddings to the hidden size",
+                seq,
+                width,
+                e,
+            );
             nodes.insert(at, map);
         }
     }
@@ -62,8 +68,10 @@ pub(super) fn projected_mlm(c: &BertConfig, seq: u64, out: u64) -> Vec<Node> {
     vec![
         linear("cls.predictions.dense", &format!("dense to {out}, then {}", c.hidden_act), seq, h, out),
         layer_norm("cls.predictions.LayerNorm", "norm", &[seq, out], out),
-        Node::new(name, Op::Linear, "logits over the vocabulary", &[seq, v])
-            .with([Tensor::new(format!("{name}.weight"), &[v, out]), Tensor::new(format!("{name}.bias"), &[v])]),
+        Node::new(name, Op::Linear, "logits over the vocabulary", &[seq, v]).with([
+            Tensor::new(format!("{name}.weight"), &[v, out]),
+            Tensor::new(format!("{name}.bias"), &[v]),
+        ]),
     ]
 }
 
@@ -72,20 +80,17 @@ pub(super) fn rotary_layer(c: &BertConfig, r: Rotary, l: &str, seq: u64) -> Vec<
     let (h, heads, hd, ffn) = (c.hidden_size, c.num_heads, c.head_dim(), c.intermediate_size);
     let all = heads * hd;
     let b = r.attention_bias;
-    let proj = |name: &str, detail: &str, i, o, bias| blocks::linear(&format!("{l}.{name}"), detail, seq, i, o, bias);
-    let mut nodes = vec![
-        proj("self_attn.q_proj", "query projection", h, all, b),
-        proj("self_attn.k_proj", "key projection", h, all, b),
-        proj("self_attn.v_proj", "value projection", h, all, b),
-        Node::new(
-            format!("{l}.self_attn"),
-            Op::Attention,
-            format!("{heads} heads x {hd}, bidirectional, rotary positions"),
-            &[seq, h],
-        ),
+    let proj = |name: &str, detail: &str, i, o, bias| {
+        blocks::linear(&format!("{l}.{name}"), detail, seq, i, o, bias)
+    };
+    let names = ["self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj"];
+    let detail = format!("{heads} heads x {hd}, bidirectional, rotary positions");
+    let mut nodes =
+        attention(&format!("{l}.self_attn"), detail, seq, h, |i, what| proj(names[i], what, h, all, b));
+    nodes.extend([
         proj("self_attn.o_proj", "attention output projection", all, h, b),
         layer_norm(&format!("{l}.post_attention_layernorm"), "residual add, then norm", &[seq, h], h),
-    ];
+    ]);
     let act = &c.hidden_act;
     match r.mlp {
         RotaryMlp::Gated { up_bias, down_bias } => nodes.extend([
@@ -148,12 +153,23 @@ pub(super) fn adapters(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>)
     let Some(a) = &c.adapters else { return };
     let h = c.hidden_size;
     if a.layer_norm {
-        nodes.push(layer_norm(&format!("{l}.output.adapter_layer_norm"), "norm before the adapter", &[seq, h], h));
+        nodes.push(layer_norm(
+            &format!("{l}.output.adapter_layer_norm"),
+            "norm before the adapter",
+            &[seq, h],
+            h,
+        ));
     }
     for lang in &a.languages {
         let m = format!("{l}.output.adapter_modules.{lang}");
         let act = &c.hidden_act;
-        nodes.push(linear(&format!("{m}.dense1"), &format!("{lang} adapter down, then {act}"), seq, h, a.bottleneck));
+        nodes.push(linear(
+            &format!("{m}.dense1"),
+            &format!("{lang} adapter down, then {act}"),
+            seq,
+            h,
+            a.bottleneck,
+        ));
         nodes.push(linear(&format!("{m}.dense2"), &format!("{lang} adapter up"), seq, a.bottleneck, h));
     }
 }
@@ -167,24 +183,35 @@ pub(super) fn grouped_layer(c: &BertConfig, groups: [u64; 6], l: &str, seq: u64)
     let conv = |name: &str, detail: &str, i: u64, o: u64, g: u64| {
         let name = format!("{l}.{name}");
         let detail = format!("{detail}, 1-wide convolution in {g} groups");
-        Node::new(&name, Op::Linear, detail, &[seq, o])
-            .with([Tensor::new(format!("{name}.weight"), &[o, i / g, 1]), Tensor::new(format!("{name}.bias"), &[o])])
+        Node::new(&name, Op::Linear, detail, &[seq, o]).with([
+            Tensor::new(format!("{name}.weight"), &[o, i / g, 1]),
+            Tensor::new(format!("{name}.bias"), &[o]),
+        ])
     };
     let act = &c.hidden_act;
-    vec![
-        conv("attention.query", "query projection", h, h, q),
-        conv("attention.key", "key projection", h, h, k),
-        conv("attention.value", "value projection", h, h, v),
-        Node::new(
-            format!("{l}.attention"),
-            Op::Attention,
-            format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V"),
-            &[seq, h],
-        ),
+    let names = [("attention.query", q), ("attention.key", k), ("attention.value", v)];
+    let detail = format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}))V");
+    let mut nodes = attention(&format!("{l}.attention"), detail, seq, h, |i, what| {
+        let (name, g) = names[i];
+        conv(name, what, h, h, g)
+    });
+    nodes.extend([
         conv("post_attention.conv1d", "attention output projection", h, h, post),
         layer_norm(&format!("{l}.post_attention.layernorm"), "residual add, then norm", &[seq, h], h),
         conv("intermediate.conv1d", &format!("up projection, then {act}"), h, ffn, mid),
         conv("output.conv1d", "down projection", ffn, h, out),
         layer_norm(&format!("{l}.output.layernorm"), "residual add, then norm", &[seq, h], h),
-    ]
+    ]);
+    nodes
+}
+
+/// q, k and v, each made by `proj` from its index and what it projects, then the attention.
+fn attention(name: &str, detail: String, seq: u64, h: u64, proj: impl Fn(usize, &str) -> Node) -> Vec<Node> {
+    let mut nodes: Vec<Node> = ["query projection", "key projection", "value projection"]
+        .iter()
+        .enumerate()
+        .map(|(i, w)| proj(i, w))
+        .collect();
+    nodes.push(Node::new(name, Op::Attention, detail, &[seq, h]));
+    nodes
 }
