@@ -242,3 +242,24 @@ fn squeezebert_projects_through_grouped_convolutions_and_always_pools() {
     assert_eq!(expected, 54_608);
     assert_eq!(derived(config), expected);
 }
+
+#[test]
+fn convbert_mixes_half_width_attention_with_span_convolutions_and_groups_its_mlp() {
+    // 2 layers of 64, 4 heads with head_ratio 2: 2 heads of (64 / 2) / 2 = 16, so q, k and v
+    // are 64 -> 32; the separable convolution over the keys (kernel 5): depthwise [64, 1, 5],
+    // pointwise [32, 64, 1], a bias [32, 1]; conv_kernel_layer 32 -> 2 x 5; conv_out_layer
+    // 64 -> 32; the output dense 64 -> 64 and its norm; the MLP in 2 groups: weights
+    // [2, 32, 48] and [2, 48, 32] with biases 96 and 64; the output norm.
+    // Tables 40 wide, projected to 64; ConvBertForMaskedLM: no pooler, the generator head
+    // (dense 64 -> 40, LayerNorm(40), generator_lm_head tied with its bias 400).
+    let more = json!({"embedding_size": 40, "head_ratio": 2, "conv_kernel_size": 5, "num_groups": 2,
+                      "type_vocab_size": 2});
+    let config = small("convbert", "ConvBertForMaskedLM", [64, 2, 4, 96, 400, 32], more);
+    let attention = 3 * linear(64, 32) + 64 * 5 + 32 * 64 + 32 + linear(32, 10) + linear(64, 32);
+    let mlp = (2 * 32 * 48 + 96) + (2 * 48 * 32 + 64);
+    let layer = attention + linear(64, 64) + norm(64) + mlp + norm(64);
+    let embeddings = 400 * 40 + 32 * 40 + 2 * 40 + norm(40) + linear(40, 64);
+    let expected = embeddings + 2 * layer + linear(64, 40) + norm(40) + 400;
+    assert_eq!(expected, 66_684);
+    assert_eq!(derived(config), expected);
+}

@@ -107,6 +107,7 @@ pub struct BertConfig {
     pub embed_norm: bool,
     /// SqueezeBERT's convolution groups (`encoders::GROUP_KEYS`).
     pub groups: Option<[u64; 6]>,
+    pub span_conv: Option<super::encoders::SpanConv>,
     /// X-MOD's language adapters.
     pub adapters: Option<super::encoders::Adapters>,
     /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
@@ -201,11 +202,13 @@ impl BertConfig {
         let glyphs = super::encoders::glyphs(desc, value, hidden_size, &mut d)?;
         let adapters = super::encoders::adapters(desc, value, hidden_size, &mut d)?;
         let groups = super::encoders::groups(desc, value, hidden_size, intermediate_size, &mut d)?;
+        let span_conv =
+            super::encoders::span_conv(desc, value, [hidden_size, num_heads, intermediate_size], &mut d)?;
         let output_width = match desc.mlm {
             super::encoders::Mlm::Projected => {
                 Some(size("output_embedding_size", raw.output_embedding_size, 1664, 1 << 18, &mut d)?)
             }
-            super::encoders::Mlm::Style | super::encoders::Mlm::LmHead { .. } => None,
+            _ => None,
         };
         let class = class_or(common, &format!("{}Model", desc.classes.prefix), &mut d);
         let (desc, head) = std::iter::once(desc)
@@ -213,9 +216,10 @@ impl BertConfig {
             .find_map(|k| super::encoders::match_class(&k.classes, &class).map(|h| (k, h)))
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
         let (head, mut num_labels) = super::encoders::labelled(head, labels, &mut d)?;
-        if matches!(desc.style, Style::Yoso | Style::BigBird | Style::RoFormer)
-            && head == Head::QuestionAnswering
-        {
+        // ConvBERT shares RoFormer's heads but its QA class keeps the file's label count.
+        let fixed_qa =
+            matches!(desc.style, Style::Yoso | Style::BigBird | Style::RoFormer) && span_conv.is_none();
+        if fixed_qa && head == Head::QuestionAnswering {
             // YosoForQuestionAnswering, BigBird's and RoFormer's set `config.num_labels =
             // 2` whatever the file says.
             num_labels = 2;
@@ -251,6 +255,7 @@ impl BertConfig {
             embed_norm,
             adapters,
             groups,
+            span_conv,
             release: super::release::Release::V5,
             defaulted: d,
         })

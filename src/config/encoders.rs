@@ -14,8 +14,10 @@ mod table_enc4;
 
 pub(crate) use read::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH};
 pub(crate) use read::{encoder_dims, head_of, labelled, match_class, position_embedding, sizes};
-pub use read_enc4::{Adapters, Glyphs};
-pub(crate) use read_enc4::{adapters, boolean, embed_width, glyphs, groups, head_dim, rotary_switch};
+pub use read_enc4::{Adapters, Glyphs, SpanConv};
+pub(crate) use read_enc4::{
+    adapters, boolean, embed_width, glyphs, groups, head_dim, rotary_switch, span_conv,
+};
 pub use table::{TYPES, interchangeable, lookup};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
@@ -165,6 +167,8 @@ pub struct EncoderDesc {
     pub adapters: bool,
     /// SqueezeBERT's layer of grouped 1-wide convolutions under `encoder.layers.{i}`.
     pub grouped: bool,
+    /// ConvBERT's mixed attention and grouped MLP (`head_ratio`, `conv_kernel_size`, `num_groups`).
+    pub span_conv: bool,
 }
 
 /// The biases and MLP of a [`EncoderDesc::rotary`] layer.
@@ -219,6 +223,9 @@ pub enum Mlm {
     /// GTE's and ESM's `lm_head` (dense, `layer_norm`, decoder): the decoder's weight tied, one
     /// bias of the vocabulary's size under this name (GTE's decoder's own, ESM's `lm_head.bias`).
     LmHead { bias: &'static str },
+    /// ELECTRA's and ConvBERT's generator head: `generator_predictions` (dense to the embedding
+    /// width, LayerNorm) and `generator_lm_head`, tied to the word table, with its bias.
+    Generator,
 }
 
 pub const BERT: EncoderDesc = EncoderDesc {
@@ -253,6 +260,7 @@ pub const BERT: EncoderDesc = EncoderDesc {
     token_types: true,
     adapters: false,
     grouped: false,
+    span_conv: false,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {

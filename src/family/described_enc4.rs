@@ -57,4 +57,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "bert",
         "Berkeley's SqueezeBERT (Iandola et al., 2020): BERT's embeddings and heads with its layers' projections as grouped 1-wide convolutions, as efficient vision networks build them, for faster inference on phones.",
     ),
+    encoder(
+        "convbert",
+        "ConvBERT",
+        "electra",
+        "YITU's ConvBERT (Jiang et al., 2020): ELECTRA-style pre-training with mixed attention, half the heads replaced by span-based dynamic convolutions, and an optionally grouped MLP.",
+    ),
 ];

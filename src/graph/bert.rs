@@ -108,6 +108,8 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
     let relative = c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4;
     let mut nodes = if let Some(r) = c.desc.rotary {
         enc4::rotary_layer(c, r, &l, seq)
+    } else if let Some(s) = c.span_conv {
+        enc4::span_conv_layer(c, s, &l, seq)
     } else if let Some(g) = c.groups {
         enc4::grouped_layer(c, g, &l, seq)
     } else {

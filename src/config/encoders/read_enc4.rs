@@ -213,3 +213,39 @@ pub(crate) fn groups(
     }
     Ok(Some(groups))
 }
+
+/// ConvBERT's mixed attention: `heads` self-attention heads of `head_size` beside as many
+/// span-based convolution heads of `kernel`, and the MLP's `groups`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct SpanConv {
+    pub heads: u64,
+    pub head_size: u64,
+    pub kernel: u64,
+    pub groups: u64,
+}
+
+/// ConvBertConfig's `head_ratio` 2 (heads / ratio, at least one), `conv_kernel_size` 9 and
+/// `num_groups` 1.
+pub(crate) fn span_conv(
+    desc: &EncoderDesc,
+    value: &serde_json::Value,
+    [hidden, heads, ffn]: [u64; 3],
+    d: &mut Vec<Defaulted>,
+) -> Result<Option<SpanConv>, ConfigError> {
+    if !desc.span_conv {
+        return Ok(None);
+    }
+    let keys = [("head_ratio", 2, WIDTH), ("conv_kernel_size", 9, WIDTH), ("num_groups", 1, WIDTH)];
+    let [ratio, kernel, groups] = sizes(value, keys, d)?;
+    let heads = (heads / ratio).max(1);
+    if hidden % heads != 0 {
+        let reason = format!("hidden_size {hidden} is not divisible by the {heads} heads head_ratio leaves");
+        return Err(ConfigError::field("num_attention_heads", reason));
+    }
+    if hidden % groups != 0 || ffn % groups != 0 {
+        let reason =
+            format!("{groups} groups do not divide hidden_size {hidden} and intermediate_size {ffn}");
+        return Err(ConfigError::field("num_groups", reason));
+    }
+    Ok(Some(SpanConv { heads, head_size: hidden / heads / 2, kernel, groups }))
+}

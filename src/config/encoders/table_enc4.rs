@@ -170,4 +170,23 @@ pub const TYPES: &[EncoderDesc] = &[
         grouped: true,
         ..BERT
     },
+    // ELECTRA's tables (`embedding_size`, 768 by default, projected up when it differs) and
+    // generator head, RoFormer's classification heads, and mixed attention.
+    EncoderDesc {
+        model_type: "convbert",
+        classes: Classes { prefix: "ConvBert", ..NO_LM },
+        module: "convbert.",
+        prefixes: &["convbert."],
+        style: Style::RoFormer,
+        defaults: Defaults { pad_token_id: 1, ..BERT_DEFAULTS },
+        embed_width: Some(EmbedWidth {
+            key: "embedding_size",
+            default: Some(768),
+            project: "embeddings_project",
+            always: false,
+        }),
+        mlm: Mlm::Generator,
+        span_conv: true,
+        ..BERT
+    },
 ];

@@ -4,7 +4,7 @@
 
 use super::{layer_norm, linear};
 use crate::config::bert::{BertConfig, Head};
-use crate::config::encoders::{Mlm, Positions, Rotary, RotaryMlp};
+use crate::config::encoders::{Mlm, Positions, Rotary, RotaryMlp, SpanConv};
 use crate::graph::{Node, Op, Role, Section, Tensor, blocks, embedding};
 
 /// Adjusts the embedding nodes (`input_ids`, word, position, token-type, LayerNorm) in place.
@@ -110,7 +110,19 @@ pub(super) fn rotary_layer(c: &BertConfig, r: Rotary, l: &str, seq: u64) -> Vec<
 /// GTE's `lm_head` in place of BERT's `cls`, and Nomic BERT's `transform.layer_norm`.
 pub(super) fn head(c: &BertConfig, seq: u64, word_embeddings: &str, nodes: &mut Vec<Node>) {
     let masked = matches!(c.head, Head::MaskedLm | Head::CausalLm);
-    if let (true, Mlm::LmHead { bias }) = (masked, c.desc.mlm) {
+    if masked && c.desc.mlm == Mlm::Generator {
+        let (h, e, v) = (c.hidden_size, c.embed_width, c.vocab_size);
+        let mut weight = Tensor::new("generator_lm_head.weight", &[v, e]);
+        if c.tie_word_embeddings {
+            weight.tied_to = Some(word_embeddings.to_string());
+        }
+        *nodes = vec![
+            linear("generator_predictions.dense", "dense to the embedding width, then GELU", seq, h, e),
+            layer_norm("generator_predictions.LayerNorm", "norm", &[seq, e], e),
+            Node::new("generator_lm_head", Op::Linear, "logits over the vocabulary", &[seq, v])
+                .with([weight, Tensor::new("generator_lm_head.bias", &[v])]),
+        ];
+    } else if let (true, Mlm::LmHead { bias }) = (masked, c.desc.mlm) {
         let (h, v) = (c.hidden_size, c.vocab_size);
         let mut weight = Tensor::new("lm_head.decoder.weight", &[v, h]);
         if c.tie_word_embeddings {
@@ -213,5 +225,60 @@ fn attention(name: &str, detail: String, seq: u64, h: u64, proj: impl Fn(usize, 
         .map(|(i, w)| proj(i, w))
         .collect();
     nodes.push(Node::new(name, Op::Attention, detail, &[seq, h]));
+    nodes
+}
+
+/// ConvBERT's layer: self-attention over `heads` heads of `head_size` (half the usual width)
+/// beside span-based dynamic convolution (a separable convolution over the keys, a linear making
+/// each head's kernel, a linear for the convolved values), then BERT's output, norm and MLP, the
+/// MLP's linears grouped (`[groups, in / groups, out / groups]` and a bias) when `num_groups` > 1.
+pub(super) fn span_conv_layer(c: &BertConfig, s: SpanConv, l: &str, seq: u64) -> Vec<Node> {
+    let (h, ffn) = (c.hidden_size, c.intermediate_size);
+    let all = s.heads * s.head_size;
+    let at = format!("{l}.attention.self");
+    let detail =
+        format!("{} heads x {} beside as many convolution heads of {}", s.heads, s.head_size, s.kernel);
+    let mut nodes = attention(&at, detail, seq, h, |i, what| {
+        linear(&format!("{at}.{}", ["query", "key", "value"][i]), what, seq, h, all)
+    });
+    let sep = format!("{at}.key_conv_attn_layer");
+    nodes.extend([
+        Node::new(
+            &sep,
+            Op::Linear,
+            format!("separable convolution over the keys, kernel {}", s.kernel),
+            &[seq, all],
+        )
+        .with([
+            Tensor::new(format!("{sep}.depthwise.weight"), &[h, 1, s.kernel]),
+            Tensor::new(format!("{sep}.pointwise.weight"), &[all, h, 1]),
+            Tensor::new(format!("{sep}.bias"), &[all, 1]),
+        ]),
+        linear(
+            &format!("{at}.conv_kernel_layer"),
+            "a kernel per head and token",
+            seq,
+            all,
+            s.heads * s.kernel,
+        ),
+        linear(&format!("{at}.conv_out_layer"), "values for the convolution", seq, h, all),
+        linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
+        layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
+    ]);
+    let grouped = |name: String, detail: &str, i: u64, o: u64| {
+        if s.groups == 1 {
+            return linear(&name, detail, seq, i, o);
+        }
+        let g = s.groups;
+        Node::new(&name, Op::Linear, format!("{detail}, in {g} groups"), &[seq, o]).with([
+            Tensor::new(format!("{name}.weight"), &[g, i / g, o / g]),
+            Tensor::new(format!("{name}.bias"), &[o]),
+        ])
+    };
+    nodes.extend([
+        grouped(format!("{l}.intermediate.dense"), &format!("up projection, then {}", c.hidden_act), h, ffn),
+        grouped(format!("{l}.output.dense"), "down projection", ffn, h),
+        layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
+    ]);
     nodes
 }

@@ -5,7 +5,7 @@ positions and embedding projection."""
 import importlib.util
 from pathlib import Path
 
-FAMILIES = ["roc_bert", "rembert", "roformer", "gte", "nomic_bert", "jina_embeddings_v3", "esm", "xmod", "squeezebert"]
+FAMILIES = ["roc_bert", "rembert", "roformer", "gte", "nomic_bert", "jina_embeddings_v3", "esm", "xmod", "squeezebert", "convbert"]
 
 _HEADS = ["ForMaskedLM", "ForCausalLM", "ForSequenceClassification", "ForTokenClassification",
           "ForQuestionAnswering", "ForMultipleChoice"]
@@ -18,6 +18,8 @@ EXTRA_CLASSES = {
     "jina_embeddings_v3": ["JinaEmbeddingsV3ForTokenClassification", "JinaEmbeddingsV3ForQuestionAnswering"],
     "esm": ["EsmForTokenClassification"],
     "xmod": ["Xmod" + h for h in _HEADS],
+    "convbert": ["ConvBert" + h for h in ["ForTokenClassification", "ForQuestionAnswering",
+                                            "ForMultipleChoice"]],
     "squeezebert": ["SqueezeBert" + h for h in ["ForTokenClassification", "ForQuestionAnswering",
                                                   "ForMultipleChoice"]],
 }
@@ -81,4 +83,13 @@ VARIATIONS["squeezebert"] = [dict(v, embedding_size=v["hidden_size"], q_groups=2
          vocab_size=400, max_position_embeddings=32, embedding_size=64, q_groups=4, k_groups=8,
          v_groups=1, post_attention_groups=2, intermediate_groups=16, output_groups=32,
          tie_word_embeddings=False, num_labels=3),
+]
+# ConvBertConfig's embedding_size is 768 whatever the hidden size: the lineage's shapes give one.
+VARIATIONS["convbert"] = [dict(v, embedding_size=v["hidden_size"]) for v in _LINEAGE] + [
+    dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=96,
+         vocab_size=400, max_position_embeddings=32, embedding_size=40, head_ratio=2,
+         conv_kernel_size=5, num_groups=2, num_labels=3),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=80,
+         vocab_size=300, max_position_embeddings=48, embedding_size=64, head_ratio=4,
+         conv_kernel_size=3, tie_word_embeddings=False),
 ]
