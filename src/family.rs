@@ -11,6 +11,7 @@ mod described;
 mod described_dec5;
 mod described_dense;
 mod described_enc2;
+mod described_enc4;
 mod described_gpt;
 mod described_hybrid;
 mod described_moe3;
@@ -621,6 +622,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_hybrid::FAMILIES)
         .chain(seq2seq::FAMILIES)
         .chain(described_enc2::FAMILIES)
+        .chain(described_enc4::FAMILIES)
         .chain(described_newdec::FAMILIES)
         .chain(described_dec5::FAMILIES)
         .chain(described_moe3::FAMILIES)

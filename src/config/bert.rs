@@ -55,6 +55,7 @@ struct Raw {
     layer_norm_eps: Option<f64>,
     hidden_act: Option<String>,
     use_bias: Option<bool>,
+    output_embedding_size: Option<u64>,
 }
 
 /// A resolved BERT-family config: nothing structural is optional.
@@ -90,6 +91,25 @@ pub struct BertConfig {
     pub hidden_act: String,
     /// q, k and v have biases (all but BigBird with `use_bias` false).
     pub qkv_bias: bool,
+    /// Width of the embedding tables (the hidden size but for RemBERT's and RoFormer's).
+    pub embed_width: u64,
+    /// The class projects the embeddings to the hidden size (`EmbedWidth::project`).
+    pub embed_project: bool,
+    /// RoCBert's pronunciation and shape tables.
+    pub glyphs: Option<super::encoders::Glyphs>,
+    /// RemBERT's `output_embedding_size`, the width of its masked-LM head.
+    pub output_width: Option<u64>,
+    /// Each head's width: hidden / heads, or the rotary encoders' `head_dim` when a file sets it.
+    pub head_dim: u64,
+    /// ESM's `position_embedding_type: rotary`: no position table.
+    pub rotary_positions: bool,
+    /// The embeddings end in a norm.
+    pub embed_norm: bool,
+    /// SqueezeBERT's convolution groups (`encoders::GROUP_KEYS`).
+    pub groups: Option<[u64; 6]>,
+    pub span_conv: Option<super::encoders::SpanConv>,
+    /// X-MOD's language adapters.
+    pub adapters: Option<super::encoders::Adapters>,
     /// The transformers release the graph follows (5.x; 4.x for the note on the other count).
     #[serde(skip)]
     pub release: super::release::Release,
@@ -108,8 +128,19 @@ impl BertConfig {
         let df = desc.defaults;
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
+        let k = df.keys();
+        if df.vocab_size == 0 && value.get("vocab_size").is_none_or(Value::is_null) {
+            return Err(ConfigError::field("vocab_size", "required: the config class has no default"));
+        }
         #[rustfmt::skip]
-        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, df.keys(), &mut d)?;
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings] = sizes(value, [k[0], k[1], k[2], k[3], k[4], k[5]], &mut d)?;
+        // The rotary encoders build an empty token-type table (GTE none) at 0.
+        let type_vocab_size = match value.get("type_vocab_size").and_then(Value::as_u64) {
+            Some(0) if desc.rotary.is_some() => 0,
+            _ if !desc.token_types => 0,
+            _ => sizes(value, [k[6]], &mut d)?[0],
+        };
+        let head_dim = super::encoders::head_dim(desc, value, hidden_size, num_heads)?;
         // ErnieConfig: `use_task_id` off by default, 3 task types.
         let task_types = if desc.task_ids && flag("use_task_id", raw.use_task_id, false, &mut d) {
             Some(size("task_type_vocab_size", raw.task_type_vocab_size, 3, 1 << 20, &mut d)?)
@@ -142,8 +173,20 @@ impl BertConfig {
                 }
             }
         };
-        let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
-        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
+        let (position_embedding, rotary_positions) = match desc.positions {
+            super::encoders::Positions::Switched => (
+                PositionEmbedding::Absolute,
+                super::encoders::rotary_switch(raw.position_embedding_type.as_deref(), &mut d)?,
+            ),
+            _ => (position_embedding(raw.position_embedding_type.as_deref(), &mut d)?, false),
+        };
+        let embed_norm = match desc.embed_norm_key {
+            Some(key) => super::encoders::boolean(value, key, false, &mut d)?,
+            None => desc.norms.embeddings,
+        };
+        // RemBERT's classes tie nothing, whatever the file says.
+        let tie_word_embeddings = desc.mlm != super::encoders::Mlm::Projected
+            && flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let labels = num_labels(value)?;
         let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
             d.push(Defaulted { field: "pad_token_id", value: df.pad_token_id.to_string() });
@@ -155,14 +198,29 @@ impl BertConfig {
             Some(key) => flag(key, raw.use_bias, true, &mut d),
             None => true,
         };
+        let (embed_width, embed_project) = super::encoders::embed_width(desc, value, hidden_size, &mut d)?;
+        let glyphs = super::encoders::glyphs(desc, value, hidden_size, &mut d)?;
+        let adapters = super::encoders::adapters(desc, value, hidden_size, &mut d)?;
+        let groups = super::encoders::groups(desc, value, hidden_size, intermediate_size, &mut d)?;
+        let span_conv =
+            super::encoders::span_conv(desc, value, [hidden_size, num_heads, intermediate_size], &mut d)?;
+        let output_width = match desc.mlm {
+            super::encoders::Mlm::Projected => {
+                Some(size("output_embedding_size", raw.output_embedding_size, 1664, 1 << 18, &mut d)?)
+            }
+            _ => None,
+        };
         let class = class_or(common, &format!("{}Model", desc.classes.prefix), &mut d);
         let (desc, head) = std::iter::once(desc)
             .chain(super::encoders::interchangeable(desc))
             .find_map(|k| super::encoders::match_class(&k.classes, &class).map(|h| (k, h)))
             .ok_or_else(|| ConfigError::field("architectures[0]", UnknownClass(class.clone()).to_string()))?;
         let (head, mut num_labels) = super::encoders::labelled(head, labels, &mut d)?;
-        if matches!(desc.style, Style::Yoso | Style::BigBird) && head == Head::QuestionAnswering {
-            // YosoForQuestionAnswering and BigBirdForQuestionAnswering set `config.num_labels =
+        // ConvBERT shares RoFormer's heads but its QA class keeps the file's label count.
+        let fixed_qa =
+            matches!(desc.style, Style::Yoso | Style::BigBird | Style::RoFormer) && span_conv.is_none();
+        if fixed_qa && head == Head::QuestionAnswering {
+            // YosoForQuestionAnswering, BigBird's and RoFormer's set `config.num_labels =
             // 2` whatever the file says.
             num_labels = 2;
         }
@@ -188,13 +246,23 @@ impl BertConfig {
             layer_norm_eps,
             hidden_act,
             qkv_bias,
+            embed_width,
+            embed_project,
+            glyphs,
+            output_width,
+            head_dim,
+            rotary_positions,
+            embed_norm,
+            adapters,
+            groups,
+            span_conv,
             release: super::release::Release::V5,
             defaulted: d,
         })
     }
 
     pub fn head_dim(&self) -> u64 {
-        self.hidden_size / self.num_heads
+        self.head_dim
     }
 
     pub fn dims(&self) -> super::Dims {
@@ -212,7 +280,7 @@ impl BertConfig {
             Style::Roberta => {
                 self.max_position_embeddings.saturating_sub(self.pad_token_id.saturating_add(1))
             }
-            Style::Bert | Style::Yoso | Style::BigBird => self.max_position_embeddings,
+            Style::Bert | Style::Yoso | Style::BigBird | Style::RoFormer => self.max_position_embeddings,
         }
     }
 }

@@ -7,11 +7,17 @@
 //! head classes.
 
 mod read;
+mod read_enc4;
 mod table;
 mod table_enc2;
+mod table_enc4;
 
 pub(crate) use read::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH};
 pub(crate) use read::{encoder_dims, head_of, labelled, match_class, position_embedding, sizes};
+pub use read_enc4::{Adapters, Glyphs, SpanConv};
+pub(crate) use read_enc4::{
+    adapters, boolean, embed_width, glyphs, groups, head_dim, rotary_switch, span_conv,
+};
 pub use table::{TYPES, interchangeable, lookup};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
@@ -29,6 +35,9 @@ pub enum Style {
     /// pooler (`pooler`, a bare linear) under every class but question answering, whose head
     /// runs an MLP and a norm before `qa_outputs`.
     BigBird,
+    /// RoFormer: BERT's masked-LM head, RoBERTa's classification head, no pooler, multiple
+    /// choice through a bare classifier.
+    RoFormer,
 }
 
 /// A depthwise convolution over each head's values, and the key that sizes it.
@@ -134,6 +143,89 @@ pub struct EncoderDesc {
     pub global_attention: bool,
     /// The boolean key that drops q, k and v's biases (BigBird's `use_bias`, true by default).
     pub qkv_bias_key: Option<&'static str>,
+    /// RoCBert's pronunciation and shape tables, and the linear its `concat_input` maps the
+    /// concatenated embeddings back to the hidden size with.
+    pub glyphs: bool,
+    /// `ForPreTraining` adds BERT's next-sentence classifier (RoCBert's has only the MLM head).
+    pub nsp: bool,
+    /// Embedding tables narrower than the layers (RemBERT, RoFormer).
+    pub embed_width: Option<EmbedWidth>,
+    pub positions: Positions,
+    pub mlm: Mlm,
+    /// The GTE-style post-LN layer under `layers.{i}` (`self_attn.q_proj`, ..., `mlp`,
+    /// `post_attention_layernorm`, `post_mlp_layernorm`) in place of BERT's.
+    pub rotary: Option<Rotary>,
+    /// The bare model class builds the pooler (GTE's and Nomic BERT's default to none).
+    pub bare_pooler: bool,
+    /// ESM: the embeddings' norm is `layer_norm`, built only when this boolean key is set.
+    pub embed_norm_key: Option<&'static str>,
+    /// ESM's `contact_head.regression`, a linear from every layer's attention maps to one logit.
+    pub contact_head: bool,
+    /// A `token_type_embeddings` table (ESM has none).
+    pub token_types: bool,
+    /// X-MOD's language adapters after each layer's MLP (`output.adapter_modules.{lang}`).
+    pub adapters: bool,
+    /// SqueezeBERT's layer of grouped 1-wide convolutions under `encoder.layers.{i}`.
+    pub grouped: bool,
+    /// ConvBERT's mixed attention and grouped MLP (`head_ratio`, `conv_kernel_size`, `num_groups`).
+    pub span_conv: bool,
+}
+
+/// The biases and MLP of a [`EncoderDesc::rotary`] layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rotary {
+    /// q, k, v and o.
+    pub attention_bias: bool,
+    pub mlp: RotaryMlp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RotaryMlp {
+    /// `gate_proj`, `up_proj` (their bias) and `down_proj` (its bias).
+    Gated { up_bias: bool, down_bias: bool },
+    /// `fc1` and `fc2`, with biases.
+    Fc,
+}
+
+/// The key that sizes the embedding tables, its default (None: the hidden size), and the linear
+/// that projects them to the hidden size: its name under the encoder's prefix, and whether the
+/// class builds it when the two widths are equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EmbedWidth {
+    pub key: &'static str,
+    pub default: Option<u64>,
+    pub project: &'static str,
+    pub always: bool,
+}
+
+/// Where positions come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Positions {
+    /// BERT's learned `position_embeddings` table.
+    Learned,
+    /// RoFormer's rotary positions, whose sinusoids are a frozen `encoder.embed_positions`
+    /// table of `max_position_embeddings` x head_dim (a parameter transformers counts).
+    Sinusoid,
+    /// Rotary positions computed on the fly: no table.
+    Rotary,
+    /// ESM's `position_embedding_type`: a learned table when `absolute`, none when `rotary`.
+    Switched,
+}
+
+/// The masked-LM head.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mlm {
+    /// The style's head, its transform as wide as the embeddings and its decoder tied to them.
+    Style,
+    /// RemBERT's: `cls.predictions.dense` to `output_embedding_size`, a LayerNorm there, and a
+    /// decoder with its own bias that no class ties.
+    Projected,
+    /// GTE's and ESM's `lm_head` (dense, `layer_norm`, decoder): the decoder's weight tied, one
+    /// bias of the vocabulary's size under this name (GTE's decoder's own, ESM's `lm_head.bias`).
+    LmHead { bias: &'static str },
+    /// ELECTRA's and ConvBERT's generator head: `generator_predictions` (dense to the embedding
+    /// width, LayerNorm) and `generator_lm_head`, tied to the word table, with its bias.
+    Generator,
 }
 
 pub const BERT: EncoderDesc = EncoderDesc {
@@ -156,6 +248,19 @@ pub const BERT: EncoderDesc = EncoderDesc {
     conv: Conv::None,
     global_attention: false,
     qkv_bias_key: None,
+    glyphs: false,
+    nsp: true,
+    embed_width: None,
+    positions: Positions::Learned,
+    mlm: Mlm::Style,
+    rotary: None,
+    bare_pooler: true,
+    embed_norm_key: None,
+    contact_head: false,
+    token_types: true,
+    adapters: false,
+    grouped: false,
+    span_conv: false,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {

@@ -9,6 +9,7 @@ use crate::config::encoders::Norms;
 use crate::config::release::Release;
 
 mod candidates;
+mod enc4;
 
 pub use candidates::checkpoint_candidates;
 
@@ -51,6 +52,9 @@ pub fn has_pooler(c: &BertConfig) -> bool {
     if c.style == Style::BigBird {
         return c.head != Head::QuestionAnswering;
     }
+    if c.style == Style::RoFormer || c.head == Head::Model && !c.desc.bare_pooler {
+        return false;
+    }
     c.desc.pooler_always
         || c.style != Style::Yoso
             && matches!(
@@ -68,8 +72,9 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
 
     let emb = format!("{p}embeddings");
     let sizes = [v, c.max_position_embeddings + c.desc.position_offset, c.type_vocab_size];
-    let mut nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
+    let mut nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, c.embed_width);
     let norms: &Norms = &c.desc.norms;
+    enc4::embeddings(c, &emb, seq, &mut nodes);
     if let Some(tasks) = c.task_types {
         let table = super::embedding(
             &format!("{emb}.task_type_embeddings"),
@@ -88,24 +93,38 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
             nodes.insert(3 + i, table);
         }
     }
-    if !norms.embeddings {
+    if !c.embed_norm {
         nodes.pop();
     }
+    enc4::projection(c, p, seq, &mut nodes);
     let mut sections = vec![Section { name: emb.clone(), role: Role::Embeddings, repeat: 1, nodes }];
-    let l = format!("{p}encoder.layer.{{i}}");
+    let stack = match (c.desc.rotary, c.groups) {
+        (Some(_), _) => "layers",
+        (None, Some(_)) => "encoder.layers",
+        (None, None) => "encoder.layer",
+    };
+    let l = format!("{p}{stack}.{{i}}");
     // transformers 5.x dropped the relative tables: `position_embedding_type` builds nothing.
     let relative = c.position_embedding != PositionEmbedding::Absolute && c.release == Release::V4;
-    let mut nodes = bert_layer(&BertLayer {
-        l: &l,
-        seq,
-        hidden: h,
-        heads: c.num_heads,
-        head_dim: c.head_dim(),
-        ffn: c.intermediate_size,
-        act: &c.hidden_act,
-        distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
-        norms,
-    });
+    let mut nodes = if let Some(r) = c.desc.rotary {
+        enc4::rotary_layer(c, r, &l, seq)
+    } else if let Some(s) = c.span_conv {
+        enc4::span_conv_layer(c, s, &l, seq)
+    } else if let Some(g) = c.groups {
+        enc4::grouped_layer(c, g, &l, seq)
+    } else {
+        bert_layer(&BertLayer {
+            l: &l,
+            seq,
+            hidden: h,
+            heads: c.num_heads,
+            head_dim: c.head_dim(),
+            ffn: c.intermediate_size,
+            act: &c.hidden_act,
+            distance_rows: relative.then(|| 2 * c.max_position_embeddings - 1),
+            norms,
+        })
+    };
     if let (Some(k), Some(attention)) = (c.conv_kernel, nodes.iter_mut().find(|n| n.op == Op::Attention)) {
         // A depthwise convolution over the values, one kernel per head, no bias.
         attention
@@ -113,7 +132,14 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
             .push(Tensor::new(format!("{l}.attention.self.conv.weight"), &[c.num_heads, 1, k, 1]));
     }
     layer_switches(c, &l, seq, &mut nodes);
+    enc4::adapters(c, &l, seq, &mut nodes);
     sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
+    enc4::contact_head(c, p, &mut sections);
+    if c.adapters.as_ref().is_some_and(|a| a.pre_norm) {
+        let name = format!("{p}encoder.LayerNorm");
+        let nodes = vec![layer_norm(&name, "final norm after the stack (pre_norm)", &[seq, h], h)];
+        sections.push(Section { name, role: Role::Layers, repeat: 1, nodes });
+    }
     if let Some(last) = norms.last {
         let name = format!("{p}{last}");
         let nodes = vec![layer_norm(&name, "final norm after the stack", &[seq, h], h)];
@@ -142,11 +168,15 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
         });
     }
 
-    let head_nodes = head(c, seq, &word_embeddings);
+    let mut head_nodes = head(c, seq, &word_embeddings);
+    enc4::head(c, seq, &word_embeddings, &mut head_nodes);
     if !head_nodes.is_empty() {
         let name = match (c.head, c.style) {
             (Head::MaskedLm | Head::CausalLm, Style::Roberta) => "lm_head",
-            (Head::SequenceClassification { .. }, Style::Roberta | Style::Yoso | Style::BigBird)
+            (
+                Head::SequenceClassification { .. },
+                Style::Roberta | Style::Yoso | Style::BigBird | Style::RoFormer,
+            )
             | (
                 Head::SequenceClassification { .. } | Head::TokenClassification { .. } | Head::MultipleChoice,
                 _,
@@ -183,7 +213,7 @@ fn layer_switches(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
 /// the head's own `bias` parameter while the tie holds (always under 4.x, only with
 /// `tie_word_embeddings` under 5.x).
 fn decoder(name: &str, bias_name: &str, c: &BertConfig, seq: u64, word_embeddings: &str) -> Node {
-    let mut weight = Tensor::new(format!("{name}.weight"), &[c.vocab_size, c.hidden_size]);
+    let mut weight = Tensor::new(format!("{name}.weight"), &[c.vocab_size, c.embed_width]);
     if c.tie_word_embeddings {
         weight.tied_to = Some(word_embeddings.to_string());
     }
@@ -199,10 +229,13 @@ fn decoder(name: &str, bias_name: &str, c: &BertConfig, seq: u64, word_embedding
 }
 
 fn bert_mlm(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
-    let h = c.hidden_size;
+    if let Some(out) = c.output_width {
+        return enc4::projected_mlm(c, seq, out);
+    }
+    let (h, e) = (c.hidden_size, c.embed_width);
     vec![
-        linear("cls.predictions.transform.dense", &format!("dense, then {}", c.hidden_act), seq, h, h),
-        layer_norm("cls.predictions.transform.LayerNorm", "norm", &[seq, h], h),
+        linear("cls.predictions.transform.dense", &format!("dense, then {}", c.hidden_act), seq, h, e),
+        layer_norm("cls.predictions.transform.LayerNorm", "norm", &[seq, e], e),
         decoder("cls.predictions.decoder", "cls.predictions.bias", c, seq, word_embeddings),
     ]
 }
@@ -212,7 +245,7 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
     let nsp = || linear("cls.seq_relationship", "is-next classifier on the pooled vector", 1, h, 2);
     match (c.head, c.style) {
         (Head::Model, _) => vec![],
-        (Head::MaskedLm | Head::CausalLm, Style::Bert | Style::Yoso | Style::BigBird) => {
+        (Head::MaskedLm | Head::CausalLm, Style::Bert | Style::Yoso | Style::BigBird | Style::RoFormer) => {
             bert_mlm(c, seq, word_embeddings)
         }
         (Head::MaskedLm | Head::CausalLm, Style::Roberta) => vec![
@@ -222,14 +255,19 @@ fn head(c: &BertConfig, seq: u64, word_embeddings: &str) -> Vec<Node> {
         ],
         (Head::PreTraining, _) => {
             let mut nodes = bert_mlm(c, seq, word_embeddings);
-            nodes.push(nsp());
+            if c.desc.nsp {
+                nodes.push(nsp());
+            }
             nodes
         }
         (Head::NextSentencePrediction, _) => vec![nsp()],
         (Head::SequenceClassification { num_labels }, Style::Bert) => {
             vec![linear("classifier", "labels from the pooled vector", 1, h, num_labels)]
         }
-        (Head::SequenceClassification { num_labels }, Style::Roberta | Style::Yoso | Style::BigBird) => vec![
+        (
+            Head::SequenceClassification { num_labels },
+            Style::Roberta | Style::Yoso | Style::BigBird | Style::RoFormer,
+        ) => vec![
             linear("classifier.dense", "first token's state, dense then tanh", 1, h, h),
             linear("classifier.out_proj", "labels", 1, h, num_labels),
         ],

@@ -181,7 +181,8 @@ pub const TYPES: &[EncoderDesc] = &[
 
 /// The description of a `model_type` of the lineage, if there is one.
 pub fn lookup(model_type: &str) -> Option<&'static EncoderDesc> {
-    TYPES.iter().chain(super::table_enc2::TYPES).find(|d| d.model_type == model_type)
+    let rows = TYPES.iter().chain(super::table_enc2::TYPES);
+    rows.chain(super::table_enc4::TYPES).find(|d| d.model_type == model_type)
 }
 
 /// BERT, RoBERTa and XLM-RoBERTa files load each other's classes (a `bert` config naming

@@ -49,13 +49,15 @@ pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
     }
     if has_lm {
         let (dec, tied) = match c.style {
-            Style::Bert | Style::Yoso | Style::BigBird => ("cls.predictions.decoder", "cls.predictions.bias"),
+            Style::Bert | Style::Yoso | Style::BigBird | Style::RoFormer => {
+                ("cls.predictions.decoder", "cls.predictions.bias")
+            }
             Style::Roberta => ("lm_head.decoder", "lm_head.bias"),
         };
         if c.tie_word_embeddings {
             out.push(Candidate::extra(
                 "tied decoder stored twice",
-                vec![(format!("{dec}.weight"), vec![v, h])],
+                vec![(format!("{dec}.weight"), vec![v, c.embed_width])],
                 "the LM head's decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
             ));
         }
@@ -67,11 +69,11 @@ pub fn checkpoint_candidates(c: &BertConfig) -> Vec<Candidate> {
         ));
     } else {
         let tensors = match c.style {
-            Style::Bert | Style::Yoso | Style::BigBird => vec![
-                ("cls.predictions.transform.dense.weight".into(), vec![h, h]),
-                ("cls.predictions.transform.dense.bias".into(), vec![h]),
-                ("cls.predictions.transform.LayerNorm.weight".into(), vec![h]),
-                ("cls.predictions.transform.LayerNorm.bias".into(), vec![h]),
+            Style::Bert | Style::Yoso | Style::BigBird | Style::RoFormer => vec![
+                ("cls.predictions.transform.dense.weight".into(), vec![c.embed_width, h]),
+                ("cls.predictions.transform.dense.bias".into(), vec![c.embed_width]),
+                ("cls.predictions.transform.LayerNorm.weight".into(), vec![c.embed_width]),
+                ("cls.predictions.transform.LayerNorm.bias".into(), vec![c.embed_width]),
                 ("cls.predictions.bias".into(), vec![v]),
             ],
             Style::Roberta => vec![
