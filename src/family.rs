@@ -12,6 +12,7 @@ mod described_dense;
 mod described_enc2;
 mod described_gpt;
 mod described_hybrid;
+mod described_misc;
 mod described_moe3;
 mod described_newdec;
 mod seq2seq;
@@ -622,6 +623,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_enc2::FAMILIES)
         .chain(described_newdec::FAMILIES)
         .chain(described_moe3::FAMILIES)
+        .chain(described_misc::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its
