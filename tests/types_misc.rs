@@ -191,3 +191,33 @@ mod cpmant {
         assert_eq!(derived(&text.replace("CpmAntForCausalLM", "CpmAntModel")), model);
     }
 }
+
+mod hrm_text {
+    use super::*;
+
+    #[test]
+    fn hrm_text_counts_two_stacks_once_however_many_cycles_run_them() {
+        let (h, heads, head_dim, ff, per_stack) = (64, 4, 16, 128, 2);
+        let text = format!(
+            r#"{{"model_type": "hrm_text", "architectures": ["HrmTextForCausalLM"], "vocab_size": {VOCAB},
+                "hidden_size": {h}, "intermediate_size": {ff}, "num_hidden_layers": {per_stack},
+                "num_attention_heads": {heads}, "head_dim": {head_dim}, "H_cycles": 2, "L_cycles": 3}}"#
+        );
+        let inner = heads * head_dim;
+        // q, k, v and the sigmoid gate_proj: h -> inner; o_proj back; gate/up/down; no biases
+        // and weightless RMS norms.
+        let layer = 4 * h * inner + inner * h + 3 * h * ff;
+        // embed_tokens, z_L_init (a frozen parameter of width h), L_module and H_module.
+        let model = VOCAB * h + h + 2 * per_stack * layer;
+        // The head is untied by default (HrmTextConfig: tie_word_embeddings false).
+        assert_eq!(derived(&text), model + VOCAB * h);
+        // A saved config carries the per-stack count beside the inflated slot count
+        // (2 x 2 x (3 + 1) = 16): the parameters follow num_layers_per_stack.
+        let saved = text.replace(
+            &format!(r#""num_hidden_layers": {per_stack}"#),
+            &format!(r#""num_hidden_layers": 16, "num_layers_per_stack": {per_stack}"#),
+        );
+        assert_eq!(derived(&saved), model + VOCAB * h);
+        assert_eq!(derived(&text.replace("HrmTextForCausalLM", "HrmTextModel")), model);
+    }
+}

@@ -21,6 +21,7 @@ pub mod falcon;
 pub mod fsmt;
 pub mod gpt2;
 pub mod gpt_bigcode;
+pub mod hrm_text;
 pub mod jamba;
 pub mod jetmoe;
 pub mod llama;

@@ -19,6 +19,10 @@ fn cpmant(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::cpmant::CpmAntConfig::resolve(v, c))
 }
 
+fn hrm_text(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::hrm_text::HrmTextConfig::resolve(v, c))
+}
+
 const fn family(
     key: &'static str,
     name: &'static str,
@@ -54,5 +58,13 @@ pub const FAMILIES: &[FamilyInfo] = &[
         ModelKind::Decoder,
         cpmant,
         "OpenBMB's CPM-Ant 10B Chinese language model: pre-norm layers with bias-free projections, a gated GELU feed-forward, a relative-position bias over distance buckets and segment pairs shared by all layers, and learned prompt rows in the input table.",
+    ),
+    family(
+        "hrm_text",
+        "HRM-Text",
+        "llama",
+        ModelKind::Decoder,
+        hrm_text,
+        "Sapient's hierarchical reasoning model for text: a low-level and a high-level stack of gated-attention Llama-style layers with weightless RMS norms, looped H_cycles x (L_cycles + 1) times per token.",
     ),
 ];

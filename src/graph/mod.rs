@@ -30,6 +30,7 @@ pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod gpt_style;
 mod gpt_style_arch;
+mod hrm_text;
 pub mod jamba;
 pub mod jetmoe;
 pub mod kv;

@@ -60,3 +60,14 @@ VARIATIONS["cpmant"] = [
          num_hidden_layers=3, prompt_types=1, prompt_length=1, segment_types=1,
          position_bias_num_buckets=16, tie_word_embeddings=False),
 ]
+
+# HRM-Text: two stacks (L_module, H_module) of num_hidden_layers layers each, looped; no norm
+# weights, a gate_proj in every attention, a frozen z_L_init vector.
+FAMILIES.append("hrm_text")
+VARIATIONS["hrm_text"] = [
+    dict(vocab_size=1000, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+         num_attention_heads=4, head_dim=16, H_cycles=2, L_cycles=1),
+    dict(vocab_size=777, hidden_size=48, intermediate_size=100, num_hidden_layers=3,
+         num_attention_heads=2, head_dim=32, attention_bias=True, mlp_bias=True,
+         tie_word_embeddings=True, H_cycles=1, L_cycles=2),
+]
