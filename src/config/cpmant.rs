@@ -41,21 +41,29 @@ pub struct CpmAntConfig {
     pub defaulted: Vec<Defaulted>,
 }
 
+/// The class planned, and whether it is the causal LM: `<prefix>Model` (the default) or
+/// `<prefix>ForCausalLM`, the only two these one-of-a-kind decoders define.
+pub(crate) fn model_or_causal_lm(
+    common: &Common,
+    prefix: &str,
+    d: &mut Vec<Defaulted>,
+) -> Result<(String, bool), ConfigError> {
+    let class = class_or(common, &format!("{prefix}Model"), d);
+    match class.strip_prefix(prefix) {
+        Some("Model") => Ok((class, false)),
+        Some("ForCausalLM") => Ok((class, true)),
+        _ => Err(ConfigError::field(
+            "architectures[0]",
+            format!("class {class} is not one the planner knows for this family"),
+        )),
+    }
+}
+
 impl CpmAntConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
-        let class = class_or(common, "CpmAntModel", &mut d);
-        let causal_lm = match class.as_str() {
-            "CpmAntModel" => false,
-            "CpmAntForCausalLM" => true,
-            _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
-            }
-        };
+        let (class, causal_lm) = model_or_causal_lm(common, "CpmAnt", &mut d)?;
         let vocab_size = size("vocab_size", raw.vocab_size, 30720, 100_000_000, &mut d)?;
         let hidden_size = size("hidden_size", raw.hidden_size, 4096, 1 << 18, &mut d)?;
         let num_heads = size("num_attention_heads", raw.num_attention_heads, 32, 1 << 16, &mut d)?;

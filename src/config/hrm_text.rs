@@ -9,7 +9,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{Common, ConfigError, Defaulted, class_or, deserialize_raw, size};
+use super::{Common, ConfigError, Defaulted, deserialize_raw, size};
 
 #[derive(Debug, Deserialize)]
 #[allow(non_snake_case)]
@@ -62,17 +62,7 @@ impl HrmTextConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
-        let class = class_or(common, "HrmTextModel", &mut d);
-        let causal_lm = match class.as_str() {
-            "HrmTextModel" => false,
-            "HrmTextForCausalLM" => true,
-            _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
-            }
-        };
+        let (class, causal_lm) = super::cpmant::model_or_causal_lm(common, "HrmText", &mut d)?;
         let h_cycles = size("H_cycles", raw.H_cycles, 2, 1 << 10, &mut d)?;
         let l_cycles = raw.L_cycles.unwrap_or_else(|| {
             d.push(Defaulted { field: "L_cycles", value: "3".into() });

@@ -36,13 +36,7 @@ pub const BIGBIRD_PEGASUS: Seq2Seq = Seq2Seq {
         num_labels: 2,
     },
     positions: Positions::Learned { offset: 0 },
-    layernorm_embedding: false,
-    final_norm: true,
-    pre_norm: true,
-    logits_bias: true,
-    led: false,
-    mvp_prompt: false,
-    marian_vocab: false,
+    ..super::seq2seq::PEGASUS
 };
 
 #[derive(Debug, Deserialize)]

@@ -3,37 +3,12 @@
 //! projection's bias following `use_bias`, and the norm closing each stack named
 //! `layernorm_embedding`; the causal-LM class's head is never tied.
 
-use super::bart::{layer_norm, linear};
-use super::{Graph, Node, Op};
+use super::Graph;
+use super::bart::{layer_norm, renamed_attention};
 use crate::config::bart::Head;
 use crate::config::seq2seq_misc::BigBirdPegasusConfig;
 
 super::nllb_moe::bart_extension!(BigBirdPegasusConfig);
-
-/// BigBirdPegasusEncoderAttention in place of BART's q/k/v/out: the same four matrices under
-/// BigBird's names.
-fn bigbird_attention(layer: Vec<Node>, l: &str, c: &BigBirdPegasusConfig, seq: u64) -> Vec<Node> {
-    let h = c.bart.d_model;
-    let at = format!("{l}.self_attn.self");
-    let mut nodes: Vec<Node> = ["query", "key", "value"]
-        .iter()
-        .map(|w| linear(&format!("{at}.{w}"), &format!("{w} projection"), seq, h, h, true))
-        .collect();
-    let mut attn = layer.iter().find(|n| n.op == Op::Attention).cloned();
-    if let Some(a) = attn.as_mut() {
-        a.name.clone_from(&at);
-        if c.block_sparse {
-            a.detail = format!("{}; block-sparse (window, global and random blocks)", a.detail);
-        }
-    }
-    nodes.extend(attn);
-    nodes.push(linear(&format!("{l}.self_attn.output"), "attention output projection", seq, h, h, true));
-    let own = format!("{l}.self_attn.");
-    nodes.extend(
-        layer.into_iter().filter(|n| !n.name.starts_with(&own) && n.name != format!("{l}.self_attn")),
-    );
-    nodes
-}
 
 pub fn build(c: &BigBirdPegasusConfig, seq: u64) -> Graph {
     let mut g = super::bart::build(&c.bart, seq);
@@ -41,7 +16,10 @@ pub fn build(c: &BigBirdPegasusConfig, seq: u64) -> Graph {
     for s in &mut g.sections {
         if s.name.ends_with("encoder.layers.{i}") {
             let l = s.name.clone();
-            s.nodes = bigbird_attention(std::mem::take(&mut s.nodes), &l, c, seq);
+            // BigBirdPegasusEncoderAttention: BART's four matrices under BigBird's names.
+            let what = c.block_sparse.then_some("block-sparse (window, global and random blocks)");
+            let layer = std::mem::take(&mut s.nodes);
+            s.nodes = renamed_attention(layer, &l, "self", &["query", "key", "value"], what, seq, h);
         }
         if let Some(stack) = s.name.strip_suffix(".layer_norm") {
             let name = format!("{stack}.layernorm_embedding");

@@ -4,9 +4,9 @@
 //! untied `lm_head`. The bare `CpmAntModel` drops the `cpmant.`.
 
 use super::blocks::{embedding, linear, rms_norm};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::Dims;
 use crate::config::cpmant::CpmAntConfig;
-use crate::config::{Defaulted, Dims};
 
 pub fn build(c: &CpmAntConfig, seq: u64) -> Graph {
     let p = if c.causal_lm { "cpmant." } else { "" };
@@ -88,40 +88,31 @@ pub fn build(c: &CpmAntConfig, seq: u64) -> Graph {
     Graph { seq_len: seq, sections }
 }
 
-impl Architecture for CpmAntConfig {
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        Dims {
-            head_dim: self.head_dim,
-            layer_norm_eps: 1e-6,
-            ..Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.ffn,
-                self.vocab_size,
-                self.max_distance,
-            )
-        }
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        vec![]
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["cpmant.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
+fn no_candidates(_: &CpmAntConfig) -> Vec<Candidate> {
+    vec![]
+}
+
+architecture!(
+    CpmAntConfig,
+    |_c| activations: vec![],
+    prefixes: ["cpmant."],
+    candidates: no_candidates,
+    unscaled_residual_init: true;
     fn context_source(&self) -> String {
         "position_bias_max_distance (relative positions: no fixed context)".into()
+    }
+);
+
+impl CpmAntConfig {
+    fn dims(&self) -> Dims {
+        let d = Dims::mha(
+            self.hidden_size,
+            self.num_layers,
+            self.num_heads,
+            self.ffn,
+            self.vocab_size,
+            self.max_distance,
+        );
+        Dims { head_dim: self.head_dim, layer_norm_eps: 1e-6, ..d }
     }
 }

@@ -4,9 +4,9 @@
 //! and `lm_head`. Its RMSNorms have no weight; each attention has a sigmoid `gate_proj`.
 
 use super::blocks::{embedding, linear};
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::Dims;
 use crate::config::hrm_text::HrmTextConfig;
-use crate::config::{Defaulted, Dims};
 
 fn stack(c: &HrmTextConfig, s: &str, runs: &str, seq: u64) -> Vec<Section> {
     let (h, inner, ff) = (c.hidden_size, c.num_heads.saturating_mul(c.head_dim), c.intermediate_size);
@@ -75,49 +75,41 @@ pub fn build(c: &HrmTextConfig, seq: u64) -> Graph {
     Graph { seq_len: seq, sections }
 }
 
-impl Architecture for HrmTextConfig {
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        Dims {
-            head_dim: self.head_dim,
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: 1e-6,
-            // One KV-cache slot per layer application.
-            ..Dims::mha(
-                self.hidden_size,
-                self.slots,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
-        }
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        vec![]
-    }
-    fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["model.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        true
-    }
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        vec![("hidden_act", self.hidden_act.clone())]
-    }
+fn no_candidates(_: &HrmTextConfig) -> Vec<Candidate> {
+    vec![]
+}
+
+architecture!(
+    HrmTextConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["model."],
+    candidates: no_candidates,
+    unscaled_residual_init: true;
     fn training_notes(&self) -> Vec<String> {
         vec![format!(
             "Each stack's {} layers run {} times in all (H_cycles x (L_cycles + 1) over the two stacks): the activations and FLOPs here count each layer once, as its parameters, so they understate a full forward pass.",
             self.per_stack,
             self.slots / self.per_stack.max(1)
         )]
+    }
+);
+
+impl HrmTextConfig {
+    fn dims(&self) -> Dims {
+        // One KV-cache slot per layer application.
+        let d = Dims::mha(
+            self.hidden_size,
+            self.slots,
+            self.num_heads,
+            self.intermediate_size,
+            self.vocab_size,
+            self.max_position_embeddings,
+        );
+        Dims {
+            head_dim: self.head_dim,
+            tie_word_embeddings: self.tie_word_embeddings,
+            layer_norm_eps: 1e-6,
+            ..d
+        }
     }
 }
