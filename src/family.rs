@@ -14,6 +14,7 @@ mod described_enc2;
 mod described_enc4;
 mod described_gpt;
 mod described_hybrid;
+mod described_misc;
 mod described_moe3;
 mod described_newdec;
 mod seq2seq;
@@ -626,6 +627,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_newdec::FAMILIES)
         .chain(described_dec5::FAMILIES)
         .chain(described_moe3::FAMILIES)
+        .chain(described_misc::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

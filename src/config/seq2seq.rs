@@ -279,6 +279,7 @@ pub const TYPES: &[&Seq2Seq] = &[
     &LED,
     &NLLB_MOE,
     &PEGASUS_X,
+    &super::seq2seq_misc::BIGBIRD_PEGASUS,
 ];
 
 pub fn find(model_type: &str) -> Option<&'static Seq2Seq> {

@@ -272,6 +272,7 @@ pub fn eager_only(family: &str, version: Transformers) -> bool {
         "t5" | "mt5" | "umt5" => version != Transformers::V5,
         // `_supports_sdpa = False` (or unset) in their 5.x modeling files.
         "longt5" | "switch_transformers" | "nllb-moe" | "pegasus_x" | "fsmt" => true,
+        "bigbird_pegasus" | "cpmant" => true,
         _ => matches!(family, "deberta-v2" | "mpnet" | "electra" | "bloom"),
     }
 }

@@ -9,6 +9,7 @@ use crate::config::bart::{BartConfig, Head, Positions};
 use crate::config::release::Release;
 
 mod extras;
+pub(crate) use extras::renamed_attention;
 use extras::{longformer, prompts};
 
 architecture!(

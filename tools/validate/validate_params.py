@@ -732,6 +732,9 @@ def base_class(model_type: str) -> str:
     from transformers.models.auto import modeling_auto as ma
 
     if model_type not in ma.MODEL_MAPPING_NAMES:
+        if model_type not in ma.MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
+            # EncoderDecoderModel is listed only as a sequence-to-sequence LM.
+            return ma.MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES[model_type]
         return ma.MODEL_FOR_CAUSAL_LM_MAPPING_NAMES[model_type]
     return ma.MODEL_MAPPING_NAMES[model_type]
 

@@ -8,8 +8,25 @@ use crate::graph::{Node, Op, Tensor};
 /// LED's encoder self-attention: Longformer's query, key and value, their global twins, and an
 /// output projection, in place of BART's q/k/v/out.
 pub(super) fn longformer(layer: Vec<Node>, l: &str, seq: u64, h: u64) -> Vec<Node> {
-    let at = format!("{l}.self_attn.longformer_self_attn");
-    let mut nodes: Vec<Node> = ["query", "key", "value", "query_global", "key_global", "value_global"]
+    let names = ["query", "key", "value", "query_global", "key_global", "value_global"];
+    let what = "sliding-window (attention_window) plus global tokens";
+    renamed_attention(layer, l, "longformer_self_attn", &names, Some(what), seq, h)
+}
+
+/// A layer's self-attention rebuilt under another module's names: the projections `names` under
+/// `self_attn.{inner}`, the attention itself there, then `self_attn.output`; the rest of the
+/// layer kept. LED's Longformer and BigBird-Pegasus's encoder attention.
+pub(crate) fn renamed_attention(
+    layer: Vec<Node>,
+    l: &str,
+    inner: &str,
+    names: &[&str],
+    what: Option<&str>,
+    seq: u64,
+    h: u64,
+) -> Vec<Node> {
+    let at = format!("{l}.self_attn.{inner}");
+    let mut nodes: Vec<Node> = names
         .iter()
         .map(|w| {
             linear(&format!("{at}.{w}"), &format!("{} projection", w.replace('_', " ")), seq, h, h, true)
@@ -18,7 +35,9 @@ pub(super) fn longformer(layer: Vec<Node>, l: &str, seq: u64, h: u64) -> Vec<Nod
     let mut attn = layer.iter().find(|n| n.op == Op::Attention).cloned();
     if let Some(a) = attn.as_mut() {
         a.name.clone_from(&at);
-        a.detail = format!("{}; sliding-window (attention_window) plus global tokens", a.detail);
+        if let Some(what) = what {
+            a.detail = format!("{}; {what}", a.detail);
+        }
     }
     nodes.extend(attn);
     nodes.push(linear(&format!("{l}.self_attn.output"), "attention output projection", seq, h, h, true));
