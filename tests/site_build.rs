@@ -97,18 +97,25 @@ fn a_family_not_supported_yet_gets_a_page_of_what_its_config_says() {
 }
 
 #[test]
-fn every_model_page_links_its_family_and_a_bounded_list_of_siblings() {
+fn every_model_page_links_its_family_where_its_siblings_are_and_its_json_lists_them() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("site");
     build_repo_site(&out);
     let html = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.html")).unwrap();
     let html = decode_entities(&html);
     assert!(html.contains(r#"href="../../families/xlm-roberta.html""#));
-    assert!(html.contains("Other XLM-RoBERTa checkpoints"));
-    // A sibling is linked from the page's own folder level (`models/<org>/`).
-    assert!(html.contains(r#"href="../FacebookAI/xlm-roberta-large.html""#));
-    // A model page never lists models of other families.
-    assert!(!html.contains("bge-small-en-v1.5"));
+    // The siblings are one click away (the family page, the JSON), not listed on the page.
+    assert!(html.contains("XLM-RoBERTa model") && html.contains(", compared</a>"), "{html}");
+    assert!(!html.contains("xlm-roberta-large.html"));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap())
+            .unwrap();
+    let siblings: Vec<&str> = json["siblings"].as_array().unwrap().iter().filter_map(|s| s.as_str()).collect();
+    assert!(siblings.contains(&"FacebookAI/xlm-roberta-large"), "{siblings:?}");
+    // A model never lists models of other families.
+    assert!(!html.contains("bge-small-en-v1.5") && !siblings.iter().any(|s| s.contains("bge-small")));
+    let family = decode_entities(&std::fs::read_to_string(out.join("families/xlm-roberta.html")).unwrap());
+    assert!(family.contains("xlm-roberta-large.html"));
     let family = decode_entities(&std::fs::read_to_string(out.join("families/xlm-roberta.html")).unwrap());
     assert!(family.contains("Derived from <a href=\"../families/roberta.html\">RoBERTa</a>"));
 }

@@ -572,8 +572,16 @@ pub fn cards_js(cards: &[crate::estimate::cards::Card]) -> Result<String, Render
             )
         })
         .collect();
+    // The fit's constants, for the calculator of a page that reads its model's JSON (a page the
+    // planner makes carries them in its own `calc-data`).
+    let fit = serde_json::json!({
+        "c": crate::estimate::fit::COMFORTABLE_SHARE,
+        "f": crate::estimate::fit::FIT_SHARE,
+        "r": crate::estimate::runtime::ALLOCATOR_RESERVE_FRACTION,
+    });
     Ok(format!(
-        "// The card catalogue of this build: [id, name, memory_gb, context_bytes, workspace_bytes, usd_per_hour].\nwindow.modelatlasCards = {};\n",
+        "// The fit's shares (comfortable, fits) and the allocator's reserve.\nwindow.modelatlasFit = {};\n// The card catalogue of this build: [id, name, memory_gb, context_bytes, workspace_bytes, usd_per_hour].\nwindow.modelatlasCards = {};\n",
+        format::script_json(&serde_json::to_string(&fit)?),
         format::script_json(&serde_json::to_string(&rows)?)
     ))
 }
