@@ -248,7 +248,7 @@ impl Renderer {
         let (md_head, md_tail) = split(self.render("model.md.j2", ctx)?, "model.md.j2")?;
         // The JSON ends with the two fields that depend on the site; they are appended later.
         let mut json_head = to_json(&page.json())?;
-        let suffix = format!(",\"siblings\":[],\"family_size\":{}}}\n", page.family_size);
+        let suffix = format!(",\"family_size\":{}}}\n", page.family_size);
         let head_len =
             json_head.strip_suffix(&suffix).ok_or(RenderError::Split { template: "model JSON" })?.len();
         json_head.truncate(head_len);
@@ -264,12 +264,10 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
         let ctx = context! { page => Serde(view), siblings => Serde(&view.siblings), site => Serde(site), root => root };
-        let ids: Vec<&str> = view.siblings.iter().map(|s| s.id.as_str()).collect();
-        let siblings = serde_json::to_string(&ids)?;
         Ok(ModelFilesOut {
             html: self.render("model_siblings.html", ctx.clone())?,
             markdown: self.render("model_siblings.md.j2", ctx)?,
-            json: format!(",\"siblings\":{siblings},\"family_size\":{}}}\n", view.family_size),
+            json: format!(",\"family_size\":{}}}\n", view.family_size),
         })
     }
 
