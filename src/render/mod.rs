@@ -704,6 +704,9 @@ struct PageView {
     status: Option<crate::estimate::reconcile::Status>,
     unexplained: Option<i64>,
     alternatives: Vec<Vec<String>>,
+    /// Per lint, its fix where it names this model's numbers; null where it is the rule's own,
+    /// which the method page states once (`#lint-<id>`), as the JSON's `lints[].fix` does.
+    own_fix: Vec<Option<String>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -935,6 +938,13 @@ fn view(page: &ModelPage) -> Value {
         status: pv.map(|p| p.reconciliation.status),
         unexplained: pv.and_then(|p| p.reconciliation.unexplained),
         alternatives: pv.map(|p| p.reconciliation.alternatives.clone()).unwrap_or_default(),
+        own_fix: page
+            .lints
+            .iter()
+            .map(|l| {
+                (!crate::estimate::lints::RULES.iter().any(|r| r.id == l.id && r.fix == l.fix)).then(|| l.fix.clone())
+            })
+            .collect(),
     };
     Value::from(Serde(out))
 }
