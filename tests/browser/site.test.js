@@ -208,6 +208,8 @@ function check(name, cond, detail) {
         const page = await browser.newPage({ viewport: { width, height: 900 } });
         for (const rel of KINDS.filter((k) => k.startsWith("/models/"))) {
           await page.goto(origin + rel);
+          // Measured with the calculator built (it fetches the model's JSON first).
+          await page.waitForFunction(() => typeof window.modelatlasWhatIf === "function");
           const h = await page.evaluate(() => document.documentElement.scrollHeight);
           const tables = await page.$$eval("table", (t) => t.length);
           lines.push(`${width}px\t${rel}\t${h} px\t${tables} tables`);
