@@ -95,7 +95,10 @@ fn every_page_reads_the_sites_cards_once_from_cards_js() {
     // bands of the fit table's caption and PyTorch's 5% allocator reserve of the method.
     let fit = js.split_once("window.modelatlasFit = ").unwrap().1.split_once(";\n").unwrap().0;
     let fit: serde_json::Value = serde_json::from_str(fit).unwrap();
-    assert_eq!((fit["c"].as_f64(), fit["f"].as_f64(), fit["r"].as_f64()), (Some(0.8), Some(0.95), Some(0.05)));
+    assert_eq!(
+        (fit["c"].as_f64(), fit["f"].as_f64(), fit["r"].as_f64()),
+        (Some(0.8), Some(0.95), Some(0.05))
+    );
     // [id, name, memory_gb, ...] as cards.toml gives them: the first card there is the T4.
     assert_eq!(cards[0][0], "t4-16gb");
     assert_eq!(cards[0][2], 16);

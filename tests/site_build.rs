@@ -107,16 +107,18 @@ fn every_model_page_links_its_family_page_which_lists_its_siblings() {
     // The siblings are one click away (the family page, the JSON), not listed on the page.
     assert!(html.contains("XLM-RoBERTa model") && html.contains(", compared</a>"), "{html}");
     assert!(!html.contains("xlm-roberta-large.html"));
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap())
-            .unwrap();
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap(),
+    )
+    .unwrap();
     assert!(json.get("siblings").is_none() && json["family_size"].as_u64().is_some_and(|n| n >= 2), "{json}");
     // A model page never names models of other families.
     assert!(!html.contains("bge-small-en-v1.5"));
     let family = decode_entities(&std::fs::read_to_string(out.join("families/xlm-roberta.html")).unwrap());
     assert!(family.contains("xlm-roberta-large.html") && !family.contains("bge-small-en-v1.5"));
     let family: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("families/xlm-roberta.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(out.join("families/xlm-roberta.json")).unwrap())
+            .unwrap();
     assert!(family["models"].as_array().unwrap().iter().any(|m| m["id"] == "FacebookAI/xlm-roberta-large"));
     let family = decode_entities(&std::fs::read_to_string(out.join("families/xlm-roberta.html")).unwrap());
     assert!(family.contains("Derived from <a href=\"../families/roberta.html\">RoBERTa</a>"));

@@ -942,7 +942,8 @@ fn view(page: &ModelPage) -> Value {
             .lints
             .iter()
             .map(|l| {
-                (!crate::estimate::lints::RULES.iter().any(|r| r.id == l.id && r.fix == l.fix)).then(|| l.fix.clone())
+                (!crate::estimate::lints::RULES.iter().any(|r| r.id == l.id && r.fix == l.fix))
+                    .then(|| l.fix.clone())
             })
             .collect(),
     };
