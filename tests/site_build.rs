@@ -105,7 +105,7 @@ fn every_model_page_links_its_family_page_which_lists_its_siblings() {
     let html = decode_entities(&html);
     assert!(html.contains(r#"href="../../families/xlm-roberta.html""#));
     // The siblings are one click away (the family page, the JSON), not listed on the page.
-    assert!(html.contains("XLM-RoBERTa model") && html.contains(", compared</a>"), "{html}");
+    assert!(html.contains("XLM-RoBERTa models, compared</a>"), "{html}");
     assert!(!html.contains("xlm-roberta-large.html"));
     let json: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap(),
