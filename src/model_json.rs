@@ -20,10 +20,10 @@ use crate::estimate::training::{AttentionImpl, Breakdown, Dropout, NodeActivatio
 use crate::graph::fold::{self, Folded, Members, Run};
 use crate::graph::kv::KvLayout;
 use crate::graph::{Graph, Op, Role};
-use crate::page::{ModelPage, ModelSummary};
+use crate::page::ModelPage;
 use crate::source::meta::Downloads;
 
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// A byte count or a rate: written as an integer when it is one (most byte counts are), so
 /// `121028804608` rather than `121028804608.0`; JSON does not tell the two apart.
@@ -105,14 +105,9 @@ pub struct ModelJson<'a> {
     pub cost: Option<CostJson<'a>>,
     pub lints: Vec<LintJson<'a>>,
     pub changes: &'a [crate::changes::ChangeView],
-    // Last, as the builder appends them (`Renderer::model_parts`).
-    #[serde(serialize_with = "summary_ids")]
-    pub siblings: &'a [ModelSummary],
+    // Last, as the builder appends it (`Renderer::model_parts`). The family's models are on the
+    // family page and in its JSON (schema_version 6 left the list of siblings there).
     pub family_size: usize,
-}
-
-fn summary_ids<S: Serializer>(list: &&[ModelSummary], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(list.iter().map(|m| &m.id))
 }
 
 #[derive(Serialize)]
@@ -733,7 +728,6 @@ impl ModelPage {
                 })
                 .collect(),
             changes: &p.changes,
-            siblings: &p.siblings,
             family_size: p.family_size,
         }
     }

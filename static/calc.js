@@ -7,7 +7,49 @@
 // bands on that figure. The largest batch per card is the same bound the fit table's is.
 (function () {
   "use strict";
-  var data = JSON.parse(document.getElementById("calc-data").textContent);
+  var form = document.getElementById("calc");
+  if (!form) return;
+  var inline = document.getElementById("calc-data");
+  // A page the planner made carries its data inline; a site's page leaves it in the model's own
+  // JSON (`fit.modes`, `training.recipes`), fetched once, so the page does not weigh it twice.
+  if (inline) {
+    start(JSON.parse(inline.textContent));
+  } else if (form.getAttribute("data-json") && window.fetch) {
+    fetch(form.getAttribute("data-json"))
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (doc) { start(fromModelJson(doc)); })
+      .catch(function () {
+        document.getElementById("calc-out").textContent +=
+          " (It could not read this model's JSON: open the page from the site rather than from disk.)";
+      });
+  }
+
+  // The model JSON as the calculator reads it (the keys of `calc_data` in src/render/mod.rs):
+  // phases as [name index, fixed, per_sample, per_token, ...]; a recipe's phases line up with the
+  // full fine-tune's; the constants of the fit come with the cards, in static/cards.js.
+  function fromModelJson(doc) {
+    var names = [];
+    function at(name) {
+      var i = names.indexOf(name);
+      if (i === -1) { names.push(name); i = names.length - 1; }
+      return i;
+    }
+    var fit = doc.fit || { modes: [] }, k = window.modelatlasFit || {};
+    var modes = fit.modes.map(function (m) {
+      // Serving is the one mode that is not a training step.
+      return [m.id, m.id === "serve" ? 0 : 1, m.phases.map(function (p) { return [at(p[0])].concat(p.slice(1)); })];
+    });
+    var full = modes.filter(function (m) { return m[0] === "full"; })[0];
+    var t = doc.training || {};
+    var recipe = t.options ? t.options.recipe : null;
+    var recipes = (t.recipes || []).filter(function (r) { return r.id !== recipe; }).map(function (r) {
+      return [r.id, r.terms.map(function (terms, i) { return [full ? full[2][i][0] : 0].concat(terms); })];
+    });
+    return { s: fit.seq_len, x: doc.config ? doc.config.context : null, c: k.c, f: k.f, r: k.r, n: names,
+      m: modes, d: recipe, rc: recipes };
+  }
+
+  function start(data) {
   // The site lists its cards once, in static/cards.js, which the page loads first.
   data.k = window.modelatlasCards || [];
   var el = function (id) { return document.getElementById(id); };
@@ -163,4 +205,5 @@
     el(id).addEventListener("change", update);
   });
   update();
+  }
 })();

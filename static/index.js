@@ -12,11 +12,27 @@
   var box = document.getElementById("models-search");
   box.hidden = false;
   document.getElementById("models-search-label").hidden = false;
+  // What a row is found by: its cells as shown (model, tags, family, the rounded count, context,
+  // the cards), the exact count under the rounded one, and what `data-s` adds (the class, the
+  // active count of a mixture of experts).
+  var texts = new Map();
+  function searchText(row) {
+    var text = texts.get(row);
+    if (text === undefined) {
+      var parts = Array.prototype.map.call(row.cells, function (c) { return c.textContent; });
+      var exact = row.querySelector("span[title]");
+      if (exact) parts.push(exact.getAttribute("title").replace(/,/g, ""));
+      parts.push(row.getAttribute("data-s") || "");
+      text = parts.join(" ").toLowerCase();
+      texts.set(row, text);
+    }
+    return text;
+  }
   function filter() {
     var terms = box.value.toLowerCase().split(/\s+/).filter(Boolean);
     var shown = 0;
     rows.forEach(function (row) {
-      var text = row.getAttribute("data-search");
+      var text = searchText(row);
       var keep = terms.every(function (t) { return text.indexOf(t) !== -1; });
       row.hidden = !keep;
       if (keep) shown += 1;
@@ -25,7 +41,7 @@
   }
   box.addEventListener("input", filter);
 
-  // Sort: a button in each header; numbers sort by data-value, text by its content.
+  // Sort: a button in each header; the header's data-sort says how (see the key below).
   var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
   headers.forEach(function (th, col) {
     var button = document.createElement("button");
@@ -38,10 +54,21 @@
       var ascending = th.getAttribute("aria-sort") !== "ascending";
       headers.forEach(function (h) { h.removeAttribute("aria-sort"); });
       th.setAttribute("aria-sort", ascending ? "ascending" : "descending");
+      // Numbers by their value (the exact count under a rounded one), cards by their memory
+      // ("T4 16 GB" before "H200 141 GB"), the rest by its text; "–" is NaN and sorts last.
+      var kind = th.getAttribute("data-sort");
       var key = function (row) {
         var cell = row.cells[col];
-        var v = cell.getAttribute("data-value");
-        return v === null ? cell.textContent.trim().toLowerCase() : parseFloat(v);
+        var text = cell.textContent.trim();
+        if (kind === "n") {
+          var exact = cell.querySelector("span[title]");
+          return parseFloat((exact ? exact.getAttribute("title") : text).replace(/,/g, ""));
+        }
+        if (kind === "gb") {
+          var m = / ([0-9.]+) GB$/.exec(text);
+          return m ? parseFloat(m[1]) : NaN;
+        }
+        return text.toLowerCase();
       };
       rows.sort(function (a, b) {
         var ka = key(a), kb = key(b);

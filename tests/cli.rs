@@ -20,7 +20,7 @@ fn plan_prints_json_that_matches_the_site_file() {
     let out = plan(&["FacebookAI/xlm-roberta-base", "--format", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["schema_version"], 5);
+    assert_eq!(v["schema_version"], 6);
     assert_eq!(v["params"]["derived"], 278_295_186);
     // Each sample's logits hold 512 usable tokens x 250,002 x (2 bf16 + 4 fp32 for the
     // cross-entropy) = 768 MB, so the smallest card that holds a LoRA step cannot hold more

@@ -55,7 +55,7 @@ fn the_model_page_has_the_answer_and_one_fit_table_no_chart_and_its_details_clos
     let details = html.matches("<details").count();
     assert!(details >= 3 && !html.contains("<details open"), "{details} collapsed parts");
     // The form is the script's: without it, the page says what the table below answers instead.
-    assert!(html.contains(r#"<form id="calc" class="calc" hidden></form>"#));
+    assert!(html.contains(r#"<form id="calc" class="calc" hidden data-json="Llama-2-7b-hf.json"></form>"#));
     assert!(html.contains("The calculator needs JavaScript"));
     // Links are written with plain slashes, not `&#x2f;`.
     assert!(!html.contains("&#x2f;") && html.contains(r#"href="../../method.html"#));
@@ -76,7 +76,14 @@ fn every_page_reads_the_sites_cards_once_from_cards_js() {
     let renderer = Renderer::new();
     let page = llama_2_7b();
     let whole = renderer.model(&page, &site(), "../../").unwrap().html;
-    assert!(calc_data(&whole)["k"].is_null(), "no per-page cards");
+    // A site's page carries no calculator data: the script reads the model's own JSON.
+    assert!(!whole.contains("calc-data") && whole.contains(r#"data-json="Llama-2-7b-hf.json""#));
+    // The planner's page (no URL) carries it inline, without the cards.
+    let mut planned = page.clone();
+    planned.url = None;
+    let inline = renderer.model(&planned, &site(), "../../").unwrap().html;
+    assert!(calc_data(&inline)["k"].is_null(), "no per-page cards");
+    assert!(!inline.contains("data-json"));
     assert!(whole.contains(
         r#"<script src="../../static/cards.js"></script><script src="../../static/calc.js"></script>"#
     ));
@@ -84,6 +91,14 @@ fn every_page_reads_the_sites_cards_once_from_cards_js() {
     let list = js.split_once("window.modelatlasCards = ").unwrap().1.trim_end().trim_end_matches(';');
     let cards: serde_json::Value = serde_json::from_str(list).unwrap();
     assert_eq!(cards.as_array().map(Vec::len), Some(builtin_cards()));
+    // With the fit's constants the calculator needs besides a model's JSON: the 80% and 95%
+    // bands of the fit table's caption and PyTorch's 5% allocator reserve of the method.
+    let fit = js.split_once("window.modelatlasFit = ").unwrap().1.split_once(";\n").unwrap().0;
+    let fit: serde_json::Value = serde_json::from_str(fit).unwrap();
+    assert_eq!(
+        (fit["c"].as_f64(), fit["f"].as_f64(), fit["r"].as_f64()),
+        (Some(0.8), Some(0.95), Some(0.05))
+    );
     // [id, name, memory_gb, ...] as cards.toml gives them: the first card there is the T4.
     assert_eq!(cards[0][0], "t4-16gb");
     assert_eq!(cards[0][2], 16);

@@ -55,7 +55,7 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
             .unwrap();
     let text = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap();
     assert!(
-        text.starts_with("{\"schema_version\":5,"),
+        text.starts_with("{\"schema_version\":6,"),
         "schema_version comes first, and the JSON is compact"
     );
     for key in ["id", "family", "architecture", "fit", "training", "structure", "lints"] {
@@ -97,18 +97,29 @@ fn a_family_not_supported_yet_gets_a_page_of_what_its_config_says() {
 }
 
 #[test]
-fn every_model_page_links_its_family_and_a_bounded_list_of_siblings() {
+fn every_model_page_links_its_family_page_which_lists_its_siblings() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("site");
     build_repo_site(&out);
     let html = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.html")).unwrap();
     let html = decode_entities(&html);
     assert!(html.contains(r#"href="../../families/xlm-roberta.html""#));
-    assert!(html.contains("Other XLM-RoBERTa checkpoints"));
-    // A sibling is linked from the page's own folder level (`models/<org>/`).
-    assert!(html.contains(r#"href="../FacebookAI/xlm-roberta-large.html""#));
-    // A model page never lists models of other families.
+    // The siblings are one click away (the family page, the JSON), not listed on the page.
+    assert!(html.contains("XLM-RoBERTa models, compared</a>"), "{html}");
+    assert!(!html.contains("xlm-roberta-large.html"));
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(json.get("siblings").is_none() && json["family_size"].as_u64().is_some_and(|n| n >= 2), "{json}");
+    // A model page never names models of other families.
     assert!(!html.contains("bge-small-en-v1.5"));
+    let family = decode_entities(&std::fs::read_to_string(out.join("families/xlm-roberta.html")).unwrap());
+    assert!(family.contains("xlm-roberta-large.html") && !family.contains("bge-small-en-v1.5"));
+    let family: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("families/xlm-roberta.json")).unwrap())
+            .unwrap();
+    assert!(family["models"].as_array().unwrap().iter().any(|m| m["id"] == "FacebookAI/xlm-roberta-large"));
     let family = decode_entities(&std::fs::read_to_string(out.join("families/xlm-roberta.html")).unwrap());
     assert!(family.contains("Derived from <a href=\"../families/roberta.html\">RoBERTa</a>"));
 }

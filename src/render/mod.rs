@@ -248,7 +248,7 @@ impl Renderer {
         let (md_head, md_tail) = split(self.render("model.md.j2", ctx)?, "model.md.j2")?;
         // The JSON ends with the two fields that depend on the site; they are appended later.
         let mut json_head = to_json(&page.json())?;
-        let suffix = format!(",\"siblings\":[],\"family_size\":{}}}\n", page.family_size);
+        let suffix = format!(",\"family_size\":{}}}\n", page.family_size);
         let head_len =
             json_head.strip_suffix(&suffix).ok_or(RenderError::Split { template: "model JSON" })?.len();
         json_head.truncate(head_len);
@@ -264,12 +264,10 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
         let ctx = context! { page => Serde(view), siblings => Serde(&view.siblings), site => Serde(site), root => root };
-        let ids: Vec<&str> = view.siblings.iter().map(|s| s.id.as_str()).collect();
-        let siblings = serde_json::to_string(&ids)?;
         Ok(ModelFilesOut {
             html: self.render("model_siblings.html", ctx.clone())?,
             markdown: self.render("model_siblings.md.j2", ctx)?,
-            json: format!(",\"siblings\":{siblings},\"family_size\":{}}}\n", view.family_size),
+            json: format!(",\"family_size\":{}}}\n", view.family_size),
         })
     }
 
@@ -572,8 +570,16 @@ pub fn cards_js(cards: &[crate::estimate::cards::Card]) -> Result<String, Render
             )
         })
         .collect();
+    // The fit's constants, for the calculator of a page that reads its model's JSON (a page the
+    // planner makes carries them in its own `calc-data`).
+    let fit = serde_json::json!({
+        "c": crate::estimate::fit::COMFORTABLE_SHARE,
+        "f": crate::estimate::fit::FIT_SHARE,
+        "r": crate::estimate::runtime::ALLOCATOR_RESERVE_FRACTION,
+    });
     Ok(format!(
-        "// The card catalogue of this build: [id, name, memory_gb, context_bytes, workspace_bytes, usd_per_hour].\nwindow.modelatlasCards = {};\n",
+        "// The fit's shares (comfortable, fits) and the allocator's reserve.\nwindow.modelatlasFit = {};\n// The card catalogue of this build: [id, name, memory_gb, context_bytes, workspace_bytes, usd_per_hour].\nwindow.modelatlasCards = {};\n",
+        format::script_json(&serde_json::to_string(&fit)?),
         format::script_json(&serde_json::to_string(&rows)?)
     ))
 }
@@ -698,6 +704,9 @@ struct PageView {
     status: Option<crate::estimate::reconcile::Status>,
     unexplained: Option<i64>,
     alternatives: Vec<Vec<String>>,
+    /// Per lint, its fix where it names this model's numbers; null where it is the rule's own,
+    /// which the method page states once (`#lint-<id>`), as the JSON's `lints[].fix` does.
+    own_fix: Vec<Option<String>>,
 }
 
 #[derive(Debug, Serialize)]
@@ -929,6 +938,14 @@ fn view(page: &ModelPage) -> Value {
         status: pv.map(|p| p.reconciliation.status),
         unexplained: pv.and_then(|p| p.reconciliation.unexplained),
         alternatives: pv.map(|p| p.reconciliation.alternatives.clone()).unwrap_or_default(),
+        own_fix: page
+            .lints
+            .iter()
+            .map(|l| {
+                (!crate::estimate::lints::RULES.iter().any(|r| r.id == l.id && r.fix == l.fix))
+                    .then(|| l.fix.clone())
+            })
+            .collect(),
     };
     Value::from(Serde(out))
 }

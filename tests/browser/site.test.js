@@ -106,14 +106,14 @@ function check(name, cond, detail) {
       await page.fill("#models-search", "");
       // A card column sorts by the card's memory, not its name ("H200 141 GB" after "L40S 48 GB").
       await page.click("#models thead th:nth-child(5) button");
-      const gbs = await page.$$eval("#models tbody tr td:nth-child(5)", (cs) => cs.map((c) => parseFloat(c.getAttribute("data-value"))).filter((v) => !isNaN(v)));
+      const gbs = await page.$$eval("#models tbody tr td:nth-child(5)", (cs) => cs.map((c) => parseFloat((/ ([0-9.]+) GB$/.exec(c.textContent.trim()) || [])[1])).filter((v) => !isNaN(v)));
       const names = await page.$$eval("#models tbody tr td:nth-child(5)", (cs) => cs.map((c) => c.textContent.trim()));
       check(`${scheme}: a card column sorts by card memory`, gbs.length > 2 && gbs.every((v, i) => i === 0 || gbs[i - 1] <= v)
         && names.lastIndexOf("T4 16 GB") < names.indexOf("A100 40 GB") && names.lastIndexOf("A100 80 GB") < names.indexOf("B200 180 GB"), names.join(", "));
       const params = "#models thead th:nth-child(3) button";
       await page.click(params);
       await page.click(params);
-      const values = await page.$$eval("#models tbody tr td:nth-child(3)", (cs) => cs.map((c) => parseFloat(c.getAttribute("data-value"))).filter((v) => !isNaN(v)));
+      const values = await page.$$eval("#models tbody tr td:nth-child(3) span[title]", (cs) => cs.map((c) => parseFloat(c.getAttribute("title").replace(/,/g, ""))).filter((v) => !isNaN(v)));
       check(`${scheme}: a column sorts descending on the second click`, values.length > 2 && values.every((v, i) => i === 0 || values[i - 1] >= v));
       await page.keyboard.press("Tab");
       await page.screenshot({ path: path.join(outDir, `index-${scheme}.png`), fullPage: true });
@@ -127,7 +127,9 @@ function check(name, cond, detail) {
       check(`${scheme}: the colour scheme follows the system`, scheme === "dark" ? bg !== "rgb(255, 255, 255)" : bg === "rgb(255, 255, 255)", bg);
       await page.screenshot({ path: path.join(outDir, `model-${scheme}.png`), fullPage: false });
 
-      // The calculator: a bigger batch on a small card changes the verdict at once.
+      // The calculator: a bigger batch on a small card changes the verdict at once (its data is
+      // the model's JSON, fetched).
+      await page.waitForFunction(() => typeof window.modelatlasWhatIf === "function");
       await page.selectOption("#calc-mode", "full");
       await page.selectOption("#calc-card", "t4-16gb");
       await page.fill("#calc-batch", "1");
@@ -206,6 +208,8 @@ function check(name, cond, detail) {
         const page = await browser.newPage({ viewport: { width, height: 900 } });
         for (const rel of KINDS.filter((k) => k.startsWith("/models/"))) {
           await page.goto(origin + rel);
+          // Measured with the calculator built (it fetches the model's JSON first).
+          await page.waitForFunction(() => typeof window.modelatlasWhatIf === "function");
           const h = await page.evaluate(() => document.documentElement.scrollHeight);
           const tables = await page.$$eval("table", (t) => t.length);
           lines.push(`${width}px\t${rel}\t${h} px\t${tables} tables`);
@@ -232,6 +236,7 @@ function check(name, cond, detail) {
     let compared = 0, mismatches = [];
     for (const model of ["FacebookAI/xlm-roberta-base", "meta-llama/Llama-2-7b-hf"]) {
       await page.goto(origin + "/models/" + model + ".html");
+      await page.waitForFunction(() => typeof window.modelatlasWhatIf === "function");
       for (const mode of ["full", "lora", "qlora", "serve"]) {
         for (const card of ["t4-16gb", "a100-80gb"]) {
           for (const [batch, seq] of [[1, 256], [8, 512], [64, 2048]]) {

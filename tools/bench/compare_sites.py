@@ -13,7 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-DEFAULT_IGNORE = ["schema_version", "structure", "training.activation_nodes", "training.activation_nodes_eager"]
+# `siblings` left the model JSON in schema_version 6 (the family page and JSON list them).
+DEFAULT_IGNORE = ["schema_version", "structure", "training.activation_nodes", "training.activation_nodes_eager", "siblings"]
 
 
 def drop(doc, dotted):
