@@ -14,6 +14,7 @@ mod described_gpt;
 mod described_hybrid;
 mod described_moe3;
 mod described_newdec;
+mod described_recur;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -622,6 +623,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_enc2::FAMILIES)
         .chain(described_newdec::FAMILIES)
         .chain(described_moe3::FAMILIES)
+        .chain(described_recur::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -39,6 +39,7 @@ mod pegasus_x;
 pub mod phi;
 pub mod quantized;
 pub mod release;
+pub mod rwkv;
 pub mod spec;
 mod spec_arch;
 mod spec_extras;

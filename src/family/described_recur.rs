@@ -1,0 +1,20 @@
+//! The families of the recurrent language models with their own layers (`config/spec_recur.rs`).
+
+use serde_json::Value;
+
+use super::{FamilyInfo, ModelKind, scaled};
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+fn rwkv(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::spec_recur::RwkvConfig::resolve(v, c), "hidden_size")
+}
+
+pub const FAMILIES: &[FamilyInfo] = &[FamilyInfo {
+    key: "rwkv",
+    kind: ModelKind::Decoder,
+    name: "RWKV",
+    derives_from: None,
+    summary: "RWKV-4 (Peng et al., 2023): each block mixes tokens by a learned decay over a running key-value sum (time mixing) and then by a squared-ReLU MLP over the token and its predecessor (channel mixing); trained in parallel like a transformer, served as a recurrent network with five vectors of state per block instead of a KV cache.",
+    resolve: Some(rwkv),
+}];

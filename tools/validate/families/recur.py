@@ -1,0 +1,15 @@
+"""Recurrent and hybrid types (helper "recur", issue 10: src/config/spec_recur.rs). Variations
+are small sizes unlike any published checkpoint: layers, widths, attention and MLP widths, tied
+and untied heads."""
+
+FAMILIES = ["rwkv"]
+
+VARIATIONS = {
+    "rwkv": [
+        dict(vocab_size=500, hidden_size=64, num_hidden_layers=3),
+        dict(vocab_size=300, hidden_size=48, num_hidden_layers=2, attention_hidden_size=32,
+             intermediate_size=80, tie_word_embeddings=True),
+        dict(vocab_size=257, hidden_size=40, num_hidden_layers=1, intermediate_size=120,
+             context_length=64),
+    ],
+}
