@@ -55,3 +55,41 @@ fn rwkv_serves_five_hidden_vectors_per_block_instead_of_a_kv_cache() {
     let state = kv.layout.recurrent.as_ref().unwrap();
     assert_eq!(state.layers * (state.conv_values + state.ssm_values), 5 * h * layers);
 }
+
+/// xLSTM's block (modeling_xlstm.py, `weight_mode` "single", no biases): norm_mlstm (h); q and k
+/// (h x qk each), v and ogate_preact (h x v each), igate_preact and fgate_preact (h x heads, with
+/// their biases); multihead_norm (v); out_proj (v x h); norm_ffn (h); proj_up_gate and proj_up
+/// (h x f each), proj_down (f x h).
+fn xlstm_block(h: u64, heads: u64, qk: u64, v: u64, f: u64) -> u64 {
+    let mlstm = 2 * h * qk + 2 * h * v + 2 * (h * heads + heads) + v + v * h;
+    h + mlstm + h + 3 * h * f
+}
+
+#[test]
+fn xlstm_counts_mlstm_blocks_with_their_widths_from_the_factors_and_an_untied_head() {
+    let (vocab, h, heads, blocks) = (500, 64, 4, 3);
+    // qk_dim_factor 0.5, v_dim_factor 1: q/k 32 wide, v 64; ffn_proj_factor 2.667: 170.69
+    // rounded up to a multiple of 64 is 192.
+    let (qk, v, f) = (32, 64, 192);
+    // xLSTMForCausalLM declares no tied weights: its lm_head is its own even when the flag ties.
+    let expected = vocab * h + blocks * xlstm_block(h, heads, qk, v, f) + h + h * vocab;
+    let config = json!({"model_type": "xlstm", "architectures": ["xLSTMForCausalLM"],
+        "vocab_size": vocab, "hidden_size": h, "num_blocks": blocks, "num_heads": heads,
+        "tie_word_embeddings": true});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn xlstm_serves_each_heads_matrix_memory_instead_of_a_kv_cache() {
+    let (h, heads, blocks) = (64, 4, 3);
+    let config = json!({"model_type": "xlstm", "architectures": ["xLSTMForCausalLM"],
+        "vocab_size": 500, "hidden_size": h, "num_hidden_layers": blocks, "num_heads": heads});
+    let plan = plan_text(&config.to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    assert_eq!(kv.bytes_per_token_bf16, 0);
+    // xLSTMCache per block sizes heads by xLSTMConfig.qk_head_dim and v_head_dim, whose widths
+    // round up to a multiple of 64 (unlike the layer's): q/k 32 -> 64, v 64; 16 each per head.
+    // C [heads, 16, 16], n [heads, 16], m [heads, 1].
+    let state = kv.layout.recurrent.as_ref().unwrap();
+    assert_eq!(state.layers * (state.conv_values + state.ssm_values), blocks * heads * (16 * 16 + 16 + 1));
+}

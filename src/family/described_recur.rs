@@ -10,6 +10,10 @@ fn rwkv(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     scaled(crate::config::spec_recur::RwkvConfig::resolve(v, c), "hidden_size")
 }
 
+fn xlstm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::spec_recur::XlstmConfig::resolve(v, c), "hidden_size")
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[FamilyInfo {
     key: "rwkv",
     kind: ModelKind::Decoder,
@@ -17,4 +21,11 @@ pub const FAMILIES: &[FamilyInfo] = &[FamilyInfo {
     derives_from: None,
     summary: "RWKV-4 (Peng et al., 2023): each block mixes tokens by a learned decay over a running key-value sum (time mixing) and then by a squared-ReLU MLP over the token and its predecessor (channel mixing); trained in parallel like a transformer, served as a recurrent network with five vectors of state per block instead of a KV cache.",
     resolve: Some(rwkv),
+}, FamilyInfo {
+    key: "xlstm",
+    kind: ModelKind::Decoder,
+    name: "xLSTM",
+    derives_from: None,
+    summary: "NX-AI's xLSTM (xLSTM 7B, 2025): each block an mLSTM, a recurrent cell whose per-head matrix memory is written through exponential input and forget gates, then a gated MLP; served with a fixed state per block instead of a KV cache.",
+    resolve: Some(xlstm),
 }];

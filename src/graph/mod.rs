@@ -50,6 +50,7 @@ mod t5_blocks;
 pub mod vision;
 pub mod vit;
 pub mod whisper;
+pub mod xlstm;
 
 mod candidate;
 pub use candidate::Candidate;

@@ -2,7 +2,7 @@
 are small sizes unlike any published checkpoint: layers, widths, attention and MLP widths, tied
 and untied heads."""
 
-FAMILIES = ["rwkv"]
+FAMILIES = ["rwkv", "xlstm"]
 
 VARIATIONS = {
     "rwkv": [
@@ -11,5 +11,13 @@ VARIATIONS = {
              intermediate_size=80, tie_word_embeddings=True),
         dict(vocab_size=257, hidden_size=40, num_hidden_layers=1, intermediate_size=120,
              context_length=64),
+    ],
+    "xlstm": [
+        dict(vocab_size=500, hidden_size=64, num_hidden_layers=3, num_heads=4),
+        dict(vocab_size=300, hidden_size=96, num_blocks=2, num_heads=3, use_bias=True,
+             qk_dim_factor=0.25, v_dim_factor=0.75, ffn_proj_factor=1.5,
+             ffn_round_up_to_multiple_of=32, tie_word_embeddings=True),
+        dict(vocab_size=257, hidden_size=80, num_hidden_layers=2, num_heads=2,
+             weight_mode="fused", ffn_proj_factor=2.667),
     ],
 }
