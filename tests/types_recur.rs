@@ -93,3 +93,62 @@ fn xlstm_serves_each_heads_matrix_memory_instead_of_a_kv_cache() {
     let state = kv.layout.recurrent.as_ref().unwrap();
     assert_eq!(state.layers * (state.conv_values + state.ssm_values), blocks * heads * (16 * 16 + 16 + 1));
 }
+
+/// RecurrentGemma's recurrent temporal block (modeling_recurrent_gemma.py): linear_y and
+/// linear_x (h x lru + lru each), conv_1d (lru x k + lru), the RG-LRU's recurrent_param (lru)
+/// and two block-diagonal gates (heads x (lru/heads)² weights, heads x lru/heads biases each),
+/// linear_out (lru x h + h).
+fn rg_lru_block(h: u64, lru: u64, heads: u64, k: u64) -> u64 {
+    let b = lru / heads;
+    2 * (h * lru + lru) + (lru * k + lru) + lru + 2 * (heads * b * b + heads * b) + (lru * h + h)
+}
+
+/// Its attention block: q (h x heads*hd), k and v (h x kv*hd each), o (heads*hd x h + h), no
+/// q/k/v biases by default.
+fn rg_attention(h: u64, heads: u64, kv: u64, hd: u64) -> u64 {
+    2 * h * heads * hd + 2 * h * kv * hd + h
+}
+
+/// Two norms and the gated MLP with biases at half `intermediate_size`.
+fn rg_rest(h: u64, inter: u64) -> u64 {
+    let f = inter / 2;
+    2 * h + 3 * h * f + 2 * f + h
+}
+
+#[test]
+fn recurrent_gemma_cycles_two_recurrent_blocks_and_one_local_attention_with_a_tied_head() {
+    let (v, h, inter, heads, kv) = (500, 64, 192, 4, 1);
+    // Five layers of the default ("recurrent", "recurrent", "attention") cycle: R R A R R.
+    let expected = v * h
+        + 4 * (rg_lru_block(h, h, heads, 4) + rg_rest(h, inter))
+        + (rg_attention(h, heads, kv, h / heads) + rg_rest(h, inter))
+        + h;
+    let config = json!({"model_type": "recurrent_gemma", "architectures": ["RecurrentGemmaForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": inter, "num_hidden_layers": 5,
+        "num_attention_heads": heads, "num_key_value_heads": kv, "attention_window_size": 32});
+    let plan = plan_text(&config.to_string()).unwrap();
+    assert_eq!(plan.params.as_ref().unwrap().derived, expected);
+    // Serving: the attention layer caches 2 x 1 x 16 values per token up to its window; the
+    // four recurrent layers keep 64 x 3 conv values and 64 RG-LRU values per sequence.
+    let layout = &plan.serving.as_ref().unwrap().kv.as_ref().unwrap().layout;
+    let g = &layout.groups[0];
+    assert_eq!((g.layers, g.values_per_token, g.window), (1, 32, Some(32)));
+    let state = layout.recurrent.as_ref().unwrap();
+    assert_eq!((state.layers, state.conv_values, state.ssm_values), (4, 64 * 3, 64));
+}
+
+#[test]
+fn recurrent_gemma_reads_its_lru_width_and_block_types_and_unties_on_request() {
+    let (v, h, inter, heads, lru) = (300, 48, 100, 4, 64);
+    // block_types (recurrent, attention) over five layers: R A R A R; kv heads default to heads.
+    let expected = v * h
+        + 3 * (rg_lru_block(h, lru, heads, 3) + rg_rest(h, inter))
+        + 2 * (rg_attention(h, heads, heads, h / heads) + rg_rest(h, inter))
+        + h
+        + v * h;
+    let config = json!({"model_type": "recurrent_gemma", "architectures": ["RecurrentGemmaForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": inter, "num_hidden_layers": 5,
+        "num_attention_heads": heads, "lru_width": lru, "conv1d_width": 3,
+        "block_types": ["recurrent", "attention"], "tie_word_embeddings": false});
+    assert_eq!(derived(config), expected);
+}

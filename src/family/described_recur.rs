@@ -14,6 +14,10 @@ fn xlstm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     scaled(crate::config::spec_recur::XlstmConfig::resolve(v, c), "hidden_size")
 }
 
+fn recurrent_gemma(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::spec_recur_gemma::RecurrentGemmaConfig::resolve(v, c), "hidden_size")
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[FamilyInfo {
     key: "rwkv",
     kind: ModelKind::Decoder,
@@ -28,4 +32,11 @@ pub const FAMILIES: &[FamilyInfo] = &[FamilyInfo {
     derives_from: None,
     summary: "NX-AI's xLSTM (xLSTM 7B, 2025): each block an mLSTM, a recurrent cell whose per-head matrix memory is written through exponential input and forget gates, then a gated MLP; served with a fixed state per block instead of a KV cache.",
     resolve: Some(xlstm),
+}, FamilyInfo {
+    key: "recurrent_gemma",
+    kind: ModelKind::Decoder,
+    name: "RecurrentGemma",
+    derives_from: Some("gemma"),
+    summary: "Google's RecurrentGemma (Griffin, 2024): two recurrent blocks (a gated linear recurrence, RG-LRU, after a short convolution) for each block of local attention, each followed by a gated MLP; serving keeps a fixed state and a window of keys and values, whatever the length.",
+    resolve: Some(recurrent_gemma),
 }];

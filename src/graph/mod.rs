@@ -38,6 +38,7 @@ mod nllb_moe;
 mod pegasus_x;
 pub mod phi;
 pub mod quantized;
+pub mod recurrent_gemma;
 pub mod release;
 pub mod rwkv;
 pub mod spec;

@@ -2,7 +2,7 @@
 are small sizes unlike any published checkpoint: layers, widths, attention and MLP widths, tied
 and untied heads."""
 
-FAMILIES = ["rwkv", "xlstm"]
+FAMILIES = ["rwkv", "xlstm", "recurrent_gemma"]
 
 VARIATIONS = {
     "rwkv": [
@@ -19,5 +19,14 @@ VARIATIONS = {
              ffn_round_up_to_multiple_of=32, tie_word_embeddings=True),
         dict(vocab_size=257, hidden_size=80, num_hidden_layers=2, num_heads=2,
              weight_mode="fused", ffn_proj_factor=2.667),
+    ],
+    "recurrent_gemma": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=192, num_hidden_layers=3,
+             num_attention_heads=4, num_key_value_heads=1, attention_window_size=32),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=100, num_hidden_layers=5,
+             num_attention_heads=4, lru_width=64, conv1d_width=3, attention_bias=True,
+             block_types=["recurrent", "attention"], tie_word_embeddings=False),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=90, num_hidden_layers=4,
+             num_attention_heads=2, num_key_value_heads=2, block_types=["attention"]),
     ],
 }
