@@ -50,6 +50,7 @@ pub mod spec_newdec;
 mod spec_read;
 pub mod spec_recur;
 pub mod spec_recur_gemma;
+pub mod spec_recur_lfm;
 pub mod spec_shared;
 pub mod ssm;
 pub mod t5;

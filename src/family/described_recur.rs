@@ -39,4 +39,9 @@ pub const FAMILIES: &[FamilyInfo] = &[FamilyInfo {
     derives_from: Some("gemma"),
     summary: "Google's RecurrentGemma (Griffin, 2024): two recurrent blocks (a gated linear recurrence, RG-LRU, after a short convolution) for each block of local attention, each followed by a gated MLP; serving keeps a fixed state and a window of keys and values, whatever the length.",
     resolve: Some(recurrent_gemma),
-}];
+}, super::described::decoder(
+    "lfm3",
+    "LFM3",
+    "lfm2",
+    "Liquid AI's LFM3 (2026): LFM2's short convolutions (a window of seven tokens, no KV cache) on most layers, full and 256-token sliding attention with a sigmoid gate per head on the rest, and norms after each block as well as before.",
+)];

@@ -2,7 +2,7 @@
 are small sizes unlike any published checkpoint: layers, widths, attention and MLP widths, tied
 and untied heads."""
 
-FAMILIES = ["rwkv", "xlstm", "recurrent_gemma"]
+FAMILIES = ["rwkv", "xlstm", "recurrent_gemma", "lfm3"]
 
 VARIATIONS = {
     "rwkv": [
@@ -28,5 +28,16 @@ VARIATIONS = {
              block_types=["recurrent", "attention"], tie_word_embeddings=False),
         dict(vocab_size=257, hidden_size=40, intermediate_size=90, num_hidden_layers=4,
              num_attention_heads=2, num_key_value_heads=2, block_types=["attention"]),
+    ],
+    "lfm3": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=6,
+             num_attention_heads=4, num_key_value_heads=2, head_dim=16, conv_L_cache=3, pad_token_id=0),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=4,
+             num_attention_heads=4, num_key_value_heads=1, head_dim=24, conv_bias=True, pad_token_id=0,
+             attention_bias=True, use_sandwich_norm=False, tie_word_embeddings=False,
+             layer_types=["sliding_attention", "conv", "full_attention", "conv"]),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=72, num_hidden_layers=3,
+             num_attention_heads=2, num_key_value_heads=2, head_dim=20, pad_token_id=0,
+             layer_types=["conv", "conv", "full_attention"], sliding_window=None),
     ],
 }
