@@ -70,7 +70,9 @@ pub(crate) type Mixers = (Option<LatentDims>, Vec<bool>, Option<LinearDims>, Vec
 pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, ConfigError> {
     let (latent, indexed) = match spec.attn {
         Attn::Latent(indexer) => latent(r, indexer, layers)?,
-        Attn::Grouped | Attn::GatedOutput | Attn::SeparateGate | Attn::GateProj | Attn::HeadGate => (None, vec![]),
+        Attn::Grouped | Attn::GatedOutput | Attn::SeparateGate | Attn::GateProj | Attn::HeadGate => {
+            (None, vec![])
+        }
     };
     let (linear, linear_layers) = match spec.linear {
         Linear::None | Linear::Mamba2(_) => (None, vec![]),

@@ -52,7 +52,8 @@ impl RwkvConfig {
         // RwkvConfig.__post_init__ fills these from hidden_size when they are None.
         let attention_hidden_size =
             size("attention_hidden_size", raw.attention_hidden_size, hidden_size, 1 << 18, &mut d)?;
-        let intermediate_size = size("intermediate_size", raw.intermediate_size, 4 * hidden_size, 1 << 22, &mut d)?;
+        let intermediate_size =
+            size("intermediate_size", raw.intermediate_size, 4 * hidden_size, 1 << 22, &mut d)?;
         let class = super::class_or(common, "RwkvModel", &mut d);
         let causal_lm = match class.as_str() {
             "RwkvModel" => false,
@@ -148,13 +149,21 @@ pub struct XlstmConfig {
 }
 
 /// A factor of the hidden size, positive and finite, as the config class reads it.
-fn factor(field: &'static str, v: Option<f64>, default: f64, d: &mut Vec<Defaulted>) -> Result<f64, ConfigError> {
+fn factor(
+    field: &'static str,
+    v: Option<f64>,
+    default: f64,
+    d: &mut Vec<Defaulted>,
+) -> Result<f64, ConfigError> {
     let f = v.unwrap_or_else(|| {
         d.push(Defaulted { field, value: default.to_string() });
         default
     });
     if !(f.is_finite() && f > 0.0 && f <= 64.0) {
-        return Err(ConfigError::field(field, format!("expected a positive factor of at most 64, found {f}")));
+        return Err(ConfigError::field(
+            field,
+            format!("expected a positive factor of at most 64, found {f}"),
+        ));
     }
     Ok(f)
 }
@@ -177,7 +186,8 @@ impl XlstmConfig {
         let qk_factor = factor("qk_dim_factor", raw.qk_dim_factor, 0.5, &mut d)?;
         let v_factor = factor("v_dim_factor", raw.v_dim_factor, 1.0, &mut d)?;
         let ffn_factor = factor("ffn_proj_factor", raw.ffn_proj_factor, 2.667, &mut d)?;
-        let multiple = size("ffn_round_up_to_multiple_of", raw.ffn_round_up_to_multiple_of, 64, 1 << 16, &mut d)?;
+        let multiple =
+            size("ffn_round_up_to_multiple_of", raw.ffn_round_up_to_multiple_of, 64, 1 << 16, &mut d)?;
         let fused = match raw.weight_mode.as_deref() {
             None => {
                 d.push(Defaulted { field: "weight_mode", value: "single".into() });
@@ -186,7 +196,10 @@ impl XlstmConfig {
             Some("single") => false,
             Some("fused") => true,
             Some(m) => {
-                return Err(ConfigError::field("weight_mode", format!("expected single or fused, found {m:?}")));
+                return Err(ConfigError::field(
+                    "weight_mode",
+                    format!("expected single or fused, found {m:?}"),
+                ));
             }
         };
         let h = hidden_size as f64;

@@ -64,7 +64,9 @@ impl RecurrentGemmaConfig {
         if num_kv_heads > num_heads {
             return Err(ConfigError::field(
                 "num_key_value_heads",
-                format!("{num_kv_heads} exceeds num_attention_heads {num_heads}, which RecurrentGemmaConfig refuses"),
+                format!(
+                    "{num_kv_heads} exceeds num_attention_heads {num_heads}, which RecurrentGemmaConfig refuses"
+                ),
             ));
         }
         let lru_width = size("lru_width", raw.lru_width, hidden_size, 1 << 18, &mut d)?;
@@ -80,11 +82,15 @@ impl RecurrentGemmaConfig {
             .map(|t| match t.as_str() {
                 "recurrent" => Ok(false),
                 "attention" => Ok(true),
-                _ => Err(ConfigError::field("block_types", format!("expected recurrent or attention, found {t:?}"))),
+                _ => Err(ConfigError::field(
+                    "block_types",
+                    format!("expected recurrent or attention, found {t:?}"),
+                )),
             })
             .collect::<Result<Vec<_>, _>>()?;
         // `layers_block_type`: the list repeated 100 times, cut at the layer count.
-        let attention_layers: Vec<bool> = kinds.iter().cycle().take(kinds.len() * 100).take(num_layers as usize).copied().collect();
+        let attention_layers: Vec<bool> =
+            kinds.iter().cycle().take(kinds.len() * 100).take(num_layers as usize).copied().collect();
         if attention_layers.len() as u64 != num_layers {
             return Err(ConfigError::field(
                 "block_types",

@@ -59,7 +59,12 @@ fn kinds(r: &mut Reader, layers: u64) -> Result<Vec<Kind>, ConfigError> {
             })
             .collect());
     };
-    let bad = || ConfigError::field("layer_types", format!("expected {n} of conv, full_attention or sliding_attention"));
+    let bad = || {
+        ConfigError::field(
+            "layer_types",
+            format!("expected {n} of conv, full_attention or sliding_attention"),
+        )
+    };
     let list = v.as_array().filter(|l| l.len() == n).ok_or_else(bad)?;
     list.iter()
         .map(|t| match t.as_str() {
@@ -77,7 +82,10 @@ pub(crate) fn short_conv(r: &mut Reader, layers: u64) -> Result<(LinearDims, Vec
     if !r.flag("use_attention_gate")? {
         // The description always gives its attention the gate; without it the count would be
         // wrong, so such a file is refused rather than miscounted.
-        return Err(ConfigError::field("use_attention_gate", "false is not planned yet: the attention is described with its g_proj gate"));
+        return Err(ConfigError::field(
+            "use_attention_gate",
+            "false is not planned yet: the attention is described with its g_proj gate",
+        ));
     }
     let dims = LinearDims {
         key_heads: 0,
@@ -92,7 +100,11 @@ pub(crate) fn short_conv(r: &mut Reader, layers: u64) -> Result<(LinearDims, Vec
 
 /// The attention window per layer for LFM3 (`sliding_window` on its sliding layers; null means
 /// full); None for every other type, whose windows the shared reader gives.
-pub(crate) fn typed_windows(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Option<Vec<Option<u64>>>, ConfigError> {
+pub(crate) fn typed_windows(
+    r: &mut Reader,
+    spec: &Spec,
+    layers: u64,
+) -> Result<Option<Vec<Option<u64>>>, ConfigError> {
     if spec.linear != Linear::ShortConvTyped {
         return Ok(None);
     }

@@ -57,7 +57,9 @@ pub fn state(c: &RecurrentGemmaConfig, layers: u64) -> RecurrentState {
         layers,
         conv_values: h * w,
         ssm_values: lru,
-        what: format!("conv: {h} channels x {w}; RG-LRU: {lru} (float32 in transformers, counted here at the cache's width)"),
+        what: format!(
+            "conv: {h} channels x {w}; RG-LRU: {lru} (float32 in transformers, counted here at the cache's width)"
+        ),
     }
 }
 
@@ -68,7 +70,12 @@ pub fn build(c: &RecurrentGemmaConfig, seq: u64) -> Graph {
     for (i, attention) in c.attention_layers.iter().enumerate() {
         let l = format!("model.layers.{i}");
         let t = format!("{l}.temporal_block");
-        let mut nodes = vec![rms_norm(&format!("{l}.temporal_pre_norm"), "RMSNorm (1 + w) before the temporal block", &[seq, h], h)];
+        let mut nodes = vec![rms_norm(
+            &format!("{l}.temporal_pre_norm"),
+            "RMSNorm (1 + w) before the temporal block",
+            &[seq, h],
+            h,
+        )];
         if *attention {
             nodes.extend(gqa(&Gqa {
                 a: &t,
@@ -88,9 +95,22 @@ pub fn build(c: &RecurrentGemmaConfig, seq: u64) -> Graph {
             let g = format!("{t}.rg_lru");
             nodes.push(linear(&format!("{t}.linear_y"), "gate branch", seq, h, lru, true));
             nodes.push(linear(&format!("{t}.linear_x"), "recurrent branch", seq, h, lru, true));
-            nodes.push(depthwise_conv(&format!("{t}.conv_1d"), "depthwise causal convolution", seq, lru, c.conv1d_width, true));
+            nodes.push(depthwise_conv(
+                &format!("{t}.conv_1d"),
+                "depthwise causal convolution",
+                seq,
+                lru,
+                c.conv1d_width,
+                true,
+            ));
             nodes.push(
-                Node::new(g.clone(), Op::Scan, format!("RG-LRU: {heads} heads of {block}, block-diagonal gates"), &[seq, lru]).with([
+                Node::new(
+                    g.clone(),
+                    Op::Scan,
+                    format!("RG-LRU: {heads} heads of {block}, block-diagonal gates"),
+                    &[seq, lru],
+                )
+                .with([
                     Tensor::new(format!("{g}.recurrent_param"), &[lru]),
                     Tensor::new(format!("{g}.input_gate_weight"), &[heads, block, block]),
                     Tensor::new(format!("{g}.input_gate_bias"), &[heads, block]),
@@ -101,8 +121,21 @@ pub fn build(c: &RecurrentGemmaConfig, seq: u64) -> Graph {
             nodes.push(linear(&format!("{t}.linear_out"), "recurrent block output", seq, lru, h, true));
         }
         nodes.push(Node::new(format!("{l}.temporal_residual"), Op::Add, "residual add", &[seq, h]));
-        nodes.push(rms_norm(&format!("{l}.channel_pre_norm"), "RMSNorm (1 + w) before the MLP", &[seq, h], h));
-        nodes.extend(gated_mlp(&format!("{l}.mlp_block"), seq, h, c.mlp_width, &c.hidden_activation, true, false));
+        nodes.push(rms_norm(
+            &format!("{l}.channel_pre_norm"),
+            "RMSNorm (1 + w) before the MLP",
+            &[seq, h],
+            h,
+        ));
+        nodes.extend(gated_mlp(
+            &format!("{l}.mlp_block"),
+            seq,
+            h,
+            c.mlp_width,
+            &c.hidden_activation,
+            true,
+            false,
+        ));
         nodes.push(Node::new(format!("{l}.residual"), Op::Add, "residual add", &[seq, h]));
         sections.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
     }
@@ -113,8 +146,14 @@ pub fn build(c: &RecurrentGemmaConfig, seq: u64) -> Graph {
         nodes: vec![rms_norm("model.final_norm", "final RMSNorm (1 + w)", &[seq, h], h)],
     });
     if c.causal_lm {
-        let mut head = Node::new("lm_head", Op::Linear, "logits over the vocabulary, soft-capped", &[seq, c.vocab_size]);
-        head.params.push(tied_if(c.tie_word_embeddings, "lm_head.weight", &[c.vocab_size, h], "model.embed_tokens.weight"));
+        let mut head =
+            Node::new("lm_head", Op::Linear, "logits over the vocabulary, soft-capped", &[seq, c.vocab_size]);
+        head.params.push(tied_if(
+            c.tie_word_embeddings,
+            "lm_head.weight",
+            &[c.vocab_size, h],
+            "model.embed_tokens.weight",
+        ));
         sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![head] });
     }
     Graph { seq_len: seq, sections }

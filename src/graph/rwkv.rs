@@ -58,8 +58,13 @@ pub fn build(c: &RwkvConfig, seq: u64) -> Graph {
     let b = "rwkv.blocks.{i}";
     let (a, f) = (format!("{b}.attention"), format!("{b}.feed_forward"));
     let mix = |m: &str, names: &[&str]| {
-        Node::new(format!("{m}.time_shift"), Op::Add, "token shift: each input mixed with the previous one", &[seq, h])
-            .with(names.iter().map(|n| Tensor::new(format!("{m}.time_mix_{n}"), &[1, 1, h])))
+        Node::new(
+            format!("{m}.time_shift"),
+            Op::Add,
+            "token shift: each input mixed with the previous one",
+            &[seq, h],
+        )
+        .with(names.iter().map(|n| Tensor::new(format!("{m}.time_mix_{n}"), &[1, 1, h])))
     };
     let nodes = vec![
         layer_norm(&format!("{b}.ln1"), "LayerNorm before time mixing", &[seq, h], h, true),
@@ -90,7 +95,12 @@ pub fn build(c: &RwkvConfig, seq: u64) -> Graph {
     });
     if c.causal_lm {
         let mut head = Node::new("head", Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size]);
-        head.params.push(tied_if(c.tie_word_embeddings, "head.weight", &[c.vocab_size, h], "rwkv.embeddings.weight"));
+        head.params.push(tied_if(
+            c.tie_word_embeddings,
+            "head.weight",
+            &[c.vocab_size, h],
+            "rwkv.embeddings.weight",
+        ));
         sections.push(Section { name: "head".into(), role: Role::Head, repeat: 1, nodes: vec![head] });
     }
     Graph { seq_len: seq, sections }

@@ -47,7 +47,11 @@ pub fn state(c: &XlstmConfig) -> RecurrentState {
 
 /// xLSTM's RMSNorm: a weight, and a bias where `use_bias` says.
 fn norm(name: &str, detail: &str, seq: u64, width: u64, bias: bool) -> Node {
-    if bias { layer_norm(name, detail, &[seq, width], width, true) } else { rms_norm(name, detail, &[seq, width], width) }
+    if bias {
+        layer_norm(name, detail, &[seq, width], width, true)
+    } else {
+        rms_norm(name, detail, &[seq, width], width)
+    }
 }
 
 pub fn build(c: &XlstmConfig, seq: u64) -> Graph {
@@ -57,8 +61,22 @@ pub fn build(c: &XlstmConfig, seq: u64) -> Graph {
     let (m, ff) = (format!("{b}.mlstm_layer"), format!("{b}.ffn"));
     let mut nodes = vec![norm(&format!("{b}.norm_mlstm"), "RMSNorm before the mLSTM", seq, h, bias)];
     if c.fused {
-        nodes.push(linear(&format!("{m}.qkv_opreact"), "q, k, v and the output gate", seq, h, 2 * qk + 2 * v, bias));
-        nodes.push(linear(&format!("{m}.ifgate_preact"), "input and forget gates per head", seq, h, 2 * heads, true));
+        nodes.push(linear(
+            &format!("{m}.qkv_opreact"),
+            "q, k, v and the output gate",
+            seq,
+            h,
+            2 * qk + 2 * v,
+            bias,
+        ));
+        nodes.push(linear(
+            &format!("{m}.ifgate_preact"),
+            "input and forget gates per head",
+            seq,
+            h,
+            2 * heads,
+            true,
+        ));
     } else {
         nodes.push(linear(&format!("{m}.q"), "queries", seq, h, qk, bias));
         nodes.push(linear(&format!("{m}.k"), "keys", seq, h, qk, bias));
@@ -67,7 +85,12 @@ pub fn build(c: &XlstmConfig, seq: u64) -> Graph {
         nodes.push(linear(&format!("{m}.igate_preact"), "input gate per head", seq, h, heads, true));
         nodes.push(linear(&format!("{m}.fgate_preact"), "forget gate per head", seq, h, heads, true));
     }
-    nodes.push(Node::new(m.clone(), Op::Scan, format!("mLSTM recurrence: {heads} heads, a matrix memory each"), &[seq, v]));
+    nodes.push(Node::new(
+        m.clone(),
+        Op::Scan,
+        format!("mLSTM recurrence: {heads} heads, a matrix memory each"),
+        &[seq, v],
+    ));
     // The per-head norm covers heads x (v / heads) channels, which may fall short of v.
     let normed = heads * (v / heads);
     let mut mh = Node::new(format!("{m}.multihead_norm"), Op::LayerNorm, "norm per head", &[seq, normed])
