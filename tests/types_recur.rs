@@ -152,3 +152,20 @@ fn recurrent_gemma_reads_its_lru_width_and_block_types_and_unties_on_request() {
         "block_types": ["recurrent", "attention"], "tie_word_embeddings": false});
     assert_eq!(derived(config), expected);
 }
+
+#[test]
+fn lfm3_counts_short_convolutions_gated_attention_and_sandwich_norms() {
+    let (v, h, f, heads, kv, hd) = (500, 64, 96, 4, 2, 16);
+    // Per layer: four RMSNorms (operator, ffn, post-operator, post-ffn) and w1, w3, w2 (3 h f).
+    let rest = 4 * h + 3 * h * f;
+    // Conv layer: in_proj (h x 3h), conv (h x 3 kernel), out_proj (h x h), no biases.
+    let conv = 3 * h * h + h * 3 + h * h;
+    // Attention: q, o (h x heads*hd), k, v (h x kv*hd), q/k norms (hd each), g_proj (h x heads).
+    let attn = 2 * h * heads * hd + 2 * h * kv * hd + 2 * hd + h * heads;
+    // Default layer_types over six layers: conv conv full conv sliding conv.
+    let expected = v * h + 4 * (conv + rest) + 2 * (attn + rest) + h;
+    let config = json!({"model_type": "lfm3", "architectures": ["Lfm3ForCausalLM"], "vocab_size": v,
+        "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 6, "num_attention_heads": heads,
+        "num_key_value_heads": kv, "head_dim": hd, "conv_L_cache": 3, "pad_token_id": 0});
+    assert_eq!(derived(config), expected);
+}
