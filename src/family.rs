@@ -17,6 +17,7 @@ mod described_hybrid;
 mod described_misc;
 mod described_moe3;
 mod described_newdec;
+mod described_recur;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -628,6 +629,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_dec5::FAMILIES)
         .chain(described_moe3::FAMILIES)
         .chain(described_misc::FAMILIES)
+        .chain(described_recur::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

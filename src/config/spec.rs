@@ -183,6 +183,8 @@ pub enum Attn {
     SeparateGate,
     /// Grouped, with a separate `gate_proj` making a sigmoid gate on the output (AFMoE).
     GateProj,
+    /// Grouped, each head's output scaled by a sigmoid of `g_proj` (hidden to heads; LFM3).
+    HeadGate,
     /// DeepSeek's latent attention (`q_a_proj` ... `kv_b_proj`), with DeepSeek-V3.2's lightning
     /// indexer where `indexer` says.
     Latent(Indexer),

@@ -129,6 +129,7 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .chain(super::spec_newdec::TYPES)
         .chain(super::spec_moe3::TYPES)
         .chain(super::spec_dec5::TYPES)
+        .chain(super::spec_recur_lfm::TYPES)
         .find(|s| s.model_type == model_type)
 }
 

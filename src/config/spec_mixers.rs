@@ -22,6 +22,9 @@ pub enum Linear {
     KimiDelta,
     /// LFM2's gated short convolution (`config/spec_linear.rs`).
     ShortConv,
+    /// LFM3's: on the layers `layer_types` marks `conv`, among full and sliding attention
+    /// (`config/spec_recur_lfm.rs`).
+    ShortConvTyped,
     /// Mamba-2 mixers with attention (Bamba, Granite 4.0, Nemotron-H: `config/spec_hybrid.rs`).
     Mamba2(&'static super::spec_hybrid::Hybrid),
     /// MiniMax's lightning attention under `self_attn`, one state of head_dim x head_dim per head.
@@ -67,7 +70,9 @@ pub(crate) type Mixers = (Option<LatentDims>, Vec<bool>, Option<LinearDims>, Vec
 pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, ConfigError> {
     let (latent, indexed) = match spec.attn {
         Attn::Latent(indexer) => latent(r, indexer, layers)?,
-        Attn::Grouped | Attn::GatedOutput | Attn::SeparateGate | Attn::GateProj => (None, vec![]),
+        Attn::Grouped | Attn::GatedOutput | Attn::SeparateGate | Attn::GateProj | Attn::HeadGate => {
+            (None, vec![])
+        }
     };
     let (linear, linear_layers) = match spec.linear {
         Linear::None | Linear::Mamba2(_) => (None, vec![]),
@@ -77,6 +82,10 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
         }
         Linear::ShortConv => {
             let (dims, layers) = super::spec_linear::short_conv(r, layers)?;
+            (Some(dims), layers)
+        }
+        Linear::ShortConvTyped => {
+            let (dims, layers) = super::spec_recur_lfm::short_conv(r, layers)?;
             (Some(dims), layers)
         }
         Linear::GatedDeltaNet { .. } => {

@@ -109,6 +109,7 @@ impl SpecConfig {
         let windows = windows(&mut r, spec, num_layers)?;
         let (latent, indexed_layers, linear, mut linear_layers) =
             super::spec_mixers::read(&mut r, spec, num_layers)?;
+        let windows = super::spec_recur_lfm::typed_windows(&mut r, spec, num_layers)?.unwrap_or(windows);
         let hybrid = match hybrid_spec {
             Some(h) => Some(super::spec_hybrid::read(
                 &mut r,

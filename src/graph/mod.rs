@@ -42,7 +42,9 @@ mod nllb_moe;
 mod pegasus_x;
 pub mod phi;
 pub mod quantized;
+pub mod recurrent_gemma;
 pub mod release;
+pub mod rwkv;
 pub mod spec;
 mod spec_arch;
 mod spec_extras;
@@ -53,6 +55,7 @@ mod t5_blocks;
 pub mod vision;
 pub mod vit;
 pub mod whisper;
+pub mod xlstm;
 
 mod candidate;
 pub use candidate::Candidate;

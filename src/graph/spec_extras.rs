@@ -35,6 +35,12 @@ pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut Ve
         let at = nodes.len().saturating_sub(1);
         nodes.insert(at, gate);
     }
+    if c.spec.attn == Attn::HeadGate {
+        let gate =
+            linear(&format!("{a}.g_proj"), "sigmoid gate per head", seq, c.hidden_size, c.num_heads, false);
+        let at = nodes.len().saturating_sub(1);
+        nodes.insert(at, gate);
+    }
     if c.spec.o_from_hidden
         && let Some(o) = nodes.last_mut()
     {

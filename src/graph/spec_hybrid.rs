@@ -22,7 +22,9 @@ pub(super) fn linear_mixer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Option
             super::mixers::gated_delta_net(&format!("{l}.linear_attn"), seq, h, d, fused)
         }
         (Some(d), Linear::KimiDelta, true) => super::mixers::kimi_delta(&format!("{l}.self_attn"), seq, h, d),
-        (Some(d), Linear::ShortConv, true) => super::mixers::short_conv(&format!("{l}.conv"), seq, h, d),
+        (Some(d), Linear::ShortConv | Linear::ShortConvTyped, true) => {
+            super::mixers::short_conv(&format!("{l}.conv"), seq, h, d)
+        }
         (Some(d), Linear::Lightning, true) => super::mixers::lightning(&format!("{l}.self_attn"), seq, h, d),
         (_, Linear::Mamba2(_), true) => mamba(c, l, k, seq),
         _ => return None,
