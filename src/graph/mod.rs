@@ -37,6 +37,7 @@ pub mod kv;
 pub mod llama;
 mod mamba2;
 mod mixers;
+mod modernbert;
 pub mod mpnet;
 mod nllb_moe;
 mod pegasus_x;

@@ -1,0 +1,30 @@
+//! The families of ModernBERT and its relatives (`config/modernbert.rs`).
+
+use serde_json::Value;
+
+use super::{FamilyInfo, ModelKind, scaled};
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+fn modernbert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::modernbert::ModernBertConfig::resolve(v, c), "hidden_size")
+}
+
+pub const FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        key: "modernbert",
+        kind: ModelKind::Encoder,
+        name: "ModernBERT",
+        derives_from: Some("bert"),
+        summary: "Answer.AI's and LightOn's ModernBERT (Warner et al., 2024): a BERT-style encoder rebuilt with pre-LN layers, a fused bias-free QKV projection, rotary positions, a GeGLU MLP and global attention every third layer with 128-token local attention between, for 8k-token inputs.",
+        resolve: Some(modernbert),
+    },
+    FamilyInfo {
+        key: "modernbert-decoder",
+        kind: ModelKind::Decoder,
+        name: "ModernBERT decoder",
+        derives_from: Some("modernbert"),
+        summary: "ModernBERT's layers made causal (the Ettin decoders, 2025): separate query, key and value projections, a GeGLU MLP, global attention every third layer and sliding-window attention between, and ModernBERT's prediction head before the tied output layer.",
+        resolve: Some(modernbert),
+    },
+];

@@ -1,0 +1,40 @@
+"""ModernBERT and its relatives (helper "mbert6", issue 10: src/config/modernbert.rs). Variations
+are small sizes unlike any published checkpoint: layers, widths, biases, layer patterns, tied and
+untied heads."""
+
+FAMILIES = ["modernbert", "modernbert-decoder"]
+
+EXTRA_CLASSES = {
+    "modernbert": ["ModernBertForTokenClassification", "ModernBertForQuestionAnswering",
+                   "ModernBertForMultipleChoice"],
+    "modernbert-decoder": [],
+}
+
+VARIATIONS = {
+    "modernbert": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+             num_attention_heads=4, pad_token_id=0, bos_token_id=1, eos_token_id=2,
+             cls_token_id=1, sep_token_id=2),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=3,
+             num_attention_heads=3, norm_bias=True, attention_bias=True, mlp_bias=True,
+             classifier_bias=True, decoder_bias=False, tie_word_embeddings=False,
+             global_attn_every_n_layers=2, local_attention=16, num_labels=5, pad_token_id=3,
+             bos_token_id=1, eos_token_id=2, cls_token_id=1, sep_token_id=2),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=72, num_hidden_layers=2,
+             num_attention_heads=2, layer_types=["sliding_attention", "full_attention"],
+             pad_token_id=0, bos_token_id=1, eos_token_id=2, cls_token_id=1, sep_token_id=2),
+    ],
+    "modernbert-decoder": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+             num_attention_heads=4, pad_token_id=0, bos_token_id=1, eos_token_id=2,
+             cls_token_id=1, sep_token_id=2),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=3,
+             num_attention_heads=3, norm_bias=True, attention_bias=True, mlp_bias=True,
+             classifier_bias=True, decoder_bias=False, tie_word_embeddings=False,
+             global_attn_every_n_layers=2, local_attention=16, num_labels=5, pad_token_id=3,
+             bos_token_id=1, eos_token_id=2, cls_token_id=1, sep_token_id=2),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=72, num_hidden_layers=2,
+             num_attention_heads=2, layer_types=["sliding_attention", "full_attention"],
+             pad_token_id=0, bos_token_id=1, eos_token_id=2, cls_token_id=1, sep_token_id=2),
+    ],
+}
