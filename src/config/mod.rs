@@ -17,6 +17,7 @@ pub mod distilbert;
 pub mod electra;
 pub mod encoder_decoder;
 pub mod encoders;
+pub mod eurobert;
 pub mod falcon;
 pub mod fsmt;
 pub mod gpt2;

@@ -10,6 +10,10 @@ fn modernbert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigErro
     scaled(crate::config::modernbert::ModernBertConfig::resolve(v, c), "hidden_size")
 }
 
+fn eurobert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::eurobert::EuroBertConfig::resolve(v, c), "hidden_size")
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         key: "modernbert",
@@ -26,5 +30,21 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("modernbert"),
         summary: "ModernBERT's layers made causal (the Ettin decoders, 2025): separate query, key and value projections, a GeGLU MLP, global attention every third layer and sliding-window attention between, and ModernBERT's prediction head before the tied output layer.",
         resolve: Some(modernbert),
+    },
+    FamilyInfo {
+        key: "eurobert",
+        kind: ModelKind::Encoder,
+        name: "EuroBERT",
+        derives_from: Some("llama"),
+        summary: "EuroBERT (Boizard et al., 2025): Llama's layers made bidirectional (RMSNorm, grouped-query attention with rotary positions, a gated SiLU MLP) as a multilingual encoder for European languages, with masked-LM and classification heads, for 8k-token inputs.",
+        resolve: Some(eurobert),
+    },
+    FamilyInfo {
+        key: "ultrabert",
+        kind: ModelKind::Encoder,
+        name: "UltraBERT",
+        derives_from: Some("eurobert"),
+        summary: "UltraBERT: EuroBERT's bidirectional Llama layers with local attention on two layers of every three, and a masked-LM head that passes through a narrow two-linear bottleneck before the vocabulary.",
+        resolve: Some(eurobert),
     },
 ];

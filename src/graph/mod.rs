@@ -23,6 +23,7 @@ pub mod distilbert;
 pub mod electra;
 mod encoder;
 mod encoder_decoder;
+mod eurobert;
 pub mod falcon;
 pub mod fold;
 mod fsmt;

@@ -2,12 +2,14 @@
 are small sizes unlike any published checkpoint: layers, widths, biases, layer patterns, tied and
 untied heads."""
 
-FAMILIES = ["modernbert", "modernbert-decoder"]
+FAMILIES = ["modernbert", "modernbert-decoder", "eurobert", "ultrabert"]
 
 EXTRA_CLASSES = {
     "modernbert": ["ModernBertForTokenClassification", "ModernBertForQuestionAnswering",
                    "ModernBertForMultipleChoice"],
     "modernbert-decoder": [],
+    "eurobert": ["EuroBertForTokenClassification"],
+    "ultrabert": ["UltrabertForTokenClassification", "UltrabertForQuestionAnswering"],
 }
 
 VARIATIONS = {
@@ -36,5 +38,26 @@ VARIATIONS = {
         dict(vocab_size=257, hidden_size=40, intermediate_size=72, num_hidden_layers=2,
              num_attention_heads=2, layer_types=["sliding_attention", "full_attention"],
              pad_token_id=0, bos_token_id=1, eos_token_id=2, cls_token_id=1, sep_token_id=2),
+    ],
+    "eurobert": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=3,
+             num_attention_heads=4, pad_token_id=0, bos_token_id=1, eos_token_id=2, mask_token_id=3),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=2,
+             num_attention_heads=4, num_key_value_heads=2, head_dim=16, attention_bias=True,
+             mlp_bias=True, tie_word_embeddings=True, num_labels=5, pad_token_id=0, bos_token_id=1,
+             eos_token_id=2, mask_token_id=3),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=72, num_hidden_layers=1,
+             num_attention_heads=2, num_key_value_heads=1, pad_token_id=0, bos_token_id=1,
+             eos_token_id=2, mask_token_id=3, hidden_act="gelu"),
+    ],
+    "ultrabert": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=3,
+             num_attention_heads=4, prediction_head_size=32),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=2,
+             num_attention_heads=4, num_key_value_heads=2, head_dim=16, attention_bias=True,
+             mlp_bias=True, tie_word_embeddings=True, num_labels=5, prediction_head_size=24),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=72, num_hidden_layers=4,
+             num_attention_heads=2, num_key_value_heads=1, prediction_head_size=40,
+             layer_types=["full_attention", "sliding_attention", "sliding_attention", "full_attention"]),
     ],
 }
