@@ -26,6 +26,7 @@ pub mod hrm_text;
 pub mod jamba;
 pub mod jetmoe;
 pub mod llama;
+pub mod mobilebert;
 pub mod modernbert;
 pub mod mpnet;
 pub mod nllb_moe;

@@ -14,6 +14,10 @@ fn eurobert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError>
     scaled(crate::config::eurobert::EuroBertConfig::resolve(v, c), "hidden_size")
 }
 
+fn mobilebert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::mobilebert::MobileBertConfig::resolve(v, c), "hidden_size")
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         key: "modernbert",
@@ -46,5 +50,13 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("eurobert"),
         summary: "UltraBERT: EuroBERT's bidirectional Llama layers with local attention on two layers of every three, and a masked-LM head that passes through a narrow two-linear bottleneck before the vocabulary.",
         resolve: Some(eurobert),
+    },
+    FamilyInfo {
+        key: "mobilebert",
+        kind: ModelKind::Encoder,
+        name: "MobileBERT",
+        derives_from: Some("bert"),
+        summary: "Google's MobileBERT (Sun et al., 2020): a thin BERT for phones whose layers attend and run four stacked feed-forward networks inside a 128-wide bottleneck between 512-wide residual states, with elementwise NoNorm instead of LayerNorm and 128-wide word embeddings taken over three neighbouring tokens.",
+        resolve: Some(mobilebert),
     },
 ];

@@ -38,6 +38,7 @@ pub mod kv;
 pub mod llama;
 mod mamba2;
 mod mixers;
+mod mobilebert;
 mod modernbert;
 pub mod mpnet;
 mod nllb_moe;

@@ -2,7 +2,7 @@
 are small sizes unlike any published checkpoint: layers, widths, biases, layer patterns, tied and
 untied heads."""
 
-FAMILIES = ["modernbert", "modernbert-decoder", "eurobert", "ultrabert"]
+FAMILIES = ["modernbert", "modernbert-decoder", "eurobert", "ultrabert", "mobilebert"]
 
 EXTRA_CLASSES = {
     "modernbert": ["ModernBertForTokenClassification", "ModernBertForQuestionAnswering",
@@ -10,6 +10,9 @@ EXTRA_CLASSES = {
     "modernbert-decoder": [],
     "eurobert": ["EuroBertForTokenClassification"],
     "ultrabert": ["UltrabertForTokenClassification", "UltrabertForQuestionAnswering"],
+    "mobilebert": ["MobileBertForPreTraining", "MobileBertForNextSentencePrediction",
+                   "MobileBertForTokenClassification", "MobileBertForQuestionAnswering",
+                   "MobileBertForMultipleChoice"],
 }
 
 VARIATIONS = {
@@ -59,5 +62,21 @@ VARIATIONS = {
         dict(vocab_size=257, hidden_size=40, intermediate_size=72, num_hidden_layers=4,
              num_attention_heads=2, num_key_value_heads=1, prediction_head_size=40,
              layer_types=["full_attention", "sliding_attention", "sliding_attention", "full_attention"]),
+    ],
+    "mobilebert": [
+        dict(vocab_size=500, hidden_size=64, num_hidden_layers=3, num_attention_heads=2,
+             intermediate_size=48, embedding_size=16, intra_bottleneck_size=32),
+        dict(vocab_size=300, hidden_size=48, num_hidden_layers=2, num_attention_heads=4,
+             intermediate_size=40, embedding_size=48, trigram_input=False, use_bottleneck=False,
+             num_feedforward_networks=1, normalization_type="layer_norm",
+             classifier_activation=False, tie_word_embeddings=False, num_labels=5,
+             type_vocab_size=3, max_position_embeddings=128),
+        dict(vocab_size=257, hidden_size=40, num_hidden_layers=2, num_attention_heads=2,
+             intermediate_size=24, embedding_size=8, intra_bottleneck_size=16,
+             use_bottleneck_attention=True, key_query_shared_bottleneck=False,
+             num_feedforward_networks=2),
+        dict(vocab_size=200, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+             intermediate_size=20, embedding_size=32, trigram_input=False,
+             intra_bottleneck_size=16, true_hidden_size=8, num_feedforward_networks=3),
     ],
 }
