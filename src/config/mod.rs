@@ -28,6 +28,7 @@ pub mod jetmoe;
 pub mod llama;
 pub mod mobilebert;
 pub mod modernbert;
+pub mod modernvbert;
 pub mod mpnet;
 pub mod nllb_moe;
 pub mod pegasus_x;

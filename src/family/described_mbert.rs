@@ -18,6 +18,10 @@ fn mobilebert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigErro
     scaled(crate::config::mobilebert::MobileBertConfig::resolve(v, c), "hidden_size")
 }
 
+fn modernvbert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::modernvbert::ModernVBertConfig::resolve(v, c), "text_config.hidden_size")
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         key: "modernbert",
@@ -58,5 +62,21 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("bert"),
         summary: "Google's MobileBERT (Sun et al., 2020): a thin BERT for phones whose layers attend and run four stacked feed-forward networks inside a 128-wide bottleneck between 512-wide residual states, with elementwise NoNorm instead of LayerNorm and 128-wide word embeddings taken over three neighbouring tokens.",
         resolve: Some(mobilebert),
+    },
+    FamilyInfo {
+        key: "modernvbert",
+        kind: ModelKind::Encoder,
+        name: "ModernVBERT",
+        derives_from: Some("modernbert"),
+        summary: "ModernVBERT (Teiletche et al., 2025): a SigLIP vision tower whose patch states are pixel-shuffled and projected into a ModernBERT encoder, so images and text share one bidirectional encoder for retrieval and masked-LM training.",
+        resolve: Some(modernvbert),
+    },
+    FamilyInfo {
+        key: "ultravbert",
+        kind: ModelKind::Encoder,
+        name: "UltraVBERT",
+        derives_from: Some("ultrabert"),
+        summary: "UltraVBERT: ModernVBERT's recipe over UltraBERT: a SigLIP tower without its pooling head, pixel-shuffled patches projected and RMS-normalised into UltraBERT's bidirectional Llama-style encoder.",
+        resolve: Some(modernvbert),
     },
 ];

@@ -40,6 +40,7 @@ mod mamba2;
 mod mixers;
 mod mobilebert;
 mod modernbert;
+mod modernvbert;
 pub mod mpnet;
 mod nllb_moe;
 mod pegasus_x;

@@ -106,7 +106,7 @@ fn layer(c: &ModernBertConfig, l: &str, first: bool, local: bool, seq: u64) -> V
 }
 
 /// The prediction head (`head` or `lm_head`): dense, activation, norm, read at `rows` positions.
-fn prediction_head(c: &ModernBertConfig, name: &str, rows: u64) -> Vec<Node> {
+pub(crate) fn prediction_head(c: &ModernBertConfig, name: &str, rows: u64) -> Vec<Node> {
     let h = c.hidden_size;
     vec![
         linear(

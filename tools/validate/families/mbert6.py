@@ -2,7 +2,7 @@
 are small sizes unlike any published checkpoint: layers, widths, biases, layer patterns, tied and
 untied heads."""
 
-FAMILIES = ["modernbert", "modernbert-decoder", "eurobert", "ultrabert", "mobilebert"]
+FAMILIES = ["modernbert", "modernbert-decoder", "eurobert", "ultrabert", "mobilebert", "modernvbert", "ultravbert"]
 
 EXTRA_CLASSES = {
     "modernbert": ["ModernBertForTokenClassification", "ModernBertForQuestionAnswering",
@@ -13,6 +13,8 @@ EXTRA_CLASSES = {
     "mobilebert": ["MobileBertForPreTraining", "MobileBertForNextSentencePrediction",
                    "MobileBertForTokenClassification", "MobileBertForQuestionAnswering",
                    "MobileBertForMultipleChoice"],
+    "modernvbert": ["ModernVBertForTokenClassification"],
+    "ultravbert": ["UltraVBertForTokenClassification"],
 }
 
 VARIATIONS = {
@@ -78,5 +80,32 @@ VARIATIONS = {
         dict(vocab_size=200, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
              intermediate_size=20, embedding_size=32, trigram_input=False,
              intra_bottleneck_size=16, true_hidden_size=8, num_feedforward_networks=3),
+    ],
+    "modernvbert": [
+        dict(text_config=dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
+                              num_attention_heads=4, pad_token_id=0, bos_token_id=1, eos_token_id=2,
+                              cls_token_id=1, sep_token_id=2),
+             vision_config=dict(hidden_size=32, intermediate_size=48, num_hidden_layers=1,
+                                num_attention_heads=2, image_size=64, patch_size=16)),
+        dict(text_config=dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=3,
+                              num_attention_heads=3, norm_bias=True, classifier_bias=True,
+                              decoder_bias=False, pad_token_id=0, bos_token_id=1, eos_token_id=2,
+                              cls_token_id=1, sep_token_id=2),
+             vision_config=dict(hidden_size=24, intermediate_size=40, num_hidden_layers=2,
+                                num_attention_heads=2, image_size=48, patch_size=8,
+                                vision_use_head=False),
+             pixel_shuffle_factor=2, tie_word_embeddings=True, num_labels=5),
+    ],
+    "ultravbert": [
+        dict(text_config=dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=2,
+                              num_attention_heads=4, num_key_value_heads=2, prediction_head_size=32),
+             vision_config=dict(hidden_size=32, intermediate_size=48, num_hidden_layers=1,
+                                num_attention_heads=2, image_size=64, patch_size=16)),
+        dict(text_config=dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=3,
+                              num_attention_heads=4, prediction_head_size=16, mlp_bias=True),
+             vision_config=dict(hidden_size=24, intermediate_size=40, num_hidden_layers=2,
+                                num_attention_heads=2, image_size=48, patch_size=8,
+                                vision_use_head=False),
+             pixel_shuffle_factor=2, tie_word_embeddings=True, num_labels=5),
     ],
 }
