@@ -133,3 +133,55 @@ fn mobilebert_without_bottleneck_runs_at_the_hidden_width() {
     let layer = 4 * linear(h, h) + 2 * h + linear(h, f) + linear(f, h) + 2 * h;
     assert_eq!(derived(config), embeddings + 2 * layer + linear(h, h) + linear(h, 3));
 }
+
+/// SigLIP's vision transformer of width `h`, MLP `f`, `layers` layers over `patches` patches of
+/// 16x16x3, with its attention-pooling head: patch convolution (with bias), position table,
+/// per layer two LayerNorms, q/k/v/out_proj and fc1/fc2 (all with bias), post_layernorm; the
+/// head's probe, fused in_proj, out_proj, LayerNorm and MLP.
+fn siglip(h: u64, f: u64, layers: u64, patches: u64) -> u64 {
+    let embeddings = h * 3 * 16 * 16 + h + patches * h;
+    let layer = 2 * 2 * h + 4 * linear(h, h) + linear(h, f) + linear(f, h);
+    let head = h + 3 * h * h + 3 * h + linear(h, h) + 2 * h + linear(h, f) + linear(f, h);
+    embeddings + layers * layer + 2 * h + head
+}
+
+#[test]
+fn modernvbert_projects_pixel_shuffled_patches_into_modernbert() {
+    // Tower 32 wide, one layer, 64x64 images of 16x16 patches (16 patches); pixel_shuffle_factor
+    // 4 makes one token of 16 patches: modality_projection [64, 32 x 16], no bias.
+    let vision = siglip(32, 48, 1, 16);
+    let connector = 32 * 16 * 64;
+    // ModernBertModel: 500 x 64 tokens, 2 layers of width 64 (MLP 96), bias-free norms.
+    let (v, h, f) = (500, 64, 96);
+    let layer = h * 3 * h + h * h + h + h * 2 * f + f * h;
+    let text = v * h + h + 2 * layer + h + h;
+    // projection_head (dense without bias, norm) and an untied lm_head (the top-level
+    // tie_word_embeddings defaults to false) with its bias (text decoder_bias true).
+    let head = h * h + h + v * h + v;
+    let expected = vision + connector + text + head;
+    assert_eq!(expected, 211_540); // transformers: ModernVBertForMaskedLM, meta device
+    let config = json!({"model_type": "modernvbert", "architectures": ["ModernVBertForMaskedLM"],
+        "text_config": {"vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "pad_token_id": 0},
+        "vision_config": {"hidden_size": 32, "intermediate_size": 48, "num_hidden_layers": 1,
+            "num_attention_heads": 2, "image_size": 64, "patch_size": 16}});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn ultravbert_normalises_the_image_tokens_into_ultrabert() {
+    let vision = siglip(32, 48, 1, 16);
+    let connector = 32 * 16 * 64 + 64; // modality_projection, then an RMSNorm over the text width
+    let (v, h, f, kv) = (500, 64, 96, 32);
+    let layer = 2 * h + (h * h + 2 * h * kv + h * h) + 3 * h * f;
+    let text = v * h + 2 * layer + h;
+    let expected = vision + connector + text + linear(h, 5); // classifier, no head before it
+    assert_eq!(expected, 167_077); // transformers: UltraVBertForTokenClassification, meta device
+    let config = json!({"model_type": "ultravbert", "architectures": ["UltraVBertForTokenClassification"],
+        "num_labels": 5,
+        "text_config": {"vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "num_key_value_heads": 2, "prediction_head_size": 32},
+        "vision_config": {"hidden_size": 32, "intermediate_size": 48, "num_hidden_layers": 1,
+            "num_attention_heads": 2, "image_size": 64, "patch_size": 16}});
+    assert_eq!(derived(config), expected);
+}
