@@ -7,7 +7,7 @@ use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
 use crate::config::encoder_decoder::{CrossAttention, EncoderDecoderConfig};
 use crate::config::{Defaulted, Dims};
 
-fn moved(mut s: Section, p: &str) -> Section {
+pub(crate) fn moved(mut s: Section, p: &str) -> Section {
     s.name = format!("{p}{}", s.name);
     for n in &mut s.nodes {
         if n.op != Op::Input {
