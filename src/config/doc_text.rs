@@ -1,0 +1,194 @@
+//! Document encoders of the BERT lineage with layout or markup inputs beside the text: MarkupLM
+//! (an XPath embedding per token: a tag and a subscript table per depth, summed, through an MLP)
+//! and BROS (relative 2-D box positions, sinusoids projected to a head's width and added to the
+//! attention scores). Their layers are BERT's; their head classes are their own. Defaults are
+//! those of transformers' `MarkupLMConfig` and `BrosConfig`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::encoders::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH, sizes};
+use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, num_labels, size};
+
+/// BertConfig's sizes, which both config classes keep.
+const SIZES: [SizeKey; 7] = [
+    ("vocab_size", 30522, VOCAB),
+    ("hidden_size", 768, WIDTH),
+    ("num_hidden_layers", 12, LAYERS),
+    ("num_attention_heads", 12, HEADS),
+    ("intermediate_size", 3072, FFN),
+    ("max_position_embeddings", 512, POSITIONS),
+    ("type_vocab_size", 2, TABLE),
+];
+
+/// The class built on the encoder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DocHead {
+    /// The bare encoder with its pooler.
+    Model,
+    /// MarkupLM's: a linear on the pooled vector.
+    SequenceClassification,
+    TokenClassification,
+    /// MarkupLM's `qa_outputs`, `num_labels` wide.
+    QuestionAnswering,
+    /// BROS's entity extraction: a two-layer token classifier and a relation extractor.
+    SpadeEntityExtraction,
+    /// BROS's entity linking: the relation extractor alone.
+    SpadeEntityLinking,
+}
+
+/// What the type embeds beside the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Extra {
+    /// MarkupLM's `xpath_embeddings`.
+    Xpath { max_depth: u64, unit_width: u64, tag_rows: u64, subscript_rows: u64 },
+    /// BROS's `bbox_embeddings.bbox_projection` and its relation extractors' `n_relations`.
+    Boxes { relations: u64 },
+}
+
+#[derive(Debug, Deserialize)]
+struct Raw {
+    max_depth: Option<u64>,
+    xpath_unit_hidden_size: Option<u64>,
+    max_xpath_tag_unit_embeddings: Option<u64>,
+    max_xpath_subs_unit_embeddings: Option<u64>,
+    n_relations: Option<u64>,
+    add_cross_attention: Option<bool>,
+    layer_norm_eps: Option<f64>,
+    pad_token_id: Option<u64>,
+    hidden_act: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DocTextConfig {
+    pub model_type: String,
+    pub class: String,
+    pub head: DocHead,
+    /// The head's outputs (`num_labels`).
+    pub num_labels: u64,
+    pub vocab_size: u64,
+    pub hidden_size: u64,
+    pub num_layers: u64,
+    pub num_heads: u64,
+    pub intermediate_size: u64,
+    pub max_position_embeddings: u64,
+    pub type_vocab_size: u64,
+    pub extra: Extra,
+    pub pad_token_id: u64,
+    pub layer_norm_eps: f64,
+    pub hidden_act: String,
+    /// No class ties a head to the embeddings; kept for the serving dimensions.
+    pub tie_word_embeddings: bool,
+    pub defaulted: Vec<Defaulted>,
+}
+
+/// The module a head class keeps the encoder under, and the class names of the type.
+fn type_facts(model_type: &str) -> Option<(&'static str, &'static str, &'static [(&'static str, DocHead)])> {
+    const MARKUPLM: &[(&str, DocHead)] = &[
+        ("MarkupLMModel", DocHead::Model),
+        ("MarkupLMForSequenceClassification", DocHead::SequenceClassification),
+        ("MarkupLMForTokenClassification", DocHead::TokenClassification),
+        ("MarkupLMForQuestionAnswering", DocHead::QuestionAnswering),
+    ];
+    const BROS: &[(&str, DocHead)] = &[
+        ("BrosModel", DocHead::Model),
+        ("BrosForTokenClassification", DocHead::TokenClassification),
+        ("BrosSpadeEEForTokenClassification", DocHead::SpadeEntityExtraction),
+        ("BrosSpadeELForTokenClassification", DocHead::SpadeEntityLinking),
+    ];
+    match model_type {
+        "markuplm" => Some(("markuplm.", "MarkupLMModel", MARKUPLM)),
+        "bros" => Some(("bros.", "BrosModel", BROS)),
+        _ => None,
+    }
+}
+
+impl DocTextConfig {
+    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let (_, base, classes) = type_facts(&common.model_type)
+            .ok_or_else(|| ConfigError::field("model_type", "not a MarkupLM or BROS model type"))?;
+        let raw: Raw = super::deserialize_raw(value)?;
+        let mut d = Vec::new();
+        #[rustfmt::skip]
+        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, SIZES, &mut d)?;
+        if !hidden_size.is_multiple_of(num_heads) {
+            return Err(ConfigError::field(
+                "num_attention_heads",
+                format!(
+                    "{num_heads} heads do not divide the hidden size {hidden_size}, which the attention requires"
+                ),
+            ));
+        }
+        let extra = if common.model_type == "markuplm" {
+            Extra::Xpath {
+                max_depth: size("max_depth", raw.max_depth, 50, 1 << 12, &mut d)?,
+                unit_width: size("xpath_unit_hidden_size", raw.xpath_unit_hidden_size, 32, WIDTH, &mut d)?,
+                tag_rows: size(
+                    "max_xpath_tag_unit_embeddings",
+                    raw.max_xpath_tag_unit_embeddings,
+                    256,
+                    TABLE,
+                    &mut d,
+                )?,
+                subscript_rows: size(
+                    "max_xpath_subs_unit_embeddings",
+                    raw.max_xpath_subs_unit_embeddings,
+                    1024,
+                    TABLE,
+                    &mut d,
+                )?,
+            }
+        } else {
+            if raw.add_cross_attention == Some(true) {
+                return Err(ConfigError::field(
+                    "add_cross_attention",
+                    "BROS's cross-attention layers (a decoder's) are not described; only the encoder is counted",
+                ));
+            }
+            Extra::Boxes { relations: size("n_relations", raw.n_relations, 1, 1 << 10, &mut d)? }
+        };
+        let class = class_or(common, base, &mut d);
+        let head = classes.iter().find(|(name, _)| *name == class).map(|(_, h)| *h).ok_or_else(|| {
+            ConfigError::field("architectures[0]", super::bert::UnknownClass(class.clone()).to_string())
+        })?;
+        let labels = num_labels(value)?;
+        let num_labels = match head {
+            DocHead::Model | DocHead::SpadeEntityLinking => labels.0,
+            _ => classifier_labels(labels, &mut d)?,
+        };
+        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
+            d.push(Defaulted { field: "pad_token_id", value: "0".into() });
+            0
+        });
+        Ok(DocTextConfig {
+            model_type: common.model_type.clone(),
+            class,
+            head,
+            num_labels,
+            vocab_size,
+            hidden_size,
+            num_layers,
+            num_heads,
+            intermediate_size,
+            max_position_embeddings,
+            type_vocab_size,
+            extra,
+            pad_token_id,
+            layer_norm_eps: raw.layer_norm_eps.unwrap_or(1e-12),
+            hidden_act: raw.hidden_act.unwrap_or_else(|| "gelu".into()),
+            tie_word_embeddings: false,
+            defaulted: d,
+        })
+    }
+
+    /// The module a head class keeps the encoder under (`markuplm.`, `bros.`).
+    pub fn module(&self) -> &'static str {
+        type_facts(&self.model_type).map_or("", |(m, _, _)| m)
+    }
+
+    pub fn dims(&self) -> super::Dims {
+        super::encoders::encoder_dims!(self)
+    }
+}

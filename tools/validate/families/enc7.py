@@ -1,0 +1,37 @@
+"""Encoder types of issue 10's enc7 list: MarkupLM and BROS (src/config/doc_text.rs), BERT's layers
+with XPath embeddings or box positions beside the text."""
+
+FAMILIES = ["markuplm", "bros"]
+
+EXTRA_CLASSES = {
+    "markuplm": ["MarkupLMForTokenClassification", "MarkupLMForQuestionAnswering"],
+    "bros": ["BrosForTokenClassification", "BrosSpadeEEForTokenClassification",
+             "BrosSpadeELForTokenClassification"],
+}
+
+# Sizes unlike any published checkpoint: layers, widths, heads, label counts, token types, and
+# each type's own keys.
+_SMALL = [
+    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=512,
+         vocab_size=1000, max_position_embeddings=128),
+    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=3, intermediate_size=200,
+         vocab_size=777, max_position_embeddings=66, type_vocab_size=1, num_labels=5),
+]
+
+VARIATIONS = {
+    "markuplm": _SMALL + [
+        dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=8, intermediate_size=100,
+             vocab_size=501, max_position_embeddings=40, max_depth=7, xpath_unit_hidden_size=12,
+             max_xpath_tag_unit_embeddings=30, max_xpath_subs_unit_embeddings=90, num_labels=3),
+        dict(hidden_size=80, num_hidden_layers=2, num_attention_heads=5, intermediate_size=150,
+             vocab_size=300, max_position_embeddings=50, max_depth=3, xpath_unit_hidden_size=40,
+             type_vocab_size=4),
+    ],
+    "bros": _SMALL + [
+        # hidden / 4 and hidden / heads floor: 90 / 4 = 22, 90 / 6 = 15.
+        dict(hidden_size=90, num_hidden_layers=1, num_attention_heads=6, intermediate_size=100,
+             vocab_size=501, max_position_embeddings=40, n_relations=3, num_labels=4, dim_bbox=2),
+        dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=2, intermediate_size=96,
+             vocab_size=300, max_position_embeddings=50, n_relations=2, type_vocab_size=3),
+    ],
+}
