@@ -12,6 +12,10 @@ fn doc_text(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError>
     boxed(crate::config::doc_text::DocTextConfig::resolve(v, c))
 }
 
+fn clip_text(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::clip_text::ClipTextConfig::resolve(v, c))
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         key: "markuplm",
@@ -28,6 +32,22 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("bert"),
         summary: "NAVER Clova's BROS (Hong et al., 2022): BERT's layers over the text of a scanned document, the relative positions of the words' boxes encoded as sinusoids and added to the attention scores, with SPADE heads for entity extraction and linking.",
         resolve: Some(doc_text),
+    },
+    FamilyInfo {
+        key: "clip_text_model",
+        kind: ModelKind::Encoder,
+        name: "CLIP text encoder",
+        derives_from: None,
+        summary: "OpenAI's CLIP text transformer (Radford et al., 2021), alone: pre-LN layers under a causal mask over learned positions, a final norm, and in the class with a projection a linear into the space CLIP shares with images; Stable Diffusion's prompt encoders are this model.",
+        resolve: Some(clip_text),
+    },
+    FamilyInfo {
+        key: "tipsv2_text_model",
+        kind: ModelKind::Encoder,
+        name: "TIPSv2 text encoder",
+        derives_from: Some("clip_text_model"),
+        summary: "Google DeepMind's TIPSv2 text tower, alone: CLIP's pre-LN layers attending both ways over fixed sinusoidal positions, ReLU MLPs and a final norm, its output mean-pooled into the space TIPSv2 shares with images.",
+        resolve: Some(clip_text),
     },
 ];
 

@@ -1,12 +1,13 @@
 """Encoder types of issue 10's enc7 list: MarkupLM and BROS (src/config/doc_text.rs), BERT's layers
 with XPath embeddings or box positions beside the text."""
 
-FAMILIES = ["markuplm", "bros"]
+FAMILIES = ["markuplm", "bros", "clip_text_model", "tipsv2_text_model"]
 
 EXTRA_CLASSES = {
     "markuplm": ["MarkupLMForTokenClassification", "MarkupLMForQuestionAnswering"],
     "bros": ["BrosForTokenClassification", "BrosSpadeEEForTokenClassification",
              "BrosSpadeELForTokenClassification"],
+    "clip_text_model": ["CLIPTextModelWithProjection"],
 }
 
 # Sizes unlike any published checkpoint: layers, widths, heads, label counts, token types, and
@@ -35,3 +36,19 @@ VARIATIONS = {
              vocab_size=300, max_position_embeddings=50, n_relations=2, type_vocab_size=3),
     ],
 }
+
+# CLIP's and TIPSv2's text transformers: widths, layers, heads, positions, projection widths.
+_TEXT = [
+    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=512,
+         vocab_size=1000, max_position_embeddings=40),
+    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=3, intermediate_size=200,
+         vocab_size=777, max_position_embeddings=66),
+]
+VARIATIONS["clip_text_model"] = [dict(v, projection_dim=48) for v in _TEXT] + [
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=8, intermediate_size=100,
+         vocab_size=501, max_position_embeddings=20, projection_dim=64),
+]
+VARIATIONS["tipsv2_text_model"] = _TEXT + [
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=8, intermediate_size=100,
+         vocab_size=501, max_position_embeddings=20, scale_sqrt_depth=False),
+]
