@@ -19,6 +19,7 @@ pub mod doc_text;
 pub mod electra;
 pub mod encoder_decoder;
 pub mod encoders;
+pub mod esmc;
 pub mod falcon;
 pub mod fsmt;
 pub mod gpt2;

@@ -16,6 +16,10 @@ fn clip_text(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError
     boxed(crate::config::clip_text::ClipTextConfig::resolve(v, c))
 }
 
+fn esmc(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::esmc::EsmcConfig::resolve(v, c))
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         key: "markuplm",
@@ -48,6 +52,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("clip_text_model"),
         summary: "Google DeepMind's TIPSv2 text tower, alone: CLIP's pre-LN layers attending both ways over fixed sinusoidal positions, ReLU MLPs and a final norm, its output mean-pooled into the space TIPSv2 shares with images.",
         resolve: Some(clip_text),
+    },
+    FamilyInfo {
+        key: "esmc",
+        kind: ModelKind::Encoder,
+        name: "ESM C",
+        derives_from: Some("esm"),
+        summary: "EvolutionaryScale's ESM C (ESM Cambrian, 2024): a protein language model of bidirectional pre-LN layers with rotary positions, a LayerNorm over the whole query and key vectors, SwiGLU MLPs and residuals scaled by depth, over a vocabulary of amino acids.",
+        resolve: Some(esmc),
     },
 ];
 

@@ -25,6 +25,7 @@ pub mod doc_text;
 pub mod electra;
 mod encoder;
 mod encoder_decoder;
+pub mod esmc;
 pub mod falcon;
 pub mod fold;
 mod fsmt;

@@ -1,13 +1,14 @@
 """Encoder types of issue 10's enc7 list: MarkupLM and BROS (src/config/doc_text.rs), BERT's layers
 with XPath embeddings or box positions beside the text."""
 
-FAMILIES = ["markuplm", "bros", "clip_text_model", "tipsv2_text_model"]
+FAMILIES = ["markuplm", "bros", "clip_text_model", "tipsv2_text_model", "esmc"]
 
 EXTRA_CLASSES = {
     "markuplm": ["MarkupLMForTokenClassification", "MarkupLMForQuestionAnswering"],
     "bros": ["BrosForTokenClassification", "BrosSpadeEEForTokenClassification",
              "BrosSpadeELForTokenClassification"],
     "clip_text_model": ["CLIPTextModelWithProjection"],
+    "esmc": ["EsmcForTokenClassification"],
 }
 
 # Sizes unlike any published checkpoint: layers, widths, heads, label counts, token types, and
@@ -51,4 +52,15 @@ VARIATIONS["clip_text_model"] = [dict(v, projection_dim=48) for v in _TEXT] + [
 VARIATIONS["tipsv2_text_model"] = _TEXT + [
     dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=8, intermediate_size=100,
          vocab_size=501, max_position_embeddings=20, scale_sqrt_depth=False),
+]
+
+# ESM C: biases on and off, a head_dim that leaves heads x head_dim short of the hidden size, an
+# untied decoder whatever tie_word_embeddings says, the token classifier's bias switch.
+VARIATIONS["esmc"] = [
+    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=320,
+         vocab_size=64, max_position_embeddings=128),
+    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=3, intermediate_size=200,
+         vocab_size=33, attention_bias=True, mlp_bias=True, num_labels=5, tie_word_embeddings=True),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=8, intermediate_size=100,
+         vocab_size=50, head_dim=6, token_classification_bias=False, num_labels=3),
 ]
