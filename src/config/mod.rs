@@ -27,6 +27,7 @@ pub mod gpt_bigcode;
 pub mod hrm_text;
 pub mod jamba;
 pub mod jetmoe;
+pub mod layoutlmv3;
 pub mod llama;
 pub mod mpnet;
 pub mod nllb_moe;

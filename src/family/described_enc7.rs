@@ -20,6 +20,10 @@ fn esmc(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::esmc::EsmcConfig::resolve(v, c))
 }
 
+fn layoutlmv3(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::layoutlmv3::LayoutLmV3Config::resolve(v, c))
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         key: "markuplm",
@@ -60,6 +64,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("esm"),
         summary: "EvolutionaryScale's ESM C (ESM Cambrian, 2024): a protein language model of bidirectional pre-LN layers with rotary positions, a LayerNorm over the whole query and key vectors, SwiGLU MLPs and residuals scaled by depth, over a vocabulary of amino acids.",
         resolve: Some(esmc),
+    },
+    FamilyInfo {
+        key: "layoutlmv3",
+        kind: ModelKind::Encoder,
+        name: "LayoutLMv3",
+        derives_from: Some("layoutlm"),
+        summary: "Microsoft's LayoutLMv3 (Huang et al., 2022): one transformer over a document's words (with 2-D positions of their boxes) and its page image as patches, with relative 1-D and 2-D attention biases, pre-trained by masking both and aligning them, for forms, receipts and document question answering.",
+        resolve: Some(layoutlmv3),
     },
 ];
 

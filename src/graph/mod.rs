@@ -37,6 +37,7 @@ mod hrm_text;
 pub mod jamba;
 pub mod jetmoe;
 pub mod kv;
+pub mod layoutlmv3;
 pub mod llama;
 mod mamba2;
 mod mixers;

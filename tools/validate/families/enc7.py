@@ -1,7 +1,7 @@
 """Encoder types of issue 10's enc7 list: MarkupLM and BROS (src/config/doc_text.rs), BERT's layers
 with XPath embeddings or box positions beside the text."""
 
-FAMILIES = ["markuplm", "bros", "clip_text_model", "tipsv2_text_model", "esmc"]
+FAMILIES = ["markuplm", "bros", "clip_text_model", "tipsv2_text_model", "esmc", "layoutlmv3"]
 
 EXTRA_CLASSES = {
     "markuplm": ["MarkupLMForTokenClassification", "MarkupLMForQuestionAnswering"],
@@ -9,6 +9,7 @@ EXTRA_CLASSES = {
              "BrosSpadeELForTokenClassification"],
     "clip_text_model": ["CLIPTextModelWithProjection"],
     "esmc": ["EsmcForTokenClassification"],
+    "layoutlmv3": ["LayoutLMv3ForTokenClassification", "LayoutLMv3ForQuestionAnswering"],
 }
 
 # Sizes unlike any published checkpoint: layers, widths, heads, label counts, token types, and
@@ -63,4 +64,23 @@ VARIATIONS["esmc"] = [
          vocab_size=33, attention_bias=True, mlp_bias=True, num_labels=5, tie_word_embeddings=True),
     dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=8, intermediate_size=100,
          vocab_size=50, head_dim=6, token_classification_bias=False, num_labels=3),
+]
+
+# LayoutLMv3: 2-D tables of their own widths, biases and either modality off, a patch grid that
+# does not divide the image (int(100 / 16) = 6 a side), 10 labels and more for token
+# classification's two-layer head.
+VARIATIONS["layoutlmv3"] = [
+    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=512,
+         vocab_size=1000, max_position_embeddings=128, coordinate_size=32, shape_size=32,
+         max_2d_position_embeddings=200, input_size=64, patch_size=8),
+    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=3, intermediate_size=200,
+         vocab_size=777, max_position_embeddings=66, type_vocab_size=1, coordinate_size=20,
+         shape_size=28, input_size=100, patch_size=16, num_channels=1, num_labels=12,
+         has_relative_attention_bias=False, rel_2d_pos_bins=10),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=8, intermediate_size=100,
+         vocab_size=501, max_position_embeddings=40, coordinate_size=16, shape_size=16,
+         visual_embed=False, has_spatial_attention_bias=False, rel_pos_bins=7, num_labels=5),
+    dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=2, intermediate_size=96,
+         vocab_size=300, max_position_embeddings=50, coordinate_size=16, shape_size=16,
+         text_embed=False, input_size=32, patch_size=4, num_labels=10),
 ]
