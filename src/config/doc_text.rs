@@ -1,8 +1,9 @@
 //! Document encoders of the BERT lineage with layout or markup inputs beside the text: MarkupLM
 //! (an XPath embedding per token: a tag and a subscript table per depth, summed, through an MLP)
 //! and BROS (relative 2-D box positions, sinusoids projected to a head's width and added to the
-//! attention scores). Their layers are BERT's; their head classes are their own. Defaults are
-//! those of transformers' `MarkupLMConfig` and `BrosConfig`.
+//! attention scores), and LiLT (a layout stream `channel_shrink_ratio` times narrower beside the
+//! text in every layer). Their layers are BERT's; their head classes are their own. Defaults are
+//! those of transformers' `MarkupLMConfig`, `BrosConfig` and `LiltConfig`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -27,7 +28,8 @@ const SIZES: [SizeKey; 7] = [
 pub enum DocHead {
     /// The bare encoder with its pooler.
     Model,
-    /// MarkupLM's: a linear on the pooled vector.
+    /// MarkupLM's: a linear on the pooled vector; LiLT's: RoBERTa's dense and `out_proj` on the
+    /// first token.
     SequenceClassification,
     TokenClassification,
     /// MarkupLM's `qa_outputs`, `num_labels` wide.
@@ -46,6 +48,9 @@ pub enum Extra {
     Xpath { max_depth: u64, unit_width: u64, tag_rows: u64, subscript_rows: u64 },
     /// BROS's `bbox_embeddings.bbox_projection` and its relation extractors' `n_relations`.
     Boxes { relations: u64 },
+    /// LiLT's layout stream, `hidden / shrink` wide beside the text in every layer, and its
+    /// 2-D tables of `max_2d` rows.
+    Layout { shrink: u64, max_2d: u64 },
 }
 
 #[derive(Debug, Deserialize)]
@@ -55,6 +60,8 @@ struct Raw {
     max_xpath_tag_unit_embeddings: Option<u64>,
     max_xpath_subs_unit_embeddings: Option<u64>,
     n_relations: Option<u64>,
+    channel_shrink_ratio: Option<u64>,
+    max_2d_position_embeddings: Option<u64>,
     add_cross_attention: Option<bool>,
     layer_norm_eps: Option<f64>,
     pad_token_id: Option<u64>,
@@ -98,8 +105,15 @@ fn type_facts(model_type: &str) -> Option<(&'static str, &'static str, &'static 
         ("BrosSpadeEEForTokenClassification", DocHead::SpadeEntityExtraction),
         ("BrosSpadeELForTokenClassification", DocHead::SpadeEntityLinking),
     ];
+    const LILT: &[(&str, DocHead)] = &[
+        ("LiltModel", DocHead::Model),
+        ("LiltForSequenceClassification", DocHead::SequenceClassification),
+        ("LiltForTokenClassification", DocHead::TokenClassification),
+        ("LiltForQuestionAnswering", DocHead::QuestionAnswering),
+    ];
     match model_type {
         "markuplm" => Some(("markuplm.", "MarkupLMModel", MARKUPLM)),
+        "lilt" => Some(("lilt.", "LiltModel", LILT)),
         "bros" => Some(("bros.", "BrosModel", BROS)),
         _ => None,
     }
@@ -108,7 +122,7 @@ fn type_facts(model_type: &str) -> Option<(&'static str, &'static str, &'static 
 impl DocTextConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let (_, base, classes) = type_facts(&common.model_type)
-            .ok_or_else(|| ConfigError::field("model_type", "not a MarkupLM or BROS model type"))?;
+            .ok_or_else(|| ConfigError::field("model_type", "not a MarkupLM, BROS or LiLT model type"))?;
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
         #[rustfmt::skip]
@@ -140,6 +154,11 @@ impl DocTextConfig {
                     &mut d,
                 )?,
             }
+        } else if common.model_type == "lilt" {
+            let shrink = size("channel_shrink_ratio", raw.channel_shrink_ratio, 4, WIDTH, &mut d)?;
+            let max_2d =
+                size("max_2d_position_embeddings", raw.max_2d_position_embeddings, 1024, TABLE, &mut d)?;
+            Extra::Layout { shrink, max_2d }
         } else {
             if raw.add_cross_attention == Some(true) {
                 return Err(ConfigError::field(

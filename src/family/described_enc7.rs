@@ -73,6 +73,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Microsoft's LayoutLMv3 (Huang et al., 2022): one transformer over a document's words (with 2-D positions of their boxes) and its page image as patches, with relative 1-D and 2-D attention biases, pre-trained by masking both and aligning them, for forms, receipts and document question answering.",
         resolve: Some(layoutlmv3),
     },
+    FamilyInfo {
+        key: "lilt",
+        kind: ModelKind::Encoder,
+        name: "LiLT",
+        derives_from: Some("roberta"),
+        summary: "SCUT's LiLT (Wang et al., 2022): a language-independent layout transformer, a narrow layout stream over the words' boxes beside a RoBERTa-style text stream in every layer, the two sharing their attention scores, so a layout pre-trained once pairs with any language's text encoder.",
+        resolve: Some(doc_text),
+    },
 ];
 
 /// Types of the list the planner cannot yet count exactly, with why.

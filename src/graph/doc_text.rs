@@ -1,6 +1,7 @@
 //! The MarkupLM and BROS graphs, named as transformers' modules: BERT's embeddings and post-LN
 //! layers (`graph/encoder.rs`) with MarkupLM's `embeddings.xpath_embeddings` or BROS's
-//! `bbox_embeddings.bbox_projection`, and each type's own heads.
+//! `bbox_embeddings.bbox_projection` or LiLT's layout stream (`graph/lilt.rs`), and each type's own
+//! heads.
 
 use super::bert::linear;
 use super::encoder::{BertLayer, bert_embeddings, bert_layer};
@@ -20,11 +21,14 @@ fn prefix(c: &DocTextConfig) -> &'static str {
     if c.head == DocHead::Model { "" } else { c.module() }
 }
 
-/// MarkupLM builds the pooler for the bare model and sequence classification only; every BROS
-/// class builds its `BrosModel` with the pooler.
+/// Every BROS class builds its `BrosModel` with the pooler; MarkupLM's bare model and sequence
+/// classification build it, LiLT's bare model alone.
 fn has_pooler(c: &DocTextConfig) -> bool {
-    matches!(c.extra, Extra::Boxes { .. })
-        || matches!(c.head, DocHead::Model | DocHead::SequenceClassification)
+    match c.extra {
+        Extra::Boxes { .. } => true,
+        Extra::Xpath { .. } => matches!(c.head, DocHead::Model | DocHead::SequenceClassification),
+        Extra::Layout { .. } => c.head == DocHead::Model,
+    }
 }
 
 /// MarkupLM's XPath embedding: a tag and a subscript table per depth, concatenated over the
@@ -79,6 +83,9 @@ pub fn build(c: &DocTextConfig, seq: u64) -> Graph {
                 nodes.insert(at + i, n);
             }
         }
+        Extra::Layout { shrink, max_2d } => {
+            nodes.extend(super::lilt::embeddings(p, seq, [h, c.max_position_embeddings, shrink, max_2d]));
+        }
         Extra::Boxes { .. } => {
             // Relative box positions as sinusoids of hidden / 4, projected to one head's width.
             let name = format!("{p}bbox_embeddings.bbox_projection");
@@ -94,7 +101,7 @@ pub fn build(c: &DocTextConfig, seq: u64) -> Graph {
     }
     let mut sections = vec![Section { name: emb, role: Role::Embeddings, repeat: 1, nodes }];
     let l = format!("{p}encoder.layer.{{i}}");
-    let layer = bert_layer(&BertLayer {
+    let mut layer = bert_layer(&BertLayer {
         l: &l,
         seq,
         hidden: h,
@@ -105,6 +112,9 @@ pub fn build(c: &DocTextConfig, seq: u64) -> Graph {
         distance_rows: None,
         norms: &POST_LN,
     });
+    if let Extra::Layout { shrink, .. } = c.extra {
+        layer.extend(super::lilt::layer(&l, seq, [h, c.intermediate_size, shrink], &c.hidden_act));
+    }
     sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes: layer });
     if has_pooler(c) {
         let name = format!("{p}pooler");
@@ -114,6 +124,13 @@ pub fn build(c: &DocTextConfig, seq: u64) -> Graph {
     let n = c.num_labels;
     let (name, nodes) = match c.head {
         DocHead::Model => ("", vec![]),
+        DocHead::SequenceClassification if matches!(c.extra, Extra::Layout { .. }) => (
+            "classifier",
+            vec![
+                linear("classifier.dense", "first token's state, dense then tanh", 1, h, h),
+                linear("classifier.out_proj", "labels", 1, h, n),
+            ],
+        ),
         DocHead::SequenceClassification => {
             ("classifier", vec![linear("classifier", "labels from the pooled vector", 1, h, n)])
         }
@@ -145,7 +162,7 @@ fn relations(c: &DocTextConfig, name: &str, seq: u64) -> Vec<Node> {
     let h = c.hidden_size;
     let r = match c.extra {
         Extra::Boxes { relations } => relations,
-        Extra::Xpath { .. } => 1,
+        Extra::Xpath { .. } | Extra::Layout { .. } => 1,
     };
     vec![
         linear(&format!("{name}.query"), "queries per relation", seq, h, r * h),

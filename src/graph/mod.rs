@@ -38,6 +38,7 @@ pub mod jamba;
 pub mod jetmoe;
 pub mod kv;
 pub mod layoutlmv3;
+mod lilt;
 pub mod llama;
 mod mamba2;
 mod mixers;

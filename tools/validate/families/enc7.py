@@ -1,7 +1,7 @@
 """Encoder types of issue 10's enc7 list: MarkupLM and BROS (src/config/doc_text.rs), BERT's layers
 with XPath embeddings or box positions beside the text."""
 
-FAMILIES = ["markuplm", "bros", "clip_text_model", "tipsv2_text_model", "esmc", "layoutlmv3"]
+FAMILIES = ["markuplm", "bros", "clip_text_model", "tipsv2_text_model", "esmc", "layoutlmv3", "lilt"]
 
 EXTRA_CLASSES = {
     "markuplm": ["MarkupLMForTokenClassification", "MarkupLMForQuestionAnswering"],
@@ -9,6 +9,7 @@ EXTRA_CLASSES = {
              "BrosSpadeELForTokenClassification"],
     "clip_text_model": ["CLIPTextModelWithProjection"],
     "esmc": ["EsmcForTokenClassification"],
+    "lilt": ["LiltForTokenClassification", "LiltForQuestionAnswering"],
     "layoutlmv3": ["LayoutLMv3ForTokenClassification", "LayoutLMv3ForQuestionAnswering"],
 }
 
@@ -83,4 +84,13 @@ VARIATIONS["layoutlmv3"] = [
     dict(hidden_size=64, num_hidden_layers=2, num_attention_heads=2, intermediate_size=96,
          vocab_size=300, max_position_embeddings=50, coordinate_size=16, shape_size=16,
          text_embed=False, input_size=32, patch_size=4, num_labels=10),
+]
+
+# LiLT: shrink ratios that leave remainders (100 / 3 = 33, 100 / 6 = 16; ffn 250 / 3 = 83).
+VARIATIONS["lilt"] = _SMALL + [
+    dict(hidden_size=96, num_hidden_layers=2, num_attention_heads=4, intermediate_size=250,
+         vocab_size=501, max_position_embeddings=40, channel_shrink_ratio=3,
+         max_2d_position_embeddings=77, num_labels=3),
+    dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=96,
+         vocab_size=300, max_position_embeddings=50, channel_shrink_ratio=8, type_vocab_size=1),
 ]
