@@ -7,6 +7,7 @@ pub mod albert;
 pub mod bart;
 pub mod bert;
 pub mod bloom;
+pub mod canine;
 pub mod clip_text;
 pub mod composite;
 pub mod cpmant;

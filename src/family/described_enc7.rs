@@ -24,6 +24,10 @@ fn layoutlmv3(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigErro
     boxed(crate::config::layoutlmv3::LayoutLmV3Config::resolve(v, c))
 }
 
+fn canine(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::canine::CanineConfig::resolve(v, c))
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
         key: "markuplm",
@@ -80,6 +84,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("roberta"),
         summary: "SCUT's LiLT (Wang et al., 2022): a language-independent layout transformer, a narrow layout stream over the words' boxes beside a RoBERTa-style text stream in every layer, the two sharing their attention scores, so a layout pre-trained once pairs with any language's text encoder.",
         resolve: Some(doc_text),
+    },
+    FamilyInfo {
+        key: "canine",
+        kind: ModelKind::Encoder,
+        name: "CANINE",
+        derives_from: Some("bert"),
+        summary: "Google's CANINE (Clark et al., 2022): a tokenizer-free encoder over Unicode code points, hashed into embedding buckets, encoded locally, downsampled four to one by a strided convolution for a deep BERT stack, and upsampled back to one state per character.",
+        resolve: Some(canine),
     },
 ];
 

@@ -14,6 +14,7 @@ pub mod bert;
 mod bigbird_pegasus;
 pub mod blocks;
 pub mod bloom;
+pub mod canine;
 pub mod clip_text;
 pub mod composite;
 mod cpmant;

@@ -1,7 +1,7 @@
 """Encoder types of issue 10's enc7 list: MarkupLM and BROS (src/config/doc_text.rs), BERT's layers
 with XPath embeddings or box positions beside the text."""
 
-FAMILIES = ["markuplm", "bros", "clip_text_model", "tipsv2_text_model", "esmc", "layoutlmv3", "lilt"]
+FAMILIES = ["markuplm", "bros", "clip_text_model", "tipsv2_text_model", "esmc", "layoutlmv3", "lilt", "canine"]
 
 EXTRA_CLASSES = {
     "markuplm": ["MarkupLMForTokenClassification", "MarkupLMForQuestionAnswering"],
@@ -9,6 +9,7 @@ EXTRA_CLASSES = {
              "BrosSpadeELForTokenClassification"],
     "clip_text_model": ["CLIPTextModelWithProjection"],
     "esmc": ["EsmcForTokenClassification"],
+    "canine": ["CanineForTokenClassification", "CanineForQuestionAnswering", "CanineForMultipleChoice"],
     "lilt": ["LiltForTokenClassification", "LiltForQuestionAnswering"],
     "layoutlmv3": ["LayoutLMv3ForTokenClassification", "LayoutLMv3ForQuestionAnswering"],
 }
@@ -93,4 +94,16 @@ VARIATIONS["lilt"] = _SMALL + [
          max_2d_position_embeddings=77, num_labels=3),
     dict(hidden_size=64, num_hidden_layers=1, num_attention_heads=2, intermediate_size=96,
          vocab_size=300, max_position_embeddings=50, channel_shrink_ratio=8, type_vocab_size=1),
+]
+
+# CANINE: hash shards that leave a remainder (100 / 3 = 33), rates and kernels, bucket counts.
+VARIATIONS["canine"] = [
+    dict(hidden_size=128, num_hidden_layers=2, num_attention_heads=4, intermediate_size=512,
+         max_position_embeddings=256, num_hash_buckets=500, num_hash_functions=4),
+    dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=3, intermediate_size=200,
+         max_position_embeddings=64, num_hash_buckets=300, num_hash_functions=5, downsampling_rate=2,
+         upsampling_kernel_size=3, type_vocab_size=2, num_labels=5),
+    dict(hidden_size=100, num_hidden_layers=1, num_attention_heads=5, intermediate_size=120,
+         max_position_embeddings=64, num_hash_buckets=200, num_hash_functions=3, downsampling_rate=8,
+         upsampling_kernel_size=5),
 ]
