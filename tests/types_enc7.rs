@@ -33,7 +33,8 @@ fn markuplm_counts_a_tag_and_a_subscript_table_per_depth_and_the_unused_xpath_pr
     let (depth, unit, tags, subs) = (3, 8, 20, 30);
     // XPathEmbeddings: xpath_unitseq2_embeddings (built, never called), xpath_unitseq2_inner to
     // 4h, inner2emb back to h, and max_depth tag and subscript tables of xpath_unit_hidden_size.
-    let xpath = lin(depth * unit, h) + lin(depth * unit, 4 * h) + lin(4 * h, h) + depth * (tags + subs) * unit;
+    let xpath =
+        lin(depth * unit, h) + lin(depth * unit, 4 * h) + lin(4 * h, h) + depth * (tags + subs) * unit;
     // MarkupLMModel keeps its pooler.
     let expected = bert_embeddings(v, h, p, 2) + xpath + layers * bert_layer(h, f) + lin(h, h);
     let config = json!({"model_type": "markuplm", "architectures": ["MarkupLMModel"], "vocab_size": v,

@@ -4,10 +4,11 @@
 //! Both stack pre-LN layers (`layer_norm1`, `self_attn`, `layer_norm2`, `mlp.fc1`/`fc2`, all
 //! linears with biases) under a `final_layer_norm`.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
-use super::encoders::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, VOCAB, WIDTH, sizes};
+use super::enc_common::{EncSizes, Scalars, class_in};
+use super::encoders::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, VOCAB, WIDTH};
 use super::{Common, ConfigError, Defaulted, class_or};
 
 /// The class built.
@@ -20,35 +21,19 @@ pub enum ClipTextHead {
     WithProjection,
 }
 
-#[derive(Debug, Deserialize)]
-struct Raw {
-    hidden_act: Option<String>,
-    layer_norm_eps: Option<f64>,
-    pad_token_id: Option<u64>,
-}
-
 #[derive(Debug, Clone, Serialize)]
 pub struct ClipTextConfig {
     pub model_type: String,
     pub class: String,
     pub head: ClipTextHead,
-    pub vocab_size: u64,
-    pub hidden_size: u64,
-    pub intermediate_size: u64,
-    pub num_layers: u64,
-    pub num_heads: u64,
-    pub max_position_embeddings: u64,
+    #[serde(flatten)]
+    pub sizes: EncSizes,
     /// A learned position table (CLIP); TIPSv2's sinusoids are a buffer.
     pub learned_positions: bool,
     /// CLIP's causal mask; TIPSv2 attends both ways.
     pub causal: bool,
     /// The projection's width, for the class that builds it.
     pub projection_dim: Option<u64>,
-    pub hidden_act: String,
-    pub layer_norm_eps: f64,
-    pub pad_token_id: u64,
-    /// No class has an LM head; kept for the serving dimensions.
-    pub tie_word_embeddings: bool,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -94,54 +79,29 @@ impl ClipTextConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let (keys, classes, act, pad) = facts(&common.model_type)
             .ok_or_else(|| ConfigError::field("model_type", "not a CLIP-style text model type"))?;
-        let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        #[rustfmt::skip]
-        let [vocab_size, hidden_size, intermediate_size, num_layers, num_heads, max_position_embeddings] = sizes(value, keys, &mut d)?;
-        if !hidden_size.is_multiple_of(num_heads) {
-            return Err(ConfigError::field(
-                "num_attention_heads",
-                format!(
-                    "{num_heads} heads do not divide the hidden size {hidden_size}, as the config class requires"
-                ),
-            ));
-        }
+        let sizes = EncSizes::read(value, &keys, Scalars { act, eps: 1e-5, pad }, &mut d)?;
         let class = class_or(common, classes[0].0, &mut d);
-        let head = classes.iter().find(|(name, _)| *name == class).map(|(_, h)| *h).ok_or_else(|| {
-            ConfigError::field("architectures[0]", super::bert::UnknownClass(class.clone()).to_string())
-        })?;
+        let head = class_in(classes, &class)?;
         let clip = common.model_type == "clip_text_model";
         let projection_dim = match head {
             ClipTextHead::WithProjection => Some(projection(value, &mut d)?),
             ClipTextHead::Model => None,
         };
-        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
-            d.push(Defaulted { field: "pad_token_id", value: pad.to_string() });
-            pad
-        });
         Ok(ClipTextConfig {
             model_type: common.model_type.clone(),
             class,
             head,
-            vocab_size,
-            hidden_size,
-            intermediate_size,
-            num_layers,
-            num_heads,
-            max_position_embeddings,
+            sizes,
             learned_positions: clip,
             causal: clip,
             projection_dim,
-            hidden_act: raw.hidden_act.unwrap_or_else(|| act.into()),
-            layer_norm_eps: raw.layer_norm_eps.unwrap_or(1e-5),
-            pad_token_id,
-            tie_word_embeddings: false,
             defaulted: d,
         })
     }
 
     pub fn dims(&self) -> super::Dims {
-        super::encoders::encoder_dims!(self)
+        self.sizes.dims()
     }
 }
 

@@ -8,19 +8,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::encoders::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH, sizes};
+use super::enc_common::{EncSizes, Scalars, class_in};
+use super::encoders::{BERT_DEFAULTS, TABLE, WIDTH};
 use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, num_labels, size};
-
-/// BertConfig's sizes, which both config classes keep.
-const SIZES: [SizeKey; 7] = [
-    ("vocab_size", 30522, VOCAB),
-    ("hidden_size", 768, WIDTH),
-    ("num_hidden_layers", 12, LAYERS),
-    ("num_attention_heads", 12, HEADS),
-    ("intermediate_size", 3072, FFN),
-    ("max_position_embeddings", 512, POSITIONS),
-    ("type_vocab_size", 2, TABLE),
-];
 
 /// The class built on the encoder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -63,9 +53,6 @@ struct Raw {
     channel_shrink_ratio: Option<u64>,
     max_2d_position_embeddings: Option<u64>,
     add_cross_attention: Option<bool>,
-    layer_norm_eps: Option<f64>,
-    pad_token_id: Option<u64>,
-    hidden_act: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -75,24 +62,17 @@ pub struct DocTextConfig {
     pub head: DocHead,
     /// The head's outputs (`num_labels`).
     pub num_labels: u64,
-    pub vocab_size: u64,
-    pub hidden_size: u64,
-    pub num_layers: u64,
-    pub num_heads: u64,
-    pub intermediate_size: u64,
-    pub max_position_embeddings: u64,
-    pub type_vocab_size: u64,
+    #[serde(flatten)]
+    pub sizes: EncSizes,
     pub extra: Extra,
-    pub pad_token_id: u64,
-    pub layer_norm_eps: f64,
-    pub hidden_act: String,
-    /// No class ties a head to the embeddings; kept for the serving dimensions.
-    pub tie_word_embeddings: bool,
     pub defaulted: Vec<Defaulted>,
 }
 
-/// The module a head class keeps the encoder under, and the class names of the type.
-fn type_facts(model_type: &str) -> Option<(&'static str, &'static str, &'static [(&'static str, DocHead)])> {
+/// A type's class names and the head each builds.
+type ClassList = &'static [(&'static str, DocHead)];
+
+/// The module a head class keeps the encoder under, its base class and its classes.
+fn type_facts(model_type: &str) -> Option<(&'static str, &'static str, ClassList)> {
     const MARKUPLM: &[(&str, DocHead)] = &[
         ("MarkupLMModel", DocHead::Model),
         ("MarkupLMForSequenceClassification", DocHead::SequenceClassification),
@@ -125,16 +105,12 @@ impl DocTextConfig {
             .ok_or_else(|| ConfigError::field("model_type", "not a MarkupLM, BROS or LiLT model type"))?;
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        #[rustfmt::skip]
-        let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, SIZES, &mut d)?;
-        if !hidden_size.is_multiple_of(num_heads) {
-            return Err(ConfigError::field(
-                "num_attention_heads",
-                format!(
-                    "{num_heads} heads do not divide the hidden size {hidden_size}, which the attention requires"
-                ),
-            ));
-        }
+        let sizes = EncSizes::read(
+            value,
+            &BERT_DEFAULTS.keys(),
+            Scalars { act: "gelu", eps: 1e-12, pad: 0 },
+            &mut d,
+        )?;
         let extra = if common.model_type == "markuplm" {
             Extra::Xpath {
                 max_depth: size("max_depth", raw.max_depth, 50, 1 << 12, &mut d)?,
@@ -169,37 +145,14 @@ impl DocTextConfig {
             Extra::Boxes { relations: size("n_relations", raw.n_relations, 1, 1 << 10, &mut d)? }
         };
         let class = class_or(common, base, &mut d);
-        let head = classes.iter().find(|(name, _)| *name == class).map(|(_, h)| *h).ok_or_else(|| {
-            ConfigError::field("architectures[0]", super::bert::UnknownClass(class.clone()).to_string())
-        })?;
+        let head = class_in(classes, &class)?;
         let labels = num_labels(value)?;
         let num_labels = match head {
             DocHead::Model | DocHead::SpadeEntityLinking => labels.0,
             _ => classifier_labels(labels, &mut d)?,
         };
-        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
-            d.push(Defaulted { field: "pad_token_id", value: "0".into() });
-            0
-        });
-        Ok(DocTextConfig {
-            model_type: common.model_type.clone(),
-            class,
-            head,
-            num_labels,
-            vocab_size,
-            hidden_size,
-            num_layers,
-            num_heads,
-            intermediate_size,
-            max_position_embeddings,
-            type_vocab_size,
-            extra,
-            pad_token_id,
-            layer_norm_eps: raw.layer_norm_eps.unwrap_or(1e-12),
-            hidden_act: raw.hidden_act.unwrap_or_else(|| "gelu".into()),
-            tie_word_embeddings: false,
-            defaulted: d,
-        })
+        let model_type = common.model_type.clone();
+        Ok(DocTextConfig { model_type, class, head, num_labels, sizes, extra, defaulted: d })
     }
 
     /// The module a head class keeps the encoder under (`markuplm.`, `bros.`).
@@ -208,6 +161,6 @@ impl DocTextConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
-        super::encoders::encoder_dims!(self)
+        self.sizes.dims()
     }
 }

@@ -6,7 +6,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::encoders::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, VOCAB, WIDTH, sizes};
+use super::enc_common::{EncSizes, Scalars, class_in};
+use super::encoders::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, VOCAB, WIDTH};
 use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels, size};
 
 const SIZES: [SizeKey; 6] = [
@@ -47,8 +48,6 @@ struct Raw {
     attention_bias: Option<bool>,
     mlp_bias: Option<bool>,
     token_classification_bias: Option<bool>,
-    hidden_act: Option<String>,
-    pad_token_id: Option<u64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -56,20 +55,12 @@ pub struct EsmcConfig {
     pub class: String,
     pub head: EsmcHead,
     pub num_labels: u64,
-    pub vocab_size: u64,
-    pub hidden_size: u64,
-    pub intermediate_size: u64,
-    pub num_layers: u64,
-    pub num_heads: u64,
+    /// No ESM C class ties its decoder to the embeddings, whatever the file says.
+    #[serde(flatten)]
+    pub sizes: EncSizes,
     pub head_dim: u64,
-    pub max_position_embeddings: u64,
     pub attention_bias: bool,
     pub mlp_bias: bool,
-    pub hidden_act: String,
-    pub pad_token_id: u64,
-    /// No ESM C class ties its decoder to the embeddings, whatever the file says.
-    pub tie_word_embeddings: bool,
-    pub layer_norm_eps: f64,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -77,16 +68,10 @@ impl EsmcConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        #[rustfmt::skip]
-        let [vocab_size, hidden_size, intermediate_size, num_layers, num_heads, max_position_embeddings] = sizes(value, SIZES, &mut d)?;
-        if !hidden_size.is_multiple_of(num_heads) {
-            return Err(ConfigError::field(
-                "num_attention_heads",
-                format!(
-                    "{num_heads} heads do not divide the hidden size {hidden_size}, as EsmcConfig requires"
-                ),
-            ));
-        }
+        let mut sizes = EncSizes::read(value, &SIZES, Scalars { act: "silu", eps: 1e-5, pad: 1 }, &mut d)?;
+        // nn.LayerNorm's default: EsmcConfig has no epsilon key.
+        sizes.layer_norm_eps = 1e-5;
+        let (hidden_size, num_heads) = (sizes.hidden_size, sizes.num_heads);
         // EsmcConfig refuses grouped-query attention.
         if let Some(kv) = raw.num_key_value_heads.filter(|kv| *kv != num_heads) {
             return Err(ConfigError::field(
@@ -98,9 +83,7 @@ impl EsmcConfig {
         }
         let head_dim = size("head_dim", raw.head_dim, hidden_size / num_heads, WIDTH, &mut d)?;
         let class = class_or(common, "EsmcModel", &mut d);
-        let mut head = CLASSES.iter().find(|(name, _)| *name == class).map(|(_, h)| *h).ok_or_else(|| {
-            ConfigError::field("architectures[0]", super::bert::UnknownClass(class.clone()).to_string())
-        })?;
+        let mut head = class_in(CLASSES, &class)?;
         let labels = num_labels(value)?;
         let num_labels = match head {
             EsmcHead::Model | EsmcHead::MaskedLm => labels.0,
@@ -115,25 +98,15 @@ impl EsmcConfig {
             class,
             head,
             num_labels,
-            vocab_size,
-            hidden_size,
-            intermediate_size,
-            num_layers,
-            num_heads,
+            sizes,
             head_dim,
-            max_position_embeddings,
             attention_bias: flag("attention_bias", raw.attention_bias, false, &mut d),
             mlp_bias: flag("mlp_bias", raw.mlp_bias, false, &mut d),
-            hidden_act: raw.hidden_act.unwrap_or_else(|| "silu".into()),
-            pad_token_id: raw.pad_token_id.unwrap_or(1),
-            tie_word_embeddings: false,
-            // nn.LayerNorm's default: EsmcConfig has no epsilon key.
-            layer_norm_eps: 1e-5,
             defaulted: d,
         })
     }
 
     pub fn dims(&self) -> super::Dims {
-        super::Dims { head_dim: self.head_dim, ..super::encoders::encoder_dims!(self) }
+        super::Dims { head_dim: self.head_dim, ..self.sizes.dims() }
     }
 }

@@ -18,6 +18,7 @@ mod dims;
 pub mod distilbert;
 pub mod doc_text;
 pub mod electra;
+pub mod enc_common;
 pub mod encoder_decoder;
 pub mod encoders;
 pub mod esmc;

@@ -3,15 +3,13 @@
 //! `canine.projection.conv`, `canine.final_char_encoder.layer.0`, `canine.pooler.dense`.
 
 use super::bert::{layer_norm, linear};
-use super::encoder::{BertLayer, bert_layer};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding};
 use crate::config::bert::Head;
 use crate::config::canine::CanineConfig;
-use crate::config::encoders::POST_LN;
 
 architecture!(
     CanineConfig,
-    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    |c| activations: vec![("hidden_act", c.sizes.hidden_act.clone())],
     prefixes: ["canine."],
     candidates: candidates,
     unscaled_residual_init: true
@@ -31,7 +29,7 @@ fn conv(name: &str, detail: String, rows: u64, [out, inp, k]: [u64; 3]) -> Vec<N
 
 pub fn build(c: &CanineConfig, seq: u64) -> Graph {
     let p = if c.head == Head::Model { "" } else { "canine." };
-    let (h, k, buckets) = (c.hidden_size, c.num_hash_functions, c.num_hash_buckets);
+    let (h, k, buckets) = (c.sizes.hidden_size, c.num_hash_functions, c.num_hash_buckets);
     let e = format!("{p}char_embeddings");
     let shard = h / k;
     let mut hashed = Node::new(
@@ -55,28 +53,16 @@ pub fn build(c: &CanineConfig, seq: u64) -> Graph {
         ),
         embedding(
             &format!("{e}.token_type_embeddings"),
-            format!("{} token types", c.type_vocab_size),
+            format!("{} token types", c.sizes.type_vocab_size),
             seq,
-            c.type_vocab_size,
+            c.sizes.type_vocab_size,
             h,
         ),
         layer_norm(&format!("{e}.LayerNorm"), "sum of the embeddings, normalised", &[seq, h], h),
     ];
     let mut sections = vec![Section { name: e, role: Role::Embeddings, repeat: 1, nodes }];
     let molecules = (seq / c.downsampling_rate).max(1);
-    let layer = |l: &str, rows: u64| {
-        bert_layer(&BertLayer {
-            l,
-            seq: rows,
-            hidden: h,
-            heads: c.num_heads,
-            head_dim: h / c.num_heads,
-            ffn: c.intermediate_size,
-            act: &c.hidden_act,
-            distance_rows: None,
-            norms: &POST_LN,
-        })
-    };
+    let layer = |l: &str, rows: u64| super::doc_text::post_ln_layer(l, rows, &c.sizes);
     let initial = format!("{p}initial_char_encoder.layer.0");
     sections.push(Section { nodes: layer(&initial, seq), name: initial, role: Role::Layers, repeat: 1 });
     let down = format!("{p}chars_to_molecules");
@@ -88,7 +74,7 @@ pub fn build(c: &CanineConfig, seq: u64) -> Graph {
         nodes: layer(&deep, molecules),
         name: deep,
         role: Role::Layers,
-        repeat: c.num_layers,
+        repeat: c.sizes.num_layers,
     });
     let proj = format!("{p}projection");
     let nodes = conv(

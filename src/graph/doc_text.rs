@@ -7,11 +7,12 @@ use super::bert::linear;
 use super::encoder::{BertLayer, bert_embeddings, bert_layer};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::doc_text::{DocHead, DocTextConfig, Extra};
+use crate::config::enc_common::EncSizes;
 use crate::config::encoders::POST_LN;
 
 architecture!(
     DocTextConfig,
-    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    |c| activations: vec![("hidden_act", c.sizes.hidden_act.clone())],
     prefixes: [c.module()],
     candidates: candidates,
     unscaled_residual_init: true
@@ -67,11 +68,26 @@ fn xpath(emb: &str, seq: u64, h: u64, [depth, unit, tags, subs]: [u64; 4]) -> Ve
     nodes
 }
 
+/// BERT's post-LN layer at `l`, over `rows` positions, as these encoders all stack it.
+pub(crate) fn post_ln_layer(l: &str, rows: u64, s: &EncSizes) -> Vec<Node> {
+    bert_layer(&BertLayer {
+        l,
+        seq: rows,
+        hidden: s.hidden_size,
+        heads: s.num_heads,
+        head_dim: s.head_dim(),
+        ffn: s.intermediate_size,
+        act: &s.hidden_act,
+        distance_rows: None,
+        norms: &POST_LN,
+    })
+}
+
 pub fn build(c: &DocTextConfig, seq: u64) -> Graph {
     let p = prefix(c);
-    let (h, v) = (c.hidden_size, c.vocab_size);
+    let (h, v) = (c.sizes.hidden_size, c.sizes.vocab_size);
     let emb = format!("{p}embeddings");
-    let sizes = [v, c.max_position_embeddings, c.type_vocab_size];
+    let sizes = [v, c.sizes.max_position_embeddings, c.sizes.type_vocab_size];
     let mut nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
     match c.extra {
         Extra::Xpath { max_depth, unit_width, tag_rows, subscript_rows } => {
@@ -84,7 +100,11 @@ pub fn build(c: &DocTextConfig, seq: u64) -> Graph {
             }
         }
         Extra::Layout { shrink, max_2d } => {
-            nodes.extend(super::lilt::embeddings(p, seq, [h, c.max_position_embeddings, shrink, max_2d]));
+            nodes.extend(super::lilt::embeddings(
+                p,
+                seq,
+                [h, c.sizes.max_position_embeddings, shrink, max_2d],
+            ));
         }
         Extra::Boxes { .. } => {
             // Relative box positions as sinusoids of hidden / 4, projected to one head's width.
@@ -93,29 +113,24 @@ pub fn build(c: &DocTextConfig, seq: u64) -> Graph {
                 &name,
                 Op::Linear,
                 "box sinusoids to a head's width, no bias",
-                &[seq, seq, h / c.num_heads],
+                &[seq, seq, h / c.sizes.num_heads],
             )
-            .with([Tensor::new(format!("{name}.weight"), &[h / c.num_heads, h / 4])]);
+            .with([Tensor::new(format!("{name}.weight"), &[h / c.sizes.num_heads, h / 4])]);
             nodes.push(node);
         }
     }
     let mut sections = vec![Section { name: emb, role: Role::Embeddings, repeat: 1, nodes }];
     let l = format!("{p}encoder.layer.{{i}}");
-    let mut layer = bert_layer(&BertLayer {
-        l: &l,
-        seq,
-        hidden: h,
-        heads: c.num_heads,
-        head_dim: h / c.num_heads,
-        ffn: c.intermediate_size,
-        act: &c.hidden_act,
-        distance_rows: None,
-        norms: &POST_LN,
-    });
+    let mut layer = post_ln_layer(&l, seq, &c.sizes);
     if let Extra::Layout { shrink, .. } = c.extra {
-        layer.extend(super::lilt::layer(&l, seq, [h, c.intermediate_size, shrink], &c.hidden_act));
+        layer.extend(super::lilt::layer(
+            &l,
+            seq,
+            [h, c.sizes.intermediate_size, shrink],
+            &c.sizes.hidden_act,
+        ));
     }
-    sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes: layer });
+    sections.push(Section { name: l, role: Role::Layers, repeat: c.sizes.num_layers, nodes: layer });
     if has_pooler(c) {
         let name = format!("{p}pooler");
         let nodes = vec![linear(&format!("{name}.dense"), "first token's state, dense then tanh", 1, h, h)];
@@ -159,7 +174,7 @@ pub fn build(c: &DocTextConfig, seq: u64) -> Graph {
 /// `BrosRelationExtractor`: query and key projections per relation, and a learned dummy node
 /// appended to the keys.
 fn relations(c: &DocTextConfig, name: &str, seq: u64) -> Vec<Node> {
-    let h = c.hidden_size;
+    let h = c.sizes.hidden_size;
     let r = match c.extra {
         Extra::Boxes { relations } => relations,
         Extra::Xpath { .. } | Extra::Layout { .. } => 1,
@@ -174,15 +189,15 @@ fn relations(c: &DocTextConfig, name: &str, seq: u64) -> Vec<Node> {
 
 fn candidates(c: &DocTextConfig) -> Vec<Candidate> {
     let m = c.module();
-    let h = c.hidden_size;
+    let h = c.sizes.hidden_size;
     let mut out = vec![];
     if matches!(c.extra, Extra::Boxes { .. }) {
         // BrosTextEmbeddings' buffers are persistent.
         out.push(Candidate::extra(
             "persistent buffers",
             vec![
-                (format!("{m}embeddings.position_ids"), vec![1, c.max_position_embeddings]),
-                (format!("{m}embeddings.token_type_ids"), vec![1, c.max_position_embeddings]),
+                (format!("{m}embeddings.position_ids"), vec![1, c.sizes.max_position_embeddings]),
+                (format!("{m}embeddings.token_type_ids"), vec![1, c.sizes.max_position_embeddings]),
             ],
             "position and token-type ids, buffers BROS saves with the weights; not parameters",
         ));

@@ -7,7 +7,7 @@ use crate::config::esmc::{EsmcConfig, EsmcHead};
 
 architecture!(
     EsmcConfig,
-    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    |c| activations: vec![("hidden_act", c.sizes.hidden_act.clone())],
     prefixes: ["esmc."],
     candidates: candidates,
     unscaled_residual_init: false
@@ -25,8 +25,8 @@ fn norm(name: &str, detail: &str, seq: u64, h: u64, bias: bool) -> Node {
 
 pub fn build(c: &EsmcConfig, seq: u64) -> Graph {
     let p = if c.head == EsmcHead::Model { "" } else { "esmc." };
-    let (h, v, f) = (c.hidden_size, c.vocab_size, c.intermediate_size);
-    let all = c.num_heads * c.head_dim;
+    let (h, v, f) = (c.sizes.hidden_size, c.sizes.vocab_size, c.sizes.intermediate_size);
+    let all = c.sizes.num_heads * c.head_dim;
     let nodes = vec![
         Node::new("input_ids", Op::Input, "token ids", &[seq]),
         embedding(&format!("{p}embed_tokens"), format!("{v} tokens"), seq, v, h),
@@ -35,7 +35,7 @@ pub fn build(c: &EsmcConfig, seq: u64) -> Graph {
         vec![Section { name: format!("{p}embed_tokens"), role: Role::Embeddings, repeat: 1, nodes }];
     let l = format!("{p}layers.{{i}}");
     let a = format!("{l}.self_attn");
-    let (heads, hd, bias) = (c.num_heads, c.head_dim, c.attention_bias);
+    let (heads, hd, bias) = (c.sizes.num_heads, c.head_dim, c.attention_bias);
     let mut nodes = vec![
         norm(&format!("{l}.input_layernorm"), "norm before attention", seq, h, true),
         linear(&format!("{a}.q_proj"), "query projection", seq, h, all, bias),
@@ -47,8 +47,8 @@ pub fn build(c: &EsmcConfig, seq: u64) -> Graph {
         linear(&format!("{a}.o_proj"), "attention output projection", seq, all, h, bias),
         norm(&format!("{l}.post_attention_layernorm"), "norm before the MLP", seq, h, true),
     ];
-    nodes.extend(gated_mlp(&format!("{l}.mlp"), seq, h, f, &c.hidden_act, c.mlp_bias, false));
-    sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes });
+    nodes.extend(gated_mlp(&format!("{l}.mlp"), seq, h, f, &c.sizes.hidden_act, c.mlp_bias, false));
+    sections.push(Section { name: l, role: Role::Layers, repeat: c.sizes.num_layers, nodes });
     let name = format!("{p}norm");
     let nodes = vec![norm(&name, "final norm after the stack", seq, h, false)];
     sections.push(Section { name, role: Role::Layers, repeat: 1, nodes });

@@ -2,14 +2,13 @@
 //! `layoutlmv3.patch_embed.proj`, `layoutlmv3.encoder.rel_pos_x_bias`, `classifier.out_proj`.
 
 use super::bert::{layer_norm, linear};
-use super::encoder::{BertLayer, bert_embeddings, bert_layer};
+use super::encoder::bert_embeddings;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding};
-use crate::config::encoders::POST_LN;
 use crate::config::layoutlmv3::{LayoutLmV3Config, V3Head, Visual};
 
 architecture!(
     LayoutLmV3Config,
-    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    |c| activations: vec![("hidden_act", c.sizes.hidden_act.clone())],
     prefixes: ["layoutlmv3."],
     candidates: candidates,
     unscaled_residual_init: true
@@ -21,9 +20,9 @@ fn prefix(c: &LayoutLmV3Config) -> &'static str {
 
 /// The word, 1-D position, token-type and four 2-D position tables under one LayerNorm.
 fn text(c: &LayoutLmV3Config, p: &str, seq: u64) -> Vec<Node> {
-    let (h, v) = (c.hidden_size, c.vocab_size);
+    let (h, v) = (c.sizes.hidden_size, c.sizes.vocab_size);
     let emb = format!("{p}embeddings");
-    let sizes = [v, c.max_position_embeddings, c.type_vocab_size];
+    let sizes = [v, c.sizes.max_position_embeddings, c.sizes.type_vocab_size];
     let mut nodes = bert_embeddings(&emb, seq, format!("{v} tokens"), sizes, h);
     let rows = c.max_2d_positions;
     for (i, (axis, width)) in
@@ -40,7 +39,7 @@ fn text(c: &LayoutLmV3Config, p: &str, seq: u64) -> Vec<Node> {
 /// The image as patches: a convolution, a class token, a learned position grid, and the two
 /// norms (`LayerNorm` on the patches, `norm` on text and patches together).
 fn visual(c: &LayoutLmV3Config, p: &str, v: Visual) -> Vec<Node> {
-    let h = c.hidden_size;
+    let h = c.sizes.hidden_size;
     let tokens = v.side * v.side + 1;
     let proj = format!("{p}patch_embed.proj");
     let (k, ch) = (v.patch, v.channels);
@@ -68,14 +67,14 @@ fn visual(c: &LayoutLmV3Config, p: &str, v: Visual) -> Vec<Node> {
 
 pub fn build(c: &LayoutLmV3Config, seq: u64) -> Graph {
     let p = prefix(c);
-    let h = c.hidden_size;
+    let h = c.sizes.hidden_size;
     let mut nodes = if c.text_embed { text(c, p, seq) } else { vec![] };
     if let Some(v) = c.visual {
         nodes.extend(visual(c, p, v));
     }
     let mut sections =
         vec![Section { name: format!("{p}embeddings"), role: Role::Embeddings, repeat: 1, nodes }];
-    let heads = c.num_heads;
+    let heads = c.sizes.num_heads;
     let bias = |name: &str, bins: u64, what: &str| {
         let name = format!("{p}encoder.{name}");
         Node::new(
@@ -98,18 +97,8 @@ pub fn build(c: &LayoutLmV3Config, seq: u64) -> Graph {
         sections.push(Section { name: format!("{p}encoder"), role: Role::Layers, repeat: 1, nodes: biases });
     }
     let l = format!("{p}encoder.layer.{{i}}");
-    let nodes = bert_layer(&BertLayer {
-        l: &l,
-        seq,
-        hidden: h,
-        heads,
-        head_dim: h / heads,
-        ffn: c.intermediate_size,
-        act: &c.hidden_act,
-        distance_rows: None,
-        norms: &POST_LN,
-    });
-    sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes });
+    let nodes = super::doc_text::post_ln_layer(&l, seq, &c.sizes);
+    sections.push(Section { name: l, role: Role::Layers, repeat: c.sizes.num_layers, nodes });
     let n = c.num_labels;
     let classification = |name: &str, rows: u64| {
         vec![
