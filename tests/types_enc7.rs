@@ -194,3 +194,91 @@ fn classes_a_type_does_not_define_are_refused_naming_the_class() {
         assert!(err.contains(class), "{model_type}: {err}");
     }
 }
+
+#[test]
+fn every_key_the_enc7_types_read_set_to_a_bad_value_plans_and_renders_or_is_refused_naming_a_field() {
+    let bert = json!({"vocab_size": 300, "hidden_size": 64, "num_hidden_layers": 1,
+        "num_attention_heads": 4, "intermediate_size": 96, "max_position_embeddings": 40,
+        "type_vocab_size": 2, "hidden_act": "gelu", "layer_norm_eps": 1e-12, "pad_token_id": 0,
+        "num_labels": 3});
+    let own = [
+        (
+            "markuplm",
+            "MarkupLMForSequenceClassification",
+            json!({"max_depth": 4, "xpath_unit_hidden_size": 8,
+            "max_xpath_tag_unit_embeddings": 20, "max_xpath_subs_unit_embeddings": 30}),
+        ),
+        (
+            "bros",
+            "BrosSpadeEEForTokenClassification",
+            json!({"n_relations": 2, "add_cross_attention": false}),
+        ),
+        (
+            "lilt",
+            "LiltForSequenceClassification",
+            json!({"channel_shrink_ratio": 4, "max_2d_position_embeddings": 50}),
+        ),
+        (
+            "layoutlmv3",
+            "LayoutLMv3ForTokenClassification",
+            json!({"max_2d_position_embeddings": 50,
+            "coordinate_size": 16, "shape_size": 16, "rel_pos_bins": 8, "rel_2d_pos_bins": 8, "input_size": 32,
+            "num_channels": 3, "patch_size": 8, "has_relative_attention_bias": true,
+            "has_spatial_attention_bias": true, "text_embed": true, "visual_embed": true}),
+        ),
+        (
+            "canine",
+            "CanineForQuestionAnswering",
+            json!({"downsampling_rate": 2, "upsampling_kernel_size": 3,
+            "num_hash_functions": 4, "num_hash_buckets": 100}),
+        ),
+        (
+            "esmc",
+            "EsmcForTokenClassification",
+            json!({"num_key_value_heads": 4, "head_dim": 16,
+            "attention_bias": false, "mlp_bias": false, "token_classification_bias": true}),
+        ),
+        ("clip_text_model", "CLIPTextModelWithProjection", json!({"projection_dim": 32})),
+        ("tipsv2_text_model", "Tipsv2TextModel", json!({})),
+    ];
+    let bad = [
+        json!(0),
+        json!(-1),
+        json!(1_000_000_000_000_000u64),
+        json!(u64::MAX),
+        json!(3.5),
+        json!("x"),
+        json!(null),
+        json!(true),
+        json!([]),
+        json!({}),
+    ];
+    let renderer = modelatlas::render::Renderer::new();
+    let manifest = modelatlas::manifest::Manifest::load(&common::repo().join("models.toml")).unwrap();
+    for (model_type, class, keys) in own {
+        let mut base = bert.clone();
+        base["model_type"] = json!(model_type);
+        base["architectures"] = json!([class]);
+        for (k, v) in keys.as_object().unwrap() {
+            base[k] = v.clone();
+        }
+        assert!(plan_text(&base.to_string()).is_ok(), "{model_type}: the base config plans");
+        for key in base.as_object().unwrap().keys().filter(|k| *k != "model_type") {
+            for value in &bad {
+                let mut v = base.clone();
+                v[key] = value.clone();
+                match plan_text(&v.to_string()) {
+                    Ok(page) => {
+                        if let Err(e) = renderer.model(&page, &manifest.site, "../../") {
+                            panic!("{model_type} {key}={value}: {e}");
+                        }
+                    }
+                    Err(e) => {
+                        let msg = e.to_string();
+                        assert!(msg.contains("field `"), "{model_type} {key}={value}: {msg}");
+                    }
+                }
+            }
+        }
+    }
+}
