@@ -97,7 +97,9 @@ pub fn build(c: &LayoutLmV3Config, seq: u64) -> Graph {
         sections.push(Section { name: format!("{p}encoder"), role: Role::Layers, repeat: 1, nodes: biases });
     }
     let l = format!("{p}encoder.layer.{{i}}");
-    let nodes = super::doc_text::post_ln_layer(&l, seq, &c.sizes);
+    // The layers run over the words and, after them, the class token and the patches.
+    let rows = seq + c.visual.map_or(0, |v| v.side * v.side + 1);
+    let nodes = super::doc_text::post_ln_layer(&l, rows, &c.sizes);
     sections.push(Section { name: l, role: Role::Layers, repeat: c.sizes.num_layers, nodes });
     let n = c.num_labels;
     let classification = |name: &str, rows: u64| {
