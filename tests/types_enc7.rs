@@ -282,3 +282,14 @@ fn every_key_the_enc7_types_read_set_to_a_bad_value_plans_and_renders_or_is_refu
         }
     }
 }
+
+#[test]
+fn markuplm_lilt_and_layoutlmv3_number_positions_after_the_padding_index_and_bros_from_zero() {
+    // create_position_ids_from_input_ids: ids start at padding_idx + 1, so of 514 rows with
+    // pad_token_id 1, 512 are reachable; BrosTextEmbeddings numbers positions from 0.
+    for (model_type, usable) in [("markuplm", 512), ("lilt", 512), ("layoutlmv3", 512), ("bros", 514)] {
+        let text = json!({"model_type": model_type, "max_position_embeddings": 514, "pad_token_id": 1});
+        let page = plan_text(&text.to_string()).unwrap();
+        assert_eq!(page.config.unwrap().usable_context, usable, "{model_type}");
+    }
+}

@@ -161,6 +161,10 @@ impl DocTextConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
-        self.sizes.dims()
+        match self.extra {
+            // MarkupLM's and LiLT's position ids start after the padding index; BROS's at 0.
+            Extra::Xpath { .. } | Extra::Layout { .. } => self.sizes.dims_after_padding(),
+            Extra::Boxes { .. } => self.sizes.dims(),
+        }
     }
 }

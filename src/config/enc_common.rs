@@ -96,6 +96,13 @@ impl EncSizes {
     pub fn dims(&self) -> super::Dims {
         super::encoders::encoder_dims!(self)
     }
+
+    /// [`Self::dims`] for an embedding that numbers positions RoBERTa's way, after the padding
+    /// index, so the first `pad_token_id + 1` rows of the table are never reached.
+    pub fn dims_after_padding(&self) -> super::Dims {
+        let usable_context = self.max_position_embeddings.saturating_sub(self.pad_token_id.saturating_add(1));
+        super::Dims { usable_context, ..self.dims() }
+    }
 }
 
 /// The head a class builds, if it is one of the type's `classes`.

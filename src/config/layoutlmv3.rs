@@ -132,9 +132,6 @@ impl LayoutLmV3Config {
     }
 
     pub fn dims(&self) -> super::Dims {
-        let s = &self.sizes;
-        // Position ids start after the padding index, RoBERTa-style.
-        let usable_context = s.max_position_embeddings.saturating_sub(s.pad_token_id.saturating_add(1));
-        super::Dims { usable_context, ..s.dims() }
+        self.sizes.dims_after_padding()
     }
 }
