@@ -12,6 +12,7 @@ mod described_dec5;
 mod described_dense;
 mod described_enc2;
 mod described_enc4;
+mod described_gemma;
 mod described_gpt;
 mod described_hybrid;
 mod described_misc;
@@ -630,6 +631,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_moe3::FAMILIES)
         .chain(described_misc::FAMILIES)
         .chain(described_recur::FAMILIES)
+        .chain(described_gemma::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -14,6 +14,7 @@ pub mod deberta_v2;
 pub mod decoder;
 mod dims;
 pub mod distilbert;
+pub mod doge_dory;
 pub mod electra;
 pub mod encoder_decoder;
 pub mod encoders;

@@ -20,6 +20,7 @@ pub mod dbrx;
 pub mod deberta_v2;
 pub mod decoder;
 pub mod distilbert;
+pub mod doge_dory;
 pub mod electra;
 mod encoder;
 mod encoder_decoder;
