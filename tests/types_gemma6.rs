@@ -44,3 +44,47 @@ fn doge_cross_domain_experts_are_two_embedding_rows_each_behind_product_keys() {
         "num_experts": experts, "num_experts_per_tok": 4});
     assert_eq!(derived(config), expected);
 }
+
+/// A T5Gemma stack's layer (modeling_t5gemma.py, no biases): four RMSNorms around
+/// self-attention and the MLP (4h); q_proj and o_proj (h x heads x hd each), k_proj and v_proj
+/// (h x kv x hd each); the gated MLP (3 x h x f). The decoder's adds two norms and a
+/// cross-attention whose keys and values read the encoder's width `enc`.
+fn t5gemma_attention(h: u64, from: u64, heads: u64, kv: u64, hd: u64) -> u64 {
+    2 * h * heads * hd + 2 * from * kv * hd
+}
+
+#[test]
+fn t5gemma_stacks_an_encoder_and_a_decoder_of_gemma2_layers_with_cross_attention_and_a_tied_head() {
+    let (v, h, f, heads, kv, hd) = (500, 64, 96, 4, 2, 16);
+    let attention = t5gemma_attention(h, h, heads, kv, hd);
+    let encoder_layer = 4 * h + attention + 3 * h * f;
+    let decoder_layer = 6 * h + 2 * attention + 3 * h * f;
+    // Each stack its own embeddings and final norm; lm_head.out_proj tied to the decoder's.
+    let expected = (v * h + 3 * encoder_layer + h) + (v * h + 2 * decoder_layer + h);
+    assert_eq!(expected, 243_840);
+    let stack = |layers: u64| {
+        json!({"vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": layers,
+            "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": hd})
+    };
+    let config = json!({"model_type": "t5gemma", "architectures": ["T5GemmaForConditionalGeneration"],
+        "encoder": stack(3), "decoder": stack(2)});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn t5gemma_cross_attention_keys_read_the_encoders_width_and_an_untied_head_counts() {
+    // Encoder 48 wide, decoder 32: the decoder's cross k_proj and v_proj are [kv x hd, 48].
+    let (ve, he, fe, vd, hd_, fd) = (300, 48, 80, 310, 32, 64);
+    let encoder_layer = 4 * he + t5gemma_attention(he, he, 4, 4, 12) + 3 * he * fe;
+    let cross = 2 * hd_ * 2 * 20 + 2 * he * 20;
+    let decoder_layer = 6 * hd_ + t5gemma_attention(hd_, hd_, 2, 1, 20) + cross + 3 * hd_ * fd;
+    let head = vd * hd_;
+    let expected = (ve * he + 2 * encoder_layer + he) + (vd * hd_ + 3 * decoder_layer + hd_) + head;
+    let config = json!({"model_type": "t5gemma", "architectures": ["T5GemmaForConditionalGeneration"],
+        "tie_word_embeddings": false,
+        "encoder": {"vocab_size": ve, "hidden_size": he, "intermediate_size": fe, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "num_key_value_heads": 4, "head_dim": 12},
+        "decoder": {"vocab_size": vd, "hidden_size": hd_, "intermediate_size": fd, "num_hidden_layers": 3,
+            "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 20}});
+    assert_eq!(derived(config), expected);
+}

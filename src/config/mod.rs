@@ -62,6 +62,7 @@ pub mod spec_shared;
 pub mod ssm;
 pub mod t5;
 pub mod t5_types;
+pub mod t5gemma;
 pub mod types;
 pub mod vit;
 pub mod whisper;

@@ -52,6 +52,7 @@ mod spec_extras;
 mod spec_hybrid;
 pub mod ssm;
 pub mod t5;
+pub mod t5gemma;
 mod t5_blocks;
 pub mod vision;
 pub mod vit;
