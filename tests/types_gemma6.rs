@@ -88,3 +88,54 @@ fn t5gemma_cross_attention_keys_read_the_encoders_width_and_an_untied_head_count
             "num_attention_heads": 2, "num_key_value_heads": 1, "head_dim": 20}});
     assert_eq!(derived(config), expected);
 }
+
+/// A Gemma 4 layer (modeling_gemma4.py, no biases): four RMSNorms (4h); q_proj (h x heads x hd),
+/// q_norm (hd), o_proj (heads x hd x h); unless it shares an earlier layer's keys and values,
+/// k_proj and v_proj (h x kv x hd each; no v_proj where keys are the values) and k_norm (hd; the
+/// v_norm has no weight); the gated MLP (3 x h x f).
+fn gemma4_layer(h: u64, heads: u64, kv: u64, hd: u64, f: u64, own_kv: bool) -> u64 {
+    let q = 2 * h * heads * hd + hd;
+    let kv_part = if own_kv { 2 * h * kv * hd + hd } else { 0 };
+    4 * h + q + kv_part + 3 * h * f
+}
+
+#[test]
+fn gemma4_counts_wider_full_layers_and_per_layer_embeddings() {
+    // Six layers, five sliding (head_dim 16) and the last full (global_head_dim 32); per-layer
+    // embeddings 8 wide: embed_tokens_per_layer (300 x 6 x 8), per_layer_model_projection
+    // (h x 6 x 8), per_layer_projection_norm (8); per layer its gate (h x 8), projection (8 x h)
+    // and norm (h). Tied head.
+    let (v, h, f, heads, kv, p) = (500, 64, 96, 4, 2, 8);
+    let ple_layer = h * p + p * h + h;
+    let layers = 5 * (gemma4_layer(h, heads, kv, 16, f, true) + ple_layer)
+        + gemma4_layer(h, heads, kv, 32, f, true)
+        + ple_layer;
+    let expected = v * h + (300 * 6 * p + h * 6 * p + p) + layers + h;
+    let config = json!({"model_type": "gemma4_text", "architectures": ["Gemma4ForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 6,
+        "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": 16, "global_head_dim": 32,
+        "vocab_size_per_layer_input": 300, "hidden_size_per_layer_input": p});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn gemma4_shared_layers_hold_no_key_value_projections_and_cache_nothing_of_their_own() {
+    // Four layers (sliding, full, sliding, full), the last two sharing the first two's keys and
+    // values; no per-layer embeddings; untied head.
+    let (v, h, f, heads, kv) = (300, 48, 80, 4, 2);
+    let layers = gemma4_layer(h, heads, kv, 12, f, true)
+        + gemma4_layer(h, heads, kv, 24, f, true)
+        + gemma4_layer(h, heads, kv, 12, f, false)
+        + gemma4_layer(h, heads, kv, 24, f, false);
+    let expected = v * h + layers + h + v * h;
+    let config = json!({"model_type": "gemma4_text", "architectures": ["Gemma4ForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 4,
+        "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": 12, "global_head_dim": 24,
+        "hidden_size_per_layer_input": 0, "num_kv_shared_layers": 2, "tie_word_embeddings": false,
+        "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention"]});
+    let plan = plan_text(&config.to_string()).unwrap();
+    assert_eq!(plan.params.as_ref().unwrap().derived, expected);
+    // Per token, only layers 0 and 1 cache: 2 x 2 x 12 + 2 x 2 x 24 values, bf16.
+    let kv_view = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    assert_eq!(kv_view.bytes_per_token_bf16, 2 * (2 * kv * 12 + 2 * kv * 24));
+}

@@ -20,6 +20,7 @@ pub mod encoder_decoder;
 pub mod encoders;
 pub mod falcon;
 pub mod fsmt;
+pub mod gemma4;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod hrm_text;

@@ -15,6 +15,10 @@ fn t5gemma(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> 
     scaled(crate::config::t5gemma::T5GemmaConfig::resolve(v, c), "decoder.hidden_size")
 }
 
+fn gemma4(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::gemma4::Gemma4Config::resolve(v, c), "hidden_size")
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
     key: "doge",
@@ -31,5 +35,21 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("gemma2"),
         summary: "Google's T5Gemma (2025): an encoder and a decoder of Gemma 2's layers (four norms each, sliding and full attention alternating), adapted from a Gemma 2 decoder; the decoder's layers add cross-attention over the encoder.",
         resolve: Some(t5gemma),
+    },
+    FamilyInfo {
+        key: "gemma4_text",
+        kind: ModelKind::Decoder,
+        name: "Gemma 4 (language model)",
+        derives_from: Some("gemma3_text"),
+        summary: "Google's Gemma 4 (2026) language model: Gemma 3's sandwich-normed layers, five sliding to one full, the full layers with wider heads; per-layer embeddings feed every layer, the last layers reuse an earlier layer's keys and values, and the larger models add a mixture of experts beside each MLP.",
+        resolve: Some(gemma4),
+    },
+    FamilyInfo {
+        key: "gemma4_unified_text",
+        kind: ModelKind::Decoder,
+        name: "Gemma 4 unified (language model)",
+        derives_from: Some("gemma4_text"),
+        summary: "The language model of Google's unified Gemma 4 (2026): Gemma 4's layers (sliding and wider full layers, keys and values shared by the last layers) without per-layer embeddings or experts.",
+        resolve: Some(gemma4),
     },
 ];

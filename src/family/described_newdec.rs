@@ -93,14 +93,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "MiniMax-M3's language model adds a sparse-attention indexer and a cache of selected blocks to MiniMax-M2's layers; the planner has no such blocks yet",
     ),
     (
-        "gemma4_text",
-        "Gemma 4 shares key/value projections across layers and adds per-layer embeddings; the planner has no such blocks yet",
-    ),
-    (
-        "gemma4_unified_text",
-        "Gemma 4 unified's language model builds on Gemma 4's layers (key/value projections shared across layers), which the planner cannot say yet",
-    ),
-    (
         "gemma4_assistant",
         "Gemma 4's assistant (draft) model wraps a Gemma 4 language model with projections to and from the main model's width; Gemma 4 is not planned yet",
     ),

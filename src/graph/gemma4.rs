@@ -1,0 +1,166 @@
+//! Gemma 4's language model graph, named as transformers' `Gemma4TextModel` (under `model.` in
+//! `Gemma4ForCausalLM`): `embed_tokens`, the per-layer embeddings (`embed_tokens_per_layer`,
+//! `per_layer_model_projection`, `per_layer_projection_norm`) where the config has them, then
+//! per layer `input_layernorm`, attention (`q_proj`, `q_norm`; `k_proj`, `v_proj` unless keys are
+//! the values, `k_norm` and a weightless `v_norm` unless the layer shares an earlier layer's;
+//! `o_proj`), `post_attention_layernorm`, `pre_feedforward_layernorm`, the gated `mlp` (and
+//! beside it the `router` and stacked `experts` with their three norms), `post_feedforward_layernorm`,
+//! the per-layer input's gate, projection and norm; `norm`; the tied `lm_head`.
+
+use super::blocks::{embedding, gated_mlp, head_section, HeadNames, linear, rms_norm, token_embeddings};
+use super::kv::{KvGroup, KvLayout};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::decoder::DecoderHead;
+use crate::config::gemma4::{G4Layer, Gemma4Config};
+
+architecture!(
+    Gemma4Config,
+    |c| activations: vec![("hidden_activation", c.hidden_activation.clone())],
+    prefixes: ["model."],
+    candidates: no_candidates,
+    unscaled_residual_init: false;
+    fn kv_layout(&self) -> Option<KvLayout> {
+        Some(kv_layout(&self.layers, self.sliding_window))
+    }
+);
+
+fn no_candidates(_: &Gemma4Config) -> Vec<Candidate> {
+    vec![]
+}
+
+/// The cache of the layers that make their own keys and values, grouped by window and width. A
+/// layer sharing an earlier layer's keys and values caches none of its own.
+pub(crate) fn kv_layout(layers: &[G4Layer], window: u64) -> KvLayout {
+    let shared = layers.iter().filter(|l| l.shared).count();
+    let mut groups: Vec<KvGroup> = vec![];
+    for l in layers.iter().filter(|l| !l.shared) {
+        let (w, vpt) = (l.sliding.then_some(window), 2 * l.kv_heads * l.head_dim);
+        match groups.iter_mut().find(|g| g.window == w && g.values_per_token == vpt) {
+            Some(g) => g.layers += 1,
+            None => {
+                let kind = if l.sliding { "sliding" } else { "full" };
+                let mut what = format!("{kind} layers: 2 x {} KV heads x {} head_dim", l.kv_heads, l.head_dim);
+                if shared > 0 {
+                    what.push_str(&format!(
+                        "; the last {shared} layers reuse an earlier layer's keys and values and are counted with no cache of their own"
+                    ));
+                }
+                groups.push(KvGroup { layers: 1, values_per_token: vpt, window: w, what });
+            }
+        }
+    }
+    KvLayout { groups, cross: None, cross_fixed_len: None, recurrent: None }
+}
+
+fn norm(name: &str, what: &str, seq: u64, width: u64) -> Node {
+    rms_norm(name, &format!("RMSNorm, {what}"), &[seq, width], width)
+}
+
+/// A Gemma 4 layer's attention at `a`.
+pub(crate) fn attention(a: &str, l: &G4Layer, heads: u64, hidden: u64, bias: bool, seq: u64) -> Vec<Node> {
+    let (hd, kv) = (l.head_dim, l.kv_heads);
+    let mut nodes = vec![
+        linear(&format!("{a}.q_proj"), "query projection", seq, hidden, heads * hd, bias),
+        norm(&format!("{a}.q_norm"), "per query head", seq, hd),
+    ];
+    if !l.shared {
+        nodes.push(linear(&format!("{a}.k_proj"), "key projection", seq, hidden, kv * hd, bias));
+        if !l.k_eq_v {
+            nodes.push(linear(&format!("{a}.v_proj"), "value projection", seq, hidden, kv * hd, bias));
+        }
+        nodes.push(norm(&format!("{a}.k_norm"), "per key head", seq, hd));
+        nodes.push(Node::new(format!("{a}.v_norm"), Op::LayerNorm, "RMSNorm without weight, per value head", &[seq, kv * hd]));
+    }
+    let kind = if l.sliding { "sliding" } else { "full" };
+    let whose = if l.shared { ", keys and values of an earlier layer" } else if l.k_eq_v { ", keys as values" } else { "" };
+    nodes.push(Node::new(
+        a,
+        Op::Attention,
+        format!("{heads} query heads x {hd} over {kv} key/value heads, {kind}{whose}"),
+        &[seq, heads * hd],
+    ));
+    nodes.push(linear(&format!("{a}.o_proj"), "attention output projection", seq, heads * hd, hidden, bias));
+    nodes
+}
+
+fn layer(c: &Gemma4Config, l: &str, g: &G4Layer, seq: u64) -> Vec<Node> {
+    let h = c.hidden_size;
+    let mut nodes = vec![norm(&format!("{l}.input_layernorm"), "before attention", seq, h)];
+    nodes.extend(attention(&format!("{l}.self_attn"), g, c.num_heads, h, c.attention_bias, seq));
+    nodes.push(norm(&format!("{l}.post_attention_layernorm"), "after attention", seq, h));
+    nodes.push(norm(&format!("{l}.pre_feedforward_layernorm"), "before the MLP", seq, h));
+    nodes.extend(gated_mlp(&format!("{l}.mlp"), seq, h, g.ffn, &c.hidden_activation, false, false));
+    if let Some((n, k, f)) = c.experts {
+        let r = format!("{l}.router");
+        nodes.push(
+            linear(&format!("{r}.proj"), "router logits, after a weightless RMSNorm and a learned scale", seq, h, n, false)
+                .with([Tensor::new(format!("{r}.scale"), &[h]), Tensor::new(format!("{r}.per_expert_scale"), &[n])]),
+        );
+        nodes.push(norm(&format!("{l}.pre_feedforward_layernorm_2"), "before the experts", seq, h));
+        let e = format!("{l}.experts");
+        let slice = |name: &str, out: u64, inp: u64, what: &str| {
+            Node::new(format!("{e}.{name}"), Op::Linear, what, &[seq, out])
+                .with([Tensor::new(format!("{e}.{name}[{{e}}]"), &[out, inp])])
+                .experts(n, k)
+        };
+        nodes.push(slice("gate_up_proj", 2 * f, h, "stacked experts' gate and up projection"));
+        nodes.push(slice("down_proj", h, f, "stacked experts' down projection"));
+        nodes.push(norm(&format!("{l}.post_feedforward_layernorm_1"), "after the MLP, beside the experts", seq, h));
+        nodes.push(norm(&format!("{l}.post_feedforward_layernorm_2"), "after the experts", seq, h));
+    }
+    nodes.push(norm(&format!("{l}.post_feedforward_layernorm"), "after the MLP", seq, h));
+    if let Some((_, p)) = c.per_layer {
+        nodes.push(linear(&format!("{l}.per_layer_input_gate"), "gate of the per-layer input", seq, h, p, false));
+        nodes.push(linear(&format!("{l}.per_layer_projection"), "per-layer input back to hidden", seq, p, h, false));
+        nodes.push(norm(&format!("{l}.post_per_layer_input_norm"), "after the per-layer input", seq, h));
+    }
+    nodes
+}
+
+/// The layers: a run of like layers from layer 0 repeats with `{i}`; the later ones are named
+/// one by one.
+pub(crate) fn layer_sections(layers: &[G4Layer], p: &str, make: impl Fn(&str, &G4Layer) -> Vec<Node>) -> Vec<Section> {
+    let Some(first) = layers.first() else { return vec![] };
+    let run = layers.iter().take_while(|l| *l == first).count();
+    let l = format!("{p}layers.{{i}}");
+    let mut out = vec![Section { name: l.clone(), role: Role::Layers, repeat: run as u64, nodes: make(&l, first) }];
+    for (i, g) in layers.iter().enumerate().skip(run) {
+        let l = format!("{p}layers.{i}");
+        out.push(Section { name: l.clone(), role: Role::Layers, repeat: 1, nodes: make(&l, g) });
+    }
+    out
+}
+
+pub fn build(c: &Gemma4Config, seq: u64) -> Graph {
+    let p = if c.head == DecoderHead::Model { "" } else { "model." };
+    let h = c.hidden_size;
+    let embed = format!("{p}embed_tokens");
+    let mut sections = vec![token_embeddings(&embed, seq, c.vocab_size, h)];
+    if let Some((v, w)) = c.per_layer {
+        let all = c.layers.len() as u64 * w;
+        sections.push(Section {
+            name: format!("{p}embed_tokens_per_layer"),
+            role: Role::Embeddings,
+            repeat: 1,
+            nodes: vec![
+                embedding(&format!("{p}embed_tokens_per_layer"), format!("{v} tokens, {w} per layer"), seq, v, all),
+                linear(&format!("{p}per_layer_model_projection"), "hidden state to every layer's input", seq, h, all, false),
+                norm(&format!("{p}per_layer_projection_norm"), "per layer's input", seq, w),
+            ],
+        });
+    }
+    sections.extend(layer_sections(&c.layers, p, |l, g| layer(c, l, g, seq)));
+    let n = format!("{p}norm");
+    sections.push(Section { name: n.clone(), role: Role::Layers, repeat: 1, nodes: vec![norm(&n, "final", seq, h)] });
+    let tied = format!("{embed}.weight");
+    let names = HeadNames {
+        lm: "lm_head",
+        lm_bias: false,
+        lm_note: String::new(),
+        token: "score",
+        score_rows: None,
+        tied_to: c.tie_word_embeddings.then_some(&tied),
+    };
+    sections.extend(head_section(c.head, &names, seq, h, c.vocab_size));
+    Graph { seq_len: seq, sections }
+}
