@@ -139,3 +139,22 @@ fn gemma4_shared_layers_hold_no_key_value_projections_and_cache_nothing_of_their
     let kv_view = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
     assert_eq!(kv_view.bytes_per_token_bf16, 2 * (2 * kv * 12 + 2 * kv * 24));
 }
+
+#[test]
+fn gemma4_assistant_layers_read_the_main_models_keys_and_values_between_two_projections() {
+    // Four layers, all sharing the main model's keys and values (num_kv_shared_layers defaults
+    // to the layer count): three sliding (head_dim 16), the last full (32). pre_projection from
+    // twice the main model's 80 (160 x 64), post_projection back (64 x 80); lm_head tied.
+    let (v, h, f, heads) = (500, 64, 96, 4);
+    let layers = 3 * gemma4_layer(h, heads, 2, 16, f, false) + gemma4_layer(h, heads, 2, 32, f, false);
+    let expected = v * h + layers + h + 2 * 80 * h + h * 80;
+    assert_eq!(expected, 163_216);
+    let config = json!({"model_type": "gemma4_assistant", "architectures": ["Gemma4AssistantForCausalLM"],
+        "backbone_hidden_size": 80,
+        "text_config": {"vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 4,
+            "num_attention_heads": heads, "num_key_value_heads": 2, "head_dim": 16, "global_head_dim": 32,
+            "hidden_size_per_layer_input": 0, "vocab_size_per_layer_input": 0}});
+    let plan = plan_text(&config.to_string()).unwrap();
+    assert_eq!(plan.params.as_ref().unwrap().derived, expected);
+    assert_eq!(plan.serving.as_ref().unwrap().kv.as_ref().map_or(0, |k| k.bytes_per_token_bf16), 0);
+}

@@ -19,7 +19,7 @@ use super::{Common, ConfigError, Defaulted, Limit, check_range};
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model};
 
-const TEXT: Spec = Spec {
+pub(crate) const TEXT: Spec = Spec {
     model_type: "gemma4_text",
     classes: &[("Gemma4TextModel", Model), ("Gemma4ForCausalLM", CausalLm)],
     keys: keys![sizes(262_144, 2304, 9216, 30, 8, U(4), U(256), 131_072), rms_norm_eps: F(1e-6),
@@ -31,7 +31,7 @@ const TEXT: Spec = Spec {
     ..BASE
 };
 
-const UNIFIED: Spec = Spec {
+pub(crate) const UNIFIED: Spec = Spec {
     model_type: "gemma4_unified_text",
     classes: &[("Gemma4UnifiedTextModel", Model), ("Gemma4UnifiedForCausalLM", CausalLm)],
     keys: keys![sizes(262_144, 2304, 9216, 30, 8, U(4), U(256), 262_144), rms_norm_eps: F(1e-6),
@@ -58,6 +58,9 @@ pub struct G4Layer {
 #[derive(Debug, Clone, Serialize)]
 pub struct Gemma4Config {
     pub model_type: String,
+    /// The language model of an assistant (`config/gemma4_assistant.rs`): under `model.` with no
+    /// head of its own.
+    pub nested: bool,
     pub class: String,
     pub head: DecoderHead,
     pub vocab_size: u64,
@@ -136,7 +139,7 @@ impl Gemma4Config {
         Self::read(spec, value, common)
     }
 
-    fn read(spec: &'static Spec, value: &Value, common: &Common) -> Result<Self, ConfigError> {
+    pub(crate) fn read(spec: &'static Spec, value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let mut d = Vec::new();
         let (class, head) = head(spec, common, value, &mut d)?;
         let mut r = Reader { spec, value, defaulted: d };
@@ -211,6 +214,7 @@ impl Gemma4Config {
         let all = r.value.get("use_bidirectional_attention").and_then(Value::as_str) == Some("all");
         Ok(Gemma4Config {
             model_type: spec.model_type.into(),
+            nested: false,
             class,
             head,
             vocab_size: r.size("vocab_size", 100_000_000)?,

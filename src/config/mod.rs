@@ -21,6 +21,7 @@ pub mod encoders;
 pub mod falcon;
 pub mod fsmt;
 pub mod gemma4;
+pub mod gemma4_assistant;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod hrm_text;

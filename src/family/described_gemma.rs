@@ -19,6 +19,10 @@ fn gemma4(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     scaled(crate::config::gemma4::Gemma4Config::resolve(v, c), "hidden_size")
 }
 
+fn gemma4_assistant(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::gemma4_assistant::Gemma4AssistantConfig::resolve(v, c), "text_config.hidden_size")
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
     key: "doge",
@@ -51,5 +55,21 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("gemma4_text"),
         summary: "The language model of Google's unified Gemma 4 (2026): Gemma 4's layers (sliding and wider full layers, keys and values shared by the last layers) without per-layer embeddings or experts.",
         resolve: Some(gemma4),
+    },
+    FamilyInfo {
+        key: "gemma4_assistant",
+        kind: ModelKind::Decoder,
+        name: "Gemma 4 assistant",
+        derives_from: Some("gemma4_text"),
+        summary: "The draft model Google pairs with Gemma 4 (2026) for speculative decoding: a few Gemma 4 layers that read the main model's keys and values instead of their own, fed the main model's state through a projection and handing theirs back through another.",
+        resolve: Some(gemma4_assistant),
+    },
+    FamilyInfo {
+        key: "gemma4_unified_assistant",
+        kind: ModelKind::Decoder,
+        name: "Gemma 4 unified assistant",
+        derives_from: Some("gemma4_unified_text"),
+        summary: "The draft model of Google's unified Gemma 4 (2026): unified Gemma 4 layers reading the main model's keys and values, projections to and from the main model's width, and optionally a centroid embedder that scores only the tokens of the likeliest clusters.",
+        resolve: Some(gemma4_assistant),
     },
 ];

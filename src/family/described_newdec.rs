@@ -93,14 +93,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "MiniMax-M3's language model adds a sparse-attention indexer and a cache of selected blocks to MiniMax-M2's layers; the planner has no such blocks yet",
     ),
     (
-        "gemma4_assistant",
-        "Gemma 4's assistant (draft) model wraps a Gemma 4 language model with projections to and from the main model's width; Gemma 4 is not planned yet",
-    ),
-    (
-        "gemma4_unified_assistant",
-        "Gemma 4 unified's assistant model wraps a Gemma 4 language model with a masked centroid embedder and projections; Gemma 4 is not planned yet",
-    ),
-    (
         "gemma3n_text",
         "Gemma 3n adds per-layer embeddings, AltUp's alternating predictions and LAuReL's low-rank residuals to each layer; the planner has no such blocks yet",
     ),

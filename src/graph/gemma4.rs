@@ -132,7 +132,7 @@ pub(crate) fn layer_sections(layers: &[G4Layer], p: &str, make: impl Fn(&str, &G
 }
 
 pub fn build(c: &Gemma4Config, seq: u64) -> Graph {
-    let p = if c.head == DecoderHead::Model { "" } else { "model." };
+    let p = if c.head == DecoderHead::Model && !c.nested { "" } else { "model." };
     let h = c.hidden_size;
     let embed = format!("{p}embed_tokens");
     let mut sections = vec![token_embeddings(&embed, seq, c.vocab_size, h)];

@@ -28,6 +28,7 @@ pub mod falcon;
 pub mod fold;
 mod fsmt;
 pub mod gemma4;
+pub mod gemma4_assistant;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod gpt_style;

@@ -2,7 +2,8 @@
 and the files beside it). Variations are small sizes unlike any published checkpoint: layers,
 widths, heads, biases, tied and untied heads, the switches each type's layers read."""
 
-FAMILIES = ["doge", "t5gemma", "gemma4_text", "gemma4_unified_text"]
+FAMILIES = ["doge", "t5gemma", "gemma4_text", "gemma4_unified_text",
+            "gemma4_assistant", "gemma4_unified_assistant"]
 
 EXTRA_CLASSES = {
     "t5gemma": ["T5GemmaForConditionalGeneration", "T5GemmaEncoderModel", "T5GemmaForTokenClassification"],
@@ -62,5 +63,28 @@ VARIATIONS = {
              use_double_wide_mlp=True, tie_word_embeddings=False,
              layer_types=["sliding_attention", "full_attention", "sliding_attention", "sliding_attention",
                           "full_attention"]),
+    ],
+    "gemma4_assistant": [
+        dict(text_config=dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+                              num_attention_heads=4, num_key_value_heads=2, head_dim=16, global_head_dim=32,
+                              hidden_size_per_layer_input=0, vocab_size_per_layer_input=0),
+             backbone_hidden_size=80),
+        dict(text_config=dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=2,
+                              num_attention_heads=4, num_key_value_heads=1, head_dim=12, global_head_dim=24,
+                              hidden_size_per_layer_input=0, vocab_size_per_layer_input=0,
+                              layer_types=["sliding_attention", "full_attention"]),
+             backbone_hidden_size=40, use_ordered_embeddings=True, num_centroids=30,
+             tie_word_embeddings=False),
+    ],
+    "gemma4_unified_assistant": [
+        dict(text_config=dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+                              num_attention_heads=4, num_key_value_heads=2, head_dim=16, global_head_dim=32),
+             backbone_hidden_size=80),
+        dict(text_config=dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=2,
+                              num_attention_heads=4, num_key_value_heads=1, head_dim=12, global_head_dim=24,
+                              attention_k_eq_v=True, num_global_key_value_heads=1,
+                              layer_types=["sliding_attention", "full_attention"]),
+             backbone_hidden_size=40, use_ordered_embeddings=True, num_centroids=30,
+             tie_word_embeddings=False),
     ],
 }
