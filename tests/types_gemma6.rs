@@ -158,3 +158,31 @@ fn gemma4_assistant_layers_read_the_main_models_keys_and_values_between_two_proj
     assert_eq!(plan.params.as_ref().unwrap().derived, expected);
     assert_eq!(plan.serving.as_ref().unwrap().kv.as_ref().map_or(0, |k| k.bytes_per_token_bf16), 0);
 }
+
+#[test]
+fn gemma3n_counts_altup_laurel_and_per_layer_inputs_with_a_width_per_layer() {
+    // Five layers (four sliding, the fifth full), no shared keys and values, biases on
+    // attention, untied head; h 48, 4 heads of 12 over 1 key/value head, MLP widths per layer.
+    let (v, h, hd, n, rank, p) = (300, 48, 12, 3, 4, 4);
+    let widths = [80, 64, 96, 72, 80];
+    // q_proj and o_proj with biases (48 x 48 + 48 each), q_norm and k_norm (12 each), k_proj and
+    // v_proj (48 x 12 + 12 each).
+    let attention = 2 * (h * 4 * hd + h) + 2 * hd + 2 * (h * hd + hd);
+    // AltUp: correct_output_scale (h), correction_coefs (n x n), prediction_coefs (n x n^2),
+    // modality_router (h x n), router_norm (h).
+    let altup = h + n * n + n * n * n + h * n + h;
+    let laurel = 2 * h * rank + h;
+    let per_layer_input = 2 * h * p + h;
+    let layers: u64 = widths.iter().map(|f| 4 * h + attention + 3 * h * f + altup + laurel + per_layer_input).sum();
+    // embed_tokens, embed_tokens_per_layer (200 x 5 x 4), per_layer_model_projection (h x 20),
+    // per_layer_projection_norm (4), altup_projections and altup_unembed_projections (2 x h x h
+    // each), norm, lm_head.
+    let expected = v * h + 200 * 5 * p + h * 5 * p + p + 2 * (2 * h * h) + layers + h + v * h;
+    assert_eq!(expected, 135_656);
+    let config = json!({"model_type": "gemma3n_text", "architectures": ["Gemma3nForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": widths, "num_hidden_layers": 5,
+        "num_attention_heads": 4, "num_key_value_heads": 1, "head_dim": hd, "vocab_size_per_layer_input": 200,
+        "hidden_size_per_layer_input": p, "altup_num_inputs": n, "num_kv_shared_layers": 0,
+        "laurel_rank": rank, "attention_bias": true, "tie_word_embeddings": false});
+    assert_eq!(derived(config), expected);
+}

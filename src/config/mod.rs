@@ -20,6 +20,7 @@ pub mod encoder_decoder;
 pub mod encoders;
 pub mod falcon;
 pub mod fsmt;
+pub mod gemma3n;
 pub mod gemma4;
 pub mod gemma4_assistant;
 pub mod gpt2;

@@ -23,6 +23,10 @@ fn gemma4_assistant(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, Conf
     scaled(crate::config::gemma4_assistant::Gemma4AssistantConfig::resolve(v, c), "text_config.hidden_size")
 }
 
+fn gemma3n(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::gemma3n::Gemma3nConfig::resolve(v, c), "hidden_size")
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
     key: "doge",
@@ -71,5 +75,13 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("gemma4_unified_text"),
         summary: "The draft model of Google's unified Gemma 4 (2026): unified Gemma 4 layers reading the main model's keys and values, projections to and from the main model's width, and optionally a centroid embedder that scores only the tokens of the likeliest clusters.",
         resolve: Some(gemma4_assistant),
+    },
+    FamilyInfo {
+        key: "gemma3n_text",
+        kind: ModelKind::Decoder,
+        name: "Gemma 3n (language model)",
+        derives_from: Some("gemma3_text"),
+        summary: "The language model of Google's Gemma 3n (2025), built for phones: Gemma 3's layers with per-layer embeddings, AltUp (the hidden state kept as several predicted and corrected copies), LAuReL low-rank residuals and sparse activations in the first layers; the last layers reuse an earlier layer's keys and values.",
+        resolve: Some(gemma3n),
     },
 ];

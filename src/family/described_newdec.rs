@@ -93,10 +93,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "MiniMax-M3's language model adds a sparse-attention indexer and a cache of selected blocks to MiniMax-M2's layers; the planner has no such blocks yet",
     ),
     (
-        "gemma3n_text",
-        "Gemma 3n adds per-layer embeddings, AltUp's alternating predictions and LAuReL's low-rank residuals to each layer; the planner has no such blocks yet",
-    ),
-    (
         "moshi",
         "Moshi runs a depth transformer over audio codebooks beside its text decoder; the planner has no such structure yet",
     ),

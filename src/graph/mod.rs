@@ -27,6 +27,7 @@ mod encoder_decoder;
 pub mod falcon;
 pub mod fold;
 mod fsmt;
+pub mod gemma3n;
 pub mod gemma4;
 pub mod gemma4_assistant;
 pub mod gpt2;

@@ -3,7 +3,7 @@ and the files beside it). Variations are small sizes unlike any published checkp
 widths, heads, biases, tied and untied heads, the switches each type's layers read."""
 
 FAMILIES = ["doge", "t5gemma", "gemma4_text", "gemma4_unified_text",
-            "gemma4_assistant", "gemma4_unified_assistant"]
+            "gemma4_assistant", "gemma4_unified_assistant", "gemma3n_text"]
 
 EXTRA_CLASSES = {
     "t5gemma": ["T5GemmaForConditionalGeneration", "T5GemmaEncoderModel", "T5GemmaForTokenClassification"],
@@ -86,5 +86,17 @@ VARIATIONS = {
                               layer_types=["sliding_attention", "full_attention"]),
              backbone_hidden_size=40, use_ordered_embeddings=True, num_centroids=30,
              tie_word_embeddings=False),
+    ],
+    "gemma3n_text": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=6,
+             num_attention_heads=4, num_key_value_heads=2, head_dim=16, vocab_size_per_layer_input=300,
+             hidden_size_per_layer_input=8, num_kv_shared_layers=1, laurel_rank=8),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=[80, 64, 96, 72, 80], num_hidden_layers=5,
+             num_attention_heads=4, num_key_value_heads=1, head_dim=12, vocab_size_per_layer_input=200,
+             hidden_size_per_layer_input=4, altup_num_inputs=3, num_kv_shared_layers=0, laurel_rank=4,
+             attention_bias=True, tie_word_embeddings=False),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=72, num_hidden_layers=12,
+             num_attention_heads=2, num_key_value_heads=2, head_dim=20, vocab_size_per_layer_input=100,
+             hidden_size_per_layer_input=6, altup_num_inputs=2, num_kv_shared_layers=4, laurel_rank=2),
     ],
 }
