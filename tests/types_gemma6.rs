@@ -186,3 +186,25 @@ fn gemma3n_counts_altup_laurel_and_per_layer_inputs_with_a_width_per_layer() {
         "laurel_rank": rank, "attention_bias": true, "tie_word_embeddings": false});
     assert_eq!(derived(config), expected);
 }
+
+#[test]
+fn dory_counts_its_learned_scales_and_logit_scale_and_caches_the_looped_layers_once_per_loop() {
+    // modeling_dory.py, no biases, norms without parameters: q_proj and o_proj (h x heads x hd
+    // each), k_proj and v_proj (h x kv x hd each), gate_proj (h x heads x hd), sqk and s_gate
+    // (heads x hd each); the gated MLP (3 x h x f) with suv_gate and suv_up (f each); lambda_1
+    // and lambda_2 (h each). DoryLMHead: lm_head (v x h) and logit_scale (v).
+    let (v, h, f, heads, kv, hd, layers) = (500, 64, 96, 4, 2, 16, 6);
+    let attention = 3 * h * heads * hd + 2 * h * kv * hd + 2 * heads * hd;
+    let layer = attention + 3 * h * f + 2 * f + 2 * h;
+    let expected = v * h + layers * layer + v * h + v;
+    assert_eq!(expected, 276_084);
+    let config = json!({"model_type": "dory", "architectures": ["DoryForCausalLM"], "vocab_size": v,
+        "hidden_size": h, "intermediate_size": f, "num_hidden_layers": layers, "num_attention_heads": heads,
+        "num_key_value_heads": kv, "head_dim": hd, "n_input_layers": 2, "n_output_layers": 2});
+    let plan = plan_text(&config.to_string()).unwrap();
+    assert_eq!(plan.params.as_ref().unwrap().derived, expected);
+    // Two looped layers (2 and 3) run twice, each loop with its own cache ("per_loop"): eight
+    // layers' keys and values, 2 x 2 x 16 values each, bf16.
+    let kv_view = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    assert_eq!(kv_view.bytes_per_token_bf16, 2 * 8 * (2 * kv * hd));
+}

@@ -27,6 +27,10 @@ fn gemma3n(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> 
     scaled(crate::config::gemma3n::Gemma3nConfig::resolve(v, c), "hidden_size")
 }
 
+fn dory(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::doge_dory::DoryConfig::resolve(v, c), "hidden_size")
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
     key: "doge",
@@ -83,5 +87,13 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("gemma3_text"),
         summary: "The language model of Google's Gemma 3n (2025), built for phones: Gemma 3's layers with per-layer embeddings, AltUp (the hidden state kept as several predicted and corrected copies), LAuReL low-rank residuals and sparse activations in the first layers; the last layers reuse an earlier layer's keys and values.",
         resolve: Some(gemma3n),
+    },
+    FamilyInfo {
+        key: "dory",
+        kind: ModelKind::Decoder,
+        name: "Dory",
+        derives_from: Some("llama"),
+        summary: "A looped decoder (2026) in the style of nGPT: every hidden state normalised to the unit sphere with learned per-channel scales and step sizes, gated attention, and a block of middle layers run several times over before the output layers.",
+        resolve: Some(dory),
     },
 ];

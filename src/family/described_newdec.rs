@@ -61,10 +61,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "A.X K2 adds a gate MLP and a gated RMSNorm to DeepSeek-V3.2's latent attention and indexer; the tables have no such blocks yet",
     ),
     (
-        "dory",
-        "Dory normalises every sublayer to the unit sphere with learned per-channel scales (`sqk`, `s_gate`, `suv_gate`, `lambda_1`) and scales each logit (`logit_scale`); the tables have no such blocks yet",
-    ),
-    (
         "qwen4_exp_text",
         "Qwen4-Exp adds an indexer over sparse attention, gated residuals, n-gram and per-layer embeddings to Qwen3.5-MoE's layers; the planner has no such blocks yet",
     ),

@@ -2,7 +2,7 @@
 and the files beside it). Variations are small sizes unlike any published checkpoint: layers,
 widths, heads, biases, tied and untied heads, the switches each type's layers read."""
 
-FAMILIES = ["doge", "t5gemma", "gemma4_text", "gemma4_unified_text",
+FAMILIES = ["doge", "dory", "t5gemma", "gemma4_text", "gemma4_unified_text",
             "gemma4_assistant", "gemma4_unified_assistant", "gemma3n_text"]
 
 EXTRA_CLASSES = {
@@ -98,5 +98,19 @@ VARIATIONS = {
         dict(vocab_size=257, hidden_size=40, intermediate_size=72, num_hidden_layers=12,
              num_attention_heads=2, num_key_value_heads=2, head_dim=20, vocab_size_per_layer_input=100,
              hidden_size_per_layer_input=6, altup_num_inputs=2, num_kv_shared_layers=4, laurel_rank=2),
+    ],
+    "dory": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=96, num_hidden_layers=6,
+             num_attention_heads=4, num_key_value_heads=2, head_dim=16, n_input_layers=2,
+             n_output_layers=2, sliding_window=32),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=4,
+             num_attention_heads=4, num_key_value_heads=1, head_dim=12, n_input_layers=1,
+             n_output_layers=1, n_recurrent_loops=3, attention_bias=True, mlp_bias=True,
+             tie_word_embeddings=True, recurrent_kv_cache_mode="last_loop"),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=72, num_hidden_layers=12,
+             num_attention_heads=2, num_key_value_heads=2, head_dim=20, n_input_layers=2,
+             n_output_layers=2,
+             layer_types=["sliding_attention", "mlp", "full_attention", "mlp", "sliding_attention", "mlp",
+                          "full_attention", "mlp", "sliding_attention", "mlp", "full_attention", "mlp"]),
     ],
 }
