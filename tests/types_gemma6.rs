@@ -173,7 +173,8 @@ fn gemma3n_counts_altup_laurel_and_per_layer_inputs_with_a_width_per_layer() {
     let altup = h + n * n + n * n * n + h * n + h;
     let laurel = 2 * h * rank + h;
     let per_layer_input = 2 * h * p + h;
-    let layers: u64 = widths.iter().map(|f| 4 * h + attention + 3 * h * f + altup + laurel + per_layer_input).sum();
+    let layers: u64 =
+        widths.iter().map(|f| 4 * h + attention + 3 * h * f + altup + laurel + per_layer_input).sum();
     // embed_tokens, embed_tokens_per_layer (200 x 5 x 4), per_layer_model_projection (h x 20),
     // per_layer_projection_norm (4), altup_projections and altup_unembed_projections (2 x h x h
     // each), norm, lm_head.

@@ -60,7 +60,11 @@ fn widths(r: &mut Reader, layers: u64) -> Result<Vec<u64>, ConfigError> {
                 return Err(bad(format!("{} widths for {layers} layers", list.len())));
             }
             list.iter()
-                .map(|v| v.as_u64().filter(|w| (1..=1 << 22).contains(w)).ok_or_else(|| bad(format!("{v} is not a usable width"))))
+                .map(|v| {
+                    v.as_u64()
+                        .filter(|w| (1..=1 << 22).contains(w))
+                        .ok_or_else(|| bad(format!("{v} is not a usable width")))
+                })
                 .collect()
         }
         _ => Ok(vec![r.size("intermediate_size", 1 << 22)?; layers as usize]),
@@ -79,7 +83,9 @@ impl Gemma3nConfig {
         if hidden % heads != 0 || heads % kv != 0 {
             return Err(ConfigError::field(
                 "num_attention_heads",
-                format!("hidden_size {hidden}, {heads} heads and {kv} key/value heads do not divide as Gemma3nTextConfig requires"),
+                format!(
+                    "hidden_size {hidden}, {heads} heads and {kv} key/value heads do not divide as Gemma3nTextConfig requires"
+                ),
             ));
         }
         if let Some(list) = r.raw("activation_sparsity_pattern").and_then(Value::as_array)

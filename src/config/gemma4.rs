@@ -109,11 +109,15 @@ fn sliding_layers(value: &Value, layers: u64) -> Result<Vec<bool>, ConfigError> 
     Ok(kinds)
 }
 
+/// A layer's head width and key/value heads where `per_layer_config` overrides them.
+type Override = (Option<u64>, Option<u64>);
+
 /// `per_layer_config`'s overrides of head width and key/value heads, by layer index.
-fn overrides(value: &Value, layers: u64) -> Result<Option<Vec<(Option<u64>, Option<u64>)>>, ConfigError> {
+fn overrides(value: &Value, layers: u64) -> Result<Option<Vec<Override>>, ConfigError> {
     let Some(map) = value.get("per_layer_config").filter(|v| !v.is_null()) else { return Ok(None) };
     let bad = |why: String| ConfigError::field("per_layer_config", why);
-    let map = map.as_object().ok_or_else(|| bad(format!("expected an object by layer index, found {map}")))?;
+    let map =
+        map.as_object().ok_or_else(|| bad(format!("expected an object by layer index, found {map}")))?;
     let mut out = vec![(None, None); layers as usize];
     for (k, o) in map {
         let i = k.parse::<usize>().ok().filter(|i| *i < out.len());

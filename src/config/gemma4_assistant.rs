@@ -23,13 +23,20 @@ pub struct Gemma4AssistantConfig {
     pub defaulted: Vec<Defaulted>,
 }
 
-fn size_or(value: &Value, key: &'static str, default: u64, d: &mut Vec<Defaulted>) -> Result<u64, ConfigError> {
+fn size_or(
+    value: &Value,
+    key: &'static str,
+    default: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<u64, ConfigError> {
     let v = match value.get(key).filter(|v| !v.is_null()) {
         None => {
             d.push(Defaulted { field: key, value: default.to_string() });
             default
         }
-        Some(v) => v.as_u64().ok_or_else(|| ConfigError::field(key, format!("expected a size, found {v}")))?,
+        Some(v) => {
+            v.as_u64().ok_or_else(|| ConfigError::field(key, format!("expected a size, found {v}")))?
+        }
     };
     check_range(Limit { field: key, max: 1 << 20 }, v)
 }
@@ -45,7 +52,9 @@ fn flag_or(value: &Value, key: &'static str, default: bool) -> Result<bool, Conf
 /// An error of the language model's keys, named under `text_config`.
 fn within_text(e: ConfigError) -> ConfigError {
     match e {
-        ConfigError::Field { field, reason } => ConfigError::Field { field: format!("text_config.{field}"), reason },
+        ConfigError::Field { field, reason } => {
+            ConfigError::Field { field: format!("text_config.{field}"), reason }
+        }
         other => other,
     }
 }
@@ -53,8 +62,11 @@ fn within_text(e: ConfigError) -> ConfigError {
 impl Gemma4AssistantConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let unified = common.model_type == "gemma4_unified_assistant";
-        let (base, spec) =
-            if unified { ("Gemma4UnifiedAssistantForCausalLM", &UNIFIED) } else { ("Gemma4AssistantForCausalLM", &TEXT) };
+        let (base, spec) = if unified {
+            ("Gemma4UnifiedAssistantForCausalLM", &UNIFIED)
+        } else {
+            ("Gemma4AssistantForCausalLM", &TEXT)
+        };
         let mut d = Vec::new();
         let class = super::class_or(common, base, &mut d);
         if class != base {
@@ -66,7 +78,9 @@ impl Gemma4AssistantConfig {
         let mut text = match value.get("text_config") {
             None | Some(Value::Null) => Value::Object(Default::default()),
             Some(t) if t.is_object() => t.clone(),
-            Some(t) => return Err(ConfigError::field("text_config", format!("expected an object, found {t}"))),
+            Some(t) => {
+                return Err(ConfigError::field("text_config", format!("expected an object, found {t}")));
+            }
         };
         let layers = text.get("num_hidden_layers").cloned().unwrap_or(Value::from(30));
         if text.get("num_kv_shared_layers").and_then(Value::as_u64).unwrap_or(0) == 0 {
@@ -79,12 +93,18 @@ impl Gemma4AssistantConfig {
             let off = |k: &str| text.get(k).is_none_or(|v| v == &Value::Bool(false));
             for key in ["hidden_size_per_layer_input", "vocab_size_per_layer_input"] {
                 if !zero(key) {
-                    return Err(ConfigError::field(format!("text_config.{key}"), "must be 0 in a Gemma 4 assistant, as Gemma4AssistantConfig requires"));
+                    return Err(ConfigError::field(
+                        format!("text_config.{key}"),
+                        "must be 0 in a Gemma 4 assistant, as Gemma4AssistantConfig requires",
+                    ));
                 }
             }
             for key in ["enable_moe_block", "use_double_wide_mlp"] {
                 if !off(key) {
-                    return Err(ConfigError::field(format!("text_config.{key}"), "must be false in a Gemma 4 assistant, as Gemma4AssistantConfig requires"));
+                    return Err(ConfigError::field(
+                        format!("text_config.{key}"),
+                        "must be false in a Gemma 4 assistant, as Gemma4AssistantConfig requires",
+                    ));
                 }
             }
         }
@@ -109,8 +129,19 @@ impl Gemma4AssistantConfig {
             None
         };
         let tie_word_embeddings = flag_or(value, "tie_word_embeddings", true)?;
-        d.extend(text.defaulted.iter().map(|x| Defaulted { field: "text_config", value: format!("{} {}", x.field, x.value) }));
-        Ok(Gemma4AssistantConfig { class, text, backbone_hidden_size, centroids, tie_word_embeddings, defaulted: d })
+        d.extend(
+            text.defaulted
+                .iter()
+                .map(|x| Defaulted { field: "text_config", value: format!("{} {}", x.field, x.value) }),
+        );
+        Ok(Gemma4AssistantConfig {
+            class,
+            text,
+            backbone_hidden_size,
+            centroids,
+            tie_word_embeddings,
+            defaulted: d,
+        })
     }
 
     pub fn dims(&self) -> super::Dims {

@@ -15,6 +15,7 @@ pub mod decoder;
 mod dims;
 pub mod distilbert;
 pub mod doge_dory;
+pub mod dory;
 pub mod electra;
 pub mod encoder_decoder;
 pub mod encoders;

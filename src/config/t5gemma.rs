@@ -128,7 +128,9 @@ fn stack(value: &Value, side: &'static str, d: &mut Vec<Defaulted>) -> Result<St
         hidden_activation: r.string("hidden_activation")?,
         pad_token_id: r.opt_u("pad_token_id")?,
     };
-    d.extend(r.defaulted.into_iter().map(|x| Defaulted { field: side, value: format!("{} {}", x.field, x.value) }));
+    d.extend(
+        r.defaulted.into_iter().map(|x| Defaulted { field: side, value: format!("{} {}", x.field, x.value) }),
+    );
     Ok(s)
 }
 
@@ -139,15 +141,24 @@ impl T5GemmaConfig {
         let encoder_decoder = match value.get("is_encoder_decoder") {
             None | Some(Value::Null) => true,
             Some(Value::Bool(b)) => *b,
-            Some(v) => return Err(ConfigError::field("is_encoder_decoder", format!("expected true or false, found {v}"))),
+            Some(v) => {
+                return Err(ConfigError::field(
+                    "is_encoder_decoder",
+                    format!("expected true or false, found {v}"),
+                ));
+            }
         };
         let labels = |d: &mut Vec<Defaulted>| super::classifier_labels(super::num_labels(value)?, d);
         let head = match class.as_str() {
             "T5GemmaModel" => T5GemmaHead::Model,
             "T5GemmaEncoderModel" => T5GemmaHead::Encoder,
             "T5GemmaForConditionalGeneration" => T5GemmaHead::Generation,
-            "T5GemmaForSequenceClassification" => T5GemmaHead::Classifier { labels: labels(&mut d)?, tokens: false },
-            "T5GemmaForTokenClassification" => T5GemmaHead::Classifier { labels: labels(&mut d)?, tokens: true },
+            "T5GemmaForSequenceClassification" => {
+                T5GemmaHead::Classifier { labels: labels(&mut d)?, tokens: false }
+            }
+            "T5GemmaForTokenClassification" => {
+                T5GemmaHead::Classifier { labels: labels(&mut d)?, tokens: true }
+            }
             _ => {
                 return Err(ConfigError::field(
                     "architectures[0]",
@@ -169,7 +180,10 @@ impl T5GemmaConfig {
                 true
             }
             Some(v) => {
-                return Err(ConfigError::field("tie_word_embeddings", format!("expected true or false, found {v}")));
+                return Err(ConfigError::field(
+                    "tie_word_embeddings",
+                    format!("expected true or false, found {v}"),
+                ));
             }
         };
         Ok(T5GemmaConfig {

@@ -28,17 +28,17 @@ fn gemma3n(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> 
 }
 
 fn dory(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    scaled(crate::config::doge_dory::DoryConfig::resolve(v, c), "hidden_size")
+    scaled(crate::config::dory::DoryConfig::resolve(v, c), "hidden_size")
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
-    key: "doge",
-    kind: ModelKind::Decoder,
-    name: "Doge",
-    derives_from: Some("llama"),
-    summary: "SmallDoge's Doge (2025): grouped attention whose mask is learned from the values (dynamic mask attention), learned residual scales, and optionally a cross-domain mixture of experts whose many one-row experts are stored as embeddings and chosen by product keys.",
-    resolve: Some(doge),
+        key: "doge",
+        kind: ModelKind::Decoder,
+        name: "Doge",
+        derives_from: Some("llama"),
+        summary: "SmallDoge's Doge (2025): grouped attention whose mask is learned from the values (dynamic mask attention), learned residual scales, and optionally a cross-domain mixture of experts whose many one-row experts are stored as embeddings and chosen by product keys.",
+        resolve: Some(doge),
     },
     FamilyInfo {
         key: "t5gemma",

@@ -57,7 +57,14 @@ fn layer(c: &Gemma3nConfig, l: &str, g: &G4Layer, seq: u64) -> Vec<Node> {
             .with([Tensor::new(format!("{a}.correct_output_scale"), &[h])]),
     );
     nodes.push(linear(&format!("{l}.per_layer_input_gate"), "gate of the per-layer input", seq, h, p, false));
-    nodes.push(linear(&format!("{l}.per_layer_projection"), "per-layer input back to hidden", seq, p, h, false));
+    nodes.push(linear(
+        &format!("{l}.per_layer_projection"),
+        "per-layer input back to hidden",
+        seq,
+        p,
+        h,
+        false,
+    ));
     nodes.push(norm(&format!("{l}.post_per_layer_input_norm"), "after the per-layer input", seq, h));
     nodes
 }
@@ -82,10 +89,29 @@ pub fn build(c: &Gemma3nConfig, seq: u64) -> Graph {
         role: Role::Embeddings,
         repeat: 1,
         nodes: vec![
-            embedding(&format!("{p}embed_tokens_per_layer"), format!("{v} tokens, {w} per layer"), seq, v, all),
-            linear(&format!("{p}per_layer_model_projection"), "hidden state to every layer's input", seq, h, all, false),
+            embedding(
+                &format!("{p}embed_tokens_per_layer"),
+                format!("{v} tokens, {w} per layer"),
+                seq,
+                v,
+                all,
+            ),
+            linear(
+                &format!("{p}per_layer_model_projection"),
+                "hidden state to every layer's input",
+                seq,
+                h,
+                all,
+                false,
+            ),
             norm(&format!("{p}per_layer_projection_norm"), "per layer's input", seq, w),
-            altup_projections(&format!("{p}altup_projections"), "AltUp: the hidden state to another input", seq, h, n),
+            altup_projections(
+                &format!("{p}altup_projections"),
+                "AltUp: the hidden state to another input",
+                seq,
+                h,
+                n,
+            ),
         ],
     });
     sections.extend(layer_sections(&c.layers, p, |l, g| layer(c, l, g, seq)));
@@ -95,7 +121,13 @@ pub fn build(c: &Gemma3nConfig, seq: u64) -> Graph {
         role: Role::Layers,
         repeat: 1,
         nodes: vec![
-            altup_projections(&format!("{p}altup_unembed_projections"), "AltUp: another input back", seq, h, n),
+            altup_projections(
+                &format!("{p}altup_unembed_projections"),
+                "AltUp: another input back",
+                seq,
+                h,
+                n,
+            ),
             norm(&f, "final", seq, h),
         ],
     });

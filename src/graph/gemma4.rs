@@ -7,7 +7,7 @@
 //! beside it the `router` and stacked `experts` with their three norms), `post_feedforward_layernorm`,
 //! the per-layer input's gate, projection and norm; `norm`; the tied `lm_head`.
 
-use super::blocks::{embedding, gated_mlp, head_section, HeadNames, linear, rms_norm, token_embeddings};
+use super::blocks::{HeadNames, embedding, gated_mlp, head_section, linear, rms_norm, token_embeddings};
 use super::kv::{KvGroup, KvLayout};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
@@ -39,7 +39,8 @@ pub(crate) fn kv_layout(layers: &[G4Layer], window: u64) -> KvLayout {
             Some(g) => g.layers += 1,
             None => {
                 let kind = if l.sliding { "sliding" } else { "full" };
-                let mut what = format!("{kind} layers: 2 x {} KV heads x {} head_dim", l.kv_heads, l.head_dim);
+                let mut what =
+                    format!("{kind} layers: 2 x {} KV heads x {} head_dim", l.kv_heads, l.head_dim);
                 if shared > 0 {
                     what.push_str(&format!(
                         "; the last {shared} layers reuse an earlier layer's keys and values and are counted with no cache of their own"
@@ -69,10 +70,21 @@ pub(crate) fn attention(a: &str, l: &G4Layer, heads: u64, hidden: u64, bias: boo
             nodes.push(linear(&format!("{a}.v_proj"), "value projection", seq, hidden, kv * hd, bias));
         }
         nodes.push(norm(&format!("{a}.k_norm"), "per key head", seq, hd));
-        nodes.push(Node::new(format!("{a}.v_norm"), Op::LayerNorm, "RMSNorm without weight, per value head", &[seq, kv * hd]));
+        nodes.push(Node::new(
+            format!("{a}.v_norm"),
+            Op::LayerNorm,
+            "RMSNorm without weight, per value head",
+            &[seq, kv * hd],
+        ));
     }
     let kind = if l.sliding { "sliding" } else { "full" };
-    let whose = if l.shared { ", keys and values of an earlier layer" } else if l.k_eq_v { ", keys as values" } else { "" };
+    let whose = if l.shared {
+        ", keys and values of an earlier layer"
+    } else if l.k_eq_v {
+        ", keys as values"
+    } else {
+        ""
+    };
     nodes.push(Node::new(
         a,
         Op::Attention,
@@ -93,8 +105,18 @@ fn layer(c: &Gemma4Config, l: &str, g: &G4Layer, seq: u64) -> Vec<Node> {
     if let Some((n, k, f)) = c.experts {
         let r = format!("{l}.router");
         nodes.push(
-            linear(&format!("{r}.proj"), "router logits, after a weightless RMSNorm and a learned scale", seq, h, n, false)
-                .with([Tensor::new(format!("{r}.scale"), &[h]), Tensor::new(format!("{r}.per_expert_scale"), &[n])]),
+            linear(
+                &format!("{r}.proj"),
+                "router logits, after a weightless RMSNorm and a learned scale",
+                seq,
+                h,
+                n,
+                false,
+            )
+            .with([
+                Tensor::new(format!("{r}.scale"), &[h]),
+                Tensor::new(format!("{r}.per_expert_scale"), &[n]),
+            ]),
         );
         nodes.push(norm(&format!("{l}.pre_feedforward_layernorm_2"), "before the experts", seq, h));
         let e = format!("{l}.experts");
@@ -105,13 +127,32 @@ fn layer(c: &Gemma4Config, l: &str, g: &G4Layer, seq: u64) -> Vec<Node> {
         };
         nodes.push(slice("gate_up_proj", 2 * f, h, "stacked experts' gate and up projection"));
         nodes.push(slice("down_proj", h, f, "stacked experts' down projection"));
-        nodes.push(norm(&format!("{l}.post_feedforward_layernorm_1"), "after the MLP, beside the experts", seq, h));
+        nodes.push(norm(
+            &format!("{l}.post_feedforward_layernorm_1"),
+            "after the MLP, beside the experts",
+            seq,
+            h,
+        ));
         nodes.push(norm(&format!("{l}.post_feedforward_layernorm_2"), "after the experts", seq, h));
     }
     nodes.push(norm(&format!("{l}.post_feedforward_layernorm"), "after the MLP", seq, h));
     if let Some((_, p)) = c.per_layer {
-        nodes.push(linear(&format!("{l}.per_layer_input_gate"), "gate of the per-layer input", seq, h, p, false));
-        nodes.push(linear(&format!("{l}.per_layer_projection"), "per-layer input back to hidden", seq, p, h, false));
+        nodes.push(linear(
+            &format!("{l}.per_layer_input_gate"),
+            "gate of the per-layer input",
+            seq,
+            h,
+            p,
+            false,
+        ));
+        nodes.push(linear(
+            &format!("{l}.per_layer_projection"),
+            "per-layer input back to hidden",
+            seq,
+            p,
+            h,
+            false,
+        ));
         nodes.push(norm(&format!("{l}.post_per_layer_input_norm"), "after the per-layer input", seq, h));
     }
     nodes
@@ -119,11 +160,16 @@ fn layer(c: &Gemma4Config, l: &str, g: &G4Layer, seq: u64) -> Vec<Node> {
 
 /// The layers: a run of like layers from layer 0 repeats with `{i}`; the later ones are named
 /// one by one.
-pub(crate) fn layer_sections(layers: &[G4Layer], p: &str, make: impl Fn(&str, &G4Layer) -> Vec<Node>) -> Vec<Section> {
+pub(crate) fn layer_sections(
+    layers: &[G4Layer],
+    p: &str,
+    make: impl Fn(&str, &G4Layer) -> Vec<Node>,
+) -> Vec<Section> {
     let Some(first) = layers.first() else { return vec![] };
     let run = layers.iter().take_while(|l| *l == first).count();
     let l = format!("{p}layers.{{i}}");
-    let mut out = vec![Section { name: l.clone(), role: Role::Layers, repeat: run as u64, nodes: make(&l, first) }];
+    let mut out =
+        vec![Section { name: l.clone(), role: Role::Layers, repeat: run as u64, nodes: make(&l, first) }];
     for (i, g) in layers.iter().enumerate().skip(run) {
         let l = format!("{p}layers.{i}");
         out.push(Section { name: l.clone(), role: Role::Layers, repeat: 1, nodes: make(&l, g) });
@@ -143,15 +189,33 @@ pub fn build(c: &Gemma4Config, seq: u64) -> Graph {
             role: Role::Embeddings,
             repeat: 1,
             nodes: vec![
-                embedding(&format!("{p}embed_tokens_per_layer"), format!("{v} tokens, {w} per layer"), seq, v, all),
-                linear(&format!("{p}per_layer_model_projection"), "hidden state to every layer's input", seq, h, all, false),
+                embedding(
+                    &format!("{p}embed_tokens_per_layer"),
+                    format!("{v} tokens, {w} per layer"),
+                    seq,
+                    v,
+                    all,
+                ),
+                linear(
+                    &format!("{p}per_layer_model_projection"),
+                    "hidden state to every layer's input",
+                    seq,
+                    h,
+                    all,
+                    false,
+                ),
                 norm(&format!("{p}per_layer_projection_norm"), "per layer's input", seq, w),
             ],
         });
     }
     sections.extend(layer_sections(&c.layers, p, |l, g| layer(c, l, g, seq)));
     let n = format!("{p}norm");
-    sections.push(Section { name: n.clone(), role: Role::Layers, repeat: 1, nodes: vec![norm(&n, "final", seq, h)] });
+    sections.push(Section {
+        name: n.clone(),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![norm(&n, "final", seq, h)],
+    });
     let tied = format!("{embed}.weight");
     let names = HeadNames {
         lm: "lm_head",

@@ -30,13 +30,21 @@ fn no_candidates(_: &Gemma4AssistantConfig) -> Vec<Candidate> {
 pub fn build(c: &Gemma4AssistantConfig, seq: u64) -> Graph {
     let mut g = super::gemma4::build(&c.text, seq);
     let (h, v, bb) = (c.text.hidden_size, c.text.vocab_size, c.backbone_hidden_size);
-    let mut nodes = vec![linear("pre_projection", "main model's state and embedding to hidden", seq, 2 * bb, h, false)];
+    let mut nodes =
+        vec![linear("pre_projection", "main model's state and embedding to hidden", seq, 2 * bb, h, false)];
     let mut head = linear("lm_head", "logits over the vocabulary", seq, h, v, false);
     head.params[0] = tied_if(c.tie_word_embeddings, "lm_head.weight", &[v, h], "model.embed_tokens.weight");
     nodes.push(head);
     nodes.push(linear("post_projection", "hidden back to the main model's width", seq, h, bb, false));
     if let Some(n) = c.centroids {
-        nodes.push(linear("masked_embedding.centroids", "centroid logits choosing the tokens scored", seq, h, n, false));
+        nodes.push(linear(
+            "masked_embedding.centroids",
+            "centroid logits choosing the tokens scored",
+            seq,
+            h,
+            n,
+            false,
+        ));
     }
     g.sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes });
     g

@@ -103,14 +103,33 @@ fn stack(s: &Stack, p: &str, seq: u64, cross: Option<u64>) -> Vec<Section> {
         // Keys and values read the encoder's states, `cross_attention_hidden_size` wide.
         for n in x.iter_mut().filter(|n| n.name.ends_with(".k_proj") || n.name.ends_with(".v_proj")) {
             let name = n.name.clone();
-            *n = linear(&name, if name.ends_with("k_proj") { "key projection of the encoder's states" } else { "value projection of the encoder's states" }, seq, enc, q, s.attention_bias);
+            *n = linear(
+                &name,
+                if name.ends_with("k_proj") {
+                    "key projection of the encoder's states"
+                } else {
+                    "value projection of the encoder's states"
+                },
+                seq,
+                enc,
+                q,
+                s.attention_bias,
+            );
         }
         nodes.push(norm(&format!("{l}.pre_cross_attn_layernorm"), "before cross-attention", seq, h));
         nodes.extend(x);
         nodes.push(norm(&format!("{l}.post_cross_attn_layernorm"), "after cross-attention", seq, h));
     }
     nodes.push(norm(&format!("{l}.pre_feedforward_layernorm"), "before the MLP", seq, h));
-    nodes.extend(gated_mlp(&format!("{l}.mlp"), seq, h, s.intermediate_size, &s.hidden_activation, false, false));
+    nodes.extend(gated_mlp(
+        &format!("{l}.mlp"),
+        seq,
+        h,
+        s.intermediate_size,
+        &s.hidden_activation,
+        false,
+        false,
+    ));
     nodes.push(norm(&format!("{l}.post_feedforward_layernorm"), "after the MLP", seq, h));
     let n = format!("{p}norm");
     vec![
@@ -133,9 +152,17 @@ pub fn build(c: &T5GemmaConfig, seq: u64) -> Graph {
     let node = match c.head {
         T5GemmaHead::Model | T5GemmaHead::Encoder => None,
         T5GemmaHead::Generation => {
-            let mut n = linear("lm_head.out_proj", "logits over the vocabulary, soft-capped", seq, s.hidden_size, s.vocab_size, false);
+            let mut n = linear(
+                "lm_head.out_proj",
+                "logits over the vocabulary, soft-capped",
+                seq,
+                s.hidden_size,
+                s.vocab_size,
+                false,
+            );
             let to = format!("{p}decoder.embed_tokens.weight");
-            n.params[0] = tied_if(c.tie_word_embeddings, "lm_head.out_proj.weight", &[s.vocab_size, s.hidden_size], to);
+            n.params[0] =
+                tied_if(c.tie_word_embeddings, "lm_head.out_proj.weight", &[s.vocab_size, s.hidden_size], to);
             Some(n)
         }
         T5GemmaHead::Classifier { labels, tokens } => {
