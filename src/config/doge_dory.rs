@@ -35,13 +35,13 @@ const DOGE: Spec = Spec {
 pub struct DogeConfig {
     pub class: String,
     pub head: DecoderHead,
-    pub vocab_size: u64,
-    pub hidden_size: u64,
-    pub intermediate_size: u64,
     pub num_layers: u64,
+    pub hidden_size: u64,
     pub num_heads: u64,
     pub num_kv_heads: u64,
     pub head_dim: u64,
+    pub intermediate_size: u64,
+    pub vocab_size: u64,
     pub max_position_embeddings: u64,
     pub attention_bias: bool,
     pub mlp_bias: bool,
@@ -135,22 +135,29 @@ impl DogeConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
+        let s = [self.hidden_size, self.num_layers, self.num_heads, self.num_kv_heads, self.head_dim];
+        let [h, n, heads, kv, hd] = s;
+        let sizes =
+            [h, n, heads, kv, hd, self.intermediate_size, self.vocab_size, self.max_position_embeddings];
+        let d = decoder_dims(sizes, self.pad_token_id, self.tie_word_embeddings, self.rms_norm_eps);
         super::Dims {
-            num_kv_heads: self.num_kv_heads,
-            head_dim: self.head_dim,
-            pad_token_id: self.pad_token_id,
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.rms_norm_eps,
             num_experts: self.experts.map(|e| e.0),
             experts_per_token: self.experts.map(|e| e.1),
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            ..d
         }
+    }
+}
+
+/// A decoder's dimensions from its sizes `[hidden, layers, heads, kv heads, head_dim, ffn, vocab,
+/// context]`, its padding token, tie and norm epsilon (Doge, Dory, Gemma 4, Gemma 3n, T5Gemma).
+pub(crate) fn decoder_dims(s: [u64; 8], pad: Option<u64>, tie: bool, eps: f64) -> super::Dims {
+    let [hidden, layers, heads, kv, head_dim, ffn, vocab, context] = s;
+    super::Dims {
+        num_kv_heads: kv,
+        head_dim,
+        pad_token_id: pad,
+        tie_word_embeddings: tie,
+        layer_norm_eps: eps,
+        ..super::Dims::mha(hidden, layers, heads, ffn, vocab, context)
     }
 }

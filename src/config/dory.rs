@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::decoder::DecoderHead;
-use super::doge_dory::{heads, pad_token};
+use super::doge_dory::{decoder_dims, heads, pad_token};
 use super::spec::{Dv, HeadKind, Reader, Spec, head};
 use super::spec_dense::BASE;
 use super::spec_llama_like::{classes, head_of, keys};
@@ -144,20 +144,11 @@ impl DoryConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
-        super::Dims {
-            num_kv_heads: self.num_kv_heads,
-            head_dim: self.head_dim,
-            pad_token_id: self.pad_token_id,
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: 1e-6,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.sliding.len() as u64,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
-        }
+        let (h, layers, ffn) = (self.hidden_size, self.sliding.len() as u64, self.intermediate_size);
+        let heads = [self.num_heads, self.num_kv_heads, self.head_dim];
+        let sizes =
+            [h, layers, heads[0], heads[1], heads[2], ffn, self.vocab_size, self.max_position_embeddings];
+        // Every norm is an L2 normalisation at DoryL2Norm's epsilon.
+        decoder_dims(sizes, self.pad_token_id, self.tie_word_embeddings, 1e-6)
     }
 }

@@ -31,13 +31,14 @@ const GEMMA3N: Spec = Spec {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Gemma3nConfig {
+    /// Per layer: sliding or full, its widths, whether it shares an earlier layer's keys and values.
+    pub layers: Vec<G4Layer>,
     pub class: String,
     pub head: DecoderHead,
-    pub vocab_size: u64,
     pub hidden_size: u64,
     pub num_heads: u64,
-    pub layers: Vec<G4Layer>,
     pub attention_bias: bool,
+    pub vocab_size: u64,
     pub vocab_size_per_layer_input: u64,
     pub hidden_size_per_layer_input: u64,
     pub altup_num_inputs: u64,
@@ -131,6 +132,8 @@ impl Gemma3nConfig {
         Ok(Gemma3nConfig {
             class,
             head,
+            pad_token_id: r.opt_u("pad_token_id")?,
+            hidden_activation: r.string("hidden_activation")?,
             vocab_size: r.size("vocab_size", 100_000_000)?,
             hidden_size: hidden,
             num_heads: heads,
@@ -144,28 +147,19 @@ impl Gemma3nConfig {
             max_position_embeddings: r.size("max_position_embeddings", 1 << 24)?,
             tie_word_embeddings: r.flag("tie_word_embeddings")?,
             rms_norm_eps: r.float("rms_norm_eps")?,
-            pad_token_id: r.opt_u("pad_token_id")?,
-            hidden_activation: r.string("hidden_activation")?,
             defaulted: r.defaulted,
         })
     }
 
     pub fn dims(&self) -> super::Dims {
-        let first = self.layers.first().copied();
+        let (v, context) = (self.vocab_size, self.max_position_embeddings);
+        let d = super::gemma4::layered_dims(self.hidden_size, self.num_heads, &self.layers, v, context);
+        let eps = self.rms_norm_eps;
         super::Dims {
-            num_kv_heads: first.map_or(1, |l| l.kv_heads),
-            head_dim: first.map_or(1, |l| l.head_dim),
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.rms_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.layers.len() as u64,
-                self.num_heads,
-                first.map_or(0, |l| l.ffn),
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            layer_norm_eps: eps,
+            ..d
         }
     }
 }

@@ -239,23 +239,38 @@ impl Gemma4Config {
     }
 
     pub fn dims(&self) -> super::Dims {
-        let first = self.layers.first().copied();
+        let d = layered_dims(
+            self.hidden_size,
+            self.num_heads,
+            &self.layers,
+            self.vocab_size,
+            self.max_position_embeddings,
+        );
+        let d = super::Dims { pad_token_id: self.pad_token_id, layer_norm_eps: self.rms_norm_eps, ..d };
+        let experts = (self.experts.map(|e| e.0), self.experts.map(|e| e.1));
         super::Dims {
-            num_kv_heads: first.map_or(1, |l| l.kv_heads),
-            head_dim: first.map_or(1, |l| l.head_dim),
-            pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.rms_norm_eps,
-            num_experts: self.experts.map(|e| e.0),
-            experts_per_token: self.experts.map(|e| e.1),
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.layers.len() as u64,
-                self.num_heads,
-                self.layers.first().map_or(0, |l| l.ffn),
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            num_experts: experts.0,
+            experts_per_token: experts.1,
+            ..d
         }
     }
+}
+
+/// The dimensions of a stack of Gemma 4-style layers, from the first layer's heads and widths.
+pub(crate) fn layered_dims(
+    hidden: u64,
+    heads: u64,
+    layers: &[G4Layer],
+    vocab: u64,
+    context: u64,
+) -> super::Dims {
+    let first = layers.first().copied();
+    let (kv, hd, ffn) = first.map_or((1, 1, 0), |l| (l.kv_heads, l.head_dim, l.ffn));
+    super::doge_dory::decoder_dims(
+        [hidden, layers.len() as u64, heads, kv, hd, ffn, vocab, context],
+        None,
+        true,
+        1e-6,
+    )
 }

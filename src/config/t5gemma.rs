@@ -25,10 +25,10 @@ const MODULE: Spec = Spec {
 /// One stack's sizes (`T5GemmaModuleConfig`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Stack {
-    pub vocab_size: u64,
-    pub hidden_size: u64,
-    pub intermediate_size: u64,
     pub num_layers: u64,
+    pub hidden_size: u64,
+    pub vocab_size: u64,
+    pub intermediate_size: u64,
     pub num_heads: u64,
     pub num_kv_heads: u64,
     pub head_dim: u64,
@@ -203,20 +203,17 @@ impl T5GemmaConfig {
 
     pub fn dims(&self) -> super::Dims {
         let s = self.main();
-        super::Dims {
-            num_kv_heads: s.num_kv_heads,
-            head_dim: s.head_dim,
-            pad_token_id: s.pad_token_id,
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: s.rms_norm_eps,
-            ..super::Dims::mha(
-                s.hidden_size,
-                s.num_layers,
-                s.num_heads,
-                s.intermediate_size,
-                s.vocab_size,
-                s.max_position_embeddings,
-            )
-        }
+        let heads = [s.num_heads, s.num_kv_heads, s.head_dim];
+        let sizes = [
+            s.hidden_size,
+            s.num_layers,
+            heads[0],
+            heads[1],
+            heads[2],
+            s.intermediate_size,
+            s.vocab_size,
+            s.max_position_embeddings,
+        ];
+        super::doge_dory::decoder_dims(sizes, s.pad_token_id, self.tie_word_embeddings, s.rms_norm_eps)
     }
 }

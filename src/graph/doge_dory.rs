@@ -46,46 +46,45 @@ pub(crate) fn uniform_kv(layers: u64, kv: u64, hd: u64, window: Option<u64>) -> 
     }
 }
 
-/// The sizes a decoder's frame needs: embeddings, the repeated layer, the final norm, the head.
-pub(crate) struct Frame<'a> {
+/// What ends a decoder: its vocabulary and width, its class's head, whether the LM head is tied.
+pub(crate) struct Tail<'a> {
     pub head: DecoderHead,
     pub vocab: u64,
     pub hidden: u64,
-    pub layers: u64,
     pub tie: bool,
-    /// The final norm's node, given its name.
-    pub norm: &'a dyn Fn(&str) -> Node,
+    /// What the LM head says after "logits over the vocabulary" (Gemma 3n's soft-capping).
+    pub lm_note: &'a str,
 }
 
-/// `model.embed_tokens`, `layer` repeated over `model.layers.{i}`, `model.norm`, the class's head
-/// (`lm_head`, tied where the config says, or a `score` without bias).
-pub(crate) fn frame(f: &Frame, seq: u64, layer: Vec<Node>) -> Graph {
-    let p = if f.head == DecoderHead::Model { "" } else { "model." };
-    let embed = format!("{p}embed_tokens");
-    let tied = format!("{embed}.weight");
-    let norm = format!("{p}norm");
-    let mut sections = vec![token_embeddings(&embed, seq, f.vocab, f.hidden)];
-    sections.push(Section {
-        name: format!("{p}layers.{{i}}"),
-        role: Role::Layers,
-        repeat: f.layers,
-        nodes: layer,
-    });
-    sections.push(Section {
-        name: norm.clone(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![(f.norm)(&norm)],
-    });
+/// `{p}norm` (its nodes given), then the class's head: `lm_head`, tied to `{p}embed_tokens`
+/// where the config says, or a `score` without bias.
+pub(crate) fn norm_and_head(t: &Tail, p: &str, seq: u64, norm: Vec<Node>) -> Vec<Section> {
+    let tied = format!("{p}embed_tokens.weight");
+    let mut sections = vec![Section { name: format!("{p}norm"), role: Role::Layers, repeat: 1, nodes: norm }];
     let names = HeadNames {
         lm: "lm_head",
         lm_bias: false,
-        lm_note: String::new(),
+        lm_note: t.lm_note.into(),
         token: "score",
         score_rows: None,
-        tied_to: f.tie.then_some(&tied),
+        tied_to: t.tie.then_some(&tied),
     };
-    sections.extend(head_section(f.head, &names, seq, f.hidden, f.vocab));
+    sections.extend(head_section(t.head, &names, seq, t.hidden, t.vocab));
+    sections
+}
+
+/// `model.embed_tokens`, `layer` repeated over `model.layers.{i}`, `model.norm` (made by `norm`
+/// from its name), the class's head.
+pub(crate) fn frame(t: &Tail, layers: u64, norm: &dyn Fn(&str) -> Node, seq: u64, layer: Vec<Node>) -> Graph {
+    let p = if t.head == DecoderHead::Model { "" } else { "model." };
+    let mut sections = vec![token_embeddings(&format!("{p}embed_tokens"), seq, t.vocab, t.hidden)];
+    sections.push(Section {
+        name: format!("{p}layers.{{i}}"),
+        role: Role::Layers,
+        repeat: layers,
+        nodes: layer,
+    });
+    sections.extend(norm_and_head(t, p, seq, vec![norm(&format!("{p}norm"))]));
     Graph { seq_len: seq, sections }
 }
 
@@ -158,13 +157,6 @@ pub fn build(c: &DogeConfig, seq: u64) -> Graph {
         h,
     ));
     let norm = |n: &str| rms_norm(n, "final RMSNorm", &[seq, h], h);
-    let f = Frame {
-        head: c.head,
-        vocab: c.vocab_size,
-        hidden: h,
-        layers: c.num_layers,
-        tie: c.tie_word_embeddings,
-        norm: &norm,
-    };
-    frame(&f, seq, nodes)
+    let t = Tail { head: c.head, vocab: c.vocab_size, hidden: h, tie: c.tie_word_embeddings, lm_note: "" };
+    frame(&t, c.num_layers, &norm, seq, nodes)
 }

@@ -5,7 +5,7 @@
 //! without parameters; `lm_head` with its `logit_scale`.
 
 use super::blocks::{gated_mlp, linear};
-use super::doge_dory::{Frame, frame, scale};
+use super::doge_dory::{Tail, frame, scale};
 use super::kv::{KvGroup, KvLayout};
 use super::{Candidate, Graph, Node, Op, Tensor};
 use crate::config::decoder::DecoderHead;
@@ -101,15 +101,8 @@ pub fn build(c: &DoryConfig, seq: u64) -> Graph {
     nodes.push(scale(&format!("{l}.lambda_2"), "learned step toward the MLP output", seq, h));
     let norm = |n: &str| l2(n, "final", seq, h);
     let layers = c.sliding.len() as u64;
-    let f = Frame {
-        head: c.head,
-        vocab: c.vocab_size,
-        hidden: h,
-        layers,
-        tie: c.tie_word_embeddings,
-        norm: &norm,
-    };
-    let mut g = frame(&f, seq, nodes);
+    let t = Tail { head: c.head, vocab: c.vocab_size, hidden: h, tie: c.tie_word_embeddings, lm_note: "" };
+    let mut g = frame(&t, layers, &norm, seq, nodes);
     if let Some(head) =
         g.sections.last_mut().and_then(|s| s.nodes.first_mut()).filter(|n| n.name == "lm_head")
     {

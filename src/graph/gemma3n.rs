@@ -7,10 +7,11 @@
 //! `post_laurel_norm`) and the per-layer input's gate, projection and norm; then
 //! `altup_unembed_projections`, `norm` and the tied `lm_head`.
 
-use super::blocks::{HeadNames, embedding, gated_mlp, head_section, linear, rms_norm, token_embeddings};
-use super::gemma4::{attention, kv_layout, layer_sections};
+use super::blocks::{gated_mlp, linear, rms_norm, token_embeddings};
+use super::doge_dory::{Tail, norm_and_head};
+use super::gemma4::{attention, kv_layout, layer_sections, per_layer_embeddings};
 use super::kv::KvLayout;
-use super::{Candidate, Graph, Node, Role, Section, Tensor};
+use super::{Candidate, Graph, Node, Tensor};
 use crate::config::decoder::DecoderHead;
 use crate::config::gemma3n::Gemma3nConfig;
 use crate::config::gemma4::G4Layer;
@@ -80,66 +81,26 @@ fn altup_projections(name: &str, what: &str, seq: u64, h: u64, n: u64) -> Node {
 pub fn build(c: &Gemma3nConfig, seq: u64) -> Graph {
     let p = if c.head == DecoderHead::Model { "" } else { "model." };
     let (h, n) = (c.hidden_size, c.altup_num_inputs);
-    let embed = format!("{p}embed_tokens");
-    let mut sections = vec![token_embeddings(&embed, seq, c.vocab_size, h)];
-    let (v, w) = (c.vocab_size_per_layer_input, c.hidden_size_per_layer_input);
-    let all = c.layers.len() as u64 * w;
-    sections.push(Section {
-        name: format!("{p}embed_tokens_per_layer"),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            embedding(
-                &format!("{p}embed_tokens_per_layer"),
-                format!("{v} tokens, {w} per layer"),
-                seq,
-                v,
-                all,
-            ),
-            linear(
-                &format!("{p}per_layer_model_projection"),
-                "hidden state to every layer's input",
-                seq,
-                h,
-                all,
-                false,
-            ),
-            norm(&format!("{p}per_layer_projection_norm"), "per layer's input", seq, w),
-            altup_projections(
-                &format!("{p}altup_projections"),
-                "AltUp: the hidden state to another input",
-                seq,
-                h,
-                n,
-            ),
-        ],
-    });
+    let mut sections = vec![token_embeddings(&format!("{p}embed_tokens"), seq, c.vocab_size, h)];
+    let altup = altup_projections(
+        &format!("{p}altup_projections"),
+        "AltUp: the hidden state to another input",
+        seq,
+        h,
+        n,
+    );
+    let per_layer = (c.vocab_size_per_layer_input, c.hidden_size_per_layer_input);
+    sections.push(per_layer_embeddings(p, seq, h, c.layers.len() as u64, per_layer, vec![altup]));
     sections.extend(layer_sections(&c.layers, p, |l, g| layer(c, l, g, seq)));
-    let f = format!("{p}norm");
-    sections.push(Section {
-        name: f.clone(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![
-            altup_projections(
-                &format!("{p}altup_unembed_projections"),
-                "AltUp: another input back",
-                seq,
-                h,
-                n,
-            ),
-            norm(&f, "final", seq, h),
-        ],
-    });
-    let tied = format!("{embed}.weight");
-    let names = HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: ", soft-capped".into(),
-        token: "score",
-        score_rows: None,
-        tied_to: c.tie_word_embeddings.then_some(&tied),
+    let t = Tail {
+        head: c.head,
+        vocab: c.vocab_size,
+        hidden: h,
+        tie: c.tie_word_embeddings,
+        lm_note: ", soft-capped",
     };
-    sections.extend(head_section(c.head, &names, seq, h, c.vocab_size));
+    let unembed =
+        altup_projections(&format!("{p}altup_unembed_projections"), "AltUp: another input back", seq, h, n);
+    sections.extend(norm_and_head(&t, p, seq, vec![unembed, norm(&format!("{p}norm"), "final", seq, h)]));
     Graph { seq_len: seq, sections }
 }

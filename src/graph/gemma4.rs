@@ -7,7 +7,8 @@
 //! beside it the `router` and stacked `experts` with their three norms), `post_feedforward_layernorm`,
 //! the per-layer input's gate, projection and norm; `norm`; the tied `lm_head`.
 
-use super::blocks::{HeadNames, embedding, gated_mlp, head_section, linear, rms_norm, token_embeddings};
+use super::blocks::{embedding, gated_mlp, linear, rms_norm, token_embeddings};
+use super::doge_dory::{Tail, norm_and_head};
 use super::kv::{KvGroup, KvLayout};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
@@ -177,54 +178,41 @@ pub(crate) fn layer_sections(
     out
 }
 
+/// Per-layer embeddings (`embed_tokens_per_layer`, `v` tokens, `w` per layer), their projection
+/// from the hidden state and its norm, and any `more` nodes of the same stage (Gemma 3n's AltUp).
+pub(crate) fn per_layer_embeddings(
+    p: &str,
+    seq: u64,
+    h: u64,
+    layers: u64,
+    (v, w): (u64, u64),
+    more: Vec<Node>,
+) -> Section {
+    let all = layers * w;
+    let mut nodes = vec![
+        embedding(&format!("{p}embed_tokens_per_layer"), format!("{v} tokens, {w} per layer"), seq, v, all),
+        linear(
+            &format!("{p}per_layer_model_projection"),
+            "hidden state to every layer's input",
+            seq,
+            h,
+            all,
+            false,
+        ),
+        norm(&format!("{p}per_layer_projection_norm"), "per layer's input", seq, w),
+    ];
+    nodes.extend(more);
+    Section { name: format!("{p}embed_tokens_per_layer"), role: Role::Embeddings, repeat: 1, nodes }
+}
+
 pub fn build(c: &Gemma4Config, seq: u64) -> Graph {
     let p = if c.head == DecoderHead::Model && !c.nested { "" } else { "model." };
     let h = c.hidden_size;
-    let embed = format!("{p}embed_tokens");
-    let mut sections = vec![token_embeddings(&embed, seq, c.vocab_size, h)];
-    if let Some((v, w)) = c.per_layer {
-        let all = c.layers.len() as u64 * w;
-        sections.push(Section {
-            name: format!("{p}embed_tokens_per_layer"),
-            role: Role::Embeddings,
-            repeat: 1,
-            nodes: vec![
-                embedding(
-                    &format!("{p}embed_tokens_per_layer"),
-                    format!("{v} tokens, {w} per layer"),
-                    seq,
-                    v,
-                    all,
-                ),
-                linear(
-                    &format!("{p}per_layer_model_projection"),
-                    "hidden state to every layer's input",
-                    seq,
-                    h,
-                    all,
-                    false,
-                ),
-                norm(&format!("{p}per_layer_projection_norm"), "per layer's input", seq, w),
-            ],
-        });
-    }
+    let mut sections = vec![token_embeddings(&format!("{p}embed_tokens"), seq, c.vocab_size, h)];
+    let layers = c.layers.len() as u64;
+    sections.extend(c.per_layer.map(|pl| per_layer_embeddings(p, seq, h, layers, pl, vec![])));
     sections.extend(layer_sections(&c.layers, p, |l, g| layer(c, l, g, seq)));
-    let n = format!("{p}norm");
-    sections.push(Section {
-        name: n.clone(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![norm(&n, "final", seq, h)],
-    });
-    let tied = format!("{embed}.weight");
-    let names = HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: String::new(),
-        token: "score",
-        score_rows: None,
-        tied_to: c.tie_word_embeddings.then_some(&tied),
-    };
-    sections.extend(head_section(c.head, &names, seq, h, c.vocab_size));
+    let t = Tail { head: c.head, vocab: c.vocab_size, hidden: h, tie: c.tie_word_embeddings, lm_note: "" };
+    sections.extend(norm_and_head(&t, p, seq, vec![norm(&format!("{p}norm"), "final", seq, h)]));
     Graph { seq_len: seq, sections }
 }
