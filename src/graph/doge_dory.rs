@@ -6,9 +6,7 @@
 //! `norm` and the class's head. The frame (embeddings, layers, final norm, head) is shared with
 //! Dory's graph (`graph/dory.rs`).
 
-use super::blocks::{
-    Gqa, HeadNames, embedding, gated_mlp, gqa, head_section, linear, rms_norm, token_embeddings,
-};
+use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, linear, rms_norm, token_embeddings};
 use super::kv::{KvGroup, KvLayout};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::QkNorm;
@@ -135,20 +133,19 @@ pub fn build(c: &DogeConfig, seq: u64) -> Graph {
             2 * keys,
             false,
         ));
-        nodes.push(embedding(
-            &format!("{m}.down_embed"),
-            format!("{n} experts' input rows, {k} per token"),
-            seq,
-            n,
-            h,
-        ));
-        nodes.push(embedding(
-            &format!("{m}.up_embed"),
-            format!("{n} experts' output rows, {k} per token"),
-            seq,
-            n,
-            h,
-        ));
+        // One row of each table per expert: `[{e}]` names an expert's row, k of them per token.
+        let rows = |name: &str, what: &str| {
+            Node::new(
+                format!("{m}.{name}"),
+                Op::Embedding,
+                format!("{n} experts' {what} rows, {k} per token"),
+                &[seq, k],
+            )
+            .with([Tensor::new(format!("{m}.{name}.weight[{{e}}]"), &[h])])
+            .experts(n, k)
+        };
+        nodes.push(rows("down_embed", "input"));
+        nodes.push(rows("up_embed", "output"));
     }
     nodes.push(scale(
         &format!("{l}.post_attention_residual"),
