@@ -49,16 +49,6 @@ fn flag_or(value: &Value, key: &'static str, default: bool) -> Result<bool, Conf
     }
 }
 
-/// An error of the language model's keys, named under `text_config`.
-fn within_text(e: ConfigError) -> ConfigError {
-    match e {
-        ConfigError::Field { field, reason } => {
-            ConfigError::Field { field: format!("text_config.{field}"), reason }
-        }
-        other => other,
-    }
-}
-
 impl Gemma4AssistantConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let unified = common.model_type == "gemma4_unified_assistant";
@@ -113,7 +103,8 @@ impl Gemma4AssistantConfig {
             architecture: Some(spec.classes[0].0.into()),
             torch_dtype: common.torch_dtype.clone(),
         };
-        let mut text = Gemma4Config::read(spec, &text, &inner).map_err(within_text)?;
+        let mut text =
+            Gemma4Config::read(spec, &text, &inner).map_err(|e| super::t5gemma::within("text_config", e))?;
         if text.layers.iter().any(|l| !l.shared) {
             return Err(ConfigError::field(
                 "text_config.num_kv_shared_layers",

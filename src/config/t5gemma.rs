@@ -92,19 +92,38 @@ pub(crate) fn windows(
         .collect()
 }
 
+/// An error of a sub-config's keys, named under it (`decoder.num_hidden_layers`).
+pub(crate) fn within(prefix: &str, e: ConfigError) -> ConfigError {
+    match e {
+        ConfigError::Field { field, reason } => {
+            ConfigError::Field { field: format!("{prefix}.{field}"), reason }
+        }
+        other => other,
+    }
+}
+
 fn stack(value: &Value, side: &'static str, d: &mut Vec<Defaulted>) -> Result<Stack, ConfigError> {
     let empty = Value::Object(Default::default());
     let sub = value.get(side).filter(|v| !v.is_null()).unwrap_or(&empty);
     if !sub.is_object() {
         return Err(ConfigError::field(side, format!("expected an object of the stack's keys, found {sub}")));
     }
+    let (s, defaulted) = stack_keys(sub).map_err(|e| within(side, e))?;
+    d.extend(
+        defaulted.into_iter().map(|x| Defaulted { field: side, value: format!("{} {}", x.field, x.value) }),
+    );
+    Ok(s)
+}
+
+/// One stack's keys (`T5GemmaModuleConfig`), and those its class's defaults gave.
+fn stack_keys(sub: &Value) -> Result<(Stack, Vec<Defaulted>), ConfigError> {
     let mut r = Reader { spec: &MODULE, value: sub, defaulted: vec![] };
     let hidden_size = r.size("hidden_size", 1 << 18)?;
     let num_heads = r.size("num_attention_heads", 1 << 14)?;
     let num_kv_heads = r.size("num_key_value_heads", 1 << 14)?;
     if hidden_size % num_heads != 0 || num_heads % num_kv_heads != 0 {
         return Err(ConfigError::field(
-            side,
+            "num_attention_heads",
             format!(
                 "hidden_size {hidden_size}, {num_heads} heads and {num_kv_heads} key/value heads do not divide as T5GemmaModuleConfig requires"
             ),
@@ -112,7 +131,6 @@ fn stack(value: &Value, side: &'static str, d: &mut Vec<Defaulted>) -> Result<St
     }
     let num_layers = r.size("num_hidden_layers", 10_000)?;
     let window = r.size("sliding_window", 1 << 24)?;
-    let field = if side == "encoder" { "encoder.layer_types" } else { "decoder.layer_types" };
     let s = Stack {
         vocab_size: r.size("vocab_size", 100_000_000)?,
         hidden_size,
@@ -122,16 +140,13 @@ fn stack(value: &Value, side: &'static str, d: &mut Vec<Defaulted>) -> Result<St
         num_kv_heads,
         head_dim: r.size("head_dim", 1 << 14)?,
         attention_bias: r.flag("attention_bias")?,
-        windows: windows(sub, field, num_layers, window, |i| (i + 1) % 2 == 0)?,
+        windows: windows(sub, "layer_types", num_layers, window, |i| (i + 1) % 2 == 0)?,
         max_position_embeddings: r.size("max_position_embeddings", 1 << 24)?,
         rms_norm_eps: r.float("rms_norm_eps")?,
         hidden_activation: r.string("hidden_activation")?,
         pad_token_id: r.opt_u("pad_token_id")?,
     };
-    d.extend(
-        r.defaulted.into_iter().map(|x| Defaulted { field: side, value: format!("{} {}", x.field, x.value) }),
-    );
-    Ok(s)
+    Ok((s, r.defaulted))
 }
 
 impl T5GemmaConfig {
