@@ -18,15 +18,25 @@ architecture!(
     Gemma4Config,
     |c| activations: vec![("hidden_activation", c.hidden_activation.clone())],
     prefixes: ["model."],
-    candidates: no_candidates,
+    candidates: candidates,
     unscaled_residual_init: false;
     fn kv_layout(&self) -> Option<KvLayout> {
         Some(kv_layout(&self.layers, self.sliding_window))
     }
 );
 
-fn no_candidates(_: &Gemma4Config) -> Vec<Candidate> {
-    vec![]
+fn candidates(c: &Gemma4Config) -> Vec<Candidate> {
+    let p = if c.head == DecoderHead::Model && !c.nested { "" } else { "model." };
+    vec![layer_scalars(p, c.layers.len())]
+}
+
+/// `layer_scalar`, a persistent one-value buffer per layer: saved with the weights, not a parameter.
+pub(crate) fn layer_scalars(p: &str, layers: usize) -> Candidate {
+    Candidate::extra(
+        "per-layer output scalars",
+        (0..layers).map(|i| (format!("{p}layers.{i}.layer_scalar"), vec![1])).collect(),
+        "each decoder layer registers layer_scalar as a persistent buffer: saved with the weights, not a parameter",
+    )
 }
 
 /// The cache of the layers that make their own keys and values, grouped by window and width. A

@@ -13,7 +13,7 @@ architecture!(
     Gemma4AssistantConfig,
     |c| activations: vec![("text_config.hidden_activation", c.text.hidden_activation.clone())],
     prefixes: ["model."],
-    candidates: no_candidates,
+    candidates: candidates,
     unscaled_residual_init: false;
     fn kv_layout(&self) -> Option<KvLayout> {
         Some(super::gemma4::kv_layout(&self.text.layers, self.text.sliding_window))
@@ -23,8 +23,16 @@ architecture!(
     }
 );
 
-fn no_candidates(_: &Gemma4AssistantConfig) -> Vec<Candidate> {
-    vec![]
+fn candidates(c: &Gemma4AssistantConfig) -> Vec<Candidate> {
+    let mut out = vec![super::gemma4::layer_scalars("model.", c.text.layers.len())];
+    if c.centroids.is_some() {
+        out.push(Candidate::extra(
+            "token ordering of the centroid embedder",
+            vec![("masked_embedding.token_ordering".into(), vec![c.text.vocab_size])],
+            "the masked embedder registers token_ordering (the vocabulary sorted by centroid) as a persistent buffer: saved with the weights, not a parameter",
+        ));
+    }
+    out
 }
 
 pub fn build(c: &Gemma4AssistantConfig, seq: u64) -> Graph {
