@@ -13,6 +13,7 @@ mod described_dense;
 mod described_enc2;
 mod described_enc4;
 mod described_enc7;
+mod described_gemma;
 mod described_gpt;
 mod described_hybrid;
 mod described_mbert;
@@ -634,6 +635,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_recur::FAMILIES)
         .chain(described_mbert::FAMILIES)
         .chain(described_enc7::FAMILIES)
+        .chain(described_gemma::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -61,14 +61,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "A.X K2 adds a gate MLP and a gated RMSNorm to DeepSeek-V3.2's latent attention and indexer; the tables have no such blocks yet",
     ),
     (
-        "doge",
-        "Doge's attention learns a dynamic mask (`A`, `dt_proj`) and its cross-domain mixture of experts stores experts as embeddings (`up_embed`, `down_embed`) behind product-key routing; the planner has no such blocks yet",
-    ),
-    (
-        "dory",
-        "Dory normalises every sublayer to the unit sphere with learned per-channel scales (`sqk`, `s_gate`, `suv_gate`, `lambda_1`) and scales each logit (`logit_scale`); the tables have no such blocks yet",
-    ),
-    (
         "qwen4_exp_text",
         "Qwen4-Exp adds an indexer over sparse attention, gated residuals, n-gram and per-layer embeddings to Qwen3.5-MoE's layers; the planner has no such blocks yet",
     ),
@@ -95,26 +87,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
     (
         "minimax_m3_vl_text",
         "MiniMax-M3's language model adds a sparse-attention indexer and a cache of selected blocks to MiniMax-M2's layers; the planner has no such blocks yet",
-    ),
-    (
-        "gemma4_text",
-        "Gemma 4 shares key/value projections across layers and adds per-layer embeddings; the planner has no such blocks yet",
-    ),
-    (
-        "gemma4_unified_text",
-        "Gemma 4 unified's language model builds on Gemma 4's layers (key/value projections shared across layers), which the planner cannot say yet",
-    ),
-    (
-        "gemma4_assistant",
-        "Gemma 4's assistant (draft) model wraps a Gemma 4 language model with projections to and from the main model's width; Gemma 4 is not planned yet",
-    ),
-    (
-        "gemma4_unified_assistant",
-        "Gemma 4 unified's assistant model wraps a Gemma 4 language model with a masked centroid embedder and projections; Gemma 4 is not planned yet",
-    ),
-    (
-        "gemma3n_text",
-        "Gemma 3n adds per-layer embeddings, AltUp's alternating predictions and LAuReL's low-rank residuals to each layer; the planner has no such blocks yet",
     ),
     (
         "moshi",
