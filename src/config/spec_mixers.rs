@@ -29,6 +29,8 @@ pub enum Linear {
     Mamba2(&'static super::spec_hybrid::Hybrid),
     /// MiniMax's lightning attention under `self_attn`, one state of head_dim x head_dim per head.
     Lightning,
+    /// OLMo Hybrid's Gated DeltaNet: every projection separate (`config/spec_olmo_hybrid.rs`).
+    OlmoDeltaNet,
 }
 
 /// Latent attention: queries through an optional low-rank latent, keys and values through one.
@@ -102,6 +104,10 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
                 _ => linear_layers(r, layers)?,
             };
             (Some(dims), list)
+        }
+        Linear::OlmoDeltaNet => {
+            let (dims, layers) = super::spec_olmo_hybrid::delta_net(r, layers)?;
+            (Some(dims), layers)
         }
         Linear::Lightning => {
             // Every attention head, at the attention's head_dim (hidden / heads unless set).

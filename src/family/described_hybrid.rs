@@ -47,4 +47,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "lfm2",
         "Liquid AI's LFM2 mixtures of experts (2025): LFM2's short convolutions and attention, two dense layers, then 32 stacked experts (4 per token) behind a sigmoid router.",
     ),
+    decoder(
+        "olmo_hybrid",
+        "OLMo Hybrid",
+        "olmo3",
+        "Ai2's OLMo Hybrid (2025): Gated DeltaNet linear attention (a recurrent state, no KV cache) on three layers of four, OLMo 3's post-norm attention with q/k norms on the rest, each followed by a gated MLP.",
+    ),
 ];

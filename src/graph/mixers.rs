@@ -191,7 +191,7 @@ pub(crate) fn depthwise_conv(
 }
 
 /// The convolution linear attention runs over q, k and v (`conv1d`, no bias).
-fn qkv_conv(m: &str, seq: u64, d: &LinearDims) -> Node {
+pub(crate) fn qkv_conv(m: &str, seq: u64, d: &LinearDims) -> Node {
     let what = "depthwise causal convolution over q, k and v";
     depthwise_conv(&format!("{m}.conv1d"), what, seq, d.conv_channels(), d.conv_kernel, false)
 }

@@ -39,6 +39,7 @@ mod mamba2;
 mod mixers;
 pub mod mpnet;
 mod nllb_moe;
+mod olmo_hybrid;
 mod pegasus_x;
 pub mod phi;
 pub mod quantized;
