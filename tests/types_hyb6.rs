@@ -1,0 +1,80 @@
+//! Hybrids of linear mixers and attention (helper "hyb6", issue 10): each count written out by
+//! hand from transformers 5.24's modeling file (embeddings + layers x (mixer + MLP + norms) +
+//! final norm + head), never read back from the program.
+
+mod common;
+
+use common::plan_text;
+use serde_json::json;
+
+fn derived(config: serde_json::Value) -> u64 {
+    plan_text(&config.to_string()).unwrap().params.unwrap().derived
+}
+
+/// OLMo Hybrid's Gated DeltaNet layer (modeling_olmo_hybrid.py, no biases): q_proj and k_proj
+/// (h x key heads x key width each), v_proj and g_proj (h x value heads x value width each),
+/// a_proj and b_proj (h x value heads each), o_proj (values x h), conv1d over q, k and v
+/// (channels x kernel, no bias), A_log and dt_bias (one per value head), o_norm (value width);
+/// then input_layernorm and post_attention_layernorm (h each) and the gated MLP (3 x h x f).
+fn olmo_linear_layer(h: u64, f: u64, (kh, kd, vh, vd, kernel): (u64, u64, u64, u64, u64)) -> u64 {
+    let (k, v) = (kh * kd, vh * vd);
+    let mixer = 2 * h * k + 2 * h * v + 2 * h * vh + v * h + (2 * k + v) * kernel + 2 * vh + vd;
+    mixer + 2 * h + 3 * h * f
+}
+
+/// OLMo 3's attention layer: q_proj and o_proj (h x heads x head_dim), k_proj and v_proj (h x KV
+/// heads x head_dim), q_norm and k_norm over all query (key) heads, post_attention_layernorm and
+/// post_feedforward_layernorm (h each), the gated MLP.
+fn olmo_attention_layer(h: u64, f: u64, heads: u64, kv: u64, hd: u64) -> u64 {
+    2 * h * heads * hd + 2 * h * kv * hd + heads * hd + kv * hd + 2 * h + 3 * h * f
+}
+
+#[test]
+fn olmo_hybrid_defaults_count_24_delta_net_layers_and_8_post_norm_attention_layers() {
+    // OlmoHybridConfig's defaults: vocab 100352, hidden 3840, MLP 11008, 32 layers, 30 heads (KV
+    // heads too), head_dim 3840 / 30 = 128; linear heads 30, key width int(0.75 x 3840 / 30) =
+    // 96, value width 2 x 96 = 192, kernel 4; full attention where i % 4 == 3 (8 layers).
+    let (v, h, f) = (100352, 3840, 11008);
+    let linear = olmo_linear_layer(h, f, (30, 96, 30, 192, 4));
+    let attention = olmo_attention_layer(h, f, 30, 30, 128);
+    let expected = v * h + 24 * linear + 8 * attention + h + h * v;
+    assert_eq!(expected, 7_430_870_688, "the figure transformers 5.24 builds on the meta device");
+    let config = json!({"model_type": "olmo_hybrid", "architectures": ["OlmoHybridForCausalLM"]});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn olmo_hybrid_reads_its_layer_types_linear_widths_and_attention_biases() {
+    let (v, h, f, heads, kv) = (257, 40, 72, 2, 1);
+    let linear = olmo_linear_layer(h, f, (2, 12, 4, 10, 3));
+    // attention_bias: q, k, v and o each add their output width (heads x 20, KV heads x 20
+    // twice, h).
+    let attention = olmo_attention_layer(h, f, heads, kv, 20) + heads * 20 + 2 * kv * 20 + h;
+    let layer_types = ["full_attention", "linear_attention", "linear_attention", "full_attention"];
+    // The bare model: no head.
+    let expected = v * h + 2 * linear + 2 * attention + h;
+    let config = json!({"model_type": "olmo_hybrid", "architectures": ["OlmoHybridModel"], "vocab_size": v,
+        "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 4, "num_attention_heads": heads,
+        "num_key_value_heads": kv, "attention_bias": true, "linear_num_key_heads": 2,
+        "linear_num_value_heads": 4, "linear_key_head_dim": 12, "linear_value_head_dim": 10,
+        "linear_conv_kernel_dim": 3, "layer_types": layer_types});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn olmo_hybrid_serves_a_kv_cache_for_its_attention_layers_and_a_state_for_the_others() {
+    let (h, heads) = (64, 4);
+    let config = json!({"model_type": "olmo_hybrid", "architectures": ["OlmoHybridForCausalLM"],
+        "vocab_size": 500, "hidden_size": h, "intermediate_size": 96, "num_hidden_layers": 8,
+        "num_attention_heads": heads});
+    let plan = plan_text(&config.to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    // Layers 3 and 7 attend: 2 layers x (K and V) x 4 heads x 16 head_dim values, bf16.
+    assert_eq!(kv.bytes_per_token_bf16, 2 * 2 * heads * 16 * 2);
+    // Six linear layers: key width int(0.75 x 64 / 4) = 12, value width 24; the convolution keeps
+    // kernel 4 x (2 x 4 x 12 + 4 x 24) inputs, the delta rule 4 value heads x 12 x 24.
+    let state = kv.layout.recurrent.as_ref().unwrap();
+    assert_eq!(state.layers, 6);
+    assert_eq!(state.conv_values, 4 * (2 * 4 * 12 + 4 * 24));
+    assert_eq!(state.ssm_values, 4 * 12 * 24);
+}
