@@ -31,6 +31,8 @@ pub enum Linear {
     Lightning,
     /// OLMo Hybrid's Gated DeltaNet: every projection separate (`config/spec_olmo_hybrid.rs`).
     OlmoDeltaNet,
+    /// Ling 3's delta attention: Kimi's with full-rank gates (`config/spec_bailing_hybrid.rs`).
+    BailingDelta,
 }
 
 /// Latent attention: queries through an optional low-rank latent, keys and values through one.
@@ -107,6 +109,10 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
         }
         Linear::OlmoDeltaNet => {
             let (dims, layers) = super::spec_olmo_hybrid::delta_net(r, layers)?;
+            (Some(dims), layers)
+        }
+        Linear::BailingDelta => {
+            let (dims, layers) = super::spec_bailing_hybrid::delta(r, layers)?;
             (Some(dims), layers)
         }
         Linear::Lightning => {

@@ -53,4 +53,10 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "olmo3",
         "Ai2's OLMo Hybrid (2025): Gated DeltaNet linear attention (a recurrent state, no KV cache) on three layers of four, OLMo 3's post-norm attention with q/k norms on the rest, each followed by a gated MLP.",
     ),
+    decoder(
+        "bailing_hybrid",
+        "Ling 3",
+        "kimi_linear",
+        "inclusionAI's Ling 3 (2026): delta attention with full-rank forget and output gates (a recurrent state, no KV cache) on five layers of six, latent attention with a sigmoid gate per head on the sixth, two dense layers, then routed experts with a shared one.",
+    ),
 ];

@@ -11,6 +11,7 @@ mod architecture;
 pub mod albert;
 pub mod bart;
 pub mod bert;
+mod bailing_hybrid;
 mod bigbird_pegasus;
 pub mod blocks;
 pub mod bloom;

@@ -1,8 +1,9 @@
 """Hybrids of linear mixers and attention (helper "hyb6", issue 10): OLMo Hybrid (Gated DeltaNet
-beside OLMo 3's attention). Variations are small sizes unlike any published checkpoint: layers
+beside OLMo 3's attention) and Ling 3 (`bailing_hybrid`: delta attention beside gated latent attention, routed
+experts). Variations are small sizes unlike any published checkpoint: layers
 and their pattern, widths, linear heads and widths, biases, tied and untied heads."""
 
-FAMILIES = ["olmo_hybrid"]
+FAMILIES = ["olmo_hybrid", "bailing_hybrid"]
 
 VARIATIONS = {
     "olmo_hybrid": [
@@ -18,5 +19,24 @@ VARIATIONS = {
                           "linear_attention"]),
         dict(vocab_size=320, hidden_size=60, intermediate_size=64, num_hidden_layers=2,
              num_attention_heads=3, linear_num_key_heads=5, pad_token_id=0),
+    ],
+    "bailing_hybrid": [
+        dict(vocab_size=500, hidden_size=64, intermediate_size=96, moe_intermediate_size=32,
+             num_hidden_layers=4, num_attention_heads=4, num_key_value_heads=4, head_dim=16,
+             num_local_experts=8, num_experts_per_tok=2, n_group=2, topk_group=1, kv_lora_rank=32,
+             qk_rope_head_dim=8, qk_nope_head_dim=16, v_head_dim=16, first_k_dense_replace=1,
+             layer_group_size=2, pad_token_id=0),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=80, moe_intermediate_size=24,
+             num_hidden_layers=3, num_attention_heads=2, num_key_value_heads=2, head_dim=20,
+             num_local_experts=4, num_experts_per_tok=2, n_group=1, topk_group=1, n_shared_experts=2,
+             kv_lora_rank=16, q_lora_rank=24, qk_rope_head_dim=4, qk_nope_head_dim=8, v_head_dim=12,
+             attention_bias=True, short_conv_kernel_size=3, tie_word_embeddings=True, pad_token_id=0,
+             layer_types=["linear_attention", "full_attention", "linear_attention"],
+             mlp_layer_types=["sparse", "dense", "sparse"]),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=72, moe_intermediate_size=16,
+             num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2, head_dim=8,
+             num_local_experts=4, num_experts_per_tok=1, n_group=1, topk_group=1, n_shared_experts=0,
+             kv_lora_rank=8, qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=8,
+             first_k_dense_replace=0, layer_group_size=2, pad_token_id=0),
     ],
 }
