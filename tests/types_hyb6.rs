@@ -78,3 +78,58 @@ fn olmo_hybrid_serves_a_kv_cache_for_its_attention_layers_and_a_state_for_the_ot
     assert_eq!(state.conv_values, 4 * (2 * 4 * 12 + 4 * 24));
     assert_eq!(state.ssm_values, 4 * 12 * 24);
 }
+
+/// Ling 3's delta attention (modeling_bailing_hybrid.py, no biases), `heads` heads of `hd`
+/// (qkv = heads x hd): q_proj, k_proj, v_proj, forget_gate.f_proj and g_proj (h x qkv each),
+/// o_proj (qkv x h), conv1d over q, k and v (3 x qkv x kernel), forget_gate.A_log (heads) and
+/// dt_bias (qkv), b_proj (h x heads), o_norm (hd).
+fn ling_delta(h: u64, heads: u64, hd: u64, kernel: u64) -> u64 {
+    let qkv = heads * hd;
+    5 * h * qkv + qkv * h + 3 * qkv * kernel + heads + qkv + h * heads + hd
+}
+
+/// Ling 3's latent attention with queries projected directly (q_lora_rank None), no biases:
+/// q_proj (h x heads x (nope + rope)), kv_a_proj_with_mqa (h x (rank + rope)), kv_a_layernorm
+/// (rank), kv_b_proj (rank x heads x (nope + v)), g_proj (h x heads), o_proj (heads x v x h).
+fn ling_latent(h: u64, heads: u64, (rank, nope, rope, v): (u64, u64, u64, u64)) -> u64 {
+    h * heads * (nope + rope) + h * (rank + rope) + rank + rank * heads * (nope + v) + h * heads + heads * v * h
+}
+
+#[test]
+fn bailing_hybrid_defaults_count_35_delta_layers_7_gated_latent_layers_and_routed_experts() {
+    // BailingHybridConfig's defaults: vocab 157184, hidden 2560, dense MLP 6144, 42 layers, 32
+    // heads; delta attention 32 heads of head_dim 128, kernel 4; latent rank 512, nope 128, rope
+    // 64, v 128; full attention closing each group of 6 (layers 5, 11, ..., 41: 7 layers); the
+    // first 2 layers dense, then 512 stacked experts of 768 with 1 shared expert of 768.
+    let (v, h, f, e, ef) = (157184, 2560, 6144, 512, 768);
+    let delta = ling_delta(h, 32, 128, 4);
+    let latent = ling_latent(h, 32, (512, 128, 64, 128));
+    // The router's weight (experts x h; its correction bias is a buffer), the stacked experts'
+    // gate_up_proj and down_proj (3 x h x 768 each), the shared expert's three projections.
+    let moe = e * h + e * 3 * h * ef + 3 * h * ef;
+    let (norms, dense) = (2 * h, 3 * h * f);
+    let layers = 2 * (delta + dense + norms) + 33 * (delta + moe + norms) + 7 * (latent + moe + norms);
+    // BailingHybridForCausalLM declares no tied weights: its lm_head is its own.
+    let expected = v * h + layers + h + h * v;
+    assert_eq!(expected, 124_414_191_072, "the figure transformers 5.24 builds on the meta device");
+    let config = json!({"model_type": "bailing_hybrid", "architectures": ["BailingHybridForCausalLM"]});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn bailing_hybrid_never_ties_its_head_and_reads_the_derived_linear_sizes_a_saved_config_carries() {
+    // A saved config carries head_dim = qk_rope_head_dim (BailingHybridConfig.__post_init__ sets
+    // it) beside linear_head_dim, which the class reads for the delta attention.
+    let (v, h, f) = (300, 48, 80);
+    let delta = ling_delta(h, 2, 20, 3);
+    let latent = ling_latent(h, 2, (16, 8, 4, 12));
+    let dense = 3 * h * f;
+    let expected = v * h + 2 * (delta + dense + 2 * h) + (latent + dense + 2 * h) + h + h * v;
+    let config = json!({"model_type": "bailing_hybrid", "architectures": ["BailingHybridForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 3,
+        "num_attention_heads": 2, "head_dim": 4, "linear_head_dim": 20, "linear_num_heads": 2,
+        "linear_conv_kernel_dim": 3, "kv_lora_rank": 16, "qk_rope_head_dim": 4, "qk_nope_head_dim": 8,
+        "v_head_dim": 12, "first_k_dense_replace": 3, "layer_group_size": 3,
+        "tie_word_embeddings": true});
+    assert_eq!(derived(config), expected);
+}
