@@ -66,6 +66,7 @@ pub mod t5_types;
 pub mod types;
 pub mod vit;
 pub mod whisper;
+pub mod zamba;
 pub mod wrappers;
 
 pub use dims::Dims;

@@ -1,8 +1,16 @@
 //! The families of the Mamba-2 hybrids described in `config/spec_hybrid.rs`, Kimi Linear and
 //! LFM2 (`config/spec_linear.rs`).
 
-use super::FamilyInfo;
+use serde_json::Value;
+
 use super::described::decoder;
+use super::{FamilyInfo, ModelKind, scaled};
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+fn zamba(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::zamba::ZambaConfig::resolve(v, c), "num_hidden_layers")
+}
 
 pub const FAMILIES: &[FamilyInfo] = &[
     decoder(
@@ -59,4 +67,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "kimi_linear",
         "inclusionAI's Ling 3 (2026): delta attention with full-rank forget and output gates (a recurrent state, no KV cache) on five layers of six, latent attention with a sigmoid gate per head on the sixth, two dense layers, then routed experts with a shared one.",
     ),
+    FamilyInfo {
+        key: "zamba",
+        kind: ModelKind::Decoder,
+        name: "Zamba",
+        derives_from: Some("mamba"),
+        summary: "Zyphra's Zamba (2024): multi-head Mamba layers throughout, with one transformer block whose weights are shared by every sixth layer (its input the hidden state beside the original embeddings), each use projected by a linear of its own; serving keeps a KV cache per use of the shared block and a fixed state per Mamba layer.",
+        resolve: Some(zamba),
+    },
 ];

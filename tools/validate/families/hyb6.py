@@ -1,9 +1,10 @@
 """Hybrids of linear mixers and attention (helper "hyb6", issue 10): OLMo Hybrid (Gated DeltaNet
 beside OLMo 3's attention) and Ling 3 (`bailing_hybrid`: delta attention beside gated latent attention, routed
-experts). Variations are small sizes unlike any published checkpoint: layers
+experts) and Zamba (Mamba layers and one shared transformer block; at least two hybrid layers, as
+transformers cannot tie a shared block used once). Variations are small sizes unlike any published checkpoint: layers
 and their pattern, widths, linear heads and widths, biases, tied and untied heads."""
 
-FAMILIES = ["olmo_hybrid", "bailing_hybrid"]
+FAMILIES = ["olmo_hybrid", "bailing_hybrid", "zamba"]
 
 VARIATIONS = {
     "olmo_hybrid": [
@@ -38,5 +39,17 @@ VARIATIONS = {
              num_local_experts=4, num_experts_per_tok=1, n_group=1, topk_group=1, n_shared_experts=0,
              kv_lora_rank=8, qk_rope_head_dim=4, qk_nope_head_dim=4, v_head_dim=8,
              first_k_dense_replace=0, layer_group_size=2, pad_token_id=0),
+    ],
+    "zamba": [
+        dict(vocab_size=500, hidden_size=32, intermediate_size=48, num_attention_heads=4,
+             num_key_value_heads=4, num_hidden_layers=8, pad_token_id=0),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_attention_heads=4,
+             num_key_value_heads=2, attention_head_dim=10, num_hidden_layers=6, n_mamba_heads=3,
+             layers_block_type=["mamba", "hybrid", "mamba", "hybrid", "hybrid", "mamba"],
+             mamba_dt_rank=5, mamba_conv_bias=False, mamba_proj_bias=True, mamba_d_state=8,
+             mamba_d_conv=3, tie_word_embeddings=False, pad_token_id=0),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=64, num_attention_heads=2,
+             num_key_value_heads=2, num_hidden_layers=10, attn_layer_period=3, attn_layer_offset=1,
+             mamba_expand=3, n_mamba_heads=4, pad_token_id=0),
     ],
 }

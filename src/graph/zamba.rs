@@ -1,0 +1,161 @@
+//! The Zamba graph, named as transformers' `ZambaModel` under `model.`: a Mamba layer
+//! (`input_layernorm`, `mamba`) in every position; a hybrid layer runs the shared transformer
+//! block (`shared_transf`) on the hidden state beside the embeddings, projects its output
+//! (`linear`), and hands it to its Mamba layer (`mamba_decoder`). The shared block's weights are
+//! stored once, at the first hybrid layer: later applications list them tied to it, so they are
+//! counted once while their compute and their KV cache count at every application. transformers
+//! 5.x ties them only under `tie_word_embeddings` (its `_tied_weights_keys` apply only then);
+//! otherwise each application holds its own copy, and so does the plan.
+
+use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, linear, rms_norm, token_embeddings};
+use super::kv::{KvGroup, KvLayout, RecurrentState};
+use super::mixers::depthwise_conv;
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::QkNorm;
+use crate::config::decoder::DecoderHead;
+use crate::config::zamba::ZambaConfig;
+
+architecture!(
+    ZambaConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["model."],
+    candidates: no_candidates,
+    unscaled_residual_init: true;
+    fn kv_layout(&self) -> Option<KvLayout> {
+        let applications = self.hybrid.iter().filter(|h| **h).count() as u64;
+        let (kv, hd) = (self.num_kv_heads, self.head_dim);
+        let groups = (applications > 0)
+            .then(|| KvGroup {
+                layers: applications,
+                values_per_token: 2 * kv * hd,
+                window: None,
+                what: format!("each application of the shared block: 2 x {kv} KV heads x {hd} head_dim"),
+            })
+            .into_iter()
+            .collect();
+        let (i, k, n) = (self.mamba_inner, self.d_conv, self.d_state);
+        let recurrent = Some(RecurrentState {
+            layers: self.hybrid.len() as u64,
+            conv_values: i * k,
+            ssm_values: i * n,
+            what: format!("conv: {i} channels x {k} mamba_d_conv; scan: {i} channels x {n} mamba_d_state"),
+        });
+        Some(KvLayout { groups, cross: None, cross_fixed_len: None, recurrent })
+    }
+    fn training_notes(&self) -> Vec<String> {
+        vec![super::ssm::SCAN_NOTE.into()]
+    }
+);
+
+fn no_candidates(_: &ZambaConfig) -> Vec<Candidate> {
+    vec![]
+}
+
+/// Zamba's Mamba mixer under `m`: `in_proj` (x and the gate z), the depthwise convolution, then
+/// per Mamba head its own dt, B and C projection (`x_proj_weight`), dt projection
+/// (`dt_proj_weight`, `dt_proj_bias`), `A_log` and `D`, and `out_proj`.
+fn mamba(c: &ZambaConfig, m: &str, seq: u64) -> Vec<Node> {
+    let (h, i, n, r, k) = (c.hidden_size, c.mamba_inner, c.d_state, c.dt_rank, c.d_conv);
+    let (heads, hd) = (c.mamba_heads, c.mamba_inner / c.mamba_heads);
+    vec![
+        linear(&format!("{m}.in_proj"), "x and the gate z", seq, h, 2 * i, c.proj_bias),
+        depthwise_conv(&format!("{m}.conv1d"), "depthwise causal convolution", seq, i, k, c.conv_bias),
+        Node::new(format!("{m}.x_proj"), Op::Linear, format!("dt, B and C per head ({heads} heads)"), &[seq, heads * (r + 2 * n)])
+            .with([Tensor::new(format!("{m}.x_proj_weight"), &[heads, r + 2 * n, hd])]),
+        Node::new(format!("{m}.dt_proj"), Op::Linear, "dt to every channel of its head", &[seq, i]).with([
+            Tensor::new(format!("{m}.dt_proj_weight"), &[heads, hd, r]),
+            Tensor::new(format!("{m}.dt_proj_bias"), &[heads, hd]),
+        ]),
+        Node::new(m, Op::Scan, format!("selective scan: {heads} heads of {hd} channels x {n} states"), &[seq, i])
+            .with([Tensor::new(format!("{m}.A_log"), &[heads, hd, n]), Tensor::new(format!("{m}.D"), &[heads, hd])]),
+        linear(&format!("{m}.out_proj"), "mixer output projection", seq, i, h, c.proj_bias),
+    ]
+}
+
+/// The shared transformer block under `s`: an RMSNorm over the hidden state and the embeddings
+/// (`attention_hidden_size`), attention from that width back to hidden, an RMSNorm, the MLP.
+fn shared_block(c: &ZambaConfig, s: &str, seq: u64) -> Vec<Node> {
+    let (h, a) = (c.hidden_size, c.attention_hidden_size);
+    let mut nodes = vec![rms_norm(
+        &format!("{s}.input_layernorm"),
+        "RMSNorm over the hidden state and the embeddings",
+        &[seq, a],
+        a,
+    )];
+    let mut attention = gqa(&Gqa {
+        a: &format!("{s}.self_attn"),
+        seq,
+        hidden: a,
+        heads: c.num_heads,
+        kv_heads: c.num_kv_heads,
+        head_dim: c.head_dim,
+        qkv_bias: false,
+        o_bias: false,
+        fused_qkv: false,
+        qk_norm: QkNorm::None,
+        norm_word: "RMSNorm",
+        what: "causal, no position encoding".into(),
+    });
+    if let Some(o) = attention.last_mut() {
+        let q = c.num_heads * c.head_dim;
+        *o = linear(&format!("{s}.self_attn.o_proj"), "attention output projection", seq, q, h, false);
+    }
+    nodes.extend(attention);
+    nodes.push(rms_norm(&format!("{s}.pre_ff_layernorm"), "RMSNorm before the MLP", &[seq, h], h));
+    nodes.extend(gated_mlp(&format!("{s}.feed_forward"), seq, h, c.intermediate_size, &c.hidden_act, false, false));
+    nodes
+}
+
+/// Marks every weight of `nodes` as the same storage as the one `first` names in its place.
+pub(super) fn tie_to(nodes: &mut [Node], own: &str, first: &str) {
+    for t in nodes.iter_mut().flat_map(|n| n.params.iter_mut()) {
+        t.tied_to = Some(t.name.replacen(own, first, 1));
+    }
+}
+
+pub fn build(c: &ZambaConfig, seq: u64) -> Graph {
+    let p = if c.head == DecoderHead::Model { "" } else { "model." };
+    let h = c.hidden_size;
+    let embed = format!("{p}embed_tokens");
+    let mut sections = vec![token_embeddings(&embed, seq, c.vocab_size, h)];
+    let mut first: Option<String> = None;
+    for (idx, hybrid) in c.hybrid.iter().enumerate() {
+        let l = format!("{p}layers.{idx}");
+        let mut nodes = vec![];
+        let m = if *hybrid {
+            let s = format!("{l}.shared_transf");
+            let mut shared = shared_block(c, &s, seq);
+            match &first {
+                Some(f) if c.tie_word_embeddings => tie_to(&mut shared, &s, f),
+                Some(_) => {}
+                None => first = Some(s),
+            }
+            nodes.extend(shared);
+            nodes.push(linear(&format!("{l}.linear"), "the shared block's output into the Mamba layer", seq, h, h, false));
+            format!("{l}.mamba_decoder")
+        } else {
+            l.clone()
+        };
+        nodes.push(rms_norm(&format!("{m}.input_layernorm"), "RMSNorm before the mixer", &[seq, h], h));
+        nodes.extend(mamba(c, &format!("{m}.mamba"), seq));
+        sections.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
+    }
+    let norm = format!("{p}final_layernorm");
+    sections.push(Section {
+        name: norm.clone(),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![rms_norm(&norm, "final RMSNorm", &[seq, h], h)],
+    });
+    let embed_weight = format!("{embed}.weight");
+    let names = HeadNames {
+        lm: "lm_head",
+        lm_bias: false,
+        lm_note: String::new(),
+        token: "score",
+        score_rows: None,
+        tied_to: c.tie_word_embeddings.then_some(&embed_weight),
+    };
+    sections.extend(head_section(c.head, &names, seq, h, c.vocab_size));
+    Graph { seq_len: seq, sections }
+}
