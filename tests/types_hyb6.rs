@@ -133,3 +133,67 @@ fn bailing_hybrid_never_ties_its_head_and_reads_the_derived_linear_sizes_a_saved
         "tie_word_embeddings": true});
     assert_eq!(derived(config), expected);
 }
+
+/// Zamba's Mamba layer (modeling_zamba.py), `i` channels in `heads` Mamba heads: input_layernorm
+/// (h); in_proj (h x 2i, a bias when `proj_bias`); conv1d (i x kernel, a bias when `conv_bias`);
+/// per head x_proj_weight (rank + 2 x state rows over its i / heads channels: i x (rank + 2 x
+/// state) in all), dt_proj_weight (i x rank) and dt_proj_bias (i); A_log (i x state), D (i);
+/// out_proj (i x h, a bias when `proj_bias`).
+fn zamba_mamba_layer(h: u64, i: u64, (state, kernel, rank): (u64, u64, u64), conv_bias: bool, proj_bias: bool) -> u64 {
+    let proj = h * 2 * i + i * h + u64::from(proj_bias) * (2 * i + h);
+    h + proj + i * kernel + u64::from(conv_bias) * i + i * (rank + 2 * state) + i * rank + i + i * state + i
+}
+
+/// Zamba's shared transformer block: input_layernorm over the hidden state and the embeddings
+/// (2h); q_proj (2h x heads x head_dim), k_proj and v_proj (2h x KV heads x head_dim), o_proj
+/// (heads x head_dim x h); pre_ff_layernorm (h); the gated MLP (3 x h x f).
+fn zamba_shared_block(h: u64, f: u64, heads: u64, kv: u64, hd: u64) -> u64 {
+    2 * h + 2 * h * heads * hd + 2 * (2 * h * kv * hd) + heads * hd * h + h + 3 * h * f
+}
+
+#[test]
+fn zamba_defaults_count_76_mamba_layers_and_the_shared_block_once_for_its_13_uses() {
+    // ZambaConfig's defaults: vocab 32000, hidden 3712, MLP 14848, 76 layers, 16 heads (and KV
+    // heads) of 2 x 3712 / 16 = 464; 2 Mamba heads over 2 x 3712 = 7424 channels, state 16,
+    // kernel 4, dt rank ceil(3712 / 16) = 232, conv bias, no projection bias; hybrid layers: 2,
+    // then 3 + i for i % 6 == 4 among the other 73 (12 more): 13 in all.
+    let (v, h, f) = (32000, 3712, 14848);
+    let mamba = zamba_mamba_layer(h, 7424, (16, 4, 232), true, false);
+    let shared = zamba_shared_block(h, f, 16, 16, 464);
+    // Each use adds its own `linear` (h x h); the head is tied to the embeddings.
+    let expected = v * h + 76 * mamba + shared + 13 * h * h + h;
+    assert_eq!(expected, 7_232_490_496, "the figure transformers 5.24 builds on the meta device");
+    let config = json!({"model_type": "zamba", "architectures": ["ZambaForCausalLM"]});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn zamba_keeps_a_copy_of_the_shared_block_per_use_when_the_embeddings_are_untied() {
+    // transformers 5.x applies `_tied_weights_keys`, the shared block's included, only under
+    // tie_word_embeddings: untied, each of the 3 uses holds its own copy, and lm_head its own.
+    let (v, h, f, heads, kv, hd) = (300, 48, 80, 4, 2, 10);
+    let mamba = zamba_mamba_layer(h, 96, (8, 3, 5), false, true);
+    let shared = zamba_shared_block(h, f, heads, kv, hd);
+    let expected = v * h + 6 * mamba + 3 * (shared + h * h) + h + h * v;
+    let config = json!({"model_type": "zamba", "architectures": ["ZambaForCausalLM"], "vocab_size": v,
+        "hidden_size": h, "intermediate_size": f, "num_attention_heads": heads, "num_key_value_heads": kv,
+        "head_dim": hd, "num_hidden_layers": 6, "n_mamba_heads": 3,
+        "layers_block_type": ["mamba", "hybrid", "mamba", "hybrid", "hybrid", "mamba"],
+        "mamba_dt_rank": 5, "mamba_conv_bias": false, "mamba_proj_bias": true, "mamba_d_state": 8,
+        "mamba_d_conv": 3, "tie_word_embeddings": false});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn zamba_serves_a_kv_cache_per_use_of_the_shared_block_and_a_state_per_mamba_layer() {
+    // 8 layers: hybrid at 2 and 3 + 4 = 7. Heads 4 of 2 x 32 / 4 = 16; 64 Mamba channels.
+    let config = json!({"model_type": "zamba", "architectures": ["ZambaForCausalLM"], "vocab_size": 500,
+        "hidden_size": 32, "intermediate_size": 48, "num_attention_heads": 4, "num_key_value_heads": 4,
+        "num_hidden_layers": 8});
+    let plan = plan_text(&config.to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    // The weights are shared, the cache is not: 2 uses x (K and V) x 4 heads x 16, bf16.
+    assert_eq!(kv.bytes_per_token_bf16, 2 * 2 * 4 * 16 * 2);
+    let state = kv.layout.recurrent.as_ref().unwrap();
+    assert_eq!((state.layers, state.conv_values, state.ssm_values), (8, 64 * 4, 64 * 16));
+}
