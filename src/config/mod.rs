@@ -67,6 +67,7 @@ pub mod types;
 pub mod vit;
 pub mod whisper;
 pub mod zamba;
+pub mod zamba2;
 pub mod wrappers;
 
 pub use dims::Dims;

@@ -7,10 +7,12 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::decoder::DecoderHead;
-use super::{
-    Common, ConfigError, Defaulted, aliased, classifier_labels, deserialize_raw, flag, num_labels, size,
-};
+use super::decoder::{Classes, DecoderHead, classify};
+use super::{Common, ConfigError, Defaulted, aliased, deserialize_raw, flag, size};
+
+/// `ZambaModel`, `ZambaForCausalLM`, `ZambaForSequenceClassification`.
+const CLASSES: Classes =
+    Classes { prefix: "Zamba", causal_lm: "ForCausalLM", token_classification: false, question_answering: false };
 
 #[derive(Debug, Deserialize)]
 struct Raw {
@@ -117,20 +119,7 @@ impl ZambaConfig {
                 format!("{} entries for {num_layers} layers; ZambaConfig needs one per layer", hybrid.len()),
             ));
         }
-        let class = super::class_or(common, "ZambaModel", &mut d);
-        let head = match class.as_str() {
-            "ZambaModel" => DecoderHead::Model,
-            "ZambaForCausalLM" => DecoderHead::CausalLm,
-            "ZambaForSequenceClassification" => {
-                DecoderHead::SequenceClassification { num_labels: classifier_labels(num_labels(value)?, &mut d)? }
-            }
-            _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
-            }
-        };
+        let (class, head) = classify(&CLASSES, common.architecture.as_deref(), value, &mut d)?;
         let pad_token_id = match raw.pad_token_id {
             Some(p) => Some(p),
             None if value.get("pad_token_id").is_some() => None,
@@ -164,21 +153,15 @@ impl ZambaConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
+        let layers = self.hybrid.len() as u64;
+        let (h, f, v, ctx) = (self.hidden_size, self.intermediate_size, self.vocab_size, self.context);
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.hybrid.len() as u64,
-            num_heads: self.num_heads,
             num_kv_heads: self.num_kv_heads,
             head_dim: self.head_dim,
-            intermediate_size: self.intermediate_size,
-            vocab_size: self.vocab_size,
-            context: self.context,
-            usable_context: self.context,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.rms_norm_eps,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::mha(h, layers, self.num_heads, f, v, ctx)
         }
     }
 }

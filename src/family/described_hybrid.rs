@@ -12,6 +12,10 @@ fn zamba(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     scaled(crate::config::zamba::ZambaConfig::resolve(v, c), "num_hidden_layers")
 }
 
+fn zamba2(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::zamba2::Zamba2Config::resolve(v, c), "num_hidden_layers")
+}
+
 pub const FAMILIES: &[FamilyInfo] = &[
     decoder(
         "bamba",
@@ -74,5 +78,13 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("mamba"),
         summary: "Zyphra's Zamba (2024): multi-head Mamba layers throughout, with one transformer block whose weights are shared by every sixth layer (its input the hidden state beside the original embeddings), each use projected by a linear of its own; serving keeps a KV cache per use of the shared block and a fixed state per Mamba layer.",
         resolve: Some(zamba),
+    },
+    FamilyInfo {
+        key: "zamba2",
+        kind: ModelKind::Decoder,
+        name: "Zamba2",
+        derives_from: Some("zamba"),
+        summary: "Zyphra's Zamba2 (2024): Mamba-2 layers throughout, with one or two shared transformer blocks taking turns every sixth layer or so, each use adding its own low-rank adapter to the shared MLP (and attention) and its own linear; serving keeps a KV cache per use of a shared block and a fixed state per Mamba-2 layer.",
+        resolve: Some(zamba2),
     },
 ];

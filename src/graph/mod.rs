@@ -59,6 +59,7 @@ pub mod vit;
 pub mod whisper;
 pub mod xlstm;
 pub mod zamba;
+pub mod zamba2;
 
 mod candidate;
 pub use candidate::Candidate;

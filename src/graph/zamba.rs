@@ -114,22 +114,55 @@ pub(super) fn tie_to(nodes: &mut [Node], own: &str, first: &str) {
 }
 
 pub fn build(c: &ZambaConfig, seq: u64) -> Graph {
-    let p = if c.head == DecoderHead::Model { "" } else { "model." };
-    let h = c.hidden_size;
+    let shape = Shape { head: c.head, tie: c.tie_word_embeddings, hidden: c.hidden_size, vocab: c.vocab_size };
+    // One block, held by its first use.
+    let blocks = Blocks { name: "shared_transf", owner: &|_| 0, block: &|s, _| shared_block(c, s, seq) };
+    assemble(&shape, &c.hybrid, seq, &blocks, &|m| mamba(c, m, seq))
+}
+
+/// What Zamba's and Zamba2's graphs share the shape of.
+pub(super) struct Shape {
+    pub head: DecoderHead,
+    pub tie: bool,
+    pub hidden: u64,
+    pub vocab: u64,
+}
+
+/// The shared blocks: `owner(j)` is the use whose block holds use `j`'s weights, `block(s, j)`
+/// the nodes of use `j`'s block under `s`.
+pub(super) struct Blocks<'a> {
+    /// The block's module under the layer (`shared_transf`, Zamba2's `shared_transformer`).
+    pub name: &'static str,
+    pub owner: &'a dyn Fn(usize) -> usize,
+    pub block: &'a dyn Fn(&str, usize) -> Vec<Node>,
+}
+
+/// Embeddings, a Mamba layer at every position (`mamba(m)` the mixer under `m`), the shared block
+/// and its `linear` at the hybrid ones, the final norm and the head. Under `tie_word_embeddings`
+/// (as transformers 5.x ties only then) a use's block is tied to its owner's.
+pub(super) fn assemble(
+    k: &Shape,
+    hybrid: &[bool],
+    seq: u64,
+    blocks: &Blocks,
+    mamba: &dyn Fn(&str) -> Vec<Node>,
+) -> Graph {
+    let p = if k.head == DecoderHead::Model { "" } else { "model." };
+    let h = k.hidden;
     let embed = format!("{p}embed_tokens");
-    let mut sections = vec![token_embeddings(&embed, seq, c.vocab_size, h)];
-    let mut first: Option<String> = None;
-    for (idx, hybrid) in c.hybrid.iter().enumerate() {
+    let mut sections = vec![token_embeddings(&embed, seq, k.vocab, h)];
+    let mut uses: Vec<String> = vec![];
+    for (idx, hybrid) in hybrid.iter().enumerate() {
         let l = format!("{p}layers.{idx}");
         let mut nodes = vec![];
         let m = if *hybrid {
-            let s = format!("{l}.shared_transf");
-            let mut shared = shared_block(c, &s, seq);
-            match &first {
-                Some(f) if c.tie_word_embeddings => tie_to(&mut shared, &s, f),
-                Some(_) => {}
-                None => first = Some(s),
+            let (j, s) = (uses.len(), format!("{l}.{}", blocks.name));
+            let mut shared = (blocks.block)(&s, j);
+            let owner = (blocks.owner)(j);
+            if k.tie && owner != j && let Some(o) = uses.get(owner) {
+                tie_to(&mut shared, &s, o);
             }
+            uses.push(s);
             nodes.extend(shared);
             nodes.push(linear(&format!("{l}.linear"), "the shared block's output into the Mamba layer", seq, h, h, false));
             format!("{l}.mamba_decoder")
@@ -137,7 +170,7 @@ pub fn build(c: &ZambaConfig, seq: u64) -> Graph {
             l.clone()
         };
         nodes.push(rms_norm(&format!("{m}.input_layernorm"), "RMSNorm before the mixer", &[seq, h], h));
-        nodes.extend(mamba(c, &format!("{m}.mamba"), seq));
+        nodes.extend(mamba(&format!("{m}.mamba")));
         sections.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
     }
     let norm = format!("{p}final_layernorm");
@@ -154,8 +187,8 @@ pub fn build(c: &ZambaConfig, seq: u64) -> Graph {
         lm_note: String::new(),
         token: "score",
         score_rows: None,
-        tied_to: c.tie_word_embeddings.then_some(&embed_weight),
+        tied_to: k.tie.then_some(&embed_weight),
     };
-    sections.extend(head_section(c.head, &names, seq, h, c.vocab_size));
+    sections.extend(head_section(k.head, &names, seq, h, k.vocab));
     Graph { seq_len: seq, sections }
 }

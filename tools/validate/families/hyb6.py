@@ -1,10 +1,11 @@
 """Hybrids of linear mixers and attention (helper "hyb6", issue 10): OLMo Hybrid (Gated DeltaNet
 beside OLMo 3's attention) and Ling 3 (`bailing_hybrid`: delta attention beside gated latent attention, routed
 experts) and Zamba (Mamba layers and one shared transformer block; at least two hybrid layers, as
-transformers cannot tie a shared block used once). Variations are small sizes unlike any published checkpoint: layers
+transformers cannot tie a shared block used once) and Zamba2 (Mamba-2 layers, shared blocks taking
+turns, adapters per use). Variations are small sizes unlike any published checkpoint: layers
 and their pattern, widths, linear heads and widths, biases, tied and untied heads."""
 
-FAMILIES = ["olmo_hybrid", "bailing_hybrid", "zamba"]
+FAMILIES = ["olmo_hybrid", "bailing_hybrid", "zamba", "zamba2"]
 
 VARIATIONS = {
     "olmo_hybrid": [
@@ -51,5 +52,20 @@ VARIATIONS = {
         dict(vocab_size=257, hidden_size=40, intermediate_size=64, num_attention_heads=2,
              num_key_value_heads=2, num_hidden_layers=10, attn_layer_period=3, attn_layer_offset=1,
              mamba_expand=3, n_mamba_heads=4, pad_token_id=0),
+    ],
+    "zamba2": [
+        dict(vocab_size=500, hidden_size=32, num_hidden_layers=6, num_attention_heads=4,
+             n_mamba_heads=4, mamba_d_state=8, adapter_rank=4, pad_token_id=0,
+             layers_block_type=["mamba", "hybrid", "mamba", "hybrid", "mamba", "hybrid"]),
+        dict(vocab_size=300, hidden_size=48, intermediate_size=80, num_hidden_layers=8,
+             num_attention_heads=4, num_key_value_heads=2, n_mamba_heads=6, mamba_ngroups=2,
+             mamba_d_state=8, mamba_d_conv=3, adapter_rank=6, num_mem_blocks=2,
+             use_shared_attention_adapter=True, add_bias_linear=True, tie_word_embeddings=False,
+             pad_token_id=0,
+             layers_block_type=["hybrid", "mamba", "hybrid", "hybrid", "mamba", "hybrid", "hybrid", "mamba"]),
+        dict(vocab_size=257, hidden_size=40, intermediate_size=64, num_hidden_layers=7,
+             num_attention_heads=2, mamba_expand=1, n_mamba_heads=5, mamba_d_state=4, adapter_rank=3,
+             num_mem_blocks=2, use_shared_attention_adapter=True, pad_token_id=0,
+             layers_block_type=["mamba", "hybrid", "hybrid", "mamba", "hybrid", "hybrid", "mamba"]),
     ],
 }
