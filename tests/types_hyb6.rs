@@ -197,3 +197,91 @@ fn zamba_serves_a_kv_cache_per_use_of_the_shared_block_and_a_state_per_mamba_lay
     let state = kv.layout.recurrent.as_ref().unwrap();
     assert_eq!((state.layers, state.conv_values, state.ssm_values), (8, 64 * 4, 64 * 16));
 }
+
+/// Zamba2's Mamba-2 layer (modeling_zamba2.py): input_layernorm (h); in_proj (h x (inner + conv
+/// + heads), conv = inner + 2 x groups x state), conv1d (conv x kernel, always a bias: conv),
+/// dt_bias, A_log and D (heads each), the gated norm (inner), out_proj (inner x h); with
+/// `bias` (add_bias_linear) in_proj's and out_proj's biases.
+fn zamba2_mamba_layer(h: u64, (inner, heads, groups, state, kernel): (u64, u64, u64, u64, u64), bias: bool) -> u64 {
+    let conv = inner + 2 * groups * state;
+    let proj = h * (inner + conv + heads) + inner * h + u64::from(bias) * (inner + conv + heads + h);
+    h + proj + conv * kernel + conv + 3 * heads + inner
+}
+
+/// A Zamba2 shared block without its adapters: input_layernorm (a = 2h), q_proj (a x heads x
+/// head_dim), k_proj and v_proj (a x KV heads x head_dim), o_proj (heads x head_dim x h),
+/// pre_ff_layernorm (h), gate_up_proj (h x 2f) and down_proj (f x h), biased under `bias`.
+fn zamba2_block(h: u64, f: u64, (heads, kv, hd): (u64, u64, u64), bias: bool) -> u64 {
+    let a = 2 * h;
+    a + a * heads * hd + 2 * a * kv * hd + heads * hd * h + h + 3 * h * f + u64::from(bias) * (2 * f + h)
+}
+
+/// One use's adapters, rank r: gate_up_proj's (h x r, r x 2f), and with attention adapters q's,
+/// k's and v's (2h x r, r x 2h each).
+fn zamba2_adapters(h: u64, f: u64, r: u64, attention: bool) -> u64 {
+    h * r + r * 2 * f + u64::from(attention) * 3 * (2 * 2 * h * r)
+}
+
+#[test]
+fn zamba2_defaults_count_54_mamba2_layers_one_shared_block_and_an_adapter_per_use() {
+    // Zamba2Config's defaults: vocab 32000, hidden 2560, MLP 4 x 2560 = 10240, 54 layers of which
+    // 9 hybrid (6, 12, ..., 42, 47, 51), 32 heads of 2 x 2560 / 32 = 160; Mamba-2 over 2 x 2560
+    // = 5120 channels in 8 heads, 1 group, state 64, kernel 4; one shared block, tied across its
+    // 9 uses, holding the 9 MLP adapters of rank 128; a linear per use; the head tied.
+    let (v, h, f) = (32000, 2560, 10240);
+    let mamba = zamba2_mamba_layer(h, (5120, 8, 1, 64, 4), false);
+    let block = zamba2_block(h, f, (32, 32, 160), false);
+    let expected = v * h + 54 * mamba + block + 9 * zamba2_adapters(h, f, 128, false) + 9 * h * h + h;
+    assert_eq!(expected, 2_481_848_336, "the figure transformers 5.24 builds on the meta device");
+    let config = json!({"model_type": "zamba2", "architectures": ["Zamba2ForCausalLM"]});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn zamba2_cycles_two_shared_blocks_each_storing_the_adapters_of_the_uses_it_serves() {
+    // Uses 0..4 at layers 1, 2, 4, 5: blocks 0, 1, 0, 1; tied, each block is stored once with
+    // the adapters of its two uses (4 in all); attention adapters on.
+    let (v, h, f, r) = (257, 40, 64, 3);
+    let mamba = zamba2_mamba_layer(h, (40, 5, 1, 4, 4), false);
+    let block = zamba2_block(h, f, (2, 2, 40), false);
+    let expected = v * h + 7 * mamba + 2 * block + 4 * zamba2_adapters(h, f, r, true) + 4 * h * h + h;
+    let config = json!({"model_type": "zamba2", "architectures": ["Zamba2ForCausalLM"], "vocab_size": v,
+        "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 7, "num_attention_heads": 2,
+        "mamba_expand": 1, "n_mamba_heads": 5, "mamba_d_state": 4, "adapter_rank": r, "num_mem_blocks": 2,
+        "use_shared_attention_adapter": true,
+        "layers_block_type": ["mamba", "hybrid", "hybrid", "mamba", "hybrid", "hybrid", "mamba"]});
+    assert_eq!(derived(config), expected);
+    assert_eq!(expected, 124_481, "the figure transformers 5.24 builds on the meta device");
+}
+
+#[test]
+fn zamba2_untied_keeps_each_use_its_own_block_with_every_adapter_slot_of_its_turn() {
+    // tie_word_embeddings false: transformers ties nothing, so each of the 3 uses (blocks 0, 1,
+    // 0) holds a whole block, block 0's copies with adapters for uses 0 and 2, block 1's for use
+    // 1: 5 adapter sets; biases on (add_bias_linear); lm_head its own.
+    let (v, h, f, r) = (300, 48, 80, 6);
+    let mamba = zamba2_mamba_layer(h, (96, 6, 2, 8, 3), true);
+    let block = zamba2_block(h, f, (4, 2, 24), true);
+    let expected = v * h + 5 * mamba + 3 * (block + h * h) + 5 * zamba2_adapters(h, f, r, false) + h + h * v;
+    let config = json!({"model_type": "zamba2", "architectures": ["Zamba2ForCausalLM"], "vocab_size": v,
+        "hidden_size": h, "intermediate_size": f, "num_hidden_layers": 5, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "n_mamba_heads": 6, "mamba_ngroups": 2, "mamba_d_state": 8,
+        "mamba_d_conv": 3, "adapter_rank": r, "num_mem_blocks": 2, "add_bias_linear": true,
+        "tie_word_embeddings": false, "layers_block_type": ["hybrid", "mamba", "hybrid", "hybrid", "mamba"]});
+    assert_eq!(derived(config), expected);
+    assert_eq!(expected, 229_736, "the figure transformers 5.24 builds on the meta device");
+}
+
+#[test]
+fn zamba2_serves_a_kv_cache_per_use_and_a_mamba2_state_per_layer() {
+    let config = json!({"model_type": "zamba2", "architectures": ["Zamba2ForCausalLM"], "vocab_size": 500,
+        "hidden_size": 32, "num_hidden_layers": 6, "num_attention_heads": 4, "n_mamba_heads": 4,
+        "mamba_d_state": 8, "layers_block_type": ["mamba", "hybrid", "mamba", "hybrid", "mamba", "hybrid"]});
+    let plan = plan_text(&config.to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    // 3 uses x (K and V) x 4 heads x 2 x 32 / 4 = 16, bf16.
+    assert_eq!(kv.bytes_per_token_bf16, 3 * 2 * 4 * 16 * 2);
+    // 64 channels plus B and C (2 x 8): 80 convolved x kernel 4; 4 heads x 16 x state 8.
+    let state = kv.layout.recurrent.as_ref().unwrap();
+    assert_eq!((state.layers, state.conv_values, state.ssm_values), (6, 80 * 4, 4 * 16 * 8));
+}
