@@ -92,7 +92,12 @@ fn ling_delta(h: u64, heads: u64, hd: u64, kernel: u64) -> u64 {
 /// q_proj (h x heads x (nope + rope)), kv_a_proj_with_mqa (h x (rank + rope)), kv_a_layernorm
 /// (rank), kv_b_proj (rank x heads x (nope + v)), g_proj (h x heads), o_proj (heads x v x h).
 fn ling_latent(h: u64, heads: u64, (rank, nope, rope, v): (u64, u64, u64, u64)) -> u64 {
-    h * heads * (nope + rope) + h * (rank + rope) + rank + rank * heads * (nope + v) + h * heads + heads * v * h
+    h * heads * (nope + rope)
+        + h * (rank + rope)
+        + rank
+        + rank * heads * (nope + v)
+        + h * heads
+        + heads * v * h
 }
 
 #[test]
@@ -139,7 +144,13 @@ fn bailing_hybrid_never_ties_its_head_and_reads_the_derived_linear_sizes_a_saved
 /// per head x_proj_weight (rank + 2 x state rows over its i / heads channels: i x (rank + 2 x
 /// state) in all), dt_proj_weight (i x rank) and dt_proj_bias (i); A_log (i x state), D (i);
 /// out_proj (i x h, a bias when `proj_bias`).
-fn zamba_mamba_layer(h: u64, i: u64, (state, kernel, rank): (u64, u64, u64), conv_bias: bool, proj_bias: bool) -> u64 {
+fn zamba_mamba_layer(
+    h: u64,
+    i: u64,
+    (state, kernel, rank): (u64, u64, u64),
+    conv_bias: bool,
+    proj_bias: bool,
+) -> u64 {
     let proj = h * 2 * i + i * h + u64::from(proj_bias) * (2 * i + h);
     h + proj + i * kernel + u64::from(conv_bias) * i + i * (rank + 2 * state) + i * rank + i + i * state + i
 }
@@ -198,11 +209,15 @@ fn zamba_serves_a_kv_cache_per_use_of_the_shared_block_and_a_state_per_mamba_lay
     assert_eq!((state.layers, state.conv_values, state.ssm_values), (8, 64 * 4, 64 * 16));
 }
 
-/// Zamba2's Mamba-2 layer (modeling_zamba2.py): input_layernorm (h); in_proj (h x (inner + conv
-/// + heads), conv = inner + 2 x groups x state), conv1d (conv x kernel, always a bias: conv),
-/// dt_bias, A_log and D (heads each), the gated norm (inner), out_proj (inner x h); with
-/// `bias` (add_bias_linear) in_proj's and out_proj's biases.
-fn zamba2_mamba_layer(h: u64, (inner, heads, groups, state, kernel): (u64, u64, u64, u64, u64), bias: bool) -> u64 {
+/// Zamba2's Mamba-2 layer (modeling_zamba2.py): input_layernorm (h); in_proj (h x (inner plus
+/// conv plus heads), where conv = inner plus 2 x groups x state), conv1d (conv x kernel, always
+/// a bias: conv), dt_bias, A_log and D (heads each), the gated norm (inner), out_proj (inner x
+/// h); with `bias` (add_bias_linear) in_proj's and out_proj's biases.
+fn zamba2_mamba_layer(
+    h: u64,
+    (inner, heads, groups, state, kernel): (u64, u64, u64, u64, u64),
+    bias: bool,
+) -> u64 {
     let conv = inner + 2 * groups * state;
     let proj = h * (inner + conv + heads) + inner * h + u64::from(bias) * (inner + conv + heads + h);
     h + proj + conv * kernel + conv + 3 * heads + inner

@@ -66,9 +66,9 @@ pub mod t5_types;
 pub mod types;
 pub mod vit;
 pub mod whisper;
+pub mod wrappers;
 pub mod zamba;
 pub mod zamba2;
-pub mod wrappers;
 
 pub use dims::Dims;
 pub use types::QkNorm;

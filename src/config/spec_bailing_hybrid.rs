@@ -4,12 +4,12 @@
 //! heads), DeepSeek-V3's routed experts with shared ones, and the first layers dense. Defaults
 //! are those of transformers 5.24's `configuration_bailing_hybrid.py`.
 
+use super::ConfigError;
 use super::spec::{Attn, Dv, Experts, HeadKind, Indexer, Linear, MoeSpec, Reader, Shared, Sparse, Spec};
 use super::spec_dense::BASE;
 use super::spec_llama_like::keys;
 use super::spec_mixers::{LinearDims, per_layer};
 use super::spec_moe::MOE;
-use super::ConfigError;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model};
 

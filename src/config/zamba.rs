@@ -11,8 +11,12 @@ use super::decoder::{Classes, DecoderHead, classify};
 use super::{Common, ConfigError, Defaulted, aliased, deserialize_raw, flag, size};
 
 /// `ZambaModel`, `ZambaForCausalLM`, `ZambaForSequenceClassification`.
-const CLASSES: Classes =
-    Classes { prefix: "Zamba", causal_lm: "ForCausalLM", token_classification: false, question_answering: false };
+const CLASSES: Classes = Classes {
+    prefix: "Zamba",
+    causal_lm: "ForCausalLM",
+    token_classification: false,
+    question_answering: false,
+};
 
 #[derive(Debug, Deserialize)]
 struct Raw {
@@ -97,11 +101,18 @@ impl ZambaConfig {
         if mamba_inner % mamba_heads != 0 {
             return Err(ConfigError::field(
                 "n_mamba_heads",
-                format!("{mamba_heads} heads do not divide the mixer's {mamba_inner} channels, as ZambaConfig requires"),
+                format!(
+                    "{mamba_heads} heads do not divide the mixer's {mamba_inner} channels, as ZambaConfig requires"
+                ),
             ));
         }
-        let dt_rank =
-            super::ssm::time_step_rank("mamba_dt_rank", raw.mamba_dt_rank.as_ref(), hidden_size, true, &mut d)?;
+        let dt_rank = super::ssm::time_step_rank(
+            "mamba_dt_rank",
+            raw.mamba_dt_rank.as_ref(),
+            hidden_size,
+            true,
+            &mut d,
+        )?;
         let hybrid = match aliased(raw.layers_block_type, raw.layer_types) {
             // Every type but `hybrid` builds a Mamba layer alone (ZambaModel.__init__).
             Some(list) => list.iter().map(|t| t == "hybrid").collect(),

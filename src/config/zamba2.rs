@@ -14,8 +14,12 @@ use super::spec_hybrid::Mamba2Dims;
 use super::{Common, ConfigError, Defaulted, aliased, deserialize_raw, flag, size};
 
 /// `Zamba2Model`, `Zamba2ForCausalLM`, `Zamba2ForSequenceClassification`.
-const CLASSES: Classes =
-    Classes { prefix: "Zamba2", causal_lm: "ForCausalLM", token_classification: false, question_answering: false };
+const CLASSES: Classes = Classes {
+    prefix: "Zamba2",
+    causal_lm: "ForCausalLM",
+    token_classification: false,
+    question_answering: false,
+};
 
 #[derive(Debug, Deserialize)]
 struct Raw {
@@ -90,7 +94,8 @@ impl Zamba2Config {
         let head_dim_field = if raw.head_dim.is_some() { "head_dim" } else { "attention_head_dim" };
         let head_dim = aliased(raw.attention_head_dim, raw.head_dim);
         let head_dim = size(head_dim_field, head_dim, 2 * hidden_size / num_heads, 1 << 16, &mut d)?;
-        let intermediate_size = size("intermediate_size", raw.intermediate_size, 4 * hidden_size, 1 << 22, &mut d)?;
+        let intermediate_size =
+            size("intermediate_size", raw.intermediate_size, 4 * hidden_size, 1 << 22, &mut d)?;
         let long = flag("use_long_context", raw.use_long_context, false, &mut d);
         let context = match long {
             // Zamba2Config.__post_init__ sets 16384 over the file's value.
@@ -113,7 +118,10 @@ impl Zamba2Config {
         if raw.hybrid_layer_ids.as_ref().is_some_and(|listed| *listed != ids) {
             // The adapters follow `hybrid_layer_ids`, the blocks `layers_block_type`: a file whose
             // two lists disagree builds adapters no layer reads.
-            return Err(ConfigError::field("hybrid_layer_ids", "not the hybrid layers layers_block_type lists"));
+            return Err(ConfigError::field(
+                "hybrid_layer_ids",
+                "not the hybrid layers layers_block_type lists",
+            ));
         }
         let mem_blocks = size("num_mem_blocks", raw.num_mem_blocks, 1, 1 << 10, &mut d)?;
         let adapter_rank = size("adapter_rank", raw.adapter_rank, 128, 1 << 16, &mut d)?;
@@ -160,7 +168,12 @@ impl Zamba2Config {
             hybrid,
             mem_blocks,
             adapter_rank,
-            attention_adapters: flag("use_shared_attention_adapter", raw.use_shared_attention_adapter, false, &mut d),
+            attention_adapters: flag(
+                "use_shared_attention_adapter",
+                raw.use_shared_attention_adapter,
+                false,
+                &mut d,
+            ),
             mamba,
             bias,
             tie_word_embeddings: flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d),

@@ -39,7 +39,14 @@ pub(super) fn delta(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<Node>
 /// before `o_proj`.
 pub(super) fn gated_latent(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
     let mut nodes = attention(c, l, false, seq);
-    let gate = linear(&format!("{l}.self_attn.g_proj"), "sigmoid gate per head", seq, c.hidden_size, c.num_heads, false);
+    let gate = linear(
+        &format!("{l}.self_attn.g_proj"),
+        "sigmoid gate per head",
+        seq,
+        c.hidden_size,
+        c.num_heads,
+        false,
+    );
     let at = nodes.len().saturating_sub(1);
     nodes.insert(at, gate);
     nodes

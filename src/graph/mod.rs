@@ -9,9 +9,9 @@
 mod architecture;
 
 pub mod albert;
+mod bailing_hybrid;
 pub mod bart;
 pub mod bert;
-mod bailing_hybrid;
 mod bigbird_pegasus;
 pub mod blocks;
 pub mod bloom;

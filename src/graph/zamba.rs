@@ -60,14 +60,27 @@ fn mamba(c: &ZambaConfig, m: &str, seq: u64) -> Vec<Node> {
     vec![
         linear(&format!("{m}.in_proj"), "x and the gate z", seq, h, 2 * i, c.proj_bias),
         depthwise_conv(&format!("{m}.conv1d"), "depthwise causal convolution", seq, i, k, c.conv_bias),
-        Node::new(format!("{m}.x_proj"), Op::Linear, format!("dt, B and C per head ({heads} heads)"), &[seq, heads * (r + 2 * n)])
-            .with([Tensor::new(format!("{m}.x_proj_weight"), &[heads, r + 2 * n, hd])]),
+        Node::new(
+            format!("{m}.x_proj"),
+            Op::Linear,
+            format!("dt, B and C per head ({heads} heads)"),
+            &[seq, heads * (r + 2 * n)],
+        )
+        .with([Tensor::new(format!("{m}.x_proj_weight"), &[heads, r + 2 * n, hd])]),
         Node::new(format!("{m}.dt_proj"), Op::Linear, "dt to every channel of its head", &[seq, i]).with([
             Tensor::new(format!("{m}.dt_proj_weight"), &[heads, hd, r]),
             Tensor::new(format!("{m}.dt_proj_bias"), &[heads, hd]),
         ]),
-        Node::new(m, Op::Scan, format!("selective scan: {heads} heads of {hd} channels x {n} states"), &[seq, i])
-            .with([Tensor::new(format!("{m}.A_log"), &[heads, hd, n]), Tensor::new(format!("{m}.D"), &[heads, hd])]),
+        Node::new(
+            m,
+            Op::Scan,
+            format!("selective scan: {heads} heads of {hd} channels x {n} states"),
+            &[seq, i],
+        )
+        .with([
+            Tensor::new(format!("{m}.A_log"), &[heads, hd, n]),
+            Tensor::new(format!("{m}.D"), &[heads, hd]),
+        ]),
         linear(&format!("{m}.out_proj"), "mixer output projection", seq, i, h, c.proj_bias),
     ]
 }
@@ -102,7 +115,15 @@ fn shared_block(c: &ZambaConfig, s: &str, seq: u64) -> Vec<Node> {
     }
     nodes.extend(attention);
     nodes.push(rms_norm(&format!("{s}.pre_ff_layernorm"), "RMSNorm before the MLP", &[seq, h], h));
-    nodes.extend(gated_mlp(&format!("{s}.feed_forward"), seq, h, c.intermediate_size, &c.hidden_act, false, false));
+    nodes.extend(gated_mlp(
+        &format!("{s}.feed_forward"),
+        seq,
+        h,
+        c.intermediate_size,
+        &c.hidden_act,
+        false,
+        false,
+    ));
     nodes
 }
 
@@ -114,7 +135,8 @@ pub(super) fn tie_to(nodes: &mut [Node], own: &str, first: &str) {
 }
 
 pub fn build(c: &ZambaConfig, seq: u64) -> Graph {
-    let shape = Shape { head: c.head, tie: c.tie_word_embeddings, hidden: c.hidden_size, vocab: c.vocab_size };
+    let shape =
+        Shape { head: c.head, tie: c.tie_word_embeddings, hidden: c.hidden_size, vocab: c.vocab_size };
     // One block, held by its first use.
     let blocks = Blocks { name: "shared_transf", owner: &|_| 0, block: &|s, _| shared_block(c, s, seq) };
     assemble(&shape, &c.hybrid, seq, &blocks, &|m| mamba(c, m, seq))
@@ -159,12 +181,22 @@ pub(super) fn assemble(
             let (j, s) = (uses.len(), format!("{l}.{}", blocks.name));
             let mut shared = (blocks.block)(&s, j);
             let owner = (blocks.owner)(j);
-            if k.tie && owner != j && let Some(o) = uses.get(owner) {
+            if k.tie
+                && owner != j
+                && let Some(o) = uses.get(owner)
+            {
                 tie_to(&mut shared, &s, o);
             }
             uses.push(s);
             nodes.extend(shared);
-            nodes.push(linear(&format!("{l}.linear"), "the shared block's output into the Mamba layer", seq, h, h, false));
+            nodes.push(linear(
+                &format!("{l}.linear"),
+                "the shared block's output into the Mamba layer",
+                seq,
+                h,
+                h,
+                false,
+            ));
             format!("{l}.mamba_decoder")
         } else {
             l.clone()

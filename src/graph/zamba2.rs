@@ -44,19 +44,41 @@ fn no_candidates(_: &Zamba2Config) -> Vec<Candidate> {
 
 /// The adapters a block stores for the uses `slots` under `list`, each `inp` -> rank -> `out`:
 /// the one use `j` runs as two linears, the others' as stored weights only.
-fn adapters(list: &str, what: &str, seq: u64, (inp, rank, out): (u64, u64, u64), j: usize, slots: &[usize]) -> Vec<Node> {
+fn adapters(
+    list: &str,
+    what: &str,
+    seq: u64,
+    (inp, rank, out): (u64, u64, u64),
+    j: usize,
+    slots: &[usize],
+) -> Vec<Node> {
     let mut nodes = vec![];
-    let mut stored = Node::new(format!("{list}.stored"), Op::Add, format!("{what} adapters of this block's other uses, run at their layers"), &[seq, out]);
+    let mut stored = Node::new(
+        format!("{list}.stored"),
+        Op::Add,
+        format!("{what} adapters of this block's other uses, run at their layers"),
+        &[seq, out],
+    );
     for &i in slots {
         let a = format!("{list}.{i}");
         if i == j {
-            nodes.push(linear(&format!("{a}.0"), &format!("{what} adapter, down to rank {rank}"), seq, inp, rank, false));
+            nodes.push(linear(
+                &format!("{a}.0"),
+                &format!("{what} adapter, down to rank {rank}"),
+                seq,
+                inp,
+                rank,
+                false,
+            ));
             nodes.push(linear(&format!("{a}.1"), &format!("{what} adapter, back up"), seq, rank, out, false));
         } else {
             stored.params.extend(
-                [linear(&format!("{a}.0"), "", seq, inp, rank, false), linear(&format!("{a}.1"), "", seq, rank, out, false)]
-                    .into_iter()
-                    .flat_map(|n| n.params),
+                [
+                    linear(&format!("{a}.0"), "", seq, inp, rank, false),
+                    linear(&format!("{a}.1"), "", seq, rank, out, false),
+                ]
+                .into_iter()
+                .flat_map(|n| n.params),
             );
         }
     }
@@ -76,7 +98,12 @@ fn shared_block(c: &Zamba2Config, s: &str, j: usize, seq: u64) -> Vec<Node> {
     // Block `j % n` holds an adapter for every use it serves.
     let slots: Vec<usize> = (0..uses).filter(|i| i % n == j % n).collect();
     let at = format!("{s}.self_attn");
-    let mut nodes = vec![rms_norm(&format!("{s}.input_layernorm"), "RMSNorm over the hidden state and the embeddings", &[seq, a], a)];
+    let mut nodes = vec![rms_norm(
+        &format!("{s}.input_layernorm"),
+        "RMSNorm over the hidden state and the embeddings",
+        &[seq, a],
+        a,
+    )];
     let mut attention = gqa(&Gqa {
         a: &at,
         seq,
@@ -92,7 +119,14 @@ fn shared_block(c: &Zamba2Config, s: &str, j: usize, seq: u64) -> Vec<Node> {
         what: "causal".into(),
     });
     if let Some(o) = attention.last_mut() {
-        *o = linear(&format!("{at}.o_proj"), "attention output projection", seq, c.num_heads * c.head_dim, h, false);
+        *o = linear(
+            &format!("{at}.o_proj"),
+            "attention output projection",
+            seq,
+            c.num_heads * c.head_dim,
+            h,
+            false,
+        );
     }
     if c.attention_adapters {
         let at_attention = attention.iter().position(|x| x.op == Op::Attention).unwrap_or(0);
@@ -106,15 +140,29 @@ fn shared_block(c: &Zamba2Config, s: &str, j: usize, seq: u64) -> Vec<Node> {
     nodes.push(rms_norm(&format!("{s}.pre_ff_layernorm"), "RMSNorm before the MLP", &[seq, h], h));
     let m = format!("{s}.feed_forward");
     nodes.push(linear(&format!("{m}.gate_up_proj"), "fused gate and up projection", seq, h, 2 * f, c.bias));
-    nodes.extend(adapters(&format!("{m}.gate_up_proj_adapter_list"), "gate and up", seq, (h, r, 2 * f), j, &slots));
-    nodes.push(Node::new(format!("{m}.act_fn"), Op::Activation, format!("{}(gate) * up", c.hidden_act), &[seq, f]));
+    nodes.extend(adapters(
+        &format!("{m}.gate_up_proj_adapter_list"),
+        "gate and up",
+        seq,
+        (h, r, 2 * f),
+        j,
+        &slots,
+    ));
+    nodes.push(Node::new(
+        format!("{m}.act_fn"),
+        Op::Activation,
+        format!("{}(gate) * up", c.hidden_act),
+        &[seq, f],
+    ));
     nodes.push(linear(&format!("{m}.down_proj"), "down projection", seq, f, h, c.bias));
     nodes
 }
 
 pub fn build(c: &Zamba2Config, seq: u64) -> Graph {
-    let shape = Shape { head: c.head, tie: c.tie_word_embeddings, hidden: c.hidden_size, vocab: c.vocab_size };
+    let shape =
+        Shape { head: c.head, tie: c.tie_word_embeddings, hidden: c.hidden_size, vocab: c.vocab_size };
     let n = c.mem_blocks as usize;
-    let blocks = Blocks { name: "shared_transformer", owner: &|j| j % n, block: &|s, j| shared_block(c, s, j, seq) };
+    let blocks =
+        Blocks { name: "shared_transformer", owner: &|j| j % n, block: &|s, j| shared_block(c, s, j, seq) };
     assemble(&shape, &c.hybrid, seq, &blocks, &|m| super::mamba2::mixer(m, seq, c.hidden_size, &c.mamba))
 }
