@@ -69,6 +69,7 @@ pub mod whisper;
 pub mod wrappers;
 pub mod zamba;
 pub mod zamba2;
+pub mod zamba_core;
 
 pub use dims::Dims;
 pub use types::QkNorm;

@@ -7,40 +7,30 @@
 //! 5.x ties them only under `tie_word_embeddings` (its `_tied_weights_keys` apply only then);
 //! otherwise each application holds its own copy, and so does the plan.
 
-use super::blocks::{Gqa, HeadNames, gated_mlp, gqa, head_section, linear, rms_norm, token_embeddings};
+use super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm, token_embeddings};
 use super::kv::{KvGroup, KvLayout, RecurrentState};
 use super::mixers::depthwise_conv;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::QkNorm;
 use crate::config::decoder::DecoderHead;
 use crate::config::zamba::ZambaConfig;
+use crate::config::zamba_core::ZambaCore;
 
 architecture!(
     ZambaConfig,
-    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    |c| activations: vec![("hidden_act", c.core.hidden_act.clone())],
     prefixes: ["model."],
     candidates: no_candidates,
     unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
-        let applications = self.hybrid.iter().filter(|h| **h).count() as u64;
-        let (kv, hd) = (self.num_kv_heads, self.head_dim);
-        let groups = (applications > 0)
-            .then(|| KvGroup {
-                layers: applications,
-                values_per_token: 2 * kv * hd,
-                window: None,
-                what: format!("each application of the shared block: 2 x {kv} KV heads x {hd} head_dim"),
-            })
-            .into_iter()
-            .collect();
         let (i, k, n) = (self.mamba_inner, self.d_conv, self.d_state);
         let recurrent = Some(RecurrentState {
-            layers: self.hybrid.len() as u64,
+            layers: self.core.hybrid.len() as u64,
             conv_values: i * k,
             ssm_values: i * n,
             what: format!("conv: {i} channels x {k} mamba_d_conv; scan: {i} channels x {n} mamba_d_state"),
         });
-        Some(KvLayout { groups, cross: None, cross_fixed_len: None, recurrent })
+        Some(KvLayout { groups: kv_groups(&self.core), cross: None, cross_fixed_len: None, recurrent })
     }
     fn training_notes(&self) -> Vec<String> {
         vec![super::ssm::SCAN_NOTE.into()]
@@ -55,7 +45,7 @@ fn no_candidates(_: &ZambaConfig) -> Vec<Candidate> {
 /// per Mamba head its own dt, B and C projection (`x_proj_weight`), dt projection
 /// (`dt_proj_weight`, `dt_proj_bias`), `A_log` and `D`, and `out_proj`.
 fn mamba(c: &ZambaConfig, m: &str, seq: u64) -> Vec<Node> {
-    let (h, i, n, r, k) = (c.hidden_size, c.mamba_inner, c.d_state, c.dt_rank, c.d_conv);
+    let (h, i, n, r, k) = (c.core.hidden_size, c.mamba_inner, c.d_state, c.dt_rank, c.d_conv);
     let (heads, hd) = (c.mamba_heads, c.mamba_inner / c.mamba_heads);
     vec![
         linear(&format!("{m}.in_proj"), "x and the gate z", seq, h, 2 * i, c.proj_bias),
@@ -88,43 +78,62 @@ fn mamba(c: &ZambaConfig, m: &str, seq: u64) -> Vec<Node> {
 /// The shared transformer block under `s`: an RMSNorm over the hidden state and the embeddings
 /// (`attention_hidden_size`), attention from that width back to hidden, an RMSNorm, the MLP.
 fn shared_block(c: &ZambaConfig, s: &str, seq: u64) -> Vec<Node> {
-    let (h, a) = (c.hidden_size, c.attention_hidden_size);
-    let mut nodes = vec![rms_norm(
-        &format!("{s}.input_layernorm"),
-        "RMSNorm over the hidden state and the embeddings",
-        &[seq, a],
-        a,
-    )];
+    let core = &c.core;
+    let mut nodes = shared_attention(core, s, seq, "causal, no position encoding");
+    let m = format!("{s}.feed_forward");
+    nodes.extend(gated_mlp(
+        &m,
+        seq,
+        core.hidden_size,
+        core.intermediate_size,
+        &core.hidden_act,
+        false,
+        false,
+    ));
+    nodes
+}
+
+/// A Zamba or Zamba2 shared block up to its MLP: the RMSNorm over the hidden state and the
+/// embeddings, attention from that width back to hidden, the RMSNorm before the MLP.
+pub(super) fn shared_attention(core: &ZambaCore, s: &str, seq: u64, what: &str) -> Vec<Node> {
+    let (h, a) = (core.hidden_size, core.attention_hidden_size);
+    let norm = format!("{s}.input_layernorm");
+    let mut nodes = vec![rms_norm(&norm, "RMSNorm over the hidden state and the embeddings", &[seq, a], a)];
     let mut attention = gqa(&Gqa {
         a: &format!("{s}.self_attn"),
         seq,
         hidden: a,
-        heads: c.num_heads,
-        kv_heads: c.num_kv_heads,
-        head_dim: c.head_dim,
+        heads: core.num_heads,
+        kv_heads: core.num_kv_heads,
+        head_dim: core.head_dim,
         qkv_bias: false,
         o_bias: false,
         fused_qkv: false,
         qk_norm: QkNorm::None,
         norm_word: "RMSNorm",
-        what: "causal, no position encoding".into(),
+        what: what.into(),
     });
     if let Some(o) = attention.last_mut() {
-        let q = c.num_heads * c.head_dim;
+        let q = core.num_heads * core.head_dim;
         *o = linear(&format!("{s}.self_attn.o_proj"), "attention output projection", seq, q, h, false);
     }
     nodes.extend(attention);
     nodes.push(rms_norm(&format!("{s}.pre_ff_layernorm"), "RMSNorm before the MLP", &[seq, h], h));
-    nodes.extend(gated_mlp(
-        &format!("{s}.feed_forward"),
-        seq,
-        h,
-        c.intermediate_size,
-        &c.hidden_act,
-        false,
-        false,
-    ));
     nodes
+}
+
+/// Serving: a KV cache for every use of a shared block (the weights are shared, the cache is not).
+pub(super) fn kv_groups(core: &ZambaCore) -> Vec<KvGroup> {
+    let (kv, hd) = (core.num_kv_heads, core.head_dim);
+    (core.uses() > 0)
+        .then(|| KvGroup {
+            layers: core.uses(),
+            values_per_token: 2 * kv * hd,
+            window: None,
+            what: format!("each use of a shared block: 2 x {kv} KV heads x {hd} head_dim"),
+        })
+        .into_iter()
+        .collect()
 }
 
 /// Marks every weight of `nodes` as the same storage as the one `first` names in its place.
@@ -135,19 +144,9 @@ pub(super) fn tie_to(nodes: &mut [Node], own: &str, first: &str) {
 }
 
 pub fn build(c: &ZambaConfig, seq: u64) -> Graph {
-    let shape =
-        Shape { head: c.head, tie: c.tie_word_embeddings, hidden: c.hidden_size, vocab: c.vocab_size };
     // One block, held by its first use.
     let blocks = Blocks { name: "shared_transf", owner: &|_| 0, block: &|s, _| shared_block(c, s, seq) };
-    assemble(&shape, &c.hybrid, seq, &blocks, &|m| mamba(c, m, seq))
-}
-
-/// What Zamba's and Zamba2's graphs share the shape of.
-pub(super) struct Shape {
-    pub head: DecoderHead,
-    pub tie: bool,
-    pub hidden: u64,
-    pub vocab: u64,
+    assemble(&c.core, seq, &blocks, &|m| mamba(c, m, seq))
 }
 
 /// The shared blocks: `owner(j)` is the use whose block holds use `j`'s weights, `block(s, j)`
@@ -163,40 +162,29 @@ pub(super) struct Blocks<'a> {
 /// and its `linear` at the hybrid ones, the final norm and the head. Under `tie_word_embeddings`
 /// (as transformers 5.x ties only then) a use's block is tied to its owner's.
 pub(super) fn assemble(
-    k: &Shape,
-    hybrid: &[bool],
+    core: &ZambaCore,
     seq: u64,
     blocks: &Blocks,
     mamba: &dyn Fn(&str) -> Vec<Node>,
 ) -> Graph {
-    let p = if k.head == DecoderHead::Model { "" } else { "model." };
-    let h = k.hidden;
+    let p = if core.head == DecoderHead::Model { "" } else { "model." };
+    let (h, tie) = (core.hidden_size, core.tie_word_embeddings);
     let embed = format!("{p}embed_tokens");
-    let mut sections = vec![token_embeddings(&embed, seq, k.vocab, h)];
+    let mut sections = vec![token_embeddings(&embed, seq, core.vocab_size, h)];
     let mut uses: Vec<String> = vec![];
-    for (idx, hybrid) in hybrid.iter().enumerate() {
+    for (idx, hybrid) in core.hybrid.iter().enumerate() {
         let l = format!("{p}layers.{idx}");
         let mut nodes = vec![];
         let m = if *hybrid {
             let (j, s) = (uses.len(), format!("{l}.{}", blocks.name));
             let mut shared = (blocks.block)(&s, j);
-            let owner = (blocks.owner)(j);
-            if k.tie
-                && owner != j
-                && let Some(o) = uses.get(owner)
-            {
+            if let Some(o) = uses.get((blocks.owner)(j)).filter(|_| tie) {
                 tie_to(&mut shared, &s, o);
             }
             uses.push(s);
             nodes.extend(shared);
-            nodes.push(linear(
-                &format!("{l}.linear"),
-                "the shared block's output into the Mamba layer",
-                seq,
-                h,
-                h,
-                false,
-            ));
+            let what = "the shared block's output into the Mamba layer";
+            nodes.push(linear(&format!("{l}.linear"), what, seq, h, h, false));
             format!("{l}.mamba_decoder")
         } else {
             l.clone()
@@ -206,21 +194,9 @@ pub(super) fn assemble(
         sections.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
     }
     let norm = format!("{p}final_layernorm");
-    sections.push(Section {
-        name: norm.clone(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![rms_norm(&norm, "final RMSNorm", &[seq, h], h)],
-    });
     let embed_weight = format!("{embed}.weight");
-    let names = HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: String::new(),
-        token: "score",
-        score_rows: None,
-        tied_to: k.tie.then_some(&embed_weight),
-    };
-    sections.extend(head_section(k.head, &names, seq, h, k.vocab));
+    let tied_to = tie.then_some(embed_weight.as_str());
+    let norm = rms_norm(&norm, "final RMSNorm", &[seq, h], h);
+    sections.extend(super::dbrx::norm_and_head(norm, core.head, tied_to, seq, h, core.vocab_size));
     Graph { seq_len: seq, sections }
 }
