@@ -5,11 +5,10 @@
 //! are those of transformers 5.24's `configuration_bailing_hybrid.py`.
 
 use super::ConfigError;
-use super::spec::{Attn, Dv, Experts, HeadKind, Indexer, Linear, MoeSpec, Reader, Shared, Sparse, Spec};
+use super::spec::{Attn, Dv, HeadKind, Indexer, Linear, Reader, Spec};
 use super::spec_dense::BASE;
 use super::spec_llama_like::keys;
 use super::spec_mixers::{LinearDims, per_layer};
-use super::spec_moe::MOE;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model};
 
@@ -28,15 +27,7 @@ pub const TYPES: &[Spec] = &[Spec {
         ("num_experts_per_tok", "num_experts_per_token"),
         ("n_shared_experts", "num_shared_experts"),
     ],
-    moe: Some(MoeSpec {
-        correction_buffer: Some("gate.e_score_correction_bias"),
-        experts_key: "num_experts",
-        top_k_key: "num_experts_per_token",
-        experts: Experts::Stacked { bias: false },
-        shared: Shared::Times { name: "shared_experts", key: "num_shared_experts" },
-        sparse: Sparse::MlpTypes(Some("first_k_dense_replace")),
-        ..MOE
-    }),
+    moe: Some(super::spec_linear::KIMI_MOE),
     attn: Attn::Latent(Indexer::None),
     linear: Linear::BailingDelta,
     ..BASE

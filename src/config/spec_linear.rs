@@ -65,6 +65,19 @@ const LFM2: Spec = Spec {
     ..BASE
 };
 
+/// Kimi Linear's experts (DeepSeek-V3's): stacked, a router with a correction-bias buffer, shared
+/// experts as wide as `num_shared_experts` experts, dense layers from `mlp_layer_types` or the
+/// first `first_k_dense_replace`.
+pub(crate) const KIMI_MOE: MoeSpec = MoeSpec {
+    correction_buffer: Some("gate.e_score_correction_bias"),
+    experts_key: "num_experts",
+    top_k_key: "num_experts_per_token",
+    experts: Experts::Stacked { bias: false },
+    shared: Shared::Times { name: "shared_experts", key: "num_shared_experts" },
+    sparse: Sparse::MlpTypes(Some("first_k_dense_replace")),
+    ..MOE
+};
+
 pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "qwen3_next",
@@ -129,15 +142,7 @@ pub const TYPES: &[Spec] = &[
         ],
         qkv_bias: Bias::Key("attention_bias"),
         o_bias: Bias::Key("attention_bias"),
-        moe: Some(MoeSpec {
-            correction_buffer: Some("gate.e_score_correction_bias"),
-            experts_key: "num_experts",
-            top_k_key: "num_experts_per_token",
-            experts: Experts::Stacked { bias: false },
-            shared: Shared::Times { name: "shared_experts", key: "num_shared_experts" },
-            sparse: Sparse::MlpTypes(Some("first_k_dense_replace")),
-            ..MOE
-        }),
+        moe: Some(KIMI_MOE),
         attn: Attn::Latent(Indexer::None),
         linear: Linear::KimiDelta,
         ..BASE

@@ -2,7 +2,7 @@
 //! its delta attention and its head-gated latent attention, both under `self_attn`.
 
 use super::blocks::{linear, rms_norm};
-use super::mixers::qkv_conv;
+use super::mixers::qkv_and_conv;
 use super::spec::attention;
 use super::{Node, Op, Tensor};
 use crate::config::spec::SpecConfig;
@@ -15,11 +15,8 @@ pub(super) fn delta(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<Node>
     let (h, heads, hd) = (hidden, d.value_heads, d.value_dim);
     let qkv = heads * hd;
     let f = format!("{m}.forget_gate");
-    vec![
-        linear(&format!("{m}.q_proj"), "query projection", seq, h, qkv, false),
-        linear(&format!("{m}.k_proj"), "key projection", seq, h, qkv, false),
-        linear(&format!("{m}.v_proj"), "value projection", seq, h, qkv, false),
-        qkv_conv(m, seq, d),
+    let mut nodes = qkv_and_conv(m, seq, h, d);
+    nodes.extend([
         linear(&format!("{f}.f_proj"), "forget gate, to every channel", seq, h, qkv, false),
         linear(&format!("{m}.b_proj"), "update gate b", seq, h, heads, false),
         Node::new(
@@ -32,7 +29,8 @@ pub(super) fn delta(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<Node>
         linear(&format!("{m}.g_proj"), "output gate g", seq, h, qkv, false),
         rms_norm(&format!("{m}.o_norm"), "gated RMSNorm per head", &[seq, qkv], hd),
         linear(&format!("{m}.o_proj"), "linear attention output projection", seq, qkv, h, false),
-    ]
+    ]);
+    nodes
 }
 
 /// Latent attention, each head's output scaled by a sigmoid of `g_proj` (hidden to heads)
