@@ -79,6 +79,18 @@ impl Zamba2Config {
             ));
         }
         let mem_blocks = size("num_mem_blocks", raw.num_mem_blocks, 1, 1 << 10, &mut d)?;
+        // Each use's block lists the adapters of every use of its turn: uses x uses / blocks in
+        // all, which a file of thousands of hybrid layers would make too many to plan.
+        let slots = core.uses() * core.uses().div_ceil(mem_blocks);
+        if slots > 1 << 14 {
+            return Err(ConfigError::field(
+                "layers_block_type",
+                format!(
+                    "{} hybrid layers over {mem_blocks} blocks store {slots} adapters; at most 16384 are planned",
+                    core.uses()
+                ),
+            ));
+        }
         let adapter_rank = size("adapter_rank", raw.adapter_rank, 128, 1 << 16, &mut d)?;
         let expand = size("mamba_expand", raw.mamba_expand, 2, 64, &mut d)?;
         let heads = size("n_mamba_heads", raw.n_mamba_heads, 8, 1 << 14, &mut d)?;
