@@ -42,14 +42,7 @@ pub(crate) fn delta(r: &mut Reader, layers: u64) -> Result<(LinearDims, Vec<bool
     let heads = own_or(r, "linear_num_heads", "num_attention_heads", 1 << 14)?;
     let head_dim = own_or(r, "linear_head_dim", "head_dim", 1 << 14)?;
     let conv_kernel = own_or(r, "linear_conv_kernel_dim", "short_conv_kernel_size", 1024)?;
-    let dims = LinearDims {
-        key_heads: heads,
-        key_dim: head_dim,
-        value_heads: heads,
-        value_dim: head_dim,
-        conv_kernel,
-        bias: false,
-    };
+    let dims = LinearDims::square(heads, head_dim, conv_kernel);
     if let Some(list) = per_layer(r, "layer_types", layers, ("linear_attention", "full_attention"))? {
         return Ok((dims, list));
     }

@@ -198,14 +198,7 @@ pub(crate) fn kimi_delta(r: &mut Reader, layers: u64) -> Result<(LinearDims, Vec
     let heads = sized("linear_num_heads", "num_heads", 1 << 14)?;
     let head_dim = sized("linear_head_dim", "head_dim", 1 << 14)?;
     let conv_kernel = sized("linear_conv_kernel_dim", "short_conv_kernel_size", 1024)?;
-    let dims = LinearDims {
-        key_heads: heads,
-        key_dim: head_dim,
-        value_heads: heads,
-        value_dim: head_dim,
-        conv_kernel,
-        bias: false,
-    };
+    let dims = LinearDims::square(heads, head_dim, conv_kernel);
     if let Some(list) = per_layer(r, "layer_types", layers, ("linear_attention", "full_attention"))? {
         return Ok((dims, list));
     }

@@ -62,6 +62,18 @@ pub struct LinearDims {
 }
 
 impl LinearDims {
+    /// Heads whose keys and values are one width, without biases (Kimi Delta Attention, Ling 3).
+    pub fn square(heads: u64, head_dim: u64, conv_kernel: u64) -> Self {
+        LinearDims {
+            key_heads: heads,
+            key_dim: head_dim,
+            value_heads: heads,
+            value_dim: head_dim,
+            conv_kernel,
+            bias: false,
+        }
+    }
+
     /// Channels the convolution runs over: queries, keys and values.
     pub fn conv_channels(&self) -> u64 {
         2 * self.key_heads * self.key_dim + self.value_heads * self.value_dim

@@ -30,6 +30,9 @@ struct Raw {
     layer_types: Option<Vec<String>>,
 }
 
+/// The class's layer pattern for a count, when the file lists none.
+pub(crate) type LayerPattern<'a> = dyn Fn(u64, &mut Vec<Defaulted>) -> Result<Vec<bool>, ConfigError> + 'a;
+
 /// Where the two classes' defaults differ.
 pub(crate) struct Defaults {
     pub class: &'static str,
@@ -69,7 +72,7 @@ impl ZambaCore {
         value: &Value,
         common: &Common,
         k: &Defaults,
-        layers: &dyn Fn(u64, &mut Vec<Defaulted>) -> Result<Vec<bool>, ConfigError>,
+        layers: &LayerPattern<'_>,
         d: &mut Vec<Defaulted>,
     ) -> Result<(String, ZambaCore), ConfigError> {
         let raw: Raw = deserialize_raw(value)?;
