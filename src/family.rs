@@ -681,7 +681,7 @@ mod tests {
         assert_eq!(super::key("QWEN2"), "qwen2-unsupported");
         // Punctuation that slugs away cannot reach a supported page either.
         assert_eq!(super::key("qwen2!"), "qwen2-unsupported");
-        assert_eq!(super::key("Zamba2"), "zamba2");
+        assert_eq!(super::key("Zamba3"), "zamba3");
     }
 
     #[test]

@@ -252,10 +252,12 @@ pub const TYPES: &[Spec] = &[
     },
 ];
 
-/// Whether `tie_word_embeddings` ties the head: Nemotron-H's and Kimi Linear's classes declare no
-/// tied weights (`_tied_weights_keys = {}`), whatever the flag says.
+/// Whether `tie_word_embeddings` ties the head: Nemotron-H's, Kimi Linear's and Ling 3's classes
+/// declare no tied weights (`_tied_weights_keys = {}`), whatever the flag says.
 pub(crate) fn ties(spec: &Spec) -> bool {
-    hybrid(spec).is_none_or(|h| h.ties) && spec.linear != Linear::KimiDelta
+    hybrid(spec).is_none_or(|h| h.ties)
+        && spec.linear != Linear::KimiDelta
+        && spec.linear != Linear::BailingDelta
 }
 
 /// The hybrid description of a spec, if it has one.

@@ -130,6 +130,8 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .chain(super::spec_moe3::TYPES)
         .chain(super::spec_dec5::TYPES)
         .chain(super::spec_recur_lfm::TYPES)
+        .chain(super::spec_olmo_hybrid::TYPES)
+        .chain(super::spec_bailing_hybrid::TYPES)
         .find(|s| s.model_type == model_type)
 }
 

@@ -65,6 +65,19 @@ const LFM2: Spec = Spec {
     ..BASE
 };
 
+/// Kimi Linear's experts (DeepSeek-V3's): stacked, a router with a correction-bias buffer, shared
+/// experts as wide as `num_shared_experts` experts, dense layers from `mlp_layer_types` or the
+/// first `first_k_dense_replace`.
+pub(crate) const KIMI_MOE: MoeSpec = MoeSpec {
+    correction_buffer: Some("gate.e_score_correction_bias"),
+    experts_key: "num_experts",
+    top_k_key: "num_experts_per_token",
+    experts: Experts::Stacked { bias: false },
+    shared: Shared::Times { name: "shared_experts", key: "num_shared_experts" },
+    sparse: Sparse::MlpTypes(Some("first_k_dense_replace")),
+    ..MOE
+};
+
 pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "qwen3_next",
@@ -129,15 +142,7 @@ pub const TYPES: &[Spec] = &[
         ],
         qkv_bias: Bias::Key("attention_bias"),
         o_bias: Bias::Key("attention_bias"),
-        moe: Some(MoeSpec {
-            correction_buffer: Some("gate.e_score_correction_bias"),
-            experts_key: "num_experts",
-            top_k_key: "num_experts_per_token",
-            experts: Experts::Stacked { bias: false },
-            shared: Shared::Times { name: "shared_experts", key: "num_shared_experts" },
-            sparse: Sparse::MlpTypes(Some("first_k_dense_replace")),
-            ..MOE
-        }),
+        moe: Some(KIMI_MOE),
         attn: Attn::Latent(Indexer::None),
         linear: Linear::KimiDelta,
         ..BASE
@@ -193,14 +198,7 @@ pub(crate) fn kimi_delta(r: &mut Reader, layers: u64) -> Result<(LinearDims, Vec
     let heads = sized("linear_num_heads", "num_heads", 1 << 14)?;
     let head_dim = sized("linear_head_dim", "head_dim", 1 << 14)?;
     let conv_kernel = sized("linear_conv_kernel_dim", "short_conv_kernel_size", 1024)?;
-    let dims = LinearDims {
-        key_heads: heads,
-        key_dim: head_dim,
-        value_heads: heads,
-        value_dim: head_dim,
-        conv_kernel,
-        bias: false,
-    };
+    let dims = LinearDims::square(heads, head_dim, conv_kernel);
     if let Some(list) = per_layer(r, "layer_types", layers, ("linear_attention", "full_attention"))? {
         return Ok((dims, list));
     }

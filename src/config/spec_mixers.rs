@@ -29,6 +29,10 @@ pub enum Linear {
     Mamba2(&'static super::spec_hybrid::Hybrid),
     /// MiniMax's lightning attention under `self_attn`, one state of head_dim x head_dim per head.
     Lightning,
+    /// OLMo Hybrid's Gated DeltaNet: every projection separate (`config/spec_olmo_hybrid.rs`).
+    OlmoDeltaNet,
+    /// Ling 3's delta attention: Kimi's with full-rank gates (`config/spec_bailing_hybrid.rs`).
+    BailingDelta,
 }
 
 /// Latent attention: queries through an optional low-rank latent, keys and values through one.
@@ -58,6 +62,18 @@ pub struct LinearDims {
 }
 
 impl LinearDims {
+    /// Heads whose keys and values are one width, without biases (Kimi Delta Attention, Ling 3).
+    pub fn square(heads: u64, head_dim: u64, conv_kernel: u64) -> Self {
+        LinearDims {
+            key_heads: heads,
+            key_dim: head_dim,
+            value_heads: heads,
+            value_dim: head_dim,
+            conv_kernel,
+            bias: false,
+        }
+    }
+
     /// Channels the convolution runs over: queries, keys and values.
     pub fn conv_channels(&self) -> u64 {
         2 * self.key_heads * self.key_dim + self.value_heads * self.value_dim
@@ -102,6 +118,14 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
                 _ => linear_layers(r, layers)?,
             };
             (Some(dims), list)
+        }
+        Linear::OlmoDeltaNet => {
+            let (dims, layers) = super::spec_olmo_hybrid::delta_net(r, layers)?;
+            (Some(dims), layers)
+        }
+        Linear::BailingDelta => {
+            let (dims, layers) = super::spec_bailing_hybrid::delta(r, layers)?;
+            (Some(dims), layers)
         }
         Linear::Lightning => {
             // Every attention head, at the attention's head_dim (hidden / heads unless set).

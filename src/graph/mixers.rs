@@ -136,11 +136,8 @@ pub(crate) fn kimi_delta(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<
     let (h, heads, hd) = (hidden, d.value_heads, d.value_dim);
     let qkv = heads * hd;
     let f = format!("{m}.forget_gate");
-    vec![
-        linear(&format!("{m}.q_proj"), "query projection", seq, h, qkv, false),
-        linear(&format!("{m}.k_proj"), "key projection", seq, h, qkv, false),
-        linear(&format!("{m}.v_proj"), "value projection", seq, h, qkv, false),
-        qkv_conv(m, seq, d),
+    let mut nodes = qkv_and_conv(m, seq, h, d);
+    nodes.extend([
         linear(&format!("{f}.f_a_proj"), "forget gate, low rank in", seq, h, hd, false),
         linear(&format!("{f}.f_b_proj"), "forget gate, low rank out to every channel", seq, hd, qkv, false),
         linear(&format!("{m}.b_proj"), "update gate b", seq, h, heads, false),
@@ -158,6 +155,19 @@ pub(crate) fn kimi_delta(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<
         ]),
         rms_norm(&format!("{m}.o_norm"), "gated RMSNorm per head", &[seq, qkv], hd),
         linear(&format!("{m}.o_proj"), "linear attention output projection", seq, qkv, h, false),
+    ]);
+    nodes
+}
+
+/// Kimi Delta Attention's q, k and v projections (heads x head_dim each, no bias) and the short
+/// convolution over them.
+pub(crate) fn qkv_and_conv(m: &str, seq: u64, h: u64, d: &LinearDims) -> Vec<Node> {
+    let qkv = d.value_heads * d.value_dim;
+    vec![
+        linear(&format!("{m}.q_proj"), "query projection", seq, h, qkv, false),
+        linear(&format!("{m}.k_proj"), "key projection", seq, h, qkv, false),
+        linear(&format!("{m}.v_proj"), "value projection", seq, h, qkv, false),
+        qkv_conv(m, seq, d),
     ]
 }
 
@@ -191,7 +201,7 @@ pub(crate) fn depthwise_conv(
 }
 
 /// The convolution linear attention runs over q, k and v (`conv1d`, no bias).
-fn qkv_conv(m: &str, seq: u64, d: &LinearDims) -> Node {
+pub(crate) fn qkv_conv(m: &str, seq: u64, d: &LinearDims) -> Node {
     let what = "depthwise causal convolution over q, k and v";
     depthwise_conv(&format!("{m}.conv1d"), what, seq, d.conv_channels(), d.conv_kernel, false)
 }

@@ -9,6 +9,7 @@
 mod architecture;
 
 pub mod albert;
+mod bailing_hybrid;
 pub mod bart;
 pub mod bert;
 mod bigbird_pegasus;
@@ -54,6 +55,7 @@ mod modernbert;
 mod modernvbert;
 pub mod mpnet;
 mod nllb_moe;
+mod olmo_hybrid;
 mod pegasus_x;
 pub mod phi;
 pub mod quantized;
@@ -72,6 +74,8 @@ pub mod vision;
 pub mod vit;
 pub mod whisper;
 pub mod xlstm;
+pub mod zamba;
+pub mod zamba2;
 
 mod candidate;
 pub use candidate::Candidate;

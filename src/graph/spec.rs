@@ -235,8 +235,7 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
     let sparse = k.sparse;
     let switched = c.spec.switched_norms.filter(|_| c.switched_norms).map_or(&[][..], |s| s.norms);
     let norms = |slot: Slot, what: &str| -> Vec<Node> {
-        c.spec
-            .layer_norms
+        super::olmo_hybrid::layer_norms(c, k)
             .iter()
             .chain(switched)
             .filter(|(_, s)| *s == slot)

@@ -27,6 +27,14 @@ pub(super) fn linear_mixer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Option
         }
         (Some(d), Linear::Lightning, true) => super::mixers::lightning(&format!("{l}.self_attn"), seq, h, d),
         (_, Linear::Mamba2(_), true) => mamba(c, l, k, seq),
+        (Some(d), Linear::BailingDelta, true) => {
+            super::bailing_hybrid::delta(&format!("{l}.self_attn"), seq, h, d)
+        }
+        // Ling 3's attention layers gate each head: its own block, in place of the shared one.
+        (_, Linear::BailingDelta, false) => super::bailing_hybrid::gated_latent(c, l, seq),
+        (Some(d), Linear::OlmoDeltaNet, true) => {
+            super::olmo_hybrid::delta_net(&format!("{l}.linear_attn"), seq, h, d)
+        }
         _ => return None,
     })
 }
