@@ -12,6 +12,7 @@ mod described_dec5;
 mod described_dense;
 mod described_enc2;
 mod described_enc4;
+mod described_enc6;
 mod described_gpt;
 mod described_hybrid;
 mod described_misc;
@@ -625,6 +626,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(seq2seq::FAMILIES)
         .chain(described_enc2::FAMILIES)
         .chain(described_enc4::FAMILIES)
+        .chain(described_enc6::FAMILIES)
         .chain(described_newdec::FAMILIES)
         .chain(described_dec5::FAMILIES)
         .chain(described_moe3::FAMILIES)

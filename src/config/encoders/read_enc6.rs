@@ -1,0 +1,117 @@
+//! Reading what issue 10's enc6 rows (FNet, Splinter, TAPAS) add to the lineage: keys their
+//! config classes do not read are dropped before BERT's reader sees them, FNet's mixer has no
+//! heads, TAPAS's token-type tables come from a list, and each type defines only some heads.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::read::{TABLE, VOCAB};
+use super::{EncoderDesc, lookup};
+use crate::config::bert::{BertConfig, UnknownClass};
+use crate::config::{Common, ConfigError, Defaulted};
+
+/// Heads a type builds its own way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heads {
+    /// The lineage's heads, by style.
+    Lineage,
+    /// Splinter: no pooler; question answering and pre-training both run the question-aware
+    /// span selection head (`splinter_qass`).
+    Splinter,
+    /// TAPAS: a pooler in every class but masked LM; question answering selects cells
+    /// (`output_weights`, `column_output_weights`, their scalar biases) and, with
+    /// `num_aggregation_labels`, aggregates (`aggregation_classifier`).
+    Tapas,
+}
+
+/// What the enc6 rows read beyond the lineage's keys.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Enc6 {
+    /// Rows of each of TAPAS's token-type tables (`type_vocab_sizes`).
+    pub type_tables: Vec<u64>,
+    /// TAPAS's `num_aggregation_labels`: 0 builds no aggregation classifier.
+    pub aggregation_labels: u64,
+}
+
+/// Resolves a config of an enc6 row: BERT's reader on the file without the keys the class never
+/// reads, then what the row changes.
+pub fn finish_enc6(value: &Value, common: &Common) -> Result<BertConfig, ConfigError> {
+    let desc = lookup(&common.model_type)
+        .ok_or_else(|| ConfigError::field("model_type", "not a BERT-family model type"))?;
+    let mut trimmed = value.clone();
+    if let Some(map) = trimmed.as_object_mut() {
+        for key in desc.unread {
+            map.remove(*key);
+        }
+    }
+    let mut c = BertConfig::resolve(&trimmed, common)?;
+    c.defaulted.retain(|d| !desc.unread.contains(&d.field));
+    if value.get("hidden_act").is_none_or(Value::is_null) {
+        c.hidden_act = desc.act.into();
+    }
+    if desc.mixer {
+        // No attention: nothing is split into heads.
+        (c.num_heads, c.head_dim) = (0, 0);
+    }
+    check_class(desc, &c)?;
+    if let Some(default) = desc.type_tables {
+        c.enc6.type_tables = type_tables(value, default, &mut c.defaulted)?;
+    }
+    if desc.heads == Heads::Tapas {
+        if value.get("add_cross_attention").and_then(Value::as_bool) == Some(true) {
+            return Err(ConfigError::field(
+                "add_cross_attention",
+                "true: TAPAS's cross-attention layers are not described here",
+            ));
+        }
+        let labels = unsigned(value, "num_aggregation_labels")?.unwrap_or(0);
+        if labels > TABLE {
+            let why = format!("{labels} is beyond any real model (at most {TABLE})");
+            return Err(ConfigError::field("num_aggregation_labels", why));
+        }
+        c.enc6.aggregation_labels = labels;
+    }
+    Ok(c)
+}
+
+/// A class outside the ones the modeling file defines is refused.
+fn check_class(desc: &EncoderDesc, c: &BertConfig) -> Result<(), ConfigError> {
+    let Some(only) = desc.only else { return Ok(()) };
+    let suffix = c.class.strip_prefix(desc.classes.prefix).unwrap_or_default();
+    if only.contains(&suffix) {
+        return Ok(());
+    }
+    Err(ConfigError::field("architectures[0]", UnknownClass(c.class.clone()).to_string()))
+}
+
+fn unsigned(value: &Value, key: &'static str) -> Result<Option<u64>, ConfigError> {
+    match value.get(key).filter(|v| !v.is_null()) {
+        None => Ok(None),
+        Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+            ConfigError::field(key, format!("invalid type: {v}, expected a non-negative integer"))
+        }),
+    }
+}
+
+/// `type_vocab_sizes`: a list of table sizes, TapasConfig's seven by default.
+fn type_tables(value: &Value, default: &[u64], d: &mut Vec<Defaulted>) -> Result<Vec<u64>, ConfigError> {
+    const KEY: &str = "type_vocab_sizes";
+    let Some(v) = value.get(KEY).filter(|v| !v.is_null()) else {
+        d.push(Defaulted { field: KEY, value: format!("{default:?}") });
+        return Ok(default.to_vec());
+    };
+    let list =
+        v.as_array().ok_or_else(|| ConfigError::field(KEY, format!("invalid type: {v}, expected a list")))?;
+    if list.len() > 64 {
+        return Err(ConfigError::field(
+            KEY,
+            format!("{} tables is beyond any real model (at most 64)", list.len()),
+        ));
+    }
+    list.iter()
+        .map(|n| match n.as_u64() {
+            Some(rows) if rows <= VOCAB => Ok(rows),
+            _ => Err(ConfigError::field(KEY, format!("{n} is not a table size (0 to {VOCAB} rows)"))),
+        })
+        .collect()
+}

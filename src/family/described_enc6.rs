@@ -1,0 +1,42 @@
+//! The families of issue 10's enc6 types: rows of the BERT lineage
+//! (`config/encoders/table_enc6.rs`, read through `encoders::finish_enc6`), and OpenAI's
+//! privacy filter, a bidirectional gpt-oss described as a table (`config/spec_enc6.rs`).
+
+use serde_json::Value;
+
+use super::{FamilyInfo, ModelKind, boxed};
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+fn enc6(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::encoders::finish_enc6(v, c))
+}
+
+const fn row(key: &'static str, name: &'static str, summary: &'static str) -> FamilyInfo {
+    FamilyInfo {
+        key,
+        name,
+        derives_from: Some("bert"),
+        summary,
+        kind: ModelKind::Encoder,
+        resolve: Some(enc6),
+    }
+}
+
+pub const FAMILIES: &[FamilyInfo] = &[
+    row(
+        "fnet",
+        "FNet",
+        "Google's FNet (Lee-Thorp et al., 2021): BERT's embeddings and MLPs with each attention sublayer replaced by an unparameterised 2-D Fourier transform, for faster training at most of BERT's accuracy.",
+    ),
+    row(
+        "splinter",
+        "Splinter",
+        "Tel Aviv University's Splinter (Ram et al., 2021): BERT pre-trained by recurring span selection for few-shot question answering, its question-aware span selection head built on the [QUESTION] tokens' states.",
+    ),
+    row(
+        "tapas",
+        "TAPAS",
+        "Google's TAPAS (Herzig et al., 2020): BERT over flattened tables, seven token-type tables (segment, column, row, ranks, numeric relations) in place of one, and heads that select cells and aggregate them.",
+    ),
+];
