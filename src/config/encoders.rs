@@ -20,7 +20,7 @@ pub use read_enc4::{Adapters, Glyphs, SpanConv};
 pub(crate) use read_enc4::{
     adapters, boolean, embed_width, glyphs, groups, head_dim, rotary_switch, span_conv,
 };
-pub use read_enc6::{Enc6, Heads, finish_enc6};
+pub use read_enc6::{Enc6, Enc6Desc, Heads, finish_enc6};
 pub use table::{TYPES, interchangeable, lookup};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
@@ -172,21 +172,8 @@ pub struct EncoderDesc {
     pub grouped: bool,
     /// ConvBERT's mixed attention and grouped MLP (`head_ratio`, `conv_kernel_size`, `num_groups`).
     pub span_conv: bool,
-    /// FNet: a Fourier transform mixes the tokens in place of attention (no heads, no weights).
-    pub mixer: bool,
-    /// A linear from the hidden size to itself after the embeddings' norm (FNet's
-    /// `embeddings.projection`), by its name under the embeddings.
-    pub embed_projection: Option<&'static str>,
-    /// TAPAS: one token-type table per entry of `type_vocab_sizes`, these by default.
-    pub type_tables: Option<&'static [u64]>,
-    /// The head suffixes the modeling file defines, where fewer than the lineage's.
-    pub only: Option<&'static [&'static str]>,
-    /// Heads of the type's own (Splinter's QASS head, TAPAS's cell selection).
-    pub heads: Heads,
-    /// Keys of the lineage this type's config class never reads: ignored, never recorded.
-    pub unread: &'static [&'static str],
-    /// `hidden_act`'s default.
-    pub act: &'static str,
+    /// What issue 10's enc6 rows change (FNet's mixer, TAPAS's tables, Splinter's head).
+    pub enc6: Enc6Desc,
 }
 
 /// The biases and MLP of a [`EncoderDesc::rotary`] layer.
@@ -279,13 +266,7 @@ pub const BERT: EncoderDesc = EncoderDesc {
     adapters: false,
     grouped: false,
     span_conv: false,
-    mixer: false,
-    embed_projection: None,
-    type_tables: None,
-    only: None,
-    heads: Heads::Lineage,
-    unread: &[],
-    act: "gelu",
+    enc6: read_enc6::LINEAGE,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {

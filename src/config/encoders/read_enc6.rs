@@ -24,6 +24,37 @@ pub enum Heads {
     Tapas,
 }
 
+/// What an enc6 row changes in the lineage's reading and building.
+#[derive(Debug, Clone, Copy)]
+pub struct Enc6Desc {
+    /// FNet: a Fourier transform mixes the tokens in place of attention (no heads, no weights).
+    pub mixer: bool,
+    /// A linear from the hidden size to itself after the embeddings' norm (FNet's
+    /// `embeddings.projection`), by its name under the embeddings.
+    pub embed_projection: Option<&'static str>,
+    /// TAPAS: one token-type table per entry of `type_vocab_sizes`, these by default.
+    pub type_tables: Option<&'static [u64]>,
+    /// The head suffixes the modeling file defines, where fewer than the lineage's.
+    pub only: Option<&'static [&'static str]>,
+    /// Heads of the type's own (Splinter's QASS head, TAPAS's cell selection).
+    pub heads: Heads,
+    /// Keys of the lineage this type's config class never reads: ignored, never recorded.
+    pub unread: &'static [&'static str],
+    /// `hidden_act`'s default.
+    pub act: &'static str,
+}
+
+/// The lineage's own: no change.
+pub const LINEAGE: Enc6Desc = Enc6Desc {
+    mixer: false,
+    embed_projection: None,
+    type_tables: None,
+    only: None,
+    heads: Heads::Lineage,
+    unread: &[],
+    act: "gelu",
+};
+
 /// What the enc6 rows read beyond the lineage's keys.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Enc6 {
@@ -40,24 +71,24 @@ pub fn finish_enc6(value: &Value, common: &Common) -> Result<BertConfig, ConfigE
         .ok_or_else(|| ConfigError::field("model_type", "not a BERT-family model type"))?;
     let mut trimmed = value.clone();
     if let Some(map) = trimmed.as_object_mut() {
-        for key in desc.unread {
+        for key in desc.enc6.unread {
             map.remove(*key);
         }
     }
     let mut c = BertConfig::resolve(&trimmed, common)?;
-    c.defaulted.retain(|d| !desc.unread.contains(&d.field));
+    c.defaulted.retain(|d| !desc.enc6.unread.contains(&d.field));
     if value.get("hidden_act").is_none_or(Value::is_null) {
-        c.hidden_act = desc.act.into();
+        c.hidden_act = desc.enc6.act.into();
     }
-    if desc.mixer {
+    if desc.enc6.mixer {
         // No attention: nothing is split into heads.
         (c.num_heads, c.head_dim) = (0, 0);
     }
     check_class(desc, &c)?;
-    if let Some(default) = desc.type_tables {
+    if let Some(default) = desc.enc6.type_tables {
         c.enc6.type_tables = type_tables(value, default, &mut c.defaulted)?;
     }
-    if desc.heads == Heads::Tapas {
+    if desc.enc6.heads == Heads::Tapas {
         if value.get("add_cross_attention").and_then(Value::as_bool) == Some(true) {
             return Err(ConfigError::field(
                 "add_cross_attention",
@@ -76,7 +107,7 @@ pub fn finish_enc6(value: &Value, common: &Common) -> Result<BertConfig, ConfigE
 
 /// A class outside the ones the modeling file defines is refused.
 fn check_class(desc: &EncoderDesc, c: &BertConfig) -> Result<(), ConfigError> {
-    let Some(only) = desc.only else { return Ok(()) };
+    let Some(only) = desc.enc6.only else { return Ok(()) };
     let suffix = c.class.strip_prefix(desc.classes.prefix).unwrap_or_default();
     if only.contains(&suffix) {
         return Ok(());

@@ -1,7 +1,8 @@
 //! Rows added for issue 10's enc6 list, each saying what differs from BERT's row. Their configs
 //! are read by `read_enc6::finish_enc6`.
 
-use super::{BERT, BERT_DEFAULTS, Classes, Defaults, EncoderDesc, Heads, Style};
+use super::read_enc6::LINEAGE;
+use super::{BERT, BERT_DEFAULTS, Classes, Defaults, Enc6Desc, EncoderDesc, Heads, Style};
 
 /// Every class the modeling file defines has a pooler-free or pooled head of BERT's kinds.
 const BERT_LIKE: Classes = Classes { prefix: "", causal_lm: None, pretraining: true, next_sentence: true };
@@ -16,10 +17,13 @@ pub const TYPES: &[EncoderDesc] = &[
         prefixes: &["fnet."],
         defaults: Defaults { vocab_size: 32000, type_vocab_size: 4, pad_token_id: 3, ..BERT_DEFAULTS },
         pooler_always: true,
-        mixer: true,
-        embed_projection: Some("projection"),
-        unread: &["num_attention_heads", "position_embedding_type"],
-        act: "gelu_new",
+        enc6: Enc6Desc {
+            mixer: true,
+            embed_projection: Some("projection"),
+            unread: &["num_attention_heads", "position_embedding_type"],
+            act: "gelu_new",
+            ..LINEAGE
+        },
         ..BERT
     },
     // BERT's encoder without a pooler (as RoFormer's style has none); question answering and
@@ -30,9 +34,12 @@ pub const TYPES: &[EncoderDesc] = &[
         module: "splinter.",
         prefixes: &["splinter."],
         style: Style::RoFormer,
-        only: Some(&["Model", "ForQuestionAnswering", "ForPreTraining"]),
-        heads: Heads::Splinter,
-        unread: &["position_embedding_type"],
+        enc6: Enc6Desc {
+            only: Some(&["Model", "ForQuestionAnswering", "ForPreTraining"]),
+            heads: Heads::Splinter,
+            unread: &["position_embedding_type"],
+            ..LINEAGE
+        },
         ..BERT
     },
     // BERT's layers; seven token-type tables (segment, column, row, previous answer, column
@@ -44,10 +51,13 @@ pub const TYPES: &[EncoderDesc] = &[
         prefixes: &["tapas."],
         defaults: Defaults { max_position_embeddings: 1024, ..BERT_DEFAULTS },
         token_types: false,
-        type_tables: Some(&[3, 256, 256, 2, 256, 256, 10]),
-        only: Some(&["Model", "ForMaskedLM", "ForQuestionAnswering", "ForSequenceClassification"]),
-        heads: Heads::Tapas,
-        unread: &["position_embedding_type", "type_vocab_size"],
+        enc6: Enc6Desc {
+            type_tables: Some(&[3, 256, 256, 2, 256, 256, 10]),
+            only: Some(&["Model", "ForMaskedLM", "ForQuestionAnswering", "ForSequenceClassification"]),
+            heads: Heads::Tapas,
+            unread: &["position_embedding_type", "type_vocab_size"],
+            ..LINEAGE
+        },
         ..BERT
     },
 ];

@@ -16,7 +16,7 @@ pub(super) fn embeddings(c: &BertConfig, p: &str, seq: u64, nodes: &mut Vec<Node
         embedding(&name, format!("{rows} token types (table {i})"), seq, rows, h)
     });
     nodes.splice(at..at, tables);
-    if let Some(name) = c.desc.embed_projection {
+    if let Some(name) = c.desc.enc6.embed_projection {
         nodes.push(linear(&format!("{emb}.{name}"), "embeddings projected, hidden to hidden", seq, h, h));
     }
 }
@@ -24,7 +24,7 @@ pub(super) fn embeddings(c: &BertConfig, p: &str, seq: u64, nodes: &mut Vec<Node
 /// FNet's layer in place of BERT's: the real part of a 2-D Fourier transform over the sequence
 /// and hidden axes (no weights), a residual add and norm, then BERT's MLP and norm.
 pub(super) fn layer(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
-    if !c.desc.mixer {
+    if !c.desc.enc6.mixer {
         return;
     }
     let (h, ffn) = (c.hidden_size, c.intermediate_size);
@@ -47,7 +47,7 @@ pub(super) fn layer(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
 /// answering (its aggregation classifier reads the pooled vector). Splinter never pools, as
 /// RoFormer's style says.
 pub(in crate::graph::bert) fn pools(c: &BertConfig) -> bool {
-    c.desc.heads == Heads::Tapas && c.head == Head::QuestionAnswering
+    c.desc.enc6.heads == Heads::Tapas && c.head == Head::QuestionAnswering
 }
 
 /// The row's own head, where the class builds one: its section replaces the lineage's head.
@@ -58,7 +58,7 @@ pub(in crate::graph::bert) fn head(
     lineage: &mut Vec<Node>,
 ) {
     let h = c.hidden_size;
-    let (name, nodes) = match (c.desc.heads, c.head) {
+    let (name, nodes) = match (c.desc.enc6.heads, c.head) {
         (Heads::Splinter, Head::QuestionAnswering | Head::PreTraining) => ("splinter_qass", qass(c, seq)),
         (Heads::Tapas, Head::QuestionAnswering) => {
             let scalar = |name: &str| Tensor::new(name, &[]);
