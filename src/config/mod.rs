@@ -35,6 +35,7 @@ pub mod seq2seq_misc;
 pub mod spec;
 pub mod spec_dec5;
 pub mod spec_dense;
+pub mod spec_enc6;
 mod spec_extra;
 pub mod spec_gpt;
 mod spec_gpt_classic;

@@ -12,6 +12,10 @@ fn enc6(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::encoders::finish_enc6(v, c))
 }
 
+fn privacy_filter(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::spec_enc6::PrivacyFilter::resolve(v, c))
+}
+
 const fn row(key: &'static str, name: &'static str, summary: &'static str) -> FamilyInfo {
     FamilyInfo {
         key,
@@ -39,4 +43,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "TAPAS",
         "Google's TAPAS (Herzig et al., 2020): BERT over flattened tables, seven token-type tables (segment, column, row, ranks, numeric relations) in place of one, and heads that select cells and aggregate them.",
     ),
+    FamilyInfo {
+        key: "openai_privacy_filter",
+        name: "OpenAI Privacy Filter",
+        derives_from: Some("gpt_oss"),
+        summary: "OpenAI's privacy filter (2026): gpt-oss's layers (128 experts, top four, attention sinks) made bidirectional over a 128-token window, tagging personal data in eight categories token by token.",
+        kind: ModelKind::Encoder,
+        resolve: Some(privacy_filter),
+    },
 ];

@@ -41,6 +41,7 @@ pub mod mpnet;
 mod nllb_moe;
 mod pegasus_x;
 pub mod phi;
+mod privacy_filter;
 pub mod quantized;
 pub mod recurrent_gemma;
 pub mod release;

@@ -2,13 +2,14 @@
 src/config/encoders/table_enc6.rs) and OpenAI's privacy filter (a bidirectional gpt-oss,
 src/config/spec_enc6.rs)."""
 
-FAMILIES = ["fnet", "splinter", "tapas"]
+FAMILIES = ["fnet", "splinter", "tapas", "openai_privacy_filter"]
 
 EXTRA_CLASSES = {
     "fnet": ["FNet" + h for h in ["ForPreTraining", "ForNextSentencePrediction", "ForMultipleChoice",
                                   "ForTokenClassification", "ForQuestionAnswering"]],
     "splinter": ["SplinterForQuestionAnswering", "SplinterForPreTraining"],
     "tapas": ["TapasForQuestionAnswering"],
+    "openai_privacy_filter": ["OpenAIPrivacyFilterForTokenClassification"],
 }
 
 # FNetConfig reads no heads key: the widths need not divide by anything.
@@ -40,3 +41,16 @@ VARIATIONS = {
              num_aggregation_labels=1, num_labels=5),
     ],
 }
+
+# Heads need not divide hidden (head_dim is the class's own); the classifier's 33 labels by default.
+VARIATIONS["openai_privacy_filter"] = [
+    dict(vocab_size=1000, hidden_size=96, intermediate_size=64, num_hidden_layers=2,
+         num_attention_heads=6, num_key_value_heads=2, head_dim=24, num_local_experts=8,
+         num_experts_per_tok=2, pad_token_id=0),
+    dict(vocab_size=777, hidden_size=80, intermediate_size=48, num_hidden_layers=3,
+         num_attention_heads=7, num_key_value_heads=1, head_dim=16, num_local_experts=5,
+         num_experts_per_tok=1, num_labels=5, attention_bias=False, sliding_window=16, pad_token_id=1),
+    dict(vocab_size=501, hidden_size=64, intermediate_size=32, num_hidden_layers=1,
+         num_attention_heads=4, num_key_value_heads=4, head_dim=8, num_experts=3,
+         num_experts_per_tok=2, id2label={0: "O", 1: "x", 2: "y"}, pad_token_id=0),
+]
