@@ -1,0 +1,135 @@
+//! Parameter counts of issue 10's enc6 types, each written out by hand from transformers 5.24's
+//! modeling files (`modeling_fnet.py`, `modeling_splinter.py`, `modeling_tapas.py`,
+//! `modular_openai_privacy_filter.py`). The same configs built by transformers on the meta device
+//! give the same totals (61,760, 66,578, 111,936, 91,526, 91,664 and 59,688).
+
+mod common;
+
+use common::plan_text;
+use serde_json::json;
+
+/// nn.Linear(i, o) with its bias.
+fn linear(i: u64, o: u64) -> u64 {
+    i * o + o
+}
+
+/// nn.LayerNorm(w): weight and bias.
+fn norm(w: u64) -> u64 {
+    2 * w
+}
+
+fn derived(config: serde_json::Value) -> u64 {
+    plan_text(&config.to_string()).unwrap().params.unwrap().derived
+}
+
+/// BERT's post-LN layer of width `h`: q, k, v and the output dense, a norm, the MLP, a norm.
+fn bert_layer(h: u64, ffn: u64) -> u64 {
+    4 * linear(h, h) + norm(h) + linear(h, ffn) + linear(ffn, h) + norm(h)
+}
+
+/// A config of `model_type` and `class`: hidden 64, 2 layers, ffn 96, vocabulary 400, 32
+/// positions, 4 heads unless `more` says otherwise.
+fn small(model_type: &str, class: &str, more: serde_json::Value) -> serde_json::Value {
+    let mut config = json!({
+        "model_type": model_type, "architectures": [class], "hidden_size": 64,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "intermediate_size": 96,
+        "vocab_size": 400, "max_position_embeddings": 32
+    });
+    if let (Some(c), Some(m)) = (config.as_object_mut(), more.as_object()) {
+        c.extend(m.clone());
+    }
+    config
+}
+
+#[test]
+fn fnet_replaces_attention_by_a_fourier_transform_with_no_weights() {
+    // FNetEmbeddings: words, positions, FNetConfig's 4 token types, a LayerNorm, then
+    // `projection` (hidden to hidden). Each FNetLayer: the Fourier sublayer's LayerNorm only,
+    // then BERT's MLP and its norm. FNetModel keeps its pooler.
+    let embeddings = 400 * 64 + 32 * 64 + 4 * 64 + norm(64) + linear(64, 64);
+    let layer = norm(64) + linear(64, 96) + linear(96, 64) + norm(64);
+    let encoder = embeddings + 2 * layer;
+    let model = encoder + linear(64, 64);
+    assert_eq!(model, 61_760);
+    assert_eq!(derived(small("fnet", "FNetModel", json!({}))), model);
+    // FNetForPreTraining: the pooler, the MLM transform (dense, norm), the decoder tied to the
+    // word table with its bias `cls.predictions.bias`, and the next-sentence classifier.
+    let pre = model + linear(64, 64) + norm(64) + 400 + linear(64, 2);
+    assert_eq!(pre, 66_578);
+    assert_eq!(derived(small("fnet", "FNetForPreTraining", json!({}))), pre);
+}
+
+#[test]
+fn fnet_reads_no_heads_so_any_width_plans_and_passes_the_shape_check() {
+    // FNetConfig has no `num_attention_heads`: a file's value (7 over hidden 90) is never read.
+    let config = small("fnet", "FNetModel", json!({"hidden_size": 90, "num_attention_heads": 7}));
+    let page = plan_text(&config.to_string()).unwrap();
+    let fp = page.forward_pass.unwrap();
+    assert!(fp.ok, "{:?}", fp.problems);
+    assert!(!page.defaulted.iter().any(|d| d.field == "num_attention_heads"));
+}
+
+#[test]
+fn splinter_selects_spans_with_its_question_aware_head_and_has_no_pooler() {
+    // SplinterModel: BERT's embeddings (2 token types) and layers, no pooler.
+    let encoder = 400 * 64 + 32 * 64 + 2 * 64 + norm(64) + 2 * bert_layer(64, 96);
+    assert_eq!(derived(small("splinter", "SplinterModel", json!({}))), encoder);
+    // QuestionAwareSpanSelectionHead: four SplinterFullyConnectedLayers (dense + LayerNorm) and
+    // the bias-free start and end classifiers (hidden x hidden).
+    let qass = 4 * (linear(64, 64) + norm(64)) + 2 * 64 * 64;
+    assert_eq!(encoder + qass, 111_936);
+    assert_eq!(derived(small("splinter", "SplinterForQuestionAnswering", json!({}))), encoder + qass);
+    assert_eq!(derived(small("splinter", "SplinterForPreTraining", json!({}))), encoder + qass);
+}
+
+#[test]
+fn splinter_refuses_a_head_its_modeling_file_does_not_define() {
+    let config = small("splinter", "SplinterForMaskedLM", json!({}));
+    assert!(plan_text(&config.to_string()).is_err());
+}
+
+#[test]
+fn tapas_sums_one_token_type_table_per_entry_and_selects_cells() {
+    // Tables of 3 and 5 token types; TapasForQuestionAnswering keeps the pooler, adds
+    // `output_weights` and `column_output_weights` (hidden each) with their scalar biases, and
+    // `aggregation_classifier` for 4 aggregation labels.
+    let more = json!({"type_vocab_sizes": [3, 5], "num_aggregation_labels": 4});
+    let encoder = 400 * 64 + 32 * 64 + (3 + 5) * 64 + norm(64) + 2 * bert_layer(64, 96);
+    let qa = encoder + linear(64, 64) + (64 + 1) + (64 + 1) + linear(64, 4);
+    assert_eq!(qa, 91_526);
+    assert_eq!(derived(small("tapas", "TapasForQuestionAnswering", more.clone())), qa);
+    // TapasForMaskedLM builds no pooler: the MLM transform and the decoder's bias.
+    let mlm = encoder + linear(64, 64) + norm(64) + 400;
+    assert_eq!(mlm, 91_664);
+    assert_eq!(derived(small("tapas", "TapasForMaskedLM", more)), mlm);
+}
+
+#[test]
+fn tapas_defaults_to_its_seven_token_type_tables() {
+    // TapasConfig's type_vocab_sizes (3, 256, 256, 2, 256, 256, 10): 1,039 rows of 64.
+    let rows: u64 = [3, 256, 256, 2, 256, 256, 10].iter().sum();
+    let model = 400 * 64 + 32 * 64 + rows * 64 + norm(64) + 2 * bert_layer(64, 96) + linear(64, 64);
+    assert_eq!(derived(small("tapas", "TapasModel", json!({}))), model);
+}
+
+#[test]
+fn openai_privacy_filter_is_a_bidirectional_gpt_oss_classifying_33_labels_by_default() {
+    // Vocabulary 501, hidden 64, 1 layer, 4 heads of 8 over 2 key/value heads, biases on, 3
+    // experts of width 32 (gate and up fused: 64 wide) with biases, a biased router, a sink per
+    // head; RMSNorms of one weight. ForTokenClassification's `score`: 33 labels with a bias.
+    let attention = linear(64, 4 * 8) + 2 * linear(64, 2 * 8) + linear(4 * 8, 64) + 4;
+    let experts = 3 * 64 * 64 + 3 * 64 + 3 * 32 * 64 + 3 * 64;
+    let layer = 64 + attention + 64 + linear(64, 3) + experts;
+    let model = 501 * 64 + layer + 64;
+    let config = json!({
+        "model_type": "openai_privacy_filter",
+        "architectures": ["OpenAIPrivacyFilterForTokenClassification"],
+        "vocab_size": 501, "hidden_size": 64, "intermediate_size": 32, "num_hidden_layers": 1,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 8,
+        "num_local_experts": 3, "num_experts_per_tok": 2, "pad_token_id": 0
+    });
+    assert_eq!(model + linear(64, 33), 59_688);
+    let page = plan_text(&config.to_string()).unwrap();
+    assert_eq!(page.params.unwrap().derived, model + linear(64, 33));
+    assert!(page.serving.unwrap().kv.is_none(), "an encoder keeps no KV cache");
+}
