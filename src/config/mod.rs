@@ -19,6 +19,7 @@ pub mod encoder_decoder;
 pub mod encoders;
 pub mod falcon;
 pub mod fsmt;
+pub mod funnel;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod hrm_text;

@@ -16,6 +16,10 @@ fn privacy_filter(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, Config
     boxed(crate::config::spec_enc6::PrivacyFilter::resolve(v, c))
 }
 
+fn funnel(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::funnel::FunnelConfig::resolve(v, c))
+}
+
 const fn row(key: &'static str, name: &'static str, summary: &'static str) -> FamilyInfo {
     FamilyInfo {
         key,
@@ -50,5 +54,13 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "OpenAI's privacy filter (2026): gpt-oss's layers (128 experts, top four, attention sinks) made bidirectional over a 128-token window, tagging personal data in eight categories token by token.",
         kind: ModelKind::Encoder,
         resolve: Some(privacy_filter),
+    },
+    FamilyInfo {
+        key: "funnel",
+        name: "Funnel Transformer",
+        derives_from: Some("bert"),
+        summary: "CMU and Google's Funnel Transformer (Dai et al., 2020): blocks of relative-attention layers that pool the sequence by half before each block after the first, with a short full-length decoder for token-level heads.",
+        kind: ModelKind::Encoder,
+        resolve: Some(funnel),
     },
 ];

@@ -26,6 +26,7 @@ mod encoder_decoder;
 pub mod falcon;
 pub mod fold;
 mod fsmt;
+pub mod funnel;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod gpt_style;

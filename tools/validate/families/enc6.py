@@ -2,7 +2,7 @@
 src/config/encoders/table_enc6.rs) and OpenAI's privacy filter (a bidirectional gpt-oss,
 src/config/spec_enc6.rs)."""
 
-FAMILIES = ["fnet", "splinter", "tapas", "openai_privacy_filter"]
+FAMILIES = ["fnet", "splinter", "tapas", "openai_privacy_filter", "funnel"]
 
 EXTRA_CLASSES = {
     "fnet": ["FNet" + h for h in ["ForPreTraining", "ForNextSentencePrediction", "ForMultipleChoice",
@@ -10,6 +10,8 @@ EXTRA_CLASSES = {
     "splinter": ["SplinterForQuestionAnswering", "SplinterForPreTraining"],
     "tapas": ["TapasForQuestionAnswering"],
     "openai_privacy_filter": ["OpenAIPrivacyFilterForTokenClassification"],
+    "funnel": ["FunnelBaseModel"] + ["Funnel" + h for h in [
+        "ForPreTraining", "ForMultipleChoice", "ForTokenClassification", "ForQuestionAnswering"]],
 }
 
 # FNetConfig reads no heads key: the widths need not divide by anything.
@@ -53,4 +55,15 @@ VARIATIONS["openai_privacy_filter"] = [
     dict(vocab_size=501, hidden_size=64, intermediate_size=32, num_hidden_layers=1,
          num_attention_heads=4, num_key_value_heads=4, head_dim=8, num_experts=3,
          num_experts_per_tok=2, id2label={0: "O", 1: "x", 2: "y"}, pad_token_id=0),
+]
+
+# d_head x n_head need not be d_model; the base model and the pooled heads build no decoder.
+VARIATIONS["funnel"] = [
+    dict(vocab_size=1000, d_model=64, n_head=4, d_head=16, d_inner=96, block_sizes=[2, 1, 1],
+         num_decoder_layers=1),
+    dict(vocab_size=777, hidden_size=48, num_attention_heads=3, d_head=20, d_inner=80,
+         block_sizes=[1, 2], num_decoder_layers=3, tie_word_embeddings=False, num_labels=5,
+         separate_cls=False),
+    dict(vocab_size=501, d_model=40, n_head=2, d_head=8, d_inner=60, block_sizes=[3],
+         num_decoder_layers=0, truncate_seq=False),
 ]
