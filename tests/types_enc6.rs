@@ -133,3 +133,60 @@ fn openai_privacy_filter_is_a_bidirectional_gpt_oss_classifying_33_labels_by_def
     assert_eq!(page.params.unwrap().derived, model + linear(64, 33));
     assert!(page.serving.unwrap().kv.is_none(), "an encoder keeps no KV cache");
 }
+
+#[test]
+fn funnel_stacks_relative_attention_blocks_and_a_decoder_only_in_its_full_length_classes() {
+    // d_model 64, 4 heads of 16, d_inner 96, vocabulary 400, blocks [2, 1], 1 decoder layer.
+    // FunnelLayer: q_head (no bias), k_head, v_head, r_w_bias, r_r_bias, r_s_bias ([4, 16]
+    // each), r_kernel [64, 4, 16], seg_embed [2, 4, 16], post_proj, a norm; the MLP, a norm.
+    let attention = 64 * 64 + 2 * linear(64, 64) + 3 * 64 + 64 * 64 + 2 * 64 + linear(64, 64) + norm(64);
+    let layer = attention + linear(64, 96) + linear(96, 64) + norm(64);
+    assert_eq!(layer, 33_696);
+    // FunnelEmbeddings: the word table and `layer_norm`; no position or token-type table.
+    let base = 400 * 64 + norm(64) + 3 * layer;
+    let model = base + layer;
+    let config = |class: &str| {
+        json!({"model_type": "funnel", "architectures": [class], "vocab_size": 400, "d_model": 64,
+               "n_head": 4, "d_head": 16, "d_inner": 96, "block_sizes": [2, 1],
+               "num_decoder_layers": 1})
+    };
+    assert_eq!(derived(config("FunnelBaseModel")), base);
+    assert_eq!(derived(config("FunnelModel")), model);
+    // Sequence classification runs on FunnelBaseModel: no decoder; linear_hidden, linear_out.
+    assert_eq!(derived(config("FunnelForSequenceClassification")), base + linear(64, 64) + linear(64, 2));
+    // The masked LM's head is tied to the word table and keeps its bias.
+    assert_eq!(derived(config("FunnelForMaskedLM")), model + 400);
+    assert_eq!((base, model), (126_816, 160_512));
+}
+
+#[test]
+fn funnel_pools_each_block_after_the_first_to_half_its_length() {
+    // transformers 5.24's FunnelBaseModel on 9 and 8 tokens, three blocks: hidden states of
+    // 9, 5, 3 and 8, 4, 2 tokens ([CLS] apart, the last token dropped before pooling); 8, 5, 3
+    // with truncate_seq false (9 and 6 tokens pooled).
+    let plan = |extra: serde_json::Value| {
+        let mut config = json!({"model_type": "funnel", "architectures": ["FunnelBaseModel"],
+                                "block_sizes": [1, 1, 1]});
+        if let (Some(c), Some(m)) = (config.as_object_mut(), extra.as_object()) {
+            c.extend(m.clone());
+        }
+        let c = modelatlas::config::funnel::FunnelConfig::resolve(&config, &common_of(&config)).unwrap();
+        (c.block_lengths(9), c.block_lengths(8))
+    };
+    assert_eq!(plan(json!({})), (vec![9, 5, 3], vec![8, 4, 2]));
+    assert_eq!(plan(json!({"truncate_seq": false})).1, vec![8, 5, 3]);
+}
+
+fn common_of(config: &serde_json::Value) -> modelatlas::config::Common {
+    modelatlas::config::Common {
+        model_type: "funnel".into(),
+        architecture: config["architectures"][0].as_str().map(String::from),
+        torch_dtype: None,
+    }
+}
+
+#[test]
+fn funnel_refuses_block_repeats_it_cannot_count() {
+    let config = json!({"model_type": "funnel", "block_sizes": [1, 1], "block_repeats": [1, 2]});
+    assert!(plan_text(&config.to_string()).is_err());
+}
