@@ -20,7 +20,7 @@ pub use read_enc4::{Adapters, Glyphs, SpanConv};
 pub(crate) use read_enc4::{
     adapters, boolean, embed_width, glyphs, groups, head_dim, rotary_switch, span_conv,
 };
-pub use read_enc6::{Enc6, Enc6Desc, Heads, finish_enc6};
+pub use read_enc6::{Enc6, Enc6Desc, Entities, Heads, finish_enc6};
 pub use table::{TYPES, interchangeable, lookup};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from

@@ -35,17 +35,26 @@ pub const FAMILIES: &[FamilyInfo] = &[
     row(
         "fnet",
         "FNet",
+        "bert",
         "Google's FNet (Lee-Thorp et al., 2021): BERT's embeddings and MLPs with each attention sublayer replaced by an unparameterised 2-D Fourier transform, for faster training at most of BERT's accuracy.",
     ),
     row(
         "splinter",
         "Splinter",
+        "bert",
         "Tel Aviv University's Splinter (Ram et al., 2021): BERT pre-trained by recurring span selection for few-shot question answering, its question-aware span selection head built on the [QUESTION] tokens' states.",
     ),
     row(
         "tapas",
         "TAPAS",
+        "bert",
         "Google's TAPAS (Herzig et al., 2020): BERT over flattened tables, seven token-type tables (segment, column, row, ranks, numeric relations) in place of one, and heads that select cells and aggregate them.",
+    ),
+    row(
+        "luke",
+        "LUKE",
+        "roberta",
+        "Studio Ousia's LUKE (Yamada et al., 2020): RoBERTa with entities as tokens beside words, an entity table of 500,000, entity-aware self-attention, and classifiers over entities, entity pairs and spans.",
     ),
     FamilyInfo {
         key: "openai_privacy_filter",

@@ -5,7 +5,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::read::{TABLE, VOCAB};
+use super::read::{TABLE, VOCAB, WIDTH};
 use super::{EncoderDesc, lookup};
 use crate::config::bert::{BertConfig, UnknownClass};
 use crate::config::{Common, ConfigError, Defaulted};
@@ -22,6 +22,10 @@ pub enum Heads {
     /// (`output_weights`, `column_output_weights`, their scalar biases) and, with
     /// `num_aggregation_labels`, aggregates (`aggregation_classifier`).
     Tapas,
+    /// LUKE: entity embeddings beside the word embeddings, entity-aware queries, an untied
+    /// masked-LM decoder beside the entity prediction head, a pooled classifier, and the entity,
+    /// entity-pair and entity-span classifiers.
+    Luke,
 }
 
 /// What an enc6 row changes in the lineage's reading and building.
@@ -62,7 +66,26 @@ pub struct Enc6 {
     pub type_tables: Vec<u64>,
     /// TAPAS's `num_aggregation_labels`: 0 builds no aggregation classifier.
     pub aggregation_labels: u64,
+    /// LUKE's entity table and queries.
+    pub entities: Option<Entities>,
+    /// LUKE's entity classifiers: how many entity states they concatenate (1 entity, 2 pair, 3
+    /// span); None for the lineage's heads.
+    pub entity_head: Option<u64>,
 }
+
+/// LukeConfig's entity keys.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Entities {
+    pub vocab: u64,
+    pub width: u64,
+    /// `use_entity_aware_attention`: the w2e, e2w and e2e queries in every layer.
+    pub aware: bool,
+}
+
+/// LUKE's entity classes, read as sequence classification (their pooler and label count), with
+/// the entity states each concatenates.
+const ENTITY_CLASSES: [(&str, u64); 3] =
+    [("ForEntityClassification", 1), ("ForEntityPairClassification", 2), ("ForEntitySpanClassification", 3)];
 
 /// Resolves a config of an enc6 row: BERT's reader on the file without the keys the class never
 /// reads, then what the row changes.
@@ -75,7 +98,21 @@ pub fn finish_enc6(value: &Value, common: &Common) -> Result<BertConfig, ConfigE
             map.remove(*key);
         }
     }
-    let mut c = BertConfig::resolve(&trimmed, common)?;
+    let entity_head = entity_head(desc, common);
+    let mut c = match entity_head {
+        Some(_) => {
+            let class = format!("{}ForSequenceClassification", desc.classes.prefix);
+            BertConfig::resolve(&trimmed, &Common { architecture: Some(class), ..common.clone() })?
+        }
+        None => BertConfig::resolve(&trimmed, common)?,
+    };
+    if let (Some(_), Some(class)) = (entity_head, &common.architecture) {
+        c.class = class.clone();
+    }
+    c.enc6.entity_head = entity_head.map(|(_, k)| k);
+    if desc.enc6.heads == Heads::Luke {
+        c.enc6.entities = Some(entities(value, &mut c.defaulted)?);
+    }
     c.defaulted.retain(|d| !desc.enc6.unread.contains(&d.field));
     if value.get("hidden_act").is_none_or(Value::is_null) {
         c.hidden_act = desc.enc6.act.into();
@@ -105,11 +142,26 @@ pub fn finish_enc6(value: &Value, common: &Common) -> Result<BertConfig, ConfigE
     Ok(c)
 }
 
+/// The entity class a LUKE file names, with the entity states its classifier concatenates.
+fn entity_head(desc: &EncoderDesc, common: &Common) -> Option<(&'static str, u64)> {
+    let suffix = common.architecture.as_deref()?.strip_prefix(desc.classes.prefix)?;
+    let found = ENTITY_CLASSES.into_iter().find(|(name, _)| *name == suffix);
+    found.filter(|_| desc.enc6.heads == Heads::Luke)
+}
+
+/// LukeConfig: 500,000 entities of width 256, entity-aware attention on.
+fn entities(value: &Value, d: &mut Vec<Defaulted>) -> Result<Entities, ConfigError> {
+    let keys = [("entity_vocab_size", 500_000, VOCAB), ("entity_emb_size", 256, WIDTH)];
+    let [vocab, width] = super::sizes(value, keys, d)?;
+    let aware = super::boolean(value, "use_entity_aware_attention", true, d)?;
+    Ok(Entities { vocab, width, aware })
+}
+
 /// A class outside the ones the modeling file defines is refused.
 fn check_class(desc: &EncoderDesc, c: &BertConfig) -> Result<(), ConfigError> {
     let Some(only) = desc.enc6.only else { return Ok(()) };
     let suffix = c.class.strip_prefix(desc.classes.prefix).unwrap_or_default();
-    if only.contains(&suffix) {
+    if only.contains(&suffix) || ENTITY_CLASSES.iter().any(|(name, _)| *name == suffix) {
         return Ok(());
     }
     Err(ConfigError::field("architectures[0]", UnknownClass(c.class.clone()).to_string()))

@@ -60,4 +60,29 @@ pub const TYPES: &[EncoderDesc] = &[
         },
         ..BERT
     },
+    // RoBERTa's tables and position ids; entity tables beside them, entity-aware queries, and
+    // heads of its own (`Heads::Luke`); a pooler in every class but token classification and
+    // question answering.
+    EncoderDesc {
+        model_type: "luke",
+        classes: Classes { prefix: "Luke", causal_lm: None, pretraining: false, next_sentence: false },
+        module: "luke.",
+        prefixes: &["luke."],
+        style: Style::Roberta,
+        defaults: Defaults { vocab_size: 50267, pad_token_id: 1, ..BERT_DEFAULTS },
+        enc6: Enc6Desc {
+            only: Some(&[
+                "Model",
+                "ForMaskedLM",
+                "ForSequenceClassification",
+                "ForTokenClassification",
+                "ForQuestionAnswering",
+                "ForMultipleChoice",
+            ]),
+            heads: Heads::Luke,
+            unread: &["position_embedding_type"],
+            ..LINEAGE
+        },
+        ..BERT
+    },
 ];

@@ -2,7 +2,7 @@
 src/config/encoders/table_enc6.rs) and OpenAI's privacy filter (a bidirectional gpt-oss,
 src/config/spec_enc6.rs)."""
 
-FAMILIES = ["fnet", "splinter", "tapas", "openai_privacy_filter", "funnel"]
+FAMILIES = ["fnet", "splinter", "tapas", "openai_privacy_filter", "funnel", "luke"]
 
 EXTRA_CLASSES = {
     "fnet": ["FNet" + h for h in ["ForPreTraining", "ForNextSentencePrediction", "ForMultipleChoice",
@@ -10,6 +10,9 @@ EXTRA_CLASSES = {
     "splinter": ["SplinterForQuestionAnswering", "SplinterForPreTraining"],
     "tapas": ["TapasForQuestionAnswering"],
     "openai_privacy_filter": ["OpenAIPrivacyFilterForTokenClassification"],
+    "luke": ["Luke" + h for h in ["ForEntityClassification", "ForEntityPairClassification",
+                                  "ForEntitySpanClassification", "ForTokenClassification",
+                                  "ForQuestionAnswering", "ForMultipleChoice"]],
     "funnel": ["FunnelBaseModel"] + ["Funnel" + h for h in [
         "ForPreTraining", "ForMultipleChoice", "ForTokenClassification", "ForQuestionAnswering"]],
 }
@@ -66,4 +69,15 @@ VARIATIONS["funnel"] = [
          separate_cls=False),
     dict(vocab_size=501, d_model=40, n_head=2, d_head=8, d_inner=60, block_sizes=[3],
          num_decoder_layers=0, truncate_seq=False),
+]
+
+VARIATIONS["luke"] = [
+    dict(vocab_size=1000, entity_vocab_size=300, entity_emb_size=32, hidden_size=64,
+         num_hidden_layers=2, num_attention_heads=4, intermediate_size=96, max_position_embeddings=40),
+    dict(vocab_size=777, entity_vocab_size=50, entity_emb_size=48, hidden_size=48,
+         num_hidden_layers=1, num_attention_heads=3, intermediate_size=80, max_position_embeddings=34,
+         use_entity_aware_attention=False, tie_word_embeddings=False, num_labels=5, type_vocab_size=3),
+    dict(vocab_size=501, entity_vocab_size=20, entity_emb_size=16, hidden_size=32,
+         num_hidden_layers=1, num_attention_heads=2, intermediate_size=40, max_position_embeddings=30,
+         type_vocab_size=1, tie_word_embeddings=False),
 ]

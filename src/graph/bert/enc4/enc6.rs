@@ -7,6 +7,8 @@ use crate::config::bert::{BertConfig, Head};
 use crate::config::encoders::Heads;
 use crate::graph::{Node, Op, Role, Section, Tensor, blocks, embedding};
 
+mod luke;
+
 /// TAPAS's tables before the embeddings' norm; FNet's projection after it.
 pub(super) fn embeddings(c: &BertConfig, p: &str, seq: u64, nodes: &mut Vec<Node>) {
     let (h, emb) = (c.hidden_size, format!("{p}embeddings"));
@@ -24,10 +26,25 @@ pub(super) fn embeddings(c: &BertConfig, p: &str, seq: u64, nodes: &mut Vec<Node
 /// FNet's layer in place of BERT's: the real part of a 2-D Fourier transform over the sequence
 /// and hidden axes (no weights), a residual add and norm, then BERT's MLP and norm.
 pub(super) fn layer(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
+    let (h, ffn) = (c.hidden_size, c.intermediate_size);
+    if c.enc6.entities.is_some_and(|e| e.aware) {
+        // LUKE's entity-aware attention: a query per pair of token kinds besides words to words.
+        let at = nodes.iter().position(|n| n.name.ends_with(".value")).map_or(nodes.len(), |i| i + 1);
+        let all = c.num_heads * c.head_dim();
+        let queries = ["w2e_query", "e2w_query", "e2e_query"].map(|q| {
+            linear(
+                &format!("{l}.attention.self.{q}"),
+                "query projection between words and entities",
+                seq,
+                h,
+                all,
+            )
+        });
+        nodes.splice(at..at, queries);
+    }
     if !c.desc.enc6.mixer {
         return;
     }
-    let (h, ffn) = (c.hidden_size, c.intermediate_size);
     let act = &c.hidden_act;
     *nodes = vec![
         Node::new(
@@ -47,7 +64,12 @@ pub(super) fn layer(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
 /// answering (its aggregation classifier reads the pooled vector). Splinter never pools, as
 /// RoFormer's style says.
 pub(in crate::graph::bert) fn pools(c: &BertConfig) -> bool {
-    c.desc.enc6.heads == Heads::Tapas && c.head == Head::QuestionAnswering
+    match c.desc.enc6.heads {
+        Heads::Tapas => c.head == Head::QuestionAnswering,
+        // LukeModel's pooler is on unless a class turns it off (token classification, QA).
+        Heads::Luke => matches!(c.head, Head::MaskedLm | Head::SequenceClassification { .. }),
+        _ => false,
+    }
 }
 
 /// The row's own head, where the class builds one: its section replaces the lineage's head.
@@ -58,7 +80,21 @@ pub(in crate::graph::bert) fn head(
     lineage: &mut Vec<Node>,
 ) {
     let h = c.hidden_size;
+    if let Some(e) = c.enc6.entities {
+        sections.insert(1.min(sections.len()), luke::entity_embeddings(c, e, seq));
+    }
     let (name, nodes) = match (c.desc.enc6.heads, c.head) {
+        (Heads::Luke, Head::MaskedLm) => {
+            let (entity, words) = luke::mlm(c, seq);
+            sections.push(entity);
+            ("lm_head", words)
+        }
+        (Heads::Luke, Head::SequenceClassification { num_labels }) => {
+            let k = c.enc6.entity_head.unwrap_or(1);
+            let detail = "labels from the concatenated states";
+            let rows = if c.enc6.entity_head.is_some() { seq } else { 1 };
+            ("classifier", vec![blocks::linear("classifier", detail, rows, k * h, num_labels, k != 2)])
+        }
         (Heads::Splinter, Head::QuestionAnswering | Head::PreTraining) => ("splinter_qass", qass(c, seq)),
         (Heads::Tapas, Head::QuestionAnswering) => {
             let scalar = |name: &str| Tensor::new(name, &[]);
