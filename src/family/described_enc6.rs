@@ -20,15 +20,8 @@ fn funnel(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::funnel::FunnelConfig::resolve(v, c))
 }
 
-const fn row(key: &'static str, name: &'static str, summary: &'static str) -> FamilyInfo {
-    FamilyInfo {
-        key,
-        name,
-        derives_from: Some("bert"),
-        summary,
-        kind: ModelKind::Encoder,
-        resolve: Some(enc6),
-    }
+const fn row(key: &'static str, name: &'static str, from: &'static str, summary: &'static str) -> FamilyInfo {
+    FamilyInfo { key, name, derives_from: Some(from), summary, kind: ModelKind::Encoder, resolve: Some(enc6) }
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
