@@ -190,3 +190,33 @@ fn funnel_refuses_block_repeats_it_cannot_count() {
     let config = json!({"model_type": "funnel", "block_sizes": [1, 1], "block_repeats": [1, 2]});
     assert!(plan_text(&config.to_string()).is_err());
 }
+
+#[test]
+fn luke_adds_entity_tables_entity_aware_queries_and_entity_heads() {
+    // Hidden 64, 1 layer of 4 heads, ffn 96, vocabulary 400, 32 positions, 2 token types; 50
+    // entities of width 16 (projected to 64 without a bias), entity-aware attention on.
+    let config = |class: &str| {
+        json!({"model_type": "luke", "architectures": [class], "vocab_size": 400,
+               "entity_vocab_size": 50, "entity_emb_size": 16, "hidden_size": 64,
+               "num_hidden_layers": 1, "num_attention_heads": 4, "intermediate_size": 96,
+               "max_position_embeddings": 32})
+    };
+    let words = 400 * 64 + 32 * 64 + 2 * 64 + norm(64);
+    let entities = 50 * 16 + 16 * 64 + 32 * 64 + 2 * 64 + norm(64);
+    // BERT's layer plus the w2e, e2w and e2e queries.
+    let layer = bert_layer(64, 96) + 3 * linear(64, 64);
+    let encoder = words + entities + layer;
+    let model = encoder + linear(64, 64);
+    assert_eq!(model, 78_016);
+    assert_eq!(derived(config("LukeModel")), model);
+    // LukeForMaskedLM keeps the pooler; `lm_head` (dense, norm, a decoder of its own, the bias)
+    // and `entity_predictions` (dense to 16, norm, the decoder tied to the entity table, bias).
+    let mlm = model + linear(64, 64) + norm(64) + 400 * 64 + 400 + linear(64, 16) + norm(16) + 50;
+    assert_eq!(mlm, 109_426);
+    assert_eq!(derived(config("LukeForMaskedLM")), mlm);
+    // The entity-pair classifier reads two entity states, without a bias; the span classifier
+    // three, with one; token classification drops the pooler.
+    assert_eq!(derived(config("LukeForEntityPairClassification")), model + 2 * 64 * 2);
+    assert_eq!(derived(config("LukeForEntitySpanClassification")), model + linear(3 * 64, 2));
+    assert_eq!(derived(config("LukeForTokenClassification")), encoder + linear(64, 2));
+}
