@@ -20,6 +20,10 @@ fn funnel(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::funnel::FunnelConfig::resolve(v, c))
 }
 
+fn xlm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::xlm::XlmConfig::resolve(v, c))
+}
+
 const fn row(key: &'static str, name: &'static str, from: &'static str, summary: &'static str) -> FamilyInfo {
     FamilyInfo { key, name, derives_from: Some(from), summary, kind: ModelKind::Encoder, resolve: Some(enc6) }
 }
@@ -64,5 +68,21 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "CMU and Google's Funnel Transformer (Dai et al., 2020): blocks of relative-attention layers that pool the sequence by half before each block after the first, with a short full-length decoder for token-level heads.",
         kind: ModelKind::Encoder,
         resolve: Some(funnel),
+    },
+    FamilyInfo {
+        key: "xlm",
+        name: "XLM",
+        derives_from: Some("bert"),
+        summary: "Facebook's XLM (Lample and Conneau, 2019): cross-lingual language-model pre-training with BPE shared across languages, optional language embeddings, and post-LN layers of four times the width.",
+        kind: ModelKind::Encoder,
+        resolve: Some(xlm),
+    },
+    FamilyInfo {
+        key: "flaubert",
+        name: "FlauBERT",
+        derives_from: Some("xlm"),
+        summary: "FlauBERT (Le et al., 2020): XLM's architecture trained on French text, with optional pre-norm layers and layer drop.",
+        kind: ModelKind::Encoder,
+        resolve: Some(xlm),
     },
 ];

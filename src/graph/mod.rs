@@ -57,6 +57,7 @@ mod t5_blocks;
 pub mod vision;
 pub mod vit;
 pub mod whisper;
+pub mod xlm;
 pub mod xlstm;
 
 mod candidate;

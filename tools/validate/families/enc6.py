@@ -2,7 +2,7 @@
 src/config/encoders/table_enc6.rs) and OpenAI's privacy filter (a bidirectional gpt-oss,
 src/config/spec_enc6.rs)."""
 
-FAMILIES = ["fnet", "splinter", "tapas", "openai_privacy_filter", "funnel", "luke"]
+FAMILIES = ["fnet", "splinter", "tapas", "openai_privacy_filter", "funnel", "luke", "xlm", "flaubert"]
 
 EXTRA_CLASSES = {
     "fnet": ["FNet" + h for h in ["ForPreTraining", "ForNextSentencePrediction", "ForMultipleChoice",
@@ -13,6 +13,10 @@ EXTRA_CLASSES = {
     "luke": ["Luke" + h for h in ["ForEntityClassification", "ForEntityPairClassification",
                                   "ForEntitySpanClassification", "ForTokenClassification",
                                   "ForQuestionAnswering", "ForMultipleChoice"]],
+    "xlm": ["XLM" + h for h in ["ForMultipleChoice", "ForTokenClassification",
+                                "ForQuestionAnsweringSimple", "ForQuestionAnswering"]],
+    "flaubert": ["Flaubert" + h for h in ["ForMultipleChoice", "ForTokenClassification",
+                                          "ForQuestionAnsweringSimple", "ForQuestionAnswering"]],
     "funnel": ["FunnelBaseModel"] + ["Funnel" + h for h in [
         "ForPreTraining", "ForMultipleChoice", "ForTokenClassification", "ForQuestionAnswering"]],
 }
@@ -81,3 +85,15 @@ VARIATIONS["luke"] = [
          num_hidden_layers=1, num_attention_heads=2, intermediate_size=40, max_position_embeddings=30,
          type_vocab_size=1, tie_word_embeddings=False),
 ]
+
+# n_langs > 1 adds the language table; the adaptive softmax needs cutoffs the classes never default.
+_XLM = [
+    dict(vocab_size=1000, emb_dim=64, n_layers=2, n_heads=4, max_position_embeddings=40, n_langs=3),
+    dict(vocab_size=777, emb_dim=48, n_layers=1, n_heads=3, max_position_embeddings=34, n_langs=5,
+         use_lang_emb=False, tie_word_embeddings=False, num_labels=5, summary_proj_to_labels=False),
+    dict(vocab_size=501, emb_dim=32, n_layers=1, n_heads=2, max_position_embeddings=30, asm=True,
+         asm_cutoffs=[100, 300], asm_div_value=4.0, sinusoidal_embeddings=True, summary_use_proj=False,
+         gelu_activation=False),
+]
+VARIATIONS["xlm"] = _XLM
+VARIATIONS["flaubert"] = [dict(v, pre_norm=True, layerdrop=0.1) if i == 0 else v for i, v in enumerate(_XLM)]
