@@ -220,3 +220,39 @@ fn luke_adds_entity_tables_entity_aware_queries_and_entity_heads() {
     assert_eq!(derived(config("LukeForEntitySpanClassification")), model + linear(3 * 64, 2));
     assert_eq!(derived(config("LukeForTokenClassification")), encoder + linear(64, 2));
 }
+
+#[test]
+fn xlm_counts_language_embeddings_layers_of_four_times_the_width_and_its_squad_head() {
+    // emb_dim 64, 2 layers of 4 heads, vocabulary 400, 32 positions, 3 languages.
+    let config = |class: &str, more: serde_json::Value| {
+        let mut c = json!({"model_type": "xlm", "architectures": [class], "vocab_size": 400,
+                           "emb_dim": 64, "n_layers": 2, "n_heads": 4,
+                           "max_position_embeddings": 32, "n_langs": 3});
+        if let (Some(c), Some(m)) = (c.as_object_mut(), more.as_object()) {
+            c.extend(m.clone());
+        }
+        c
+    };
+    let embeddings = 32 * 64 + 3 * 64 + 400 * 64 + norm(64);
+    // q_lin, k_lin, v_lin, out_lin, layer_norm1, ffns (64 -> 256 -> 64), layer_norm2.
+    let layer = 4 * linear(64, 64) + norm(64) + linear(64, 256) + linear(256, 64) + norm(64);
+    let model = embeddings + 2 * layer;
+    assert_eq!(model, 127_936);
+    assert_eq!(derived(config("XLMModel", json!({}))), model);
+    // XLMWithLMHeadModel: `pred_layer.proj` tied to the word table; its bias.
+    assert_eq!(derived(config("XLMWithLMHeadModel", json!({}))), model + 400);
+    // XLMForQuestionAnswering: start (dense to 1), end (dense_0 from 128, norm, dense_1) and
+    // answer class (dense_0 from 128, dense_1 without a bias).
+    let squad = linear(64, 1) + linear(128, 64) + norm(64) + linear(64, 1) + linear(128, 64) + 64;
+    assert_eq!(derived(config("XLMForQuestionAnswering", json!({}))), model + squad);
+    // Multiple choice: the summary projects to the 2 labels, `logits_proj` from them to a score.
+    assert_eq!(derived(config("XLMForMultipleChoice", json!({}))), model + linear(64, 2) + linear(2, 1));
+    // FlauBERT's adaptive softmax over cutoffs [100, 300], div 4: a head over the 100-word
+    // shortlist and 2 clusters; clusters of 200 and 100 words through 64 / 4 and 64 / 16.
+    let asm = json!({"model_type": "flaubert", "architectures": ["FlaubertWithLMHeadModel"],
+                     "vocab_size": 400, "emb_dim": 64, "n_layers": 2, "n_heads": 4,
+                     "max_position_embeddings": 32, "asm": true, "asm_cutoffs": [100, 300],
+                     "asm_div_value": 4.0});
+    let tail = 64 * 16 + 16 * 200 + 64 * 4 + 4 * 100;
+    assert_eq!(derived(asm), model - 3 * 64 + linear(64, 102) + tail);
+}
