@@ -68,6 +68,7 @@ pub mod vit;
 pub mod whisper;
 pub mod wrappers;
 pub mod xlm;
+pub mod xlnet;
 
 pub use dims::Dims;
 pub use types::QkNorm;

@@ -24,6 +24,10 @@ fn xlm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::xlm::XlmConfig::resolve(v, c))
 }
 
+fn xlnet(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::xlnet::XlnetConfig::resolve(v, c))
+}
+
 const fn row(key: &'static str, name: &'static str, from: &'static str, summary: &'static str) -> FamilyInfo {
     FamilyInfo { key, name, derives_from: Some(from), summary, kind: ModelKind::Encoder, resolve: Some(enc6) }
 }
@@ -84,5 +88,13 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "FlauBERT (Le et al., 2020): XLM's architecture trained on French text, with optional pre-norm layers and layer drop.",
         kind: ModelKind::Encoder,
         resolve: Some(xlm),
+    },
+    FamilyInfo {
+        key: "xlnet",
+        name: "XLNet",
+        derives_from: Some("xlm"),
+        summary: "CMU and Google's XLNet (Yang et al., 2019): permutation language modelling with two-stream relative attention (Transformer-XL's relative positions and segment biases), and XLM's summary and SQuAD heads.",
+        kind: ModelKind::Encoder,
+        resolve: Some(xlnet),
     },
 ];

@@ -58,6 +58,7 @@ pub mod vision;
 pub mod vit;
 pub mod whisper;
 pub mod xlm;
+pub mod xlnet;
 pub mod xlstm;
 
 mod candidate;

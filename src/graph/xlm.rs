@@ -80,7 +80,7 @@ pub fn build(c: &XlmConfig, seq: u64) -> Graph {
         XlmHead::QuestionAnsweringSimple => {
             head.push(linear("qa_outputs", "span start and end logits", seq, h, c.num_labels));
         }
-        XlmHead::QuestionAnswering => head = squad(c, seq),
+        XlmHead::QuestionAnswering => head = squad(h, seq, "qa_outputs."),
     }
     if let Some(first) = head.first() {
         let name = first.name.split('.').next().unwrap_or_default().to_string();
@@ -111,16 +111,16 @@ fn lm_head(c: &XlmConfig, seq: u64, word: &str) -> Vec<Node> {
     nodes
 }
 
-/// XLNet's SQuAD head: start logits, end logits from the start state (dense, tanh, norm,
-/// dense) and the answer class from the start and [CLS] states.
-fn squad(c: &XlmConfig, seq: u64) -> Vec<Node> {
-    let h = c.hidden_size;
+/// XLNet's SQuAD head under `p` (XLM's `qa_outputs.`, XLNet's none): start logits, end logits
+/// from the start state (dense, tanh, norm, dense) and the answer class from the start and
+/// [CLS] states.
+pub(crate) fn squad(h: u64, seq: u64, p: &str) -> Vec<Node> {
     vec![
-        linear("qa_outputs.start_logits.dense", "start logit per token", seq, h, 1),
-        linear("qa_outputs.end_logits.dense_0", "token and start states, dense then tanh", seq, 2 * h, h),
-        layer_norm("qa_outputs.end_logits.LayerNorm", "norm", &[seq, h], h),
-        linear("qa_outputs.end_logits.dense_1", "end logit per token", seq, h, 1),
-        linear("qa_outputs.answer_class.dense_0", "start and [CLS] states, dense then tanh", 1, 2 * h, h),
-        super::blocks::linear("qa_outputs.answer_class.dense_1", "is-answerable logit", 1, h, 1, false),
+        linear(&format!("{p}start_logits.dense"), "start logit per token", seq, h, 1),
+        linear(&format!("{p}end_logits.dense_0"), "token and start states, dense then tanh", seq, 2 * h, h),
+        layer_norm(&format!("{p}end_logits.LayerNorm"), "norm", &[seq, h], h),
+        linear(&format!("{p}end_logits.dense_1"), "end logit per token", seq, h, 1),
+        linear(&format!("{p}answer_class.dense_0"), "start and [CLS] states, dense then tanh", 1, 2 * h, h),
+        super::blocks::linear(&format!("{p}answer_class.dense_1"), "is-answerable logit", 1, h, 1, false),
     ]
 }

@@ -2,7 +2,7 @@
 src/config/encoders/table_enc6.rs) and OpenAI's privacy filter (a bidirectional gpt-oss,
 src/config/spec_enc6.rs)."""
 
-FAMILIES = ["fnet", "splinter", "tapas", "openai_privacy_filter", "funnel", "luke", "xlm", "flaubert"]
+FAMILIES = ["fnet", "splinter", "tapas", "openai_privacy_filter", "funnel", "luke", "xlm", "flaubert", "xlnet"]
 
 EXTRA_CLASSES = {
     "fnet": ["FNet" + h for h in ["ForPreTraining", "ForNextSentencePrediction", "ForMultipleChoice",
@@ -17,6 +17,8 @@ EXTRA_CLASSES = {
                                 "ForQuestionAnsweringSimple", "ForQuestionAnswering"]],
     "flaubert": ["Flaubert" + h for h in ["ForMultipleChoice", "ForTokenClassification",
                                           "ForQuestionAnsweringSimple", "ForQuestionAnswering"]],
+    "xlnet": ["XLNet" + h for h in ["ForMultipleChoice", "ForTokenClassification",
+                                    "ForQuestionAnsweringSimple", "ForQuestionAnswering"]],
     "funnel": ["FunnelBaseModel"] + ["Funnel" + h for h in [
         "ForPreTraining", "ForMultipleChoice", "ForTokenClassification", "ForQuestionAnswering"]],
 }
@@ -97,3 +99,11 @@ _XLM = [
 ]
 VARIATIONS["xlm"] = _XLM
 VARIATIONS["flaubert"] = [dict(v, pre_norm=True, layerdrop=0.1) if i == 0 else v for i, v in enumerate(_XLM)]
+
+VARIATIONS["xlnet"] = [
+    dict(vocab_size=1000, d_model=64, n_layer=2, n_head=4, d_inner=96),
+    dict(vocab_size=777, d_model=48, n_layer=1, n_head=3, d_inner=80, tie_word_embeddings=False,
+         num_labels=5, summary_use_proj=False, ff_activation="relu"),
+    dict(vocab_size=501, d_model=32, n_layer=1, n_head=2, d_inner=40, num_labels=3,
+         summary_proj_to_labels=True),
+]
