@@ -256,3 +256,24 @@ fn xlm_counts_language_embeddings_layers_of_four_times_the_width_and_its_squad_h
     let tail = 64 * 16 + 16 * 200 + 64 * 4 + 4 * 100;
     assert_eq!(derived(asm), model - 3 * 64 + linear(64, 102) + tail);
 }
+
+#[test]
+fn xlnet_counts_its_relative_attention_tensors_mask_embedding_and_summary() {
+    // d_model 64, 2 layers of 4 heads (d_head 16), d_inner 96, vocabulary 400.
+    let config = |class: &str| {
+        json!({"model_type": "xlnet", "architectures": [class], "vocab_size": 400, "d_model": 64,
+               "n_layer": 2, "n_head": 4, "d_inner": 96})
+    };
+    // rel_attn: q, k, v, o and r as [64, 4, 16] (no biases), r_w_bias, r_r_bias, r_s_bias
+    // [4, 16], seg_embed [2, 4, 16], layer_norm; ff: layer_1, layer_2, layer_norm.
+    let attention = 5 * 64 * 4 * 16 + 3 * 4 * 16 + 2 * 4 * 16 + norm(64);
+    let layer = attention + linear(64, 96) + linear(96, 64) + norm(64);
+    // word_embedding and mask_emb [1, 1, 64].
+    let model = 400 * 64 + 64 + 2 * layer;
+    assert_eq!(model, 92_672);
+    assert_eq!(derived(config("XLNetModel")), model);
+    // lm_loss is tied to the word table; its bias is its own.
+    assert_eq!(derived(config("XLNetLMHeadModel")), model + 400);
+    // The summary keeps the width (XLNetConfig has no summary_proj_to_labels), then logits_proj.
+    assert_eq!(derived(config("XLNetForSequenceClassification")), model + linear(64, 64) + linear(64, 2));
+}
