@@ -17,15 +17,16 @@ fn privacy_filter(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, Config
 }
 
 fn funnel(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::funnel::FunnelConfig::resolve(v, c))
+    // Heads x d_head is free of d_model: a product past u64 is refused, not counted.
+    super::scaled(crate::config::funnel::FunnelConfig::resolve(v, c), "block_sizes")
 }
 
 fn xlm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::xlm::XlmConfig::resolve(v, c))
+    super::scaled(crate::config::xlm::XlmConfig::resolve(v, c), "n_layers")
 }
 
 fn xlnet(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::xlnet::XlnetConfig::resolve(v, c))
+    super::scaled(crate::config::xlnet::XlnetConfig::resolve(v, c), "n_layer")
 }
 
 const fn row(key: &'static str, name: &'static str, from: &'static str, summary: &'static str) -> FamilyInfo {
