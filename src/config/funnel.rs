@@ -65,13 +65,8 @@ impl FunnelConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        // `attribute_map`: the standard names win where a file writes both.
-        let mut v = value.clone();
-        for (standard, own) in [("hidden_size", "d_model"), ("num_attention_heads", "n_head")] {
-            if let (Some(x), Some(map)) = (value.get(standard).filter(|x| !x.is_null()), v.as_object_mut()) {
-                map.insert(own.into(), x.clone());
-            }
-        }
+        let v =
+            super::xlm::own_names(value, &[("hidden_size", "d_model"), ("num_attention_heads", "n_head")]);
         let [vocab_size, hidden_size, num_heads, head_dim, intermediate_size] = sizes(&v, SIZES, &mut d)?;
         let block_sizes =
             counts(raw.block_sizes.as_ref(), "block_sizes", &mut d)?.unwrap_or_else(|| vec![4, 4, 4]);

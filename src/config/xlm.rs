@@ -97,18 +97,15 @@ impl XlmConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        let mut v = value.clone();
-        // `attribute_map`: the standard names win where a file writes both.
-        for (standard, own) in [
-            ("hidden_size", "emb_dim"),
-            ("num_attention_heads", "n_heads"),
-            ("num_hidden_layers", "n_layers"),
-            ("n_words", "vocab_size"),
-        ] {
-            if let (Some(x), Some(map)) = (value.get(standard).filter(|x| !x.is_null()), v.as_object_mut()) {
-                map.insert(own.into(), x.clone());
-            }
-        }
+        let v = own_names(
+            value,
+            &[
+                ("hidden_size", "emb_dim"),
+                ("num_attention_heads", "n_heads"),
+                ("num_hidden_layers", "n_layers"),
+                ("n_words", "vocab_size"),
+            ],
+        );
         let [vocab_size, hidden_size, num_layers, num_heads, max_position_embeddings] =
             sizes(&v, SIZES, &mut d)?;
         let n_langs = match &raw.n_langs {
@@ -118,22 +115,7 @@ impl XlmConfig {
         let use_lang_emb = flag("use_lang_emb", raw.use_lang_emb, true, &mut d);
         let languages = (n_langs > 1 && use_lang_emb).then_some(n_langs);
         let prefix = if common.model_type == "flaubert" { "Flaubert" } else { "XLM" };
-        let class = class_or(common, &format!("{prefix}Model"), &mut d);
-        let head = class
-            .strip_prefix(prefix)
-            .and_then(|rest| CLASSES.iter().find(|(s, _)| *s == rest))
-            .map(|(_, h)| *h)
-            .ok_or_else(|| {
-                ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                )
-            })?;
-        let labels = num_labels(value)?;
-        let num_labels = match head {
-            XlmHead::Model | XlmHead::LmHead | XlmHead::QuestionAnswering => labels.0,
-            _ => classifier_labels(labels, &mut d)?,
-        };
+        let (class, head, num_labels) = head_and_labels(value, common, prefix, &CLASSES, &mut d)?;
         let use_proj = flag("summary_use_proj", raw.summary_use_proj, true, &mut d);
         let to_labels = flag("summary_proj_to_labels", raw.summary_proj_to_labels, true, &mut d);
         let summary = use_proj.then_some(if to_labels && num_labels > 0 { num_labels } else { hidden_size });
@@ -177,6 +159,46 @@ impl XlmConfig {
             ..d
         }
     }
+}
+
+/// A copy of the file with each `attribute_map` name's value under the class's own key: the
+/// standard names win where a file writes both.
+pub(crate) fn own_names(value: &Value, pairs: &[(&str, &str)]) -> Value {
+    let mut v = value.clone();
+    for (standard, own) in pairs {
+        if let (Some(x), Some(map)) = (value.get(*standard).filter(|x| !x.is_null()), v.as_object_mut()) {
+            map.insert((*own).into(), x.clone());
+        }
+    }
+    v
+}
+
+/// The class a file names (or the base model), its head among `classes` (by suffix after
+/// `prefix`), and the labels it is sized by: checked for the classifiers, the file's otherwise.
+pub(crate) fn head_and_labels(
+    value: &Value,
+    common: &Common,
+    prefix: &str,
+    classes: &[(&str, XlmHead)],
+    d: &mut Vec<Defaulted>,
+) -> Result<(String, XlmHead, u64), ConfigError> {
+    let class = class_or(common, &format!("{prefix}Model"), d);
+    let head = class
+        .strip_prefix(prefix)
+        .and_then(|rest| classes.iter().find(|(s, _)| *s == rest))
+        .map(|(_, h)| *h)
+        .ok_or_else(|| {
+            ConfigError::field(
+                "architectures[0]",
+                format!("class {class} is not one the planner knows for this family"),
+            )
+        })?;
+    let labels = num_labels(value)?;
+    let num_labels = match head {
+        XlmHead::Model | XlmHead::LmHead | XlmHead::QuestionAnswering => labels.0,
+        _ => classifier_labels(labels, d)?,
+    };
+    Ok((class, head, num_labels))
 }
 
 /// The adaptive softmax's sizes, refused where `AdaptiveLogSoftmaxWithLoss` refuses them. The

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::encoders::{FFN, HEADS, LAYERS, SizeKey, VOCAB, WIDTH, sizes};
-use super::xlm::XlmHead;
-use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels};
+use super::xlm::{XlmHead, head_and_labels, own_names};
+use super::{Common, ConfigError, Defaulted, flag};
 
 /// The classes, by suffix after `XLNet`.
 const CLASSES: [(&str, XlmHead); 7] = [
@@ -61,18 +61,15 @@ impl XlnetConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
-        let mut v = value.clone();
-        // `attribute_map`: the standard names win where a file writes both.
-        for (standard, own) in [
-            ("hidden_size", "d_model"),
-            ("num_attention_heads", "n_head"),
-            ("num_hidden_layers", "n_layer"),
-            ("n_token", "vocab_size"),
-        ] {
-            if let (Some(x), Some(map)) = (value.get(standard).filter(|x| !x.is_null()), v.as_object_mut()) {
-                map.insert(own.into(), x.clone());
-            }
-        }
+        let v = own_names(
+            value,
+            &[
+                ("hidden_size", "d_model"),
+                ("num_attention_heads", "n_head"),
+                ("num_hidden_layers", "n_layer"),
+                ("n_token", "vocab_size"),
+            ],
+        );
         let [vocab_size, hidden_size, num_layers, num_heads] = sizes(&v, SIZES, &mut d)?;
         let [intermediate_size] = sizes(value, [("d_inner", 4096, FFN)], &mut d)?;
         let head_dim = hidden_size / num_heads;
@@ -81,22 +78,7 @@ impl XlnetConfig {
         if !hidden_size.is_multiple_of(num_heads) || d_head.is_some_and(|x| x.as_u64() != Some(head_dim)) {
             return Err(ConfigError::field("d_head", "must be d_model / n_head, as XLNetConfig requires"));
         }
-        let class = class_or(common, "XLNetModel", &mut d);
-        let head = class
-            .strip_prefix("XLNet")
-            .and_then(|rest| CLASSES.iter().find(|(s, _)| *s == rest))
-            .map(|(_, h)| *h)
-            .ok_or_else(|| {
-                ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                )
-            })?;
-        let labels = num_labels(value)?;
-        let num_labels = match head {
-            XlmHead::Model | XlmHead::LmHead | XlmHead::QuestionAnswering => labels.0,
-            _ => classifier_labels(labels, &mut d)?,
-        };
+        let (class, head, num_labels) = head_and_labels(value, common, "XLNet", &CLASSES, &mut d)?;
         // XLNetConfig has no `summary_proj_to_labels`: the summary keeps the width unless a
         // file adds the key.
         let use_proj = flag("summary_use_proj", raw.summary_use_proj, true, &mut d);
