@@ -14,6 +14,7 @@ mod described_enc2;
 mod described_enc4;
 mod described_enc7;
 mod described_gemma;
+mod described_enc6;
 mod described_gpt;
 mod described_hybrid;
 mod described_mbert;
@@ -628,6 +629,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(seq2seq::FAMILIES)
         .chain(described_enc2::FAMILIES)
         .chain(described_enc4::FAMILIES)
+        .chain(described_enc6::FAMILIES)
         .chain(described_newdec::FAMILIES)
         .chain(described_dec5::FAMILIES)
         .chain(described_moe3::FAMILIES)

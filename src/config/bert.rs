@@ -114,6 +114,8 @@ pub struct BertConfig {
     #[serde(skip)]
     pub release: super::release::Release,
     pub defaulted: Vec<Defaulted>,
+    /// What the enc6 rows read beyond the lineage's keys (`encoders::finish_enc6`).
+    pub enc6: super::encoders::Enc6,
 }
 
 /// A supported family whose class the planner does not know is reported, not guessed.
@@ -258,6 +260,7 @@ impl BertConfig {
             span_conv,
             release: super::release::Release::V5,
             defaulted: d,
+            enc6: Default::default(),
         })
     }
 

@@ -8,9 +8,11 @@
 
 mod read;
 mod read_enc4;
+mod read_enc6;
 mod table;
 mod table_enc2;
 mod table_enc4;
+mod table_enc6;
 
 pub(crate) use read::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH};
 pub(crate) use read::{encoder_dims, head_of, labelled, match_class, position_embedding, sizes};
@@ -18,6 +20,7 @@ pub use read_enc4::{Adapters, Glyphs, SpanConv};
 pub(crate) use read_enc4::{
     adapters, boolean, embed_width, glyphs, groups, head_dim, rotary_switch, span_conv,
 };
+pub use read_enc6::{Enc6, Enc6Desc, Entities, Heads, finish_enc6};
 pub use table::{TYPES, interchangeable, lookup};
 
 /// BERT heads live under `cls.` (`cls.predictions`, `cls.seq_relationship`) and classify from
@@ -169,6 +172,8 @@ pub struct EncoderDesc {
     pub grouped: bool,
     /// ConvBERT's mixed attention and grouped MLP (`head_ratio`, `conv_kernel_size`, `num_groups`).
     pub span_conv: bool,
+    /// What issue 10's enc6 rows change (FNet's mixer, TAPAS's tables, Splinter's head).
+    pub enc6: Enc6Desc,
 }
 
 /// The biases and MLP of a [`EncoderDesc::rotary`] layer.
@@ -261,6 +266,7 @@ pub const BERT: EncoderDesc = EncoderDesc {
     adapters: false,
     grouped: false,
     span_conv: false,
+    enc6: read_enc6::LINEAGE,
 };
 
 pub const ROBERTA: EncoderDesc = EncoderDesc {

@@ -132,6 +132,7 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .chain(super::spec_recur_lfm::TYPES)
         .chain(super::spec_olmo_hybrid::TYPES)
         .chain(super::spec_bailing_hybrid::TYPES)
+        .chain(super::spec_enc6::TYPES)
         .find(|s| s.model_type == model_type)
 }
 

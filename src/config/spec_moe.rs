@@ -39,6 +39,17 @@ pub(crate) const MIXTRAL_MOE: MoeSpec = MoeSpec {
     ..MOE
 };
 
+/// gpt-oss's expert block: the router `router` with its bias, stacked experts with biases, at
+/// `intermediate_size` (also OpenAI's privacy filter's, `config/spec_enc6.rs`).
+pub(crate) const GPT_OSS_MOE: MoeSpec = MoeSpec {
+    router: "router",
+    router_bias: true,
+    experts_key: "num_local_experts",
+    width_key: "intermediate_size",
+    experts: Experts::Stacked { bias: true },
+    ..MOE
+};
+
 pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "gpt_oss",
@@ -67,14 +78,7 @@ pub const TYPES: &[Spec] = &[
         ],
         aliases: &[("num_experts", "num_local_experts")],
         sinks: true,
-        moe: Some(MoeSpec {
-            router: "router",
-            router_bias: true,
-            experts_key: "num_local_experts",
-            width_key: "intermediate_size",
-            experts: Experts::Stacked { bias: true },
-            ..MOE
-        }),
+        moe: Some(GPT_OSS_MOE),
         // Sliding and full layers alternate, sliding first.
         window: Window::Pattern { period_key: None, period: 2 },
         ..BASE

@@ -55,7 +55,13 @@ pub fn check(d: &Dims, activations: &[(&str, String)]) -> ForwardPass {
             ));
         }
     }
-    if !d.hidden_size.is_multiple_of(d.num_heads) {
+    // Only a head width derived as hidden / heads must come out whole: a head_dim of its own
+    // (the privacy filter's 14 heads of 64 over hidden 640) needs no division, and a model
+    // without attention (FNet: 0 heads) splits nothing.
+    if d.num_heads > 0
+        && !d.hidden_size.is_multiple_of(d.num_heads)
+        && d.head_dim == d.hidden_size / d.num_heads
+    {
         problems.push(format!(
             "num_attention_heads ({}) does not divide hidden_size ({}): the query, key and value projections cannot be split into equal heads (transformers refuses to build the attention layer)",
             d.num_heads, d.hidden_size
@@ -117,6 +123,23 @@ mod tests {
         let fp = check(&Dims { hidden_size: 770, ..dims() }, &[]);
         assert!(!fp.ok);
         assert!(fp.problems[0].contains("(12) does not divide hidden_size (770)"), "{:?}", fp.problems);
+    }
+
+    #[test]
+    fn an_explicit_head_dim_needs_no_division_of_the_hidden_size() {
+        // OpenAIPrivacyFilterConfig: hidden 640, 14 heads of head_dim 64 (14 x 64 = 896), over 2
+        // key/value heads; transformers builds q_proj 640 -> 896 without dividing 640 by 14.
+        let d = Dims { hidden_size: 640, num_heads: 14, num_kv_heads: 2, head_dim: 64, ..dims() };
+        assert!(check(&d, &[]).ok, "{:?}", check(&d, &[]).problems);
+        // The same heads with the width derived (640 / 14 = 45, remainder 10) cannot be split.
+        assert!(!check(&Dims { head_dim: 45, ..d }, &[]).ok);
+    }
+
+    #[test]
+    fn a_model_without_attention_has_no_heads_to_divide() {
+        // FNet mixes tokens with a Fourier transform: no heads, no head width.
+        let d = Dims { hidden_size: 90, num_heads: 0, num_kv_heads: 0, head_dim: 0, ..dims() };
+        assert!(check(&d, &[]).ok, "{:?}", check(&d, &[]).problems);
     }
 
     #[test]

@@ -56,6 +56,7 @@ pub fn has_pooler(c: &BertConfig) -> bool {
         return false;
     }
     c.desc.pooler_always
+        || enc4::enc6::pools(c)
         || c.style != Style::Yoso
             && matches!(
                 (c.head, c.style),
@@ -170,6 +171,7 @@ pub fn build(c: &BertConfig, seq: u64) -> Graph {
 
     let mut head_nodes = head(c, seq, &word_embeddings);
     enc4::head(c, seq, &word_embeddings, &mut head_nodes);
+    enc4::enc6::head(c, seq, &mut sections, &mut head_nodes);
     if !head_nodes.is_empty() {
         let name = match (c.head, c.style) {
             (Head::MaskedLm | Head::CausalLm, Style::Roberta) => "lm_head",

@@ -736,7 +736,9 @@ def base_class(model_type: str) -> str:
             # EncoderDecoderModel is listed only as a sequence-to-sequence LM.
             return ma.MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES[model_type]
         return ma.MODEL_FOR_CAUSAL_LM_MAPPING_NAMES[model_type]
-    return ma.MODEL_MAPPING_NAMES[model_type]
+    base = ma.MODEL_MAPPING_NAMES[model_type]
+    # Funnel lists two base classes (FunnelModel, FunnelBaseModel): the first is the base.
+    return base[0] if isinstance(base, (list, tuple)) else base
 
 
 # Families added by area (tools/validate/families/<area>.py): each module may define FAMILIES

@@ -182,6 +182,7 @@ pub const TYPES: &[EncoderDesc] = &[
 /// The description of a `model_type` of the lineage, if there is one.
 pub fn lookup(model_type: &str) -> Option<&'static EncoderDesc> {
     let rows = TYPES.iter().chain(super::table_enc2::TYPES);
+    let rows = rows.chain(super::table_enc6::TYPES);
     rows.chain(super::table_enc4::TYPES).find(|d| d.model_type == model_type)
 }
 

@@ -7,6 +7,8 @@ use crate::config::bert::{BertConfig, Head};
 use crate::config::encoders::{Mlm, Positions, Rotary, RotaryMlp, SpanConv};
 use crate::graph::{Node, Op, Role, Section, Tensor, blocks, embedding};
 
+pub(super) mod enc6;
+
 /// Adjusts the embedding nodes (`input_ids`, word, position, token-type, LayerNorm) in place.
 pub(super) fn embeddings(c: &BertConfig, emb: &str, seq: u64, nodes: &mut Vec<Node>) {
     let e = c.embed_width;
@@ -47,6 +49,7 @@ pub(super) fn embeddings(c: &BertConfig, emb: &str, seq: u64, nodes: &mut Vec<No
 
 /// The linear from the embeddings' width to the hidden size, and RoFormer's sinusoid table.
 pub(super) fn projection(c: &BertConfig, p: &str, seq: u64, nodes: &mut Vec<Node>) {
+    enc6::embeddings(c, p, seq, nodes);
     if c.desc.positions == Positions::Sinusoid {
         let hd = c.head_dim();
         let rows = c.max_position_embeddings;
@@ -162,6 +165,7 @@ pub(super) fn contact_head(c: &BertConfig, p: &str, sections: &mut Vec<Section>)
 /// X-MOD's adapters, after the layer's MLP: its own norm if asked, then one bottleneck MLP per
 /// language (a token runs through its language's only).
 pub(super) fn adapters(c: &BertConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
+    enc6::layer(c, l, seq, nodes);
     let Some(a) = &c.adapters else { return };
     let h = c.hidden_size;
     if a.layer_norm {
