@@ -34,6 +34,7 @@ pub mod seq2seq;
 pub mod seq2seq_misc;
 pub mod spec;
 pub mod spec_dec5;
+pub mod spec_dec6;
 pub mod spec_dense;
 mod spec_extra;
 pub mod spec_gpt;

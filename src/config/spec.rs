@@ -268,6 +268,8 @@ pub struct Spec {
     pub extras: &'static [Extra],
     pub attn: Attn,
     pub linear: Linear,
+    /// Layers whose attention differs in shape (`config/spec_dec6.rs`).
+    pub layer_heads: super::spec_dec6::LayerHeads,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -340,4 +342,13 @@ pub struct SpecConfig {
     /// weights (`num_nextn_predict_layers`, `mtp_num_hidden_layers`); no class loads them.
     pub mtp_layers: u64,
     pub defaulted: Vec<Defaulted>,
+    /// Per layer, its attention's heads where the type's layers differ (empty: all alike).
+    #[serde(skip)]
+    pub attn_shapes: Vec<super::spec_dec6::AttnShape>,
+    /// The value heads' width: `head_dim` unless narrower (MiMo-V2-Flash's `v_head_dim`).
+    #[serde(skip)]
+    pub v_head_dim: u64,
+    /// An output gate per channel rather than per head (Laguna's `gating: "per-element"`).
+    #[serde(skip)]
+    pub gate_per_channel: bool,
 }

@@ -110,6 +110,9 @@ impl SpecConfig {
         let (latent, indexed_layers, linear, mut linear_layers) =
             super::spec_mixers::read(&mut r, spec, num_layers)?;
         let windows = super::spec_recur_lfm::typed_windows(&mut r, spec, num_layers)?.unwrap_or(windows);
+        let shaped =
+            super::spec_dec6::layer_attention(&mut r, num_layers, (num_heads, num_kv_heads, head_dim))?;
+        let windows = shaped.windows.unwrap_or(windows);
         let hybrid = match hybrid_spec {
             Some(h) => Some(super::spec_hybrid::read(
                 &mut r,
@@ -170,6 +173,9 @@ impl SpecConfig {
             hybrid,
             mtp_layers,
             defaulted: d,
+            attn_shapes: shaped.shapes,
+            v_head_dim: shaped.v_head_dim,
+            gate_per_channel: shaped.gate_per_channel,
         })
     }
 }

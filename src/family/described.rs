@@ -199,8 +199,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
 
 /// Types transformers 5.x ships that the tables cannot yet say exactly, with why: their pages say
 /// so instead of a count that could be wrong.
-pub const NOT_YET: &[(&str, &str)] = &[
-];
+pub const NOT_YET: &[(&str, &str)] = &[];
 
 /// Why a model type is not planned, where it is known.
 pub fn not_yet(model_type: &str) -> Option<&'static str> {

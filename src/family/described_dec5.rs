@@ -16,6 +16,18 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "qwen3_next",
         "A hybrid mixture of experts (2026): Qwen3.5's Gated DeltaNet on two layers of five, Qwen3's attention with q/k norms on the others (sliding or full by `layer_types`), 128 stacked experts and an ungated shared expert in every layer.",
     ),
+    decoder(
+        "mimo_v2_flash",
+        "MiMo-V2-Flash",
+        "deepseek_v3",
+        "Xiaomi's MiMo-V2-Flash (2025): grouped attention with values narrower than queries and keys, sliding-window layers with twice the key/value heads and a learned sink per head, full attention on the first layer and every sixth; DeepSeek-V3's routed experts without a shared one, the first layer dense.",
+    ),
+    decoder(
+        "laguna",
+        "Laguna",
+        "qwen3_moe",
+        "Poolside's Laguna (2026): Qwen3's attention with per-head q/k norms, its query heads set per layer and a softplus output gate per head or per channel; routed experts with a shared expert behind a bias-corrected router, the first layer dense.",
+    ),
 ];
 
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
@@ -31,14 +43,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
     (
         "longcat_flash",
         "LongCat-Flash runs two latent attentions and two dense MLPs per layer beside one mixture of experts whose router also picks zero-computation (identity) experts; the tables have no such layer yet",
-    ),
-    (
-        "mimo_v2_flash",
-        "MiMo-V2-Flash's sliding layers have twice the key/value heads of its full layers and a learned sink per head, and its values are narrower than its queries and keys (`v_head_dim`); the tables give every layer one attention shape",
-    ),
-    (
-        "laguna",
-        "Laguna sets each layer's query heads apart (`num_attention_heads_per_layer`) with a gate per head or per channel (`gating`); the tables give every layer one attention shape",
     ),
     (
         "zaya",

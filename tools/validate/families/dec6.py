@@ -1,0 +1,35 @@
+"""Decoders whose layers differ in their attention's shape (helper "dec6", issue 10;
+src/config/spec_dec6.rs). Variations are small sizes unlike any published checkpoint: layers,
+widths, heads per layer, key/value heads, value widths, sliding patterns, gates, experts, dense and
+sparse layers, tied and untied."""
+
+FAMILIES = ["mimo_v2_flash", "laguna"]
+
+_MIMO = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_layers=7,
+             num_attention_heads=8, num_key_value_heads=2, head_dim=24, v_head_dim=16,
+             moe_intermediate_size=32, n_routed_experts=6, num_experts_per_tok=2, sliding_window=16)
+
+_LAGUNA = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_layers=4,
+               num_attention_heads=8, num_key_value_heads=2, head_dim=16, moe_intermediate_size=32,
+               shared_expert_intermediate_size=40, num_experts=6, num_experts_per_tok=2,
+               sliding_window=16)
+
+VARIATIONS = {
+    "mimo_v2_flash": [
+        dict(_MIMO),
+        dict(_MIMO, num_hidden_layers=3, attention_bias=True, tie_word_embeddings=True,
+             layer_types=["sliding_attention", "full_attention", "sliding_attention"],
+             mlp_layer_types=["sparse", "dense", "sparse"]),
+        dict(_MIMO, num_hidden_layers=13, num_key_value_heads=1, head_dim=16, v_head_dim=16),
+        dict(_MIMO, num_hidden_layers=2, v_head_dim=8, sliding_window_size=31),
+    ],
+    "laguna": [
+        dict(_LAGUNA),
+        dict(_LAGUNA, num_attention_heads_per_layer=[8, 4, 6, 2], gating="per-element",
+             attention_bias=True),
+        dict(_LAGUNA, num_hidden_layers=3, num_attention_heads_per_layer=[2, 8, 4], gating=False,
+             tie_word_embeddings=True, mlp_layer_types=["sparse", "dense", "sparse"],
+             layer_types=["sliding_attention", "full_attention", "sliding_attention"]),
+        dict(_LAGUNA, num_hidden_layers=2, num_key_value_heads=1, gating="per-head"),
+    ],
+}
