@@ -1,0 +1,133 @@
+//! Decoders whose layers differ in their attention's shape (`src/config/spec_dec6.rs`): for each,
+//! a small config with its count written out by hand from the modeling file's modules
+//! (transformers 5.24), never read back from the program. Where a figure is given it is also what
+//! transformers 5.24 counts for the same config on the meta device
+//! (`tools/validate/families/dec6.py`, `tools/validate/params_report_dec6.md`). The serving KV
+//! cache is derived by hand from each layer's own key/value heads, head widths and window.
+
+mod common;
+
+use common::plan_text;
+use serde_json::{Value, json};
+
+fn derived(config: Value) -> u64 {
+    plan_text(&config.to_string()).unwrap().params.unwrap().derived
+}
+
+fn mimo() -> Value {
+    json!({"model_type": "mimo_v2_flash", "architectures": ["MiMoV2FlashForCausalLM"],
+        "vocab_size": 1000, "hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 7,
+        "num_attention_heads": 8, "num_key_value_heads": 2, "head_dim": 24, "v_head_dim": 16,
+        "moe_intermediate_size": 32, "n_routed_experts": 6, "num_experts_per_tok": 2,
+        "sliding_window": 16})
+}
+
+#[test]
+fn mimo_v2_flash_doubles_the_kv_heads_and_adds_sinks_on_sliding_layers_with_narrow_values() {
+    // vocab 1000, hidden 64, dense width 96, 7 layers, 8 query heads of 24, 2 KV heads (4 on
+    // sliding layers), values 16 wide; 6 experts of width 32; untied. MiMoV2FlashConfig's
+    // pattern: full attention on layer 0 and where (i + 1) % 6 == 0 (layer 5), sliding elsewhere;
+    // layer 0 dense, the rest sparse.
+    let (v, h, f) = (1000u64, 64u64, 96u64);
+    // q [8*24, 64], k [kv*24, 64], v [kv*16, 64], o [64, 8*16]; no biases.
+    let full = h * 8 * 24 + h * 2 * 24 + h * 2 * 16 + 8 * 16 * h;
+    let sliding = h * 8 * 24 + h * 4 * 24 + h * 4 * 16 + 8 * 16 * h + 8; // + sinks [8]
+    assert_eq!((full, sliding), (25_600, 30_728));
+    let norms = 2 * h;
+    // Router [6, 64] (its correction bias a buffer) and the experts' gate, up and down.
+    let sparse = 6 * h + 6 * 3 * h * 32;
+    let layers = (full + norms + 3 * h * f)
+        + 4 * (sliding + norms + sparse)
+        + (full + norms + sparse)
+        + (sliding + norms + sparse);
+    assert_eq!(derived(mimo()), v * h + layers + h + v * h);
+    assert_eq!(derived(mimo()), 575_720);
+}
+
+#[test]
+fn mimo_v2_flash_serving_caches_each_layers_own_kv_heads_keys_and_narrow_values_up_to_its_window() {
+    // Full layers (0 and 5): 2 KV heads x (24 key + 16 value dims) = 80 values per token, every
+    // token. Sliding layers (1-4, 6): 4 KV heads x 40 = 160 values per token, at most 16 tokens.
+    let plan = plan_text(&mimo().to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    let groups: Vec<_> = kv.layout.groups.iter().map(|g| (g.layers, g.values_per_token, g.window)).collect();
+    assert_eq!(groups, vec![(2, 80, None), (5, 160, Some(16))]);
+    // bf16: 2 bytes a value; (2 x 80 + 5 x 160) x 2 = 1920 bytes per token while no window is full.
+    assert_eq!(kv.bytes_per_token_bf16, (2 * 80 + 5 * 160) * 2);
+    assert_eq!(kv.bytes_per_token_bf16, 1920);
+    // At the context (max_position_embeddings 131072): the full layers every token, the sliding
+    // ones their 16.
+    assert_eq!(kv.context, 131_072);
+    assert_eq!(kv.bytes_at_context_bf16, 2 * (2 * 80 * 131_072 + 5 * 160 * 16));
+    assert_eq!(kv.bytes_at_context_bf16, 41_968_640);
+}
+
+#[test]
+fn mimo_v2_flash_reads_sliding_window_size_as_the_window_less_the_query() {
+    // The class sets sliding_window = sliding_window_size + 1 when the file gives it.
+    let mut config = mimo();
+    config["sliding_window_size"] = json!(31);
+    let plan = plan_text(&config.to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    assert_eq!(kv.layout.groups[1].window, Some(32));
+}
+
+fn laguna(extra: Value) -> Value {
+    let mut c = json!({"model_type": "laguna", "architectures": ["LagunaForCausalLM"],
+        "vocab_size": 1000, "hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 4,
+        "num_attention_heads": 8, "num_key_value_heads": 2, "head_dim": 16,
+        "moe_intermediate_size": 32, "shared_expert_intermediate_size": 40, "num_experts": 6,
+        "num_experts_per_tok": 2, "sliding_window": 16});
+    for (k, v) in extra.as_object().unwrap() {
+        c[k] = v.clone();
+    }
+    c
+}
+
+/// Laguna's attention with `n` query heads of 16 over 2 KV heads: q [n*16, 64], k and v
+/// [2*16, 64], o [64, n*16], q/k norms [16] each, g_proj [gate, 64]; with `bias`, q, k, v and o
+/// biases.
+fn laguna_attention(n: u64, gate: u64, bias: bool) -> u64 {
+    let (h, hd, kv) = (64, 16, 2);
+    let biases = if bias { n * hd + 2 * kv * hd + h } else { 0 };
+    h * n * hd + 2 * h * kv * hd + n * hd * h + 2 * hd + h * gate + biases
+}
+
+#[test]
+fn laguna_sets_query_heads_per_layer_with_a_gate_per_head_or_per_channel() {
+    // vocab 1000, hidden 64, dense width 96 (layer 0), 6 experts of 32 (router [6, 64] with its
+    // e_score_correction_bias [6], a parameter) and a shared expert of 40 on layers 1-3; untied.
+    let (v, h) = (1000u64, 64u64);
+    let dense = 3 * h * 96 + 2 * h;
+    let sparse = 6 * h + 6 + 6 * 3 * h * 32 + 3 * h * 40 + 2 * h;
+    let ends = v * h + h + v * h;
+    // Default: 8 heads everywhere, one gate per head (gating true).
+    let per_head = laguna_attention(8, 8, false);
+    assert_eq!(derived(laguna(json!({}))), ends + 4 * per_head + dense + 3 * sparse);
+    assert_eq!(derived(laguna(json!({}))), 365_906);
+    // Heads 8, 4, 6, 2 by layer, a gate per channel (heads x 16), attention biases.
+    let config = laguna(json!({"num_attention_heads_per_layer": [8, 4, 6, 2],
+        "gating": "per-element", "attention_bias": true}));
+    let attn: u64 = [8u64, 4, 6, 2].iter().map(|n| laguna_attention(*n, n * 16, true)).sum();
+    assert_eq!(derived(config), ends + attn + dense + 3 * sparse);
+    assert_eq!(ends + attn + dense + 3 * sparse, 360_594);
+}
+
+#[test]
+fn laguna_serving_caches_its_kv_heads_whatever_each_layers_query_heads() {
+    // 4 layers x 2 x 2 KV heads x 16 = 256 values per token, all full attention by default.
+    let config = laguna(json!({"num_attention_heads_per_layer": [8, 4, 6, 2]}));
+    let plan = plan_text(&config.to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    assert_eq!(kv.bytes_per_token_bf16, 4 * 2 * 2 * 16 * 2);
+}
+
+#[test]
+fn laguna_refuses_a_head_list_that_does_not_match_the_layers_and_an_unknown_gating() {
+    let short = laguna(json!({"num_attention_heads_per_layer": [8, 4]}));
+    let err = plan_text(&short.to_string()).unwrap_err().to_string();
+    assert!(err.contains("num_attention_heads_per_layer"), "{err}");
+    let odd = laguna(json!({"gating": "per-token"}));
+    let err = plan_text(&odd.to_string()).unwrap_err().to_string();
+    assert!(err.contains("gating"), "{err}");
+}
