@@ -131,3 +131,43 @@ fn laguna_refuses_a_head_list_that_does_not_match_the_layers_and_an_unknown_gati
     let err = plan_text(&odd.to_string()).unwrap_err().to_string();
     assert!(err.contains("gating"), "{err}");
 }
+
+fn longcat() -> Value {
+    json!({"model_type": "longcat_flash", "architectures": ["LongcatFlashForCausalLM"],
+        "vocab_size": 1000, "hidden_size": 64, "ffn_hidden_size": 96, "num_layers": 2,
+        "num_attention_heads": 4, "q_lora_rank": 24, "kv_lora_rank": 16, "qk_nope_head_dim": 12,
+        "qk_rope_head_dim": 8, "v_head_dim": 10, "head_dim": 8, "n_routed_experts": 6,
+        "zero_expert_num": 3, "moe_topk": 2, "expert_ffn_hidden_size": 32})
+}
+
+#[test]
+fn longcat_flash_runs_two_latent_attentions_and_two_mlps_per_layer_beside_experts_with_identities() {
+    // Latent attention (no biases): q_a [24, 64] + its norm [24], q_b [4*(12+8), 24], kv_a
+    // [16+8, 64] + its norm [16], kv_b [4*(12+10), 16], o [64, 4*10].
+    let (v, h) = (1000u64, 64u64);
+    let attn = h * 24 + 24 + 24 * 4 * 20 + h * 24 + 16 + 16 * 4 * 22 + 4 * 10 * h;
+    assert_eq!(attn, 9_000);
+    let mlp = 3 * h * 96;
+    // The router scores 6 routed and 3 identity experts: classifier [9, 64]; gate_up_proj
+    // [9, 2*32, 64] (a slice for every expert, identities included); down_proj [6, 64, 32].
+    let moe = 9 * h + 9 * 2 * 32 * h + 6 * h * 32;
+    // Per layer: two attentions, two MLPs, four norms, one mixture of experts.
+    let layer = 2 * attn + 2 * mlp + 4 * h + moe;
+    assert_eq!(derived(longcat()), v * h + 2 * layer + h + v * h);
+    assert_eq!(derived(longcat()), 337_760);
+    // A file's `num_hidden_layers` counts attentions: the class's setter halves it.
+    let mut hidden = longcat();
+    hidden["num_hidden_layers"] = json!(6);
+    assert_eq!(derived(hidden), v * h + 3 * layer + h + v * h);
+}
+
+#[test]
+fn longcat_flash_serving_caches_the_latent_for_both_attentions_of_every_layer() {
+    // 2 layers x 2 attentions, each caching kv_lora_rank 16 + qk_rope_head_dim 8 = 24 values per
+    // token: 96 values, 192 bytes in bf16.
+    let plan = plan_text(&longcat().to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    let groups: Vec<_> = kv.layout.groups.iter().map(|g| (g.layers, g.values_per_token, g.window)).collect();
+    assert_eq!(groups, vec![(4, 24, None)]);
+    assert_eq!(kv.bytes_per_token_bf16, 2 * 2 * 24 * 2);
+}

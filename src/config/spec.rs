@@ -351,4 +351,7 @@ pub struct SpecConfig {
     /// An output gate per channel rather than per head (Laguna's `gating: "per-element"`).
     #[serde(skip)]
     pub gate_per_channel: bool,
+    /// LongCat-Flash's zero-computation experts, router bias and query width (`config/spec_longcat.rs`).
+    #[serde(skip)]
+    pub longcat: super::spec_longcat::LongcatDims,
 }

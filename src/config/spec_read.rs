@@ -31,7 +31,7 @@ impl SpecConfig {
         };
         let num_layers = match num_layers {
             Some(n) => n,
-            None => r.size("num_hidden_layers", 10_000)?,
+            None => super::spec_longcat::layers(&mut r)?,
         };
         let num_heads = r.size("num_attention_heads", 1 << 16)?;
         let num_kv_heads = match r.opt_u("num_key_value_heads")? {
@@ -113,6 +113,7 @@ impl SpecConfig {
         let shaped =
             super::spec_dec6::layer_attention(&mut r, num_layers, (num_heads, num_kv_heads, head_dim))?;
         let windows = shaped.windows.unwrap_or(windows);
+        let longcat = super::spec_longcat::read(&mut r)?;
         let hybrid = match hybrid_spec {
             Some(h) => Some(super::spec_hybrid::read(
                 &mut r,
@@ -176,6 +177,7 @@ impl SpecConfig {
             attn_shapes: shaped.shapes,
             v_head_dim: shaped.v_head_dim,
             gate_per_channel: shaped.gate_per_channel,
+            longcat,
         })
     }
 }

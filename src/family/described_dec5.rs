@@ -28,6 +28,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "qwen3_moe",
         "Poolside's Laguna (2026): Qwen3's attention with per-head q/k norms, its query heads set per layer and a softplus output gate per head or per channel; routed experts with a shared expert behind a bias-corrected router, the first layer dense.",
     ),
+    decoder(
+        "longcat_flash",
+        "LongCat-Flash",
+        "deepseek_v3",
+        "Meituan's LongCat-Flash (2025): each layer runs two of DeepSeek-V3's latent attentions and two dense MLPs in turn, with one mixture of experts beside the first MLP whose router also picks zero-computation (identity) experts.",
+    ),
 ];
 
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
@@ -39,10 +45,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
     (
         "hy_v4",
         "HY V4 adds DeepSeek-V4's hyper-connections (the residual stream widened to several copies mixed per layer) to GLM-5's latent attention and indexer; the planner has no such blocks yet",
-    ),
-    (
-        "longcat_flash",
-        "LongCat-Flash runs two latent attentions and two dense MLPs per layer beside one mixture of experts whose router also picks zero-computation (identity) experts; the tables have no such layer yet",
     ),
     (
         "zaya",

@@ -49,6 +49,7 @@ pub mod spec;
 mod spec_arch;
 mod spec_extras;
 mod spec_hybrid;
+mod spec_longcat;
 pub mod ssm;
 pub mod t5;
 mod t5_blocks;

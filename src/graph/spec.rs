@@ -235,6 +235,9 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
     if let Some(nodes) = super::spec_hybrid::single_block(c, l, k, seq) {
         return nodes;
     }
+    if let Some(nodes) = super::spec_longcat::layer(c, l, seq) {
+        return nodes;
+    }
     let sparse = k.sparse;
     let switched = c.spec.switched_norms.filter(|_| c.switched_norms).map_or(&[][..], |s| s.norms);
     let norms = |slot: Slot, what: &str| -> Vec<Node> {

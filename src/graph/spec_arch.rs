@@ -116,13 +116,14 @@ impl Architecture for SpecConfig {
                 (*w, values, what)
             })
             .collect();
+        let per_layer = crate::config::spec_longcat::attentions_per_layer(self.spec);
         let mut kinds = attending.clone();
         kinds.sort();
         kinds.dedup();
         let groups = kinds
             .into_iter()
             .map(|k| KvGroup {
-                layers: attending.iter().filter(|x| **x == k).count() as u64,
+                layers: attending.iter().filter(|x| **x == k).count() as u64 * per_layer,
                 values_per_token: k.1,
                 window: k.0,
                 what: match k.0 {

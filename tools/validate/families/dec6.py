@@ -3,7 +3,7 @@ src/config/spec_dec6.rs). Variations are small sizes unlike any published checkp
 widths, heads per layer, key/value heads, value widths, sliding patterns, gates, experts, dense and
 sparse layers, tied and untied."""
 
-FAMILIES = ["mimo_v2_flash", "laguna"]
+FAMILIES = ["mimo_v2_flash", "laguna", "longcat_flash"]
 
 _MIMO = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_layers=7,
              num_attention_heads=8, num_key_value_heads=2, head_dim=24, v_head_dim=16,
@@ -13,6 +13,11 @@ _LAGUNA = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden
                num_attention_heads=8, num_key_value_heads=2, head_dim=16, moe_intermediate_size=32,
                shared_expert_intermediate_size=40, num_experts=6, num_experts_per_tok=2,
                sliding_window=16)
+
+_LONGCAT = dict(vocab_size=1000, hidden_size=64, ffn_hidden_size=96, num_layers=2,
+                num_attention_heads=4, q_lora_rank=24, kv_lora_rank=16, qk_nope_head_dim=12,
+                qk_rope_head_dim=8, v_head_dim=10, head_dim=8, n_routed_experts=6, zero_expert_num=3,
+                moe_topk=2, expert_ffn_hidden_size=32)
 
 VARIATIONS = {
     "mimo_v2_flash": [
@@ -31,5 +36,11 @@ VARIATIONS = {
              tie_word_embeddings=True, mlp_layer_types=["sparse", "dense", "sparse"],
              layer_types=["sliding_attention", "full_attention", "sliding_attention"]),
         dict(_LAGUNA, num_hidden_layers=2, num_key_value_heads=1, gating="per-head"),
+    ],
+    "longcat_flash": [
+        dict(_LONGCAT),
+        dict(_LONGCAT, num_layers=3, zero_expert_num=0, attention_bias=True, tie_word_embeddings=True),
+        dict(_LONGCAT, num_hidden_layers=6, router_bias=True, moe_topk=4),
+        dict(_LONGCAT, num_layers=1, zero_expert_num=1, num_key_value_heads=2, qk_head_dim=40),
     ],
 }
