@@ -171,3 +171,32 @@ fn longcat_flash_serving_caches_the_latent_for_both_attentions_of_every_layer() 
     assert_eq!(groups, vec![(4, 24, None)]);
     assert_eq!(kv.bytes_per_token_bf16, 2 * 2 * 24 * 2);
 }
+
+#[test]
+fn axk2_gates_its_queries_output_and_its_norms_on_deepseek_v32_layers() {
+    // vocab 1000, hidden 64, dense width 96, 3 layers, 4 heads; latents q 24, kv 16, rope 8,
+    // nope 12, v 10; indexer 2 heads of 8; gated_norm_rank 4; 6 experts of 32 with one shared
+    // expert of 32; untied. AXK2Config's legacy default: layer 0 dense, layers 1 and 2 sparse.
+    let (v, h) = (1000u64, 64u64);
+    // q_a [24, 64] + its norm [24]; q_gate_proj [4*((12+8)+10), 2*24] (query and gate from the
+    // latent before and after its norm); kv_a [16+8, 64] + its norm [16]; kv_b [4*(12+10), 16];
+    // o [64, 4*10]; indexer wq_b [2*8, 24], wk [8, 64], k_norm LayerNorm [8] + [8],
+    // weights_proj [2, 64].
+    let attn = h * 24 + 24 + 4 * 30 * 48 + h * 24 + 16 + 4 * 22 * 16 + 40 * h + 16 * 24 + 8 * h + 16 + 2 * h;
+    assert_eq!(attn, 13_880);
+    // A gated norm: RMSNorm [64], fc1 [4, 64], fc2 [64, 4].
+    let gated = h + 2 * h * 4;
+    // Dense layer: gated input norm, plain post-attention norm, MLP.
+    let dense = attn + gated + h + 3 * h * 96;
+    // Sparse layer: both norms gated; router [6, 64] (its correction bias a buffer), 6 experts,
+    // the shared expert.
+    let sparse = attn + 2 * gated + 6 * h + 6 * 3 * h * 32 + 3 * h * 32;
+    let config = json!({"model_type": "axk2", "architectures": ["AXK2ForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "intermediate_size": 96, "num_hidden_layers": 3,
+        "num_attention_heads": 4, "num_key_value_heads": 4, "kv_lora_rank": 16, "q_lora_rank": 24,
+        "qk_rope_head_dim": 8, "qk_nope_head_dim": 12, "v_head_dim": 10,
+        "moe_intermediate_size": 32, "n_routed_experts": 6, "num_experts_per_tok": 2,
+        "index_n_heads": 2, "index_head_dim": 8, "gated_norm_rank": 4});
+    assert_eq!(derived(config.clone()), v * h + dense + 2 * sparse + h + v * h);
+    assert_eq!(derived(config), 277_864);
+}

@@ -33,6 +33,7 @@ pub mod release;
 pub mod seq2seq;
 pub mod seq2seq_misc;
 pub mod spec;
+pub mod spec_axk2;
 pub mod spec_dec5;
 pub mod spec_dec6;
 pub mod spec_dense;

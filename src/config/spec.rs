@@ -354,4 +354,7 @@ pub struct SpecConfig {
     /// LongCat-Flash's zero-computation experts, router bias and query width (`config/spec_longcat.rs`).
     #[serde(skip)]
     pub longcat: super::spec_longcat::LongcatDims,
+    /// A.X K2's low-rank gate on its norms (`config/spec_axk2.rs`; 0: none).
+    #[serde(skip)]
+    pub gated_norm_rank: u64,
 }

@@ -132,6 +132,7 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .chain(super::spec_recur_lfm::TYPES)
         .chain(super::spec_dec6::TYPES)
         .chain(super::spec_longcat::TYPES)
+        .chain(super::spec_axk2::TYPES)
         .find(|s| s.model_type == model_type)
 }
 

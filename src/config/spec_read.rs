@@ -114,6 +114,7 @@ impl SpecConfig {
             super::spec_dec6::layer_attention(&mut r, num_layers, (num_heads, num_kv_heads, head_dim))?;
         let windows = shaped.windows.unwrap_or(windows);
         let longcat = super::spec_longcat::read(&mut r)?;
+        let gated_norm_rank = super::spec_axk2::gated_norm_rank(&mut r)?;
         let hybrid = match hybrid_spec {
             Some(h) => Some(super::spec_hybrid::read(
                 &mut r,
@@ -178,6 +179,7 @@ impl SpecConfig {
             v_head_dim: shaped.v_head_dim,
             gate_per_channel: shaped.gate_per_channel,
             longcat,
+            gated_norm_rank,
         })
     }
 }

@@ -34,6 +34,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "deepseek_v3",
         "Meituan's LongCat-Flash (2025): each layer runs two of DeepSeek-V3's latent attentions and two dense MLPs in turn, with one mixture of experts beside the first MLP whose router also picks zero-computation (identity) experts.",
     ),
+    decoder(
+        "axk2",
+        "A.X K2",
+        "deepseek_v32",
+        "SK Telecom's A.X K2 (2026): DeepSeek-V3.2's latent attention with its indexer and its routed and shared experts, the query up-projection also making an output gate, and the norms before attention and before the experts gated by a low-rank MLP.",
+    ),
 ];
 
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).

@@ -57,10 +57,6 @@ pub const FAMILIES: &[FamilyInfo] = &[
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
 pub const NOT_YET: &[(&str, &str)] = &[
     (
-        "axk2",
-        "A.X K2 adds a gate MLP and a gated RMSNorm to DeepSeek-V3.2's latent attention and indexer; the tables have no such blocks yet",
-    ),
-    (
         "doge",
         "Doge's attention learns a dynamic mask (`A`, `dt_proj`) and its cross-domain mixture of experts stores experts as embeddings (`up_embed`, `down_embed`) behind product-key routing; the planner has no such blocks yet",
     ),

@@ -47,6 +47,7 @@ pub mod release;
 pub mod rwkv;
 pub mod spec;
 mod spec_arch;
+mod spec_axk2;
 mod spec_extras;
 mod spec_hybrid;
 mod spec_longcat;

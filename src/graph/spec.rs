@@ -262,6 +262,7 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
         }
     }
     nodes.extend(norms(Slot::After, "after the MLP"));
+    super::spec_axk2::adjust_layer(c, l, k, seq, &mut nodes);
     nodes
 }
 

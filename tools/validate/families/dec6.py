@@ -3,7 +3,11 @@ src/config/spec_dec6.rs). Variations are small sizes unlike any published checkp
 widths, heads per layer, key/value heads, value widths, sliding patterns, gates, experts, dense and
 sparse layers, tied and untied."""
 
-FAMILIES = ["mimo_v2_flash", "laguna", "longcat_flash"]
+FAMILIES = ["mimo_v2_flash", "laguna", "longcat_flash", "axk2"]
+
+EXTRA_CLASSES = {
+    "axk2": ["AXK2ForTokenClassification"],
+}
 
 _MIMO = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_layers=7,
              num_attention_heads=8, num_key_value_heads=2, head_dim=24, v_head_dim=16,
@@ -18,6 +22,12 @@ _LONGCAT = dict(vocab_size=1000, hidden_size=64, ffn_hidden_size=96, num_layers=
                 num_attention_heads=4, q_lora_rank=24, kv_lora_rank=16, qk_nope_head_dim=12,
                 qk_rope_head_dim=8, v_head_dim=10, head_dim=8, n_routed_experts=6, zero_expert_num=3,
                 moe_topk=2, expert_ffn_hidden_size=32)
+
+_AXK2 = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_layers=3,
+             num_attention_heads=4, num_key_value_heads=4, kv_lora_rank=16, q_lora_rank=24,
+             qk_rope_head_dim=8, qk_nope_head_dim=12, v_head_dim=10, moe_intermediate_size=32,
+             n_routed_experts=6, num_experts_per_tok=2, index_n_heads=2, index_head_dim=8,
+             gated_norm_rank=4)
 
 VARIATIONS = {
     "mimo_v2_flash": [
@@ -42,5 +52,11 @@ VARIATIONS = {
         dict(_LONGCAT, num_layers=3, zero_expert_num=0, attention_bias=True, tie_word_embeddings=True),
         dict(_LONGCAT, num_hidden_layers=6, router_bias=True, moe_topk=4),
         dict(_LONGCAT, num_layers=1, zero_expert_num=1, num_key_value_heads=2, qk_head_dim=40),
+    ],
+    "axk2": [
+        dict(_AXK2),
+        dict(_AXK2, n_shared_experts=2, attention_bias=True, tie_word_embeddings=True, gated_norm_rank=6),
+        dict(_AXK2, num_hidden_layers=5, first_k_dense_replace=2, moe_layer_freq=2),
+        dict(_AXK2, n_shared_experts=0, mlp_layer_types=["sparse", "dense", "sparse"], n_group=2, topk_group=1),
     ],
 }
