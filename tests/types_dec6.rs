@@ -200,3 +200,46 @@ fn axk2_gates_its_queries_output_and_its_norms_on_deepseek_v32_layers() {
     assert_eq!(derived(config.clone()), v * h + dense + 2 * sparse + h + v * h);
     assert_eq!(derived(config), 277_864);
 }
+
+fn zaya() -> Value {
+    json!({"model_type": "zaya", "architectures": ["ZayaForCausalLM"], "vocab_size": 1000,
+        "hidden_size": 64, "num_hidden_layers": 3, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "head_dim": 16, "moe_intermediate_size": 32, "num_experts": 5,
+        "router_hidden_size": 24})
+}
+
+#[test]
+fn zaya_counts_convolutional_attention_residual_scaling_and_its_router_mlp() {
+    // vocab 1000, hidden 64, 3 layers, 4 query heads of 16 over 2 KV heads (queries 64 wide,
+    // keys 32, convolved channels 96), kernels 2 and 2, 5 experts of 32, router width 24; tied,
+    // no biases.
+    let (v, h) = (1000u64, 64u64);
+    // q [64, 64], k [32, 64], the two value halves [16, 64] each, the depthwise conv [96, 1, 2] +
+    // bias [96], the grouped conv (one group per head: 96 / 6 = 16 channels each) [96, 16, 2] +
+    // bias [96], the key scale per KV head [2], o [64, 64].
+    let attn = 64 * h + 32 * h + 2 * 16 * h + (96 * 2 + 96) + (96 * 16 * 2 + 96) + 2 + 64 * h;
+    assert_eq!(attn, 15_746);
+    // Two RMSNorms [64]; two residual scalings of four [64] vectors each.
+    let norms = 2 * h + 2 * 4 * h;
+    // Router: down_proj [24, 64] + bias; its MLP's norm [24], fc1 and fc2 [24, 24] + biases,
+    // out_proj [6, 24] (5 experts and no expert); from layer 1 on, router_states_scale [24].
+    let router = (24 * h + 24) + 24 + 2 * (24 * 24 + 24) + 6 * 24;
+    let experts = 5 * (2 * 32 * h + h * 32);
+    let first = attn + norms + router + experts;
+    let later = first + 24;
+    // Embeddings, their learned scale and bias [64] each, the layers, the final norm; lm_head tied.
+    assert_eq!(derived(zaya()), v * h + 2 * h + first + 2 * later + h);
+    assert_eq!(derived(zaya()), 214_342);
+}
+
+#[test]
+fn zaya_serving_keeps_keys_values_and_per_sequence_the_convolution_window_and_delayed_value() {
+    // Per token, each of 3 layers caches 2 x 2 KV heads x 16 = 64 values: 192, 384 bytes bf16.
+    // Per sequence, each layer keeps the last (2 - 1) + (2 - 1) = 2 positions of the 96 convolved
+    // channels and the previous token's delayed value half (2 x 16 / 2 = 16 values).
+    let plan = plan_text(&zaya().to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    assert_eq!(kv.bytes_per_token_bf16, 3 * 64 * 2);
+    let state = kv.layout.recurrent.as_ref().unwrap();
+    assert_eq!((state.layers, state.conv_values, state.ssm_values), (3, 96 * 2, 16));
+}

@@ -68,6 +68,7 @@ pub mod types;
 pub mod vit;
 pub mod whisper;
 pub mod wrappers;
+pub mod zaya;
 
 pub use dims::Dims;
 pub use types::QkNorm;

@@ -1,7 +1,15 @@
 //! The families of the decoders described in `config/spec_dec5.rs`.
 
-use super::FamilyInfo;
+use serde_json::Value;
+
 use super::described::decoder;
+use super::{FamilyInfo, ModelKind, scaled};
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+fn zaya(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::zaya::ZayaConfig::resolve(v, c), "num_experts")
+}
 
 pub const FAMILIES: &[FamilyInfo] = &[
     decoder(
@@ -40,6 +48,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "deepseek_v32",
         "SK Telecom's A.X K2 (2026): DeepSeek-V3.2's latent attention with its indexer and its routed and shared experts, the query up-projection also making an output gate, and the norms before attention and before the experts gated by a low-rank MLP.",
     ),
+    FamilyInfo {
+        key: "zaya",
+        name: "ZAYA",
+        derives_from: Some("qwen3_moe"),
+        summary: "Zyphra's ZAYA1 (2025): compressed convolutional attention (queries and keys through a depthwise and a grouped causal convolution, values half from the previous token), learned residual scaling, and a router MLP choosing one expert or none.",
+        kind: ModelKind::Decoder,
+        resolve: Some(zaya),
+    },
 ];
 
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
@@ -51,9 +67,5 @@ pub const NOT_YET: &[(&str, &str)] = &[
     (
         "hy_v4",
         "HY V4 adds DeepSeek-V4's hyper-connections (the residual stream widened to several copies mixed per layer) to GLM-5's latent attention and indexer; the planner has no such blocks yet",
-    ),
-    (
-        "zaya",
-        "ZAYA's compressed convolutional attention (current and delayed value projections, depthwise and grouped convolutions over queries and keys), learned residual scaling and an MLP router with a no-expert class have no block in the planner yet",
     ),
 ];

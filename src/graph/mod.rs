@@ -58,6 +58,7 @@ pub mod vision;
 pub mod vit;
 pub mod whisper;
 pub mod xlstm;
+pub mod zaya;
 
 mod candidate;
 pub use candidate::Candidate;

@@ -3,7 +3,7 @@ src/config/spec_dec6.rs). Variations are small sizes unlike any published checkp
 widths, heads per layer, key/value heads, value widths, sliding patterns, gates, experts, dense and
 sparse layers, tied and untied."""
 
-FAMILIES = ["mimo_v2_flash", "laguna", "longcat_flash", "axk2"]
+FAMILIES = ["mimo_v2_flash", "laguna", "longcat_flash", "axk2", "zaya"]
 
 EXTRA_CLASSES = {
     "axk2": ["AXK2ForTokenClassification"],
@@ -28,6 +28,10 @@ _AXK2 = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_l
              qk_rope_head_dim=8, qk_nope_head_dim=12, v_head_dim=10, moe_intermediate_size=32,
              n_routed_experts=6, num_experts_per_tok=2, index_n_heads=2, index_head_dim=8,
              gated_norm_rank=4)
+
+_ZAYA = dict(vocab_size=1000, hidden_size=64, num_hidden_layers=3, num_attention_heads=4,
+             num_key_value_heads=2, head_dim=16, moe_intermediate_size=32, num_experts=5,
+             router_hidden_size=24)
 
 VARIATIONS = {
     "mimo_v2_flash": [
@@ -58,5 +62,13 @@ VARIATIONS = {
         dict(_AXK2, n_shared_experts=2, attention_bias=True, tie_word_embeddings=True, gated_norm_rank=6),
         dict(_AXK2, num_hidden_layers=5, first_k_dense_replace=2, moe_layer_freq=2),
         dict(_AXK2, n_shared_experts=0, mlp_layer_types=["sparse", "dense", "sparse"], n_group=2, topk_group=1),
+    ],
+    "zaya": [
+        dict(_ZAYA),
+        dict(_ZAYA, tie_word_embeddings=False, lm_head_bias=True, attention_bias=True, cca_time0=3,
+             cca_time1=4, sliding_window=8,
+             layer_types=["hybrid_sliding", "hybrid", "hybrid_sliding"]),
+        dict(_ZAYA, num_hidden_layers=1, num_key_value_heads=1, head_dim=10, cca_time0=1),
+        dict(_ZAYA, num_hidden_layers=4, num_attention_heads=6, num_key_value_heads=3, lm_head_bias=True),
     ],
 }
