@@ -243,3 +243,65 @@ fn zaya_serving_keeps_keys_values_and_per_sequence_the_convolution_window_and_de
     let state = kv.layout.recurrent.as_ref().unwrap();
     assert_eq!((state.layers, state.conv_values, state.ssm_values), (3, 96 * 2, 16));
 }
+
+fn m3() -> Value {
+    json!({"model_type": "minimax_m3_vl_text", "architectures": ["MiniMaxM3VLForCausalLM"],
+        "vocab_size": 1000, "hidden_size": 64, "intermediate_size": 32, "num_hidden_layers": 3,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+        "num_local_experts": 6, "num_experts_per_tok": 2, "dense_intermediate_size": 96,
+        "shared_intermediate_size": 40, "index_n_heads": 2, "index_head_dim": 8,
+        "layer_types": ["full_attention", "minimax_m3_sparse", "minimax_m3_sparse"],
+        "mlp_layer_types": ["dense", "sparse", "sparse"], "tie_word_embeddings": true})
+}
+
+#[test]
+fn minimax_m3_text_adds_its_indexer_on_sparse_attention_layers_beside_routed_and_shared_experts() {
+    // vocab 1000, hidden 64, 3 layers, 4 heads of 16 over 2 KV heads; q [64, 64], k and v
+    // [32, 64], o [64, 64], per-head q/k norms [16] each; no biases.
+    let (v, h) = (1000u64, 64u64);
+    let attn = 64 * h + 2 * 32 * h + 64 * h + 2 * 16;
+    // The indexer (layers 1 and 2): q_proj [2*8, 64], k_proj [8, 64], q_norm and k_norm [8].
+    let indexer = 16 * h + 8 * h + 2 * 8;
+    // Layer 0 dense: gate_up_proj [2*96, 64], down_proj [64, 96]. Layers 1, 2: router [6, 64]
+    // (its correction bias a buffer), 6 stacked experts of 32, the shared expert of 40 (fused).
+    let dense = 2 * 96 * h + 96 * h;
+    let sparse = 6 * h + 6 * (2 * 32 * h + h * 32) + (2 * 40 * h + 40 * h);
+    let norms = 2 * h;
+    // Tied: the head adds nothing.
+    let total = v * h + (attn + norms + dense) + 2 * (attn + indexer + norms + sparse) + h;
+    assert_eq!(derived(m3()), total);
+    assert_eq!(total, 212_800);
+}
+
+#[test]
+fn minimax_m3_text_serving_caches_the_indexer_key_beside_keys_and_values_on_sparse_layers() {
+    // Layer 0: 2 x 2 KV heads x 16 = 64 values per token; layers 1 and 2 add the indexer's key
+    // (8): 72 each. 64 + 2 x 72 = 208 values, 416 bytes in bf16.
+    let plan = plan_text(&m3().to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    assert_eq!(kv.bytes_per_token_bf16, (64 + 2 * 72) * 2);
+}
+
+#[test]
+fn minimax_m3_text_reads_the_checkpoints_legacy_sparse_attention_and_moe_keys() {
+    // sparse_attention_config's flags put the indexer (3 heads of 12 here) on layers 0 and 2;
+    // moe_layer_freq makes layer 0 dense.
+    let mut legacy = m3();
+    let o = legacy.as_object_mut().unwrap();
+    o.remove("layer_types");
+    o.remove("mlp_layer_types");
+    legacy["sparse_attention_config"] = json!({"sparse_attention_freq": [1, 0, 1],
+        "sparse_num_index_heads": 3, "sparse_index_dim": 12});
+    legacy["moe_layer_freq"] = json!([0, 1, 1]);
+    let (v, h) = (1000u64, 64u64);
+    let attn = 64 * h + 2 * 32 * h + 64 * h + 2 * 16;
+    let indexer = 36 * h + 12 * h + 2 * 12;
+    let dense = 3 * 96 * h;
+    let sparse = 6 * h + 6 * 3 * 32 * h + 3 * 40 * h;
+    let total = v * h
+        + (attn + indexer + 2 * h + dense)
+        + (attn + 2 * h + sparse)
+        + (attn + indexer + 2 * h + sparse)
+        + h;
+    assert_eq!(derived(legacy), total);
+}

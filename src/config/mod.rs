@@ -51,6 +51,7 @@ mod spec_keys;
 pub mod spec_linear;
 pub mod spec_llama_like;
 pub mod spec_longcat;
+pub mod spec_m3;
 pub mod spec_mixers;
 pub mod spec_mla;
 pub mod spec_moe;

@@ -357,4 +357,8 @@ pub struct SpecConfig {
     /// A.X K2's low-rank gate on its norms (`config/spec_axk2.rs`; 0: none).
     #[serde(skip)]
     pub gated_norm_rank: u64,
+    /// MiniMax-M3's indexer heads and head width, on the layers `indexed_layers` marks
+    /// (`config/spec_m3.rs`).
+    #[serde(skip)]
+    pub m3_index: Option<(u64, u64)>,
 }

@@ -126,6 +126,10 @@ impl SpecConfig {
             )?),
             None => None,
         };
+        let (m3_index, indexed_layers, sparse_layers) = match super::spec_m3::read(&mut r, num_layers)? {
+            Some((index, indexed, sparse)) => (Some(index), indexed, sparse),
+            None => (None, indexed_layers, sparse_layers),
+        };
         let tie_word_embeddings = tie_word_embeddings && super::spec_hybrid::ties(spec);
         // Not read by any class, so never recorded as defaulted: Qwen's hybrids ship one.
         // Nemotron-H's class skips its `mtp.` weights, which are not of this shape.
@@ -180,6 +184,7 @@ impl SpecConfig {
             gate_per_channel: shaped.gate_per_channel,
             longcat,
             gated_norm_rank,
+            m3_index,
         })
     }
 }

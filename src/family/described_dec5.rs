@@ -48,6 +48,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "deepseek_v32",
         "SK Telecom's A.X K2 (2026): DeepSeek-V3.2's latent attention with its indexer and its routed and shared experts, the query up-projection also making an output gate, and the norms before attention and before the experts gated by a low-rank MLP.",
     ),
+    decoder(
+        "minimax_m3_vl_text",
+        "MiniMax-M3 (text)",
+        "minimax_m2",
+        "MiniMax-M3's language model (2026): grouped attention with per-head q/k norms and a block-sparse lightning indexer on the sparse-attention layers; a sigmoid router over stacked experts beside a shared expert, dense layers a fused gated MLP.",
+    ),
     FamilyInfo {
         key: "zaya",
         name: "ZAYA",

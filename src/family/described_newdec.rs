@@ -89,10 +89,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "dots.3 note mixes latent attention, a sparse-attention indexer and MiMo-V2's experts; the tables cannot say that combination yet",
     ),
     (
-        "minimax_m3_vl_text",
-        "MiniMax-M3's language model adds a sparse-attention indexer and a cache of selected blocks to MiniMax-M2's layers; the planner has no such blocks yet",
-    ),
-    (
         "gemma4_text",
         "Gemma 4 shares key/value projections across layers and adds per-layer embeddings; the planner has no such blocks yet",
     ),

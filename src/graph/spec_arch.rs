@@ -88,6 +88,11 @@ impl Architecture for SpecConfig {
         let cached = |i: usize| -> (u64, String) {
             // A layer's own key/value heads where the type's layers differ (MiMo-V2-Flash).
             let kv = self.attn_shapes.get(i).map_or(self.num_kv_heads, |s| s.kv_heads);
+            // MiniMax-M3's sparse layers also keep their indexer's key per token.
+            let index = match self.m3_index {
+                Some((_, d)) if self.indexed_layers.get(i).copied().unwrap_or(false) => d,
+                _ => 0,
+            };
             match &self.latent {
                 // vLLM and SGLang cache the compressed latent and the shared rotary key (as the
                 // lineage's DeepSeek types do); transformers' own cache decompresses them.
@@ -101,6 +106,10 @@ impl Architecture for SpecConfig {
                 None if self.v_head_dim != self.head_dim => (
                     kv * (self.head_dim + self.v_head_dim),
                     format!("{kv} KV heads x ({} key + {} value dims)", self.head_dim, self.v_head_dim),
+                ),
+                None if index > 0 => (
+                    2 * kv * self.head_dim + index,
+                    format!("2 x {kv} KV heads x {} head_dim + the indexer's key ({index})", self.head_dim),
                 ),
                 None => (2 * kv * self.head_dim, format!("2 x {kv} KV heads x {} head_dim", self.head_dim)),
             }

@@ -1,14 +1,16 @@
 //! A.X K2's changes to the shared layer (`config/spec_axk2.rs`): `q_gate_proj` in place of
 //! `q_b_proj`, reading the query latent before and after its norm and making each head's query
 //! and its output gate; and the gated norms, an RMSNorm (`.norm`) whose output a low-rank MLP
-//! (`.mlp.fc1`, `.mlp.fc2`) gates.
+//! (`.mlp.fc1`, `.mlp.fc2`) gates. Also MiniMax-M3's indexer (`config/spec_m3.rs`) on its sparse
+//! layers.
 
-use super::blocks::linear;
+use super::blocks::{linear, rms_norm};
 use super::spec_arch::Kind;
 use super::{Node, Op};
 use crate::config::spec::SpecConfig;
 
 pub(super) fn adjust_layer(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &mut Vec<Node>) {
+    m3_indexer(c, l, k, seq, nodes);
     let rank = c.gated_norm_rank;
     let Some(d) = c.latent.as_ref().filter(|_| rank > 0) else { return };
     let heads = c.num_heads;
@@ -48,4 +50,21 @@ pub(super) fn adjust_layer(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &m
         );
         nodes.splice(at + 1..at + 1, [fc1, fc2]);
     }
+}
+
+/// MiniMax-M3's block-sparse lightning indexer under `self_attn.indexer`: its query heads and
+/// one key from the hidden state, each normed per head (RMSNorm of the head width).
+fn m3_indexer(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &mut Vec<Node>) {
+    let (Some((n, d)), true) = (c.m3_index, k.indexed) else { return };
+    let a = format!("{l}.self_attn");
+    let i = format!("{a}.indexer");
+    let Some(at) = nodes.iter().position(|x| x.name == a && x.op == Op::Attention) else { return };
+    let h = c.hidden_size;
+    let indexer = [
+        linear(&format!("{i}.q_proj"), "indexer queries", seq, h, n * d, false),
+        linear(&format!("{i}.k_proj"), "indexer key", seq, h, d, false),
+        rms_norm(&format!("{i}.q_norm"), "RMSNorm per indexer query head", &[seq, n * d], d),
+        rms_norm(&format!("{i}.k_norm"), "RMSNorm of the indexer key", &[seq, d], d),
+    ];
+    nodes.splice(at..at, indexer);
 }

@@ -3,7 +3,8 @@ src/config/spec_dec6.rs). Variations are small sizes unlike any published checkp
 widths, heads per layer, key/value heads, value widths, sliding patterns, gates, experts, dense and
 sparse layers, tied and untied."""
 
-FAMILIES = ["mimo_v2_flash", "laguna", "longcat_flash", "axk2", "zaya"]
+FAMILIES = ["mimo_v2_flash", "laguna", "longcat_flash", "axk2", "zaya",
+            "minimax_m3_vl_text"]
 
 EXTRA_CLASSES = {
     "axk2": ["AXK2ForTokenClassification"],
@@ -32,6 +33,11 @@ _AXK2 = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_l
 _ZAYA = dict(vocab_size=1000, hidden_size=64, num_hidden_layers=3, num_attention_heads=4,
              num_key_value_heads=2, head_dim=16, moe_intermediate_size=32, num_experts=5,
              router_hidden_size=24)
+
+_M3 = dict(vocab_size=1000, hidden_size=64, intermediate_size=32, num_hidden_layers=3,
+           num_attention_heads=4, num_key_value_heads=2, head_dim=16, num_local_experts=6,
+           num_experts_per_tok=2, dense_intermediate_size=96, shared_intermediate_size=40,
+           index_n_heads=2, index_head_dim=8)
 
 VARIATIONS = {
     "mimo_v2_flash": [
@@ -70,5 +76,14 @@ VARIATIONS = {
              layer_types=["hybrid_sliding", "hybrid", "hybrid_sliding"]),
         dict(_ZAYA, num_hidden_layers=1, num_key_value_heads=1, head_dim=10, cca_time0=1),
         dict(_ZAYA, num_hidden_layers=4, num_attention_heads=6, num_key_value_heads=3, lm_head_bias=True),
+    ],
+    "minimax_m3_vl_text": [
+        dict(_M3),
+        dict(_M3, layer_types=["full_attention", "minimax_m3_sparse", "minimax_m3_sparse"],
+             mlp_layer_types=["dense", "sparse", "sparse"], tie_word_embeddings=True),
+        dict(_M3, sparse_attention_config={"sparse_attention_freq": [1, 0, 1], "sparse_num_index_heads": 3,
+                                           "sparse_index_dim": 12},
+             moe_layer_freq=[0, 1, 1]),
+        dict(_M3, num_hidden_layers=2, num_key_value_heads=4, head_dim=8),
     ],
 }
