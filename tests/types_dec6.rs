@@ -305,3 +305,72 @@ fn minimax_m3_text_reads_the_checkpoints_legacy_sparse_attention_and_moe_keys() 
         + h;
     assert_eq!(derived(legacy), total);
 }
+
+fn dots3() -> Value {
+    json!({"model_type": "dots3_note_text", "architectures": ["Dots3NoteForCausalLM"],
+        "vocab_size": 1000, "hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 3,
+        "num_attention_heads": 4, "num_key_value_heads": 4, "kv_lora_rank": 16, "q_lora_rank": 24,
+        "qk_rope_head_dim": 8, "qk_nope_head_dim": 12, "v_head_dim": 10,
+        "moe_intermediate_size": 32, "n_routed_experts": 6, "num_experts_per_tok": 2,
+        "index_n_heads": 2, "index_head_dim": 8, "shared_experts_intermediate_size": 20,
+        "swa_num_attention_heads": 2, "swa_num_key_value_heads": 2, "swa_q_lora_rank": 12,
+        "swa_kv_lora_rank": 20, "swa_head_dim": 16, "swa_qk_nope_head_dim": 10,
+        "swa_v_head_dim": 6, "sliding_window": 8, "pad_token_id": 0, "head_dim": 20})
+}
+
+/// Latent attention with a query latent (no biases): q_a [r, h] + its norm [r], q_b
+/// [heads*(nope+rope), r], kv_a [kv+rope, h] + its norm [kv], kv_b [heads*(nope+v), kv],
+/// o [h, heads*v]; then dots.3's rotary-key norm [rope] and g_proj [heads, h].
+fn dots3_attention(heads: u64, r: u64, kv: u64, nope: u64, rope: u64, v: u64) -> u64 {
+    let h = 64;
+    h * r
+        + r
+        + r * heads * (nope + rope)
+        + h * (kv + rope)
+        + kv
+        + kv * heads * (nope + v)
+        + heads * v * h
+        + rope
+        + heads * h
+}
+
+#[test]
+fn dots3_note_text_gives_sliding_layers_their_own_latent_sizes_and_indexes_the_others() {
+    // Dots3NoteTextConfig's pattern over 3 layers: indexed attention on 0 and 1, sliding on 2
+    // with the swa_* sizes (2 heads, q latent 12, kv latent 20, nope 10, rope 16 - 10 = 6,
+    // v 6). Layer 0 dense (width 96), layers 1 and 2 sparse: router [6, 64] (its correction
+    // bias a buffer), 6 stacked experts of 32, a shared expert of 20 x 1. Untied.
+    let (v, h) = (1000u64, 64u64);
+    let global = dots3_attention(4, 24, 16, 12, 8, 10);
+    assert_eq!(global, 9_264);
+    // The indexer: wq_b [2*8, 24], wk [8, 64], k_norm LayerNorm [8] + [8], weights_proj [2, 64].
+    let indexer = 16 * 24 + 8 * h + 16 + 2 * h;
+    let sliding = dots3_attention(2, 12, 20, 10, 6, 6);
+    assert_eq!(sliding, 4_390);
+    let norms = 2 * h;
+    let dense = 3 * h * 96;
+    let sparse = 6 * h + 6 * 3 * 32 * h + 3 * h * 20;
+    let layers =
+        (global + indexer + norms + dense) + (global + indexer + norms + sparse) + (sliding + norms + sparse);
+    assert_eq!(derived(dots3()), v * h + layers + h + v * h);
+    assert_eq!(derived(dots3()), 254_054);
+}
+
+#[test]
+fn dots3_note_text_serving_caches_each_layers_own_latent_and_the_indexers_key() {
+    // Indexed layers 0 and 1: kv latent 16 + rotary key 8 + the indexer's key 8 = 32 values per
+    // token, every token. Sliding layer 2: 20 + 6 = 26 values, at most 8 tokens.
+    let plan = plan_text(&dots3().to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    let groups: Vec<_> = kv.layout.groups.iter().map(|g| (g.layers, g.values_per_token, g.window)).collect();
+    assert_eq!(groups, vec![(2, 32, None), (1, 26, Some(8))]);
+    assert_eq!(kv.bytes_per_token_bf16, (2 * 32 + 26) * 2);
+}
+
+#[test]
+fn dots3_note_text_refuses_a_per_layer_override_it_cannot_count() {
+    let mut config = dots3();
+    config["per_layer_config"] = json!({"1": {"intermediate_size": 48}});
+    let err = plan_text(&config.to_string()).unwrap_err().to_string();
+    assert!(err.contains("per_layer_config"), "{err}");
+}

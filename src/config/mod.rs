@@ -37,6 +37,7 @@ pub mod spec_axk2;
 pub mod spec_dec5;
 pub mod spec_dec6;
 pub mod spec_dense;
+pub mod spec_dots3;
 mod spec_extra;
 pub mod spec_gpt;
 mod spec_gpt_classic;

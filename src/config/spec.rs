@@ -361,4 +361,7 @@ pub struct SpecConfig {
     /// (`config/spec_m3.rs`).
     #[serde(skip)]
     pub m3_index: Option<(u64, u64)>,
+    /// dots.3 note's per-layer attention sizes (`config/spec_dots3.rs`).
+    #[serde(skip)]
+    pub dots3: Option<super::spec_dots3::Dots3Layers>,
 }

@@ -130,6 +130,12 @@ impl SpecConfig {
             Some((index, indexed, sparse)) => (Some(index), indexed, sparse),
             None => (None, indexed_layers, sparse_layers),
         };
+        let dots3 = super::spec_dots3::read(&mut r, num_layers)?;
+        let (windows, indexed_layers, sparse_layers) = match &dots3 {
+            Some(d) => (d.windows.clone(), d.indexed.clone(), d.sparse.clone()),
+            None => (windows, indexed_layers, sparse_layers),
+        };
+        let shared_width = dots3.as_ref().map_or(shared_width, |d| Some(d.shared_width));
         let tie_word_embeddings = tie_word_embeddings && super::spec_hybrid::ties(spec);
         // Not read by any class, so never recorded as defaulted: Qwen's hybrids ship one.
         // Nemotron-H's class skips its `mtp.` weights, which are not of this shape.
@@ -185,6 +191,7 @@ impl SpecConfig {
             longcat,
             gated_norm_rank,
             m3_index,
+            dots3,
         })
     }
 }

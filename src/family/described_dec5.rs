@@ -54,6 +54,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "minimax_m2",
         "MiniMax-M3's language model (2026): grouped attention with per-head q/k norms and a block-sparse lightning indexer on the sparse-attention layers; a sigmoid router over stacked experts beside a shared expert, dense layers a fused gated MLP.",
     ),
+    decoder(
+        "dots3_note_text",
+        "dots.3 note (text)",
+        "deepseek_v32",
+        "rednote's dots.3 note language model (2026): DeepSeek's latent attention with a gate per head, DeepSeek-V3.2's indexer on its full layers and smaller latents on its sliding-window layers; routed experts behind a corrected router with a shared expert, the first layer dense.",
+    ),
     FamilyInfo {
         key: "zaya",
         name: "ZAYA",

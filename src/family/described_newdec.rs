@@ -85,10 +85,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "HRM stacks a high-level and a low-level recurrent module that run in nested loops over the same tokens; the planner has no such structure yet",
     ),
     (
-        "dots3_note_text",
-        "dots.3 note mixes latent attention, a sparse-attention indexer and MiMo-V2's experts; the tables cannot say that combination yet",
-    ),
-    (
         "gemma4_text",
         "Gemma 4 shares key/value projections across layers and adds per-layer embeddings; the planner has no such blocks yet",
     ),

@@ -48,6 +48,7 @@ pub mod rwkv;
 pub mod spec;
 mod spec_arch;
 mod spec_axk2;
+mod spec_cache;
 mod spec_extras;
 mod spec_hybrid;
 mod spec_longcat;

@@ -75,8 +75,9 @@ pub(super) fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Nod
 
 pub(super) fn attention(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
     let a = format!("{l}.self_attn");
-    if let (Attn::Latent(_), Some(d)) = (c.spec.attn, &c.latent) {
-        return mla(&a, seq, c.hidden_size, c.num_heads, d, c.qkv_bias, k.indexed);
+    let (heads, latent) = k.latent.map_or((c.num_heads, c.latent), |(h, d)| (h, Some(d)));
+    if let (Attn::Latent(_), Some(d)) = (c.spec.attn, &latent) {
+        return mla(&a, seq, c.hidden_size, heads, d, c.qkv_bias, k.indexed);
     }
     let s =
         k.shape.unwrap_or(AttnShape { heads: c.num_heads, kv_heads: c.num_kv_heads, sinks: c.spec.sinks });

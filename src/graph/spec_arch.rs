@@ -85,35 +85,7 @@ impl Architecture for SpecConfig {
         if self.hybrid.is_some() {
             return super::spec_hybrid::kv_layout(self);
         }
-        let cached = |i: usize| -> (u64, String) {
-            // A layer's own key/value heads where the type's layers differ (MiMo-V2-Flash).
-            let kv = self.attn_shapes.get(i).map_or(self.num_kv_heads, |s| s.kv_heads);
-            // MiniMax-M3's sparse layers also keep their indexer's key per token.
-            let index = match self.m3_index {
-                Some((_, d)) if self.indexed_layers.get(i).copied().unwrap_or(false) => d,
-                _ => 0,
-            };
-            match &self.latent {
-                // vLLM and SGLang cache the compressed latent and the shared rotary key (as the
-                // lineage's DeepSeek types do); transformers' own cache decompresses them.
-                Some(d) => (
-                    d.kv_lora_rank + d.qk_rope_head_dim,
-                    format!(
-                        "latent: kv_lora_rank {} + qk_rope_head_dim {}",
-                        d.kv_lora_rank, d.qk_rope_head_dim
-                    ),
-                ),
-                None if self.v_head_dim != self.head_dim => (
-                    kv * (self.head_dim + self.v_head_dim),
-                    format!("{kv} KV heads x ({} key + {} value dims)", self.head_dim, self.v_head_dim),
-                ),
-                None if index > 0 => (
-                    2 * kv * self.head_dim + index,
-                    format!("2 x {kv} KV heads x {} head_dim + the indexer's key ({index})", self.head_dim),
-                ),
-                None => (2 * kv * self.head_dim, format!("2 x {kv} KV heads x {} head_dim", self.head_dim)),
-            }
-        };
+        let cached = |i: usize| super::spec_cache::layer_cache(self, i);
         let linear = |i: usize| self.linear_layers.get(i).copied().unwrap_or(false);
         // Attention layers grouped by window, full attention first, then each window in order
         // (and by their values per token where the layers differ); linear-attention layers keep
@@ -175,6 +147,7 @@ fn prediction_layers(c: &SpecConfig) -> Option<Graph> {
         indexed: !c.indexed_layers.is_empty(),
         block: None,
         shape: None,
+        latent: None,
     };
     let mut sections = vec![];
     for k in 0..c.mtp_layers {
@@ -228,6 +201,8 @@ pub(super) struct Kind {
     pub block: Option<crate::config::spec_hybrid::Block>,
     /// The layer's attention heads where the type's layers differ (`config/spec_dec6.rs`).
     pub shape: Option<crate::config::spec_dec6::AttnShape>,
+    /// The layer's query heads and latent sizes where they differ by layer (dots.3 note).
+    pub latent: Option<(u64, crate::config::spec_mixers::LatentDims)>,
 }
 
 pub(super) fn kinds(c: &SpecConfig) -> Vec<Kind> {
@@ -239,6 +214,7 @@ pub(super) fn kinds(c: &SpecConfig) -> Vec<Kind> {
             indexed: at(&c.indexed_layers, i),
             block: c.hybrid.as_ref().and_then(|d| d.blocks.get(i).copied()),
             shape: c.attn_shapes.get(i).copied(),
+            latent: c.dots3.as_ref().and_then(|d| d.latent.get(i).copied()),
         })
         .collect()
 }

@@ -2,7 +2,7 @@
 //! `q_b_proj`, reading the query latent before and after its norm and making each head's query
 //! and its output gate; and the gated norms, an RMSNorm (`.norm`) whose output a low-rank MLP
 //! (`.mlp.fc1`, `.mlp.fc2`) gates. Also MiniMax-M3's indexer (`config/spec_m3.rs`) on its sparse
-//! layers.
+//! layers, and dots.3 note's rotary-key norm and gate per head (`config/spec_dots3.rs`).
 
 use super::blocks::{linear, rms_norm};
 use super::spec_arch::Kind;
@@ -11,6 +11,7 @@ use crate::config::spec::SpecConfig;
 
 pub(super) fn adjust_layer(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &mut Vec<Node>) {
     m3_indexer(c, l, k, seq, nodes);
+    dots3_attention(c, l, k, seq, nodes);
     let rank = c.gated_norm_rank;
     let Some(d) = c.latent.as_ref().filter(|_| rank > 0) else { return };
     let heads = c.num_heads;
@@ -67,4 +68,18 @@ fn m3_indexer(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &mut Vec<Node>)
         rms_norm(&format!("{i}.k_norm"), "RMSNorm of the indexer key", &[seq, d], d),
     ];
     nodes.splice(at..at, indexer);
+}
+
+/// dots.3 note's attention beyond DeepSeek's: an RMSNorm of the rotary key
+/// (`k_rope_only_layernorm`) and a gate per head on the output (`g_proj`, hidden to heads).
+fn dots3_attention(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &mut Vec<Node>) {
+    let Some((heads, d)) = k.latent else { return };
+    let a = format!("{l}.self_attn");
+    let Some(at) = nodes.iter().position(|x| x.name == format!("{a}.o_proj")) else { return };
+    let rope = d.qk_rope_head_dim;
+    let extra = [
+        rms_norm(&format!("{a}.k_rope_only_layernorm"), "RMSNorm of the rotary key", &[seq, rope], rope),
+        linear(&format!("{a}.g_proj"), "output gate per head", seq, c.hidden_size, heads, false),
+    ];
+    nodes.splice(at..at, extra);
 }

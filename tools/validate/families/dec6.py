@@ -4,7 +4,7 @@ widths, heads per layer, key/value heads, value widths, sliding patterns, gates,
 sparse layers, tied and untied."""
 
 FAMILIES = ["mimo_v2_flash", "laguna", "longcat_flash", "axk2", "zaya",
-            "minimax_m3_vl_text"]
+            "minimax_m3_vl_text", "dots3_note_text"]
 
 EXTRA_CLASSES = {
     "axk2": ["AXK2ForTokenClassification"],
@@ -38,6 +38,15 @@ _M3 = dict(vocab_size=1000, hidden_size=64, intermediate_size=32, num_hidden_lay
            num_attention_heads=4, num_key_value_heads=2, head_dim=16, num_local_experts=6,
            num_experts_per_tok=2, dense_intermediate_size=96, shared_intermediate_size=40,
            index_n_heads=2, index_head_dim=8)
+
+_DOTS3 = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_layers=6,
+              num_attention_heads=4, num_key_value_heads=4, kv_lora_rank=16, q_lora_rank=24,
+              qk_rope_head_dim=8, qk_nope_head_dim=12, v_head_dim=10, moe_intermediate_size=32,
+              n_routed_experts=6, num_experts_per_tok=2, index_n_heads=2, index_head_dim=8,
+              shared_experts_intermediate_size=20, swa_num_attention_heads=2,
+              swa_num_key_value_heads=2, swa_q_lora_rank=12, swa_kv_lora_rank=20, swa_head_dim=16,
+              swa_qk_nope_head_dim=10, swa_v_head_dim=6, sliding_window=8, pad_token_id=0,
+              head_dim=20)
 
 VARIATIONS = {
     "mimo_v2_flash": [
@@ -85,5 +94,15 @@ VARIATIONS = {
                                            "sparse_index_dim": 12},
              moe_layer_freq=[0, 1, 1]),
         dict(_M3, num_hidden_layers=2, num_key_value_heads=4, head_dim=8),
+    ],
+    "dots3_note_text": [
+        dict(_DOTS3),
+        dict(_DOTS3, n_shared_experts=2, tie_word_embeddings=True, use_dsa=False),
+        dict(_DOTS3, num_hidden_layers=4, use_sliding_window=False, first_k_dense_replace=2),
+        dict(_DOTS3, num_hidden_layers=3, layer_types=["sliding_attention", "indexed_attention",
+             "full_attention"], mlp_layer_types=["sparse", "dense", "sparse"],
+             per_layer_config={"0": {"num_attention_heads": 2, "num_key_value_heads": 2,
+                                     "kv_lora_rank": 8, "v_head_dim": 4}}),
+        dict(_DOTS3, num_hidden_layers=5, moe_layer_freq=[0, 1, 0, 1, 1], attention_bias=True),
     ],
 }
