@@ -374,3 +374,45 @@ fn dots3_note_text_refuses_a_per_layer_override_it_cannot_count() {
     let err = plan_text(&config.to_string()).unwrap_err().to_string();
     assert!(err.contains("per_layer_config"), "{err}");
 }
+
+fn hy_v4() -> Value {
+    json!({"model_type": "hy_v4", "architectures": ["HYV4ForCausalLM"], "vocab_size": 1000,
+        "hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 3,
+        "num_attention_heads": 4, "num_key_value_heads": 4, "kv_lora_rank": 16, "q_lora_rank": 24,
+        "qk_rope_head_dim": 8, "qk_nope_head_dim": 12, "v_head_dim": 10,
+        "moe_intermediate_size": 32, "n_routed_experts": 6, "num_experts_per_tok": 2,
+        "index_n_heads": 2, "index_head_dim": 8, "hc_mult": 3, "pad_token_id": 0,
+        "indexer_types": ["shared", "full", "full"], "mlp_layer_types": ["sparse", "dense", "sparse"]})
+}
+
+#[test]
+fn hy_v4_adds_hyper_connections_a_gate_and_sinks_to_glm5_layers() {
+    // GLM-5's latent attention (q latent 24, kv latent 16, rope 8, nope 12, v 10, 4 heads): 9000,
+    // as written out for LongCat-Flash above, plus gate_proj [4*10, 64] and sinks [4].
+    let (v, h, m) = (1000u64, 64u64, 3u64);
+    let attn = 9_000 + 4 * 10 * h + 4;
+    // The indexer on layers 1 and 2 (`full`): wq_b [16, 24], wk [8, 64], k_norm [8] + [8],
+    // weights_proj [2, 64].
+    let indexer = 16 * 24 + 8 * h + 16 + 2 * h;
+    // Two hyper-connections per layer: fn [2m, m*64], base [2m], scale [2].
+    let hc = 2 * (2 * m * m * h + 2 * m + 2);
+    let norms = 2 * h;
+    let dense = 3 * h * 96;
+    // Router [6, 64] (correction bias a buffer), 6 experts of 32, one shared expert of 32.
+    let sparse = 6 * h + 6 * 3 * h * 32 + 3 * h * 32;
+    let layers = (attn + hc + norms + sparse)
+        + (attn + indexer + hc + norms + dense)
+        + (attn + indexer + hc + norms + sparse);
+    // hc_head: hc_fn [m, m*64], hc_base [m], hc_scale [1]; then the final norm; untied head.
+    let head = m * m * h + m + 1;
+    assert_eq!(derived(hy_v4()), v * h + layers + head + h + v * h);
+    assert_eq!(derived(hy_v4()), 277_976);
+}
+
+#[test]
+fn hy_v4_serving_caches_the_latent_and_on_indexed_layers_the_indexers_key() {
+    // Layer 0 (shared top-k): 16 + 8 = 24 values per token; layers 1, 2: 24 + the indexer's key 8.
+    let plan = plan_text(&hy_v4().to_string()).unwrap();
+    let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    assert_eq!(kv.bytes_per_token_bf16, (24 + 2 * 32) * 2);
+}

@@ -48,6 +48,7 @@ mod spec_gpt_types;
 pub mod spec_granite;
 pub mod spec_hybrid;
 mod spec_hybrid_read;
+pub mod spec_hyv4;
 mod spec_keys;
 pub mod spec_linear;
 pub mod spec_llama_like;

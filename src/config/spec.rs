@@ -364,4 +364,7 @@ pub struct SpecConfig {
     /// dots.3 note's per-layer attention sizes (`config/spec_dots3.rs`).
     #[serde(skip)]
     pub dots3: Option<super::spec_dots3::Dots3Layers>,
+    /// HY V4's residual copies (`hc_mult`; 0: a plain residual stream), `config/spec_hyv4.rs`.
+    #[serde(skip)]
+    pub hc_mult: u64,
 }

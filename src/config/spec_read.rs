@@ -136,6 +136,10 @@ impl SpecConfig {
             None => (windows, indexed_layers, sparse_layers),
         };
         let shared_width = dots3.as_ref().map_or(shared_width, |d| Some(d.shared_width));
+        let (hc_mult, indexed_layers) = match super::spec_hyv4::read(&mut r, num_layers)? {
+            Some((hc, indexed)) => (hc, indexed),
+            None => (0, indexed_layers),
+        };
         let tie_word_embeddings = tie_word_embeddings && super::spec_hybrid::ties(spec);
         // Not read by any class, so never recorded as defaulted: Qwen's hybrids ship one.
         // Nemotron-H's class skips its `mtp.` weights, which are not of this shape.
@@ -192,6 +196,7 @@ impl SpecConfig {
             gated_norm_rank,
             m3_index,
             dots3,
+            hc_mult,
         })
     }
 }

@@ -60,6 +60,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "deepseek_v32",
         "rednote's dots.3 note language model (2026): DeepSeek's latent attention with a gate per head, DeepSeek-V3.2's indexer on its full layers and smaller latents on its sliding-window layers; routed experts behind a corrected router with a shared expert, the first layer dense.",
     ),
+    decoder(
+        "hy_v4",
+        "HY V4",
+        "glm_moe_dsa",
+        "Tencent's HY V4 (2026): GLM-5's latent attention and indexer with an output gate and a sink per head, routed and shared experts, and DeepSeek-V4's hyper-connections keeping the residual stream as several mixed copies.",
+    ),
     FamilyInfo {
         key: "zaya",
         name: "ZAYA",
@@ -71,13 +77,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
 ];
 
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
-pub const NOT_YET: &[(&str, &str)] = &[
-    (
-        "deepseek_v4",
-        "DeepSeek-V4 widens the residual stream to `hc_mult` copies mixed by per-layer hyper-connection parameters, and its attention (a query latent, one shared key/value head, grouped output projections, sinks) compresses the context per layer with its own compressors and indexer; the planner has no such blocks yet",
-    ),
-    (
-        "hy_v4",
-        "HY V4 adds DeepSeek-V4's hyper-connections (the residual stream widened to several copies mixed per layer) to GLM-5's latent attention and indexer; the planner has no such blocks yet",
-    ),
-];
+pub const NOT_YET: &[(&str, &str)] = &[(
+    "deepseek_v4",
+    "DeepSeek-V4 widens the residual stream to `hc_mult` copies mixed by per-layer hyper-connection parameters, and its attention (a query latent, one shared key/value head, grouped output projections, sinks) compresses the context per layer with its own compressors and indexer; the planner has no such blocks yet",
+)];

@@ -300,7 +300,10 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
         name: norm.clone(),
         role: Role::Layers,
         repeat: 1,
-        nodes: vec![norm_node(c, &norm, "final", seq)],
+        nodes: super::spec_axk2::hyper_head(c, p, seq)
+            .into_iter()
+            .chain([norm_node(c, &norm, "final", seq)])
+            .collect(),
     });
     let names = HeadNames {
         lm: "lm_head",

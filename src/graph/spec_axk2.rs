@@ -6,12 +6,13 @@
 
 use super::blocks::{linear, rms_norm};
 use super::spec_arch::Kind;
-use super::{Node, Op};
+use super::{Node, Op, Tensor};
 use crate::config::spec::SpecConfig;
 
 pub(super) fn adjust_layer(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &mut Vec<Node>) {
     m3_indexer(c, l, k, seq, nodes);
     dots3_attention(c, l, k, seq, nodes);
+    hyper_layer(c, l, seq, nodes);
     let rank = c.gated_norm_rank;
     let Some(d) = c.latent.as_ref().filter(|_| rank > 0) else { return };
     let heads = c.num_heads;
@@ -82,4 +83,59 @@ fn dots3_attention(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &mut Vec<N
         linear(&format!("{a}.g_proj"), "output gate per head", seq, c.hidden_size, heads, false),
     ];
     nodes.splice(at..at, extra);
+}
+
+/// HY V4's layer beyond GLM-5's: the attention's output gate (`gate_proj`, hidden to heads x
+/// v_head_dim) and a sink per head, and a hyper-connection around each sublayer (`fn` [2m, m x
+/// hidden], `base` [2m], `scale` [2], in float32) mixing the `hc_mult` residual copies.
+fn hyper_layer(c: &SpecConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
+    let (m, Some(d)) = (c.hc_mult, c.latent.as_ref()) else { return };
+    if m == 0 {
+        return;
+    }
+    let (a, h, heads) = (format!("{l}.self_attn"), c.hidden_size, c.num_heads);
+    if let Some(at) = nodes.iter().position(|x| x.name == format!("{a}.o_proj")) {
+        let gate =
+            linear(&format!("{a}.gate_proj"), "sigmoid output gate", seq, h, heads * d.v_head_dim, false);
+        nodes.insert(at, gate);
+    }
+    if let Some(n) = nodes.iter_mut().find(|x| x.name == a && x.op == Op::Attention) {
+        n.detail.push_str(", a learned sink logit per head");
+        n.params.push(Tensor::new(format!("{a}.sinks"), &[heads]));
+    }
+    let between = format!("{l}.post_attention_layernorm");
+    for hc in ["attn_hc", "ffn_hc"] {
+        let at = if hc == "attn_hc" {
+            0
+        } else {
+            nodes.iter().position(|x| x.name == between).unwrap_or(nodes.len())
+        };
+        let name = format!("{l}.{hc}");
+        let node = Node::new(
+            &name,
+            Op::Linear,
+            format!("hyper-connection mixing {m} residual copies"),
+            &[seq, 2 * m],
+        )
+        .with([
+            Tensor::new(format!("{name}.fn"), &[2 * m, m * h]),
+            Tensor::new(format!("{name}.base"), &[2 * m]),
+            Tensor::new(format!("{name}.scale"), &[2]),
+        ]);
+        nodes.insert(at, node);
+    }
+}
+
+/// HY V4's `hc_head`, folding the residual copies into one before the final norm (`hc_fn`
+/// [m, m x hidden], `hc_base` [m], `hc_scale` [1]).
+pub(super) fn hyper_head(c: &SpecConfig, prefix: &str, seq: u64) -> Option<Node> {
+    let (m, h) = (c.hc_mult, c.hidden_size);
+    (m > 0).then(|| {
+        let name = format!("{prefix}hc_head");
+        Node::new(&name, Op::Linear, format!("folds {m} residual copies into one"), &[seq, h]).with([
+            Tensor::new(format!("{name}.hc_fn"), &[m, m * h]),
+            Tensor::new(format!("{name}.hc_base"), &[m]),
+            Tensor::new(format!("{name}.hc_scale"), &[1]),
+        ])
+    })
 }

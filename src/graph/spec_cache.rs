@@ -1,8 +1,8 @@
 //! What one layer of a described type (`config/spec.rs`) caches per token: keys and values over
 //! its own key/value heads (MiMo-V2-Flash's differ by layer, and its values are narrower), or
 //! the latent and the shared rotary key of latent attention (dots.3 note's sizes differ by layer),
-//! plus the indexer's key where the type's cache keeps one (MiniMax-M3's sparse layers; A.X K2's
-//! and dots.3 note's indexed layers, `cache.update_indexer`).
+//! plus the indexer's key where the type's cache keeps one (MiniMax-M3's sparse layers; A.X K2's,
+//! dots.3 note's and HY V4's indexed layers, `cache.update_indexer`).
 
 use crate::config::spec::SpecConfig;
 
@@ -16,7 +16,7 @@ pub(super) fn layer_cache(c: &SpecConfig, i: usize) -> (u64, String) {
         Some(d) => {
             let what =
                 format!("latent: kv_lora_rank {} + qk_rope_head_dim {}", d.kv_lora_rank, d.qk_rope_head_dim);
-            let keeps_index = indexed && (c.dots3.is_some() || c.gated_norm_rank > 0);
+            let keeps_index = indexed && (c.dots3.is_some() || c.gated_norm_rank > 0 || c.hc_mult > 0);
             match keeps_index {
                 true => (
                     d.kv_lora_rank + d.qk_rope_head_dim + d.index_head_dim,

@@ -4,7 +4,7 @@ widths, heads per layer, key/value heads, value widths, sliding patterns, gates,
 sparse layers, tied and untied."""
 
 FAMILIES = ["mimo_v2_flash", "laguna", "longcat_flash", "axk2", "zaya",
-            "minimax_m3_vl_text", "dots3_note_text"]
+            "minimax_m3_vl_text", "dots3_note_text", "hy_v4"]
 
 EXTRA_CLASSES = {
     "axk2": ["AXK2ForTokenClassification"],
@@ -47,6 +47,12 @@ _DOTS3 = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_
               swa_num_key_value_heads=2, swa_q_lora_rank=12, swa_kv_lora_rank=20, swa_head_dim=16,
               swa_qk_nope_head_dim=10, swa_v_head_dim=6, sliding_window=8, pad_token_id=0,
               head_dim=20)
+
+_HYV4 = dict(vocab_size=1000, hidden_size=64, intermediate_size=96, num_hidden_layers=6,
+             num_attention_heads=4, num_key_value_heads=4, kv_lora_rank=16, q_lora_rank=24,
+             qk_rope_head_dim=8, qk_nope_head_dim=12, v_head_dim=10, moe_intermediate_size=32,
+             n_routed_experts=6, num_experts_per_tok=2, index_n_heads=2, index_head_dim=8,
+             hc_mult=3, pad_token_id=0)
 
 VARIATIONS = {
     "mimo_v2_flash": [
@@ -104,5 +110,12 @@ VARIATIONS = {
              per_layer_config={"0": {"num_attention_heads": 2, "num_key_value_heads": 2,
                                      "kv_lora_rank": 8, "v_head_dim": 4}}),
         dict(_DOTS3, num_hidden_layers=5, moe_layer_freq=[0, 1, 0, 1, 1], attention_bias=True),
+    ],
+    "hy_v4": [
+        dict(_HYV4),
+        dict(_HYV4, n_shared_experts=2, tie_word_embeddings=True, attention_bias=True, hc_mult=2),
+        dict(_HYV4, num_hidden_layers=3, indexer_types=["shared", "full", "full"],
+             mlp_layer_types=["sparse", "dense", "sparse"]),
+        dict(_HYV4, num_hidden_layers=2, hc_mult=1, n_shared_experts=0),
     ],
 }
