@@ -59,6 +59,7 @@ pub mod spec_mla;
 pub mod spec_moe;
 pub mod spec_moe3;
 pub mod spec_newdec;
+pub mod spec_own;
 mod spec_read;
 pub mod spec_recur;
 pub mod spec_recur_gemma;

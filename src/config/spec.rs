@@ -342,29 +342,7 @@ pub struct SpecConfig {
     /// weights (`num_nextn_predict_layers`, `mtp_num_hidden_layers`); no class loads them.
     pub mtp_layers: u64,
     pub defaulted: Vec<Defaulted>,
-    /// Per layer, its attention's heads where the type's layers differ (empty: all alike).
+    /// What the types of `config/spec_own.rs` read beyond the shared tables.
     #[serde(skip)]
-    pub attn_shapes: Vec<super::spec_dec6::AttnShape>,
-    /// The value heads' width: `head_dim` unless narrower (MiMo-V2-Flash's `v_head_dim`).
-    #[serde(skip)]
-    pub v_head_dim: u64,
-    /// An output gate per channel rather than per head (Laguna's `gating: "per-element"`).
-    #[serde(skip)]
-    pub gate_per_channel: bool,
-    /// LongCat-Flash's zero-computation experts, router bias and query width (`config/spec_longcat.rs`).
-    #[serde(skip)]
-    pub longcat: super::spec_longcat::LongcatDims,
-    /// A.X K2's low-rank gate on its norms (`config/spec_axk2.rs`; 0: none).
-    #[serde(skip)]
-    pub gated_norm_rank: u64,
-    /// MiniMax-M3's indexer heads and head width, on the layers `indexed_layers` marks
-    /// (`config/spec_m3.rs`).
-    #[serde(skip)]
-    pub m3_index: Option<(u64, u64)>,
-    /// dots.3 note's per-layer attention sizes (`config/spec_dots3.rs`).
-    #[serde(skip)]
-    pub dots3: Option<super::spec_dots3::Dots3Layers>,
-    /// HY V4's residual copies (`hc_mult`; 0: a plain residual stream), `config/spec_hyv4.rs`.
-    #[serde(skip)]
-    pub hc_mult: u64,
+    pub own: super::spec_own::Own,
 }

@@ -110,11 +110,6 @@ impl SpecConfig {
         let (latent, indexed_layers, linear, mut linear_layers) =
             super::spec_mixers::read(&mut r, spec, num_layers)?;
         let windows = super::spec_recur_lfm::typed_windows(&mut r, spec, num_layers)?.unwrap_or(windows);
-        let shaped =
-            super::spec_dec6::layer_attention(&mut r, num_layers, (num_heads, num_kv_heads, head_dim))?;
-        let windows = shaped.windows.unwrap_or(windows);
-        let longcat = super::spec_longcat::read(&mut r)?;
-        let gated_norm_rank = super::spec_axk2::gated_norm_rank(&mut r)?;
         let hybrid = match hybrid_spec {
             Some(h) => Some(super::spec_hybrid::read(
                 &mut r,
@@ -126,20 +121,16 @@ impl SpecConfig {
             )?),
             None => None,
         };
-        let (m3_index, indexed_layers, sparse_layers) = match super::spec_m3::read(&mut r, num_layers)? {
-            Some((index, indexed, sparse)) => (Some(index), indexed, sparse),
-            None => (None, indexed_layers, sparse_layers),
+        let patterns = super::spec_own::Patterns {
+            windows,
+            indexed: indexed_layers,
+            sparse: sparse_layers,
+            shared_width,
         };
-        let dots3 = super::spec_dots3::read(&mut r, num_layers)?;
-        let (windows, indexed_layers, sparse_layers) = match &dots3 {
-            Some(d) => (d.windows.clone(), d.indexed.clone(), d.sparse.clone()),
-            None => (windows, indexed_layers, sparse_layers),
-        };
-        let shared_width = dots3.as_ref().map_or(shared_width, |d| Some(d.shared_width));
-        let (hc_mult, indexed_layers) = match super::spec_hyv4::read(&mut r, num_layers)? {
-            Some((hc, indexed)) => (hc, indexed),
-            None => (0, indexed_layers),
-        };
+        let (own, p) =
+            super::spec_own::read(&mut r, num_layers, (num_heads, num_kv_heads, head_dim), patterns)?;
+        let (windows, indexed_layers, sparse_layers, shared_width) =
+            (p.windows, p.indexed, p.sparse, p.shared_width);
         let tie_word_embeddings = tie_word_embeddings && super::spec_hybrid::ties(spec);
         // Not read by any class, so never recorded as defaulted: Qwen's hybrids ship one.
         // Nemotron-H's class skips its `mtp.` weights, which are not of this shape.
@@ -189,14 +180,7 @@ impl SpecConfig {
             hybrid,
             mtp_layers,
             defaulted: d,
-            attn_shapes: shaped.shapes,
-            v_head_dim: shaped.v_head_dim,
-            gate_per_channel: shaped.gate_per_channel,
-            longcat,
-            gated_norm_rank,
-            m3_index,
-            dots3,
-            hc_mult,
+            own,
         })
     }
 }

@@ -14,7 +14,6 @@ use super::spec_extras::{
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
 use crate::config::spec::{Attn, Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
-use crate::config::spec_dec6::AttnShape;
 use crate::config::{Common, ConfigError};
 
 impl SpecConfig {
@@ -79,8 +78,7 @@ pub(super) fn attention(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node>
     if let (Attn::Latent(_), Some(d)) = (c.spec.attn, &latent) {
         return mla(&a, seq, c.hidden_size, heads, d, c.qkv_bias, k.indexed);
     }
-    let s =
-        k.shape.unwrap_or(AttnShape { heads: c.num_heads, kv_heads: c.num_kv_heads, sinks: c.spec.sinks });
+    let s = super::spec_cache::shape(c, k);
     let (heads, kv, hd) = (s.heads, s.kv_heads, c.head_dim);
     let qk = if c.qk_norm { c.spec.qk_norm } else { QkNorm::None };
     let shared_qk = match qk {
@@ -233,10 +231,8 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
 }
 
 pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
-    if let Some(nodes) = super::spec_hybrid::single_block(c, l, k, seq) {
-        return nodes;
-    }
-    if let Some(nodes) = super::spec_longcat::layer(c, l, seq) {
+    let own = || super::spec_longcat::layer(c, l, seq);
+    if let Some(nodes) = super::spec_hybrid::single_block(c, l, k, seq).or_else(own) {
         return nodes;
     }
     let sparse = k.sparse;
@@ -300,10 +296,7 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
         name: norm.clone(),
         role: Role::Layers,
         repeat: 1,
-        nodes: super::spec_axk2::hyper_head(c, p, seq)
-            .into_iter()
-            .chain([norm_node(c, &norm, "final", seq)])
-            .collect(),
+        nodes: super::spec_axk2::final_nodes(c, p, &norm, seq),
     });
     let names = HeadNames {
         lm: "lm_head",

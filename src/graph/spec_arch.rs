@@ -128,7 +128,14 @@ impl Architecture for SpecConfig {
     }
     fn training_notes(&self) -> Vec<String> {
         // The Mamba-2 hybrids' scan saves tensors of its own, which the estimate leaves out.
-        self.hybrid.iter().map(|_| super::ssm::SCAN_NOTE.to_string()).collect()
+        let mut notes: Vec<String> = self.hybrid.iter().map(|_| super::ssm::SCAN_NOTE.to_string()).collect();
+        if self.own.hc_mult > 1 {
+            notes.push(format!(
+                "The residual stream is kept as {} copies (hyper-connections); activations count one.",
+                self.own.hc_mult
+            ));
+        }
+        notes
     }
 }
 
@@ -213,8 +220,8 @@ pub(super) fn kinds(c: &SpecConfig) -> Vec<Kind> {
             linear: at(&c.linear_layers, i),
             indexed: at(&c.indexed_layers, i),
             block: c.hybrid.as_ref().and_then(|d| d.blocks.get(i).copied()),
-            shape: c.attn_shapes.get(i).copied(),
-            latent: c.dots3.as_ref().and_then(|d| d.latent.get(i).copied()),
+            shape: c.own.attn_shapes.get(i).copied(),
+            latent: c.own.dots3.as_ref().and_then(|d| d.latent.get(i).copied()),
         })
         .collect()
 }

@@ -13,7 +13,7 @@ pub(super) fn adjust_layer(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &m
     m3_indexer(c, l, k, seq, nodes);
     dots3_attention(c, l, k, seq, nodes);
     hyper_layer(c, l, seq, nodes);
-    let rank = c.gated_norm_rank;
+    let rank = c.own.gated_norm_rank;
     let Some(d) = c.latent.as_ref().filter(|_| rank > 0) else { return };
     let heads = c.num_heads;
     let qk = d.qk_nope_head_dim + d.qk_rope_head_dim;
@@ -57,7 +57,7 @@ pub(super) fn adjust_layer(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &m
 /// MiniMax-M3's block-sparse lightning indexer under `self_attn.indexer`: its query heads and
 /// one key from the hidden state, each normed per head (RMSNorm of the head width).
 fn m3_indexer(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &mut Vec<Node>) {
-    let (Some((n, d)), true) = (c.m3_index, k.indexed) else { return };
+    let (Some((n, d)), true) = (c.own.m3_index, k.indexed) else { return };
     let a = format!("{l}.self_attn");
     let i = format!("{a}.indexer");
     let Some(at) = nodes.iter().position(|x| x.name == a && x.op == Op::Attention) else { return };
@@ -89,7 +89,7 @@ fn dots3_attention(c: &SpecConfig, l: &str, k: Kind, seq: u64, nodes: &mut Vec<N
 /// v_head_dim) and a sink per head, and a hyper-connection around each sublayer (`fn` [2m, m x
 /// hidden], `base` [2m], `scale` [2], in float32) mixing the `hc_mult` residual copies.
 fn hyper_layer(c: &SpecConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
-    let (m, Some(d)) = (c.hc_mult, c.latent.as_ref()) else { return };
+    let (m, Some(d)) = (c.own.hc_mult, c.latent.as_ref()) else { return };
     if m == 0 {
         return;
     }
@@ -126,10 +126,16 @@ fn hyper_layer(c: &SpecConfig, l: &str, seq: u64, nodes: &mut Vec<Node>) {
     }
 }
 
+/// The final norm, after HY V4's `hc_head` where the type has one.
+pub(super) fn final_nodes(c: &SpecConfig, prefix: &str, norm: &str, seq: u64) -> Vec<Node> {
+    let norm = super::spec::norm_node(c, norm, "final", seq);
+    hyper_head(c, prefix, seq).into_iter().chain([norm]).collect()
+}
+
 /// HY V4's `hc_head`, folding the residual copies into one before the final norm (`hc_fn`
 /// [m, m x hidden], `hc_base` [m], `hc_scale` [1]).
-pub(super) fn hyper_head(c: &SpecConfig, prefix: &str, seq: u64) -> Option<Node> {
-    let (m, h) = (c.hc_mult, c.hidden_size);
+fn hyper_head(c: &SpecConfig, prefix: &str, seq: u64) -> Option<Node> {
+    let (m, h) = (c.own.hc_mult, c.hidden_size);
     (m > 0).then(|| {
         let name = format!("{prefix}hc_head");
         Node::new(&name, Op::Linear, format!("folds {m} residual copies into one"), &[seq, h]).with([

@@ -40,7 +40,7 @@ pub(super) fn adjust_attention(c: &SpecConfig, a: &str, s: AttnShape, seq: u64, 
     }
     if c.spec.attn == Attn::HeadGate {
         // Laguna's softplus gate may be per channel (`gating: "per-element"`).
-        let (what, width) = match (c.spec.layer_heads, c.gate_per_channel) {
+        let (what, width) = match (c.spec.layer_heads, c.own.gate_per_channel) {
             (LayerHeads::Same, _) => ("sigmoid gate per head", heads),
             (_, false) => ("softplus gate per head", heads),
             (_, true) => ("softplus gate per channel", heads * c.head_dim),
@@ -66,7 +66,7 @@ pub(super) fn adjust_attention(c: &SpecConfig, a: &str, s: AttnShape, seq: u64, 
 /// Values narrower than queries and keys (MiMo-V2-Flash's `v_head_dim`): `v_proj` makes
 /// `v_head_dim` per key/value head, and `o_proj` reads `v_head_dim` per query head.
 fn narrow_values(c: &SpecConfig, a: &str, s: AttnShape, seq: u64, nodes: &mut [Node]) {
-    let v = c.v_head_dim;
+    let v = c.own.v_head_dim;
     if v == c.head_dim {
         return;
     }

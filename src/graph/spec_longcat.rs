@@ -23,7 +23,14 @@ pub(super) fn layer(c: &SpecConfig, l: &str, seq: u64) -> Option<Vec<Node>> {
         let mut attn = mla(&a, seq, c.hidden_size, c.num_heads, d, c.qkv_bias, false);
         // `q_b_proj` makes `qk_head_dim` per head, which the file may set apart from nope + rope.
         if let (Some(q), Some(r)) = (attn.iter_mut().find(|n| n.name.ends_with(".q_b_proj")), d.q_lora_rank) {
-            *q = linear(&q.name, "query up-projection", seq, r, c.num_heads * c.longcat.qk_head_dim, false);
+            *q = linear(
+                &q.name,
+                "query up-projection",
+                seq,
+                r,
+                c.num_heads * c.own.longcat.qk_head_dim,
+                false,
+            );
         }
         nodes.extend(attn);
         nodes.push(norm_node(c, &format!("{l}.post_attention_layernorm.{j}"), "before the MLP", seq));
@@ -38,7 +45,7 @@ pub(super) fn layer(c: &SpecConfig, l: &str, seq: u64) -> Option<Vec<Node>> {
 fn experts(c: &SpecConfig, b: &str, seq: u64) -> Vec<Node> {
     let (h, f) = (c.hidden_size, c.expert_width);
     let (n, k) = (c.num_experts.unwrap_or(1), c.experts_per_token.unwrap_or(1));
-    let (zero, router_bias) = (c.longcat.zero_experts, c.longcat.router_bias);
+    let (zero, router_bias) = (c.own.longcat.zero_experts, c.own.longcat.router_bias);
     let all = n + zero;
     let what = format!(
         "router over {n} experts and {zero} identity experts, top {k}, with a score-correction bias buffer"
