@@ -204,7 +204,7 @@ fn per_layer(
         }
         return Ok(out);
     }
-    let swa = |k: &str, d: u64| r.value.get(&format!("swa_{k}")).cloned().unwrap_or(Value::from(d));
+    let swa = |k: &str, d: u64| r.value.get(format!("swa_{k}")).cloned().unwrap_or(Value::from(d));
     let mut sliding: Map<String, Value> = SWA.iter().map(|(k, d)| (k.to_string(), swa(k, *d))).collect();
     let head = swa("head_dim", 256).as_u64().unwrap_or(0);
     let nope = sliding.get("qk_nope_head_dim").and_then(Value::as_u64).unwrap_or(0);
