@@ -416,3 +416,17 @@ fn hy_v4_serving_caches_the_latent_and_on_indexed_layers_the_indexers_key() {
     let kv = plan.serving.as_ref().unwrap().kv.as_ref().unwrap();
     assert_eq!(kv.bytes_per_token_bf16, (24 + 2 * 32) * 2);
 }
+
+#[test]
+fn minimax_m3_texts_published_config_with_its_legacy_keys_counts_as_transformers_builds_it() {
+    // MiniMax-M3's published config (hub/, MiniMaxAI/MiniMax-M3) writes its text model with the
+    // legacy `sparse_attention_config` and `moe_layer_freq`. transformers 5.24 builds
+    // MiniMaxM3VLForCausalLM from that text_config (on the meta device) with 426,174,565,632
+    // parameters.
+    let path = common::snapshot_config_path("MiniMaxAI--MiniMax-M3");
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut text = file["text_config"].clone();
+    text["model_type"] = json!("minimax_m3_vl_text");
+    text["architectures"] = json!(["MiniMaxM3VLForCausalLM"]);
+    assert_eq!(derived(text), 426_174_565_632);
+}
