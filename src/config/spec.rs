@@ -268,6 +268,8 @@ pub struct Spec {
     pub extras: &'static [Extra],
     pub attn: Attn,
     pub linear: Linear,
+    /// Layers whose attention differs in shape (`config/spec_dec6.rs`).
+    pub layer_heads: super::spec_dec6::LayerHeads,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -340,4 +342,7 @@ pub struct SpecConfig {
     /// weights (`num_nextn_predict_layers`, `mtp_num_hidden_layers`); no class loads them.
     pub mtp_layers: u64,
     pub defaulted: Vec<Defaulted>,
+    /// What the types of `config/spec_own.rs` read beyond the shared tables.
+    #[serde(skip)]
+    pub own: super::spec_own::Own,
 }

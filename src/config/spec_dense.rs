@@ -44,6 +44,7 @@ pub const BASE: Spec = Spec {
     extras: &[],
     attn: Attn::Grouped,
     linear: Linear::None,
+    layer_heads: super::spec_dec6::LayerHeads::Same,
 };
 
 pub const TYPES: &[Spec] = &[

@@ -133,6 +133,12 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .chain(super::spec_olmo_hybrid::TYPES)
         .chain(super::spec_bailing_hybrid::TYPES)
         .chain(super::spec_enc6::TYPES)
+        .chain(super::spec_dec6::TYPES)
+        .chain(super::spec_longcat::TYPES)
+        .chain(super::spec_axk2::TYPES)
+        .chain(super::spec_m3::TYPES)
+        .chain(super::spec_dots3::TYPES)
+        .chain(super::spec_hyv4::TYPES)
         .find(|s| s.model_type == model_type)
 }
 

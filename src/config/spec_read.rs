@@ -31,7 +31,7 @@ impl SpecConfig {
         };
         let num_layers = match num_layers {
             Some(n) => n,
-            None => r.size("num_hidden_layers", 10_000)?,
+            None => super::spec_longcat::layers(&mut r)?,
         };
         let num_heads = r.size("num_attention_heads", 1 << 16)?;
         let num_kv_heads = match r.opt_u("num_key_value_heads")? {
@@ -121,6 +121,16 @@ impl SpecConfig {
             )?),
             None => None,
         };
+        let patterns = super::spec_own::Patterns {
+            windows,
+            indexed: indexed_layers,
+            sparse: sparse_layers,
+            shared_width,
+        };
+        let (own, p) =
+            super::spec_own::read(&mut r, num_layers, (num_heads, num_kv_heads, head_dim), patterns)?;
+        let (windows, indexed_layers, sparse_layers, shared_width) =
+            (p.windows, p.indexed, p.sparse, p.shared_width);
         let tie_word_embeddings = tie_word_embeddings && super::spec_hybrid::ties(spec);
         // Not read by any class, so never recorded as defaulted: Qwen's hybrids ship one.
         // Nemotron-H's class skips its `mtp.` weights, which are not of this shape.
@@ -170,6 +180,7 @@ impl SpecConfig {
             hybrid,
             mtp_layers,
             defaulted: d,
+            own,
         })
     }
 }

@@ -199,16 +199,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
 
 /// Types transformers 5.x ships that the tables cannot yet say exactly, with why: their pages say
 /// so instead of a count that could be wrong.
-pub const NOT_YET: &[(&str, &str)] = &[
-    (
-        "minimax",
-        "MiniMax mixes lightning (linear) attention layers, which keep a recurrent state instead of a KV cache, with softmax attention; the planner has no linear-attention block yet",
-    ),
-    (
-        "jetmoe",
-        "JetMoE routes attention heads as well as MLPs through experts (mixture of attention heads); the planner has no such block yet",
-    ),
-];
+pub const NOT_YET: &[(&str, &str)] = &[];
 
 /// Why a model type is not planned, where it is known.
 pub fn not_yet(model_type: &str) -> Option<&'static str> {

@@ -1,7 +1,15 @@
 //! The families of the decoders described in `config/spec_dec5.rs`.
 
-use super::FamilyInfo;
+use serde_json::Value;
+
 use super::described::decoder;
+use super::{FamilyInfo, ModelKind, scaled};
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+fn zaya(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::zaya::ZayaConfig::resolve(v, c), "num_experts")
+}
 
 pub const FAMILIES: &[FamilyInfo] = &[
     decoder(
@@ -16,32 +24,60 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "qwen3_next",
         "A hybrid mixture of experts (2026): Qwen3.5's Gated DeltaNet on two layers of five, Qwen3's attention with q/k norms on the others (sliding or full by `layer_types`), 128 stacked experts and an ungated shared expert in every layer.",
     ),
+    decoder(
+        "mimo_v2_flash",
+        "MiMo-V2-Flash",
+        "deepseek_v3",
+        "Xiaomi's MiMo-V2-Flash (2025): grouped attention with values narrower than queries and keys, sliding-window layers with twice the key/value heads and a learned sink per head, full attention on the first layer and every sixth; DeepSeek-V3's routed experts without a shared one, the first layer dense.",
+    ),
+    decoder(
+        "laguna",
+        "Laguna",
+        "qwen3_moe",
+        "Poolside's Laguna (2026): Qwen3's attention with per-head q/k norms, its query heads set per layer and a softplus output gate per head or per channel; routed experts with a shared expert behind a bias-corrected router, the first layer dense.",
+    ),
+    decoder(
+        "longcat_flash",
+        "LongCat-Flash",
+        "deepseek_v3",
+        "Meituan's LongCat-Flash (2025): each layer runs two of DeepSeek-V3's latent attentions and two dense MLPs in turn, with one mixture of experts beside the first MLP whose router also picks zero-computation (identity) experts.",
+    ),
+    decoder(
+        "axk2",
+        "A.X K2",
+        "deepseek_v32",
+        "SK Telecom's A.X K2 (2026): DeepSeek-V3.2's latent attention with its indexer and its routed and shared experts, the query up-projection also making an output gate, and the norms before attention and before the experts gated by a low-rank MLP.",
+    ),
+    decoder(
+        "minimax_m3_vl_text",
+        "MiniMax-M3 (text)",
+        "minimax_m2",
+        "MiniMax-M3's language model (2026): grouped attention with per-head q/k norms and a block-sparse lightning indexer on the sparse-attention layers; a sigmoid router over stacked experts beside a shared expert, dense layers a fused gated MLP.",
+    ),
+    decoder(
+        "dots3_note_text",
+        "dots.3 note (text)",
+        "deepseek_v32",
+        "rednote's dots.3 note language model (2026): DeepSeek's latent attention with a gate per head, DeepSeek-V3.2's indexer on its full layers and smaller latents on its sliding-window layers; routed experts behind a corrected router with a shared expert, the first layer dense.",
+    ),
+    decoder(
+        "hy_v4",
+        "HY V4",
+        "glm_moe_dsa",
+        "Tencent's HY V4 (2026): GLM-5's latent attention and indexer with an output gate and a sink per head, routed and shared experts, and DeepSeek-V4's hyper-connections keeping the residual stream as several mixed copies.",
+    ),
+    FamilyInfo {
+        key: "zaya",
+        name: "ZAYA",
+        derives_from: Some("qwen3_moe"),
+        summary: "Zyphra's ZAYA1 (2025): compressed convolutional attention (queries and keys through a depthwise and a grouped causal convolution, values half from the previous token), learned residual scaling, and a router MLP choosing one expert or none.",
+        kind: ModelKind::Decoder,
+        resolve: Some(zaya),
+    },
 ];
 
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
-pub const NOT_YET: &[(&str, &str)] = &[
-    (
-        "deepseek_v4",
-        "DeepSeek-V4 widens the residual stream to `hc_mult` copies mixed by per-layer hyper-connection parameters, and its attention (a query latent, one shared key/value head, grouped output projections, sinks) compresses the context per layer with its own compressors and indexer; the planner has no such blocks yet",
-    ),
-    (
-        "hy_v4",
-        "HY V4 adds DeepSeek-V4's hyper-connections (the residual stream widened to several copies mixed per layer) to GLM-5's latent attention and indexer; the planner has no such blocks yet",
-    ),
-    (
-        "longcat_flash",
-        "LongCat-Flash runs two latent attentions and two dense MLPs per layer beside one mixture of experts whose router also picks zero-computation (identity) experts; the tables have no such layer yet",
-    ),
-    (
-        "mimo_v2_flash",
-        "MiMo-V2-Flash's sliding layers have twice the key/value heads of its full layers and a learned sink per head, and its values are narrower than its queries and keys (`v_head_dim`); the tables give every layer one attention shape",
-    ),
-    (
-        "laguna",
-        "Laguna sets each layer's query heads apart (`num_attention_heads_per_layer`) with a gate per head or per channel (`gating`); the tables give every layer one attention shape",
-    ),
-    (
-        "zaya",
-        "ZAYA's compressed convolutional attention (current and delayed value projections, depthwise and grouped convolutions over queries and keys), learned residual scaling and an MLP router with a no-expert class have no block in the planner yet",
-    ),
-];
+pub const NOT_YET: &[(&str, &str)] = &[(
+    "deepseek_v4",
+    "DeepSeek-V4's attention compresses the context per layer (compressors at `compress_ratios`, each with its own indexer), so its cache grows by a fraction of a value per token that the KV layout cannot state; its hyper-connection layers (which HY V4's description has) also route some layers by token hash and group the output projection, which no block says yet",
+)];

@@ -57,10 +57,6 @@ pub const FAMILIES: &[FamilyInfo] = &[
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
 pub const NOT_YET: &[(&str, &str)] = &[
     (
-        "axk2",
-        "A.X K2 adds a gate MLP and a gated RMSNorm to DeepSeek-V3.2's latent attention and indexer; the tables have no such blocks yet",
-    ),
-    (
         "qwen4_exp_text",
         "Qwen4-Exp adds an indexer over sparse attention, gated residuals, n-gram and per-layer embeddings to Qwen3.5-MoE's layers; the planner has no such blocks yet",
     ),
@@ -79,14 +75,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
     (
         "hrm_text",
         "HRM stacks a high-level and a low-level recurrent module that run in nested loops over the same tokens; the planner has no such structure yet",
-    ),
-    (
-        "dots3_note_text",
-        "dots.3 note mixes latent attention, a sparse-attention indexer and MiMo-V2's experts; the tables cannot say that combination yet",
-    ),
-    (
-        "minimax_m3_vl_text",
-        "MiniMax-M3's language model adds a sparse-attention indexer and a cache of selected blocks to MiniMax-M2's layers; the planner has no such blocks yet",
     ),
     (
         "moshi",

@@ -4,6 +4,7 @@
 use super::blocks::{linear, rms_norm};
 use super::mixers::qkv_and_conv;
 use super::spec::attention;
+use super::spec_arch::Kind;
 use super::{Node, Op, Tensor};
 use crate::config::spec::SpecConfig;
 use crate::config::spec_mixers::LinearDims;
@@ -35,8 +36,8 @@ pub(super) fn delta(m: &str, seq: u64, hidden: u64, d: &LinearDims) -> Vec<Node>
 
 /// Latent attention, each head's output scaled by a sigmoid of `g_proj` (hidden to heads)
 /// before `o_proj`.
-pub(super) fn gated_latent(c: &SpecConfig, l: &str, seq: u64) -> Vec<Node> {
-    let mut nodes = attention(c, l, false, seq);
+pub(super) fn gated_latent(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
+    let mut nodes = attention(c, l, Kind { indexed: false, ..k }, seq);
     let gate = linear(
         &format!("{l}.self_attn.g_proj"),
         "sigmoid gate per head",

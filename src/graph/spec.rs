@@ -72,12 +72,14 @@ pub(super) fn norm_node(c: &SpecConfig, name: &str, what: &str, seq: u64) -> Nod
     }
 }
 
-pub(super) fn attention(c: &SpecConfig, l: &str, indexed: bool, seq: u64) -> Vec<Node> {
+pub(super) fn attention(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
     let a = format!("{l}.self_attn");
-    if let (Attn::Latent(_), Some(d)) = (c.spec.attn, &c.latent) {
-        return mla(&a, seq, c.hidden_size, c.num_heads, d, c.qkv_bias, indexed);
+    let (heads, latent) = k.latent.map_or((c.num_heads, c.latent), |(h, d)| (h, Some(d)));
+    if let (Attn::Latent(_), Some(d)) = (c.spec.attn, &latent) {
+        return mla(&a, seq, c.hidden_size, heads, d, c.qkv_bias, k.indexed);
     }
-    let (heads, kv, hd) = (c.num_heads, c.num_kv_heads, c.head_dim);
+    let s = super::spec_cache::shape(c, k);
+    let (heads, kv, hd) = (s.heads, s.kv_heads, c.head_dim);
     let qk = if c.qk_norm { c.spec.qk_norm } else { QkNorm::None };
     let shared_qk = match qk {
         QkNorm::PerHead => crate::config::QkNorm::PerHead,
@@ -98,7 +100,7 @@ pub(super) fn attention(c: &SpecConfig, l: &str, indexed: bool, seq: u64) -> Vec
         norm_word: "RMSNorm",
         what: "causal, rotary".into(),
     });
-    adjust_attention(c, &a, seq, &mut nodes);
+    adjust_attention(c, &a, s, seq, &mut nodes);
     let [qn, kn] = c.spec.qk_norm_names;
     let own_norms: Option<(Vec<u64>, Vec<u64>)> = match qk {
         QkNorm::OverHidden => Some((vec![c.hidden_size], vec![c.hidden_size / heads * kv])),
@@ -127,7 +129,7 @@ pub(super) fn attention(c: &SpecConfig, l: &str, indexed: bool, seq: u64) -> Vec
         q.output = vec![seq, 2 * heads * hd];
         q.params.iter_mut().for_each(|t| t.shape[0] *= 2);
     }
-    if c.spec.sinks
+    if s.sinks
         && let Some(n) = nodes.iter_mut().find(|n| n.op == Op::Attention)
     {
         n.detail.push_str(", a learned sink logit per head");
@@ -229,7 +231,8 @@ fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
 }
 
 pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
-    if let Some(nodes) = super::spec_hybrid::single_block(c, l, k, seq) {
+    let own = || super::spec_longcat::layer(c, l, seq);
+    if let Some(nodes) = super::spec_hybrid::single_block(c, l, k, seq).or_else(own) {
         return nodes;
     }
     let sparse = k.sparse;
@@ -244,7 +247,7 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
     };
     let mut nodes = norms(Slot::Before, "before attention");
     let mixer = super::spec_hybrid::linear_mixer(c, l, k, seq);
-    nodes.extend(mixer.unwrap_or_else(|| attention(c, l, k.indexed, seq)));
+    nodes.extend(mixer.unwrap_or_else(|| attention(c, l, k, seq)));
     nodes.extend(norms(Slot::Between, "between attention and the MLP"));
     match (&c.spec.moe, sparse, super::spec_hybrid::shared_only(c, l, seq)) {
         (Some(m), true, _) => nodes.extend(moe(c, m, l, seq)),
@@ -255,6 +258,7 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
         }
     }
     nodes.extend(norms(Slot::After, "after the MLP"));
+    super::spec_axk2::adjust_layer(c, l, k, seq, &mut nodes);
     nodes
 }
 
@@ -291,7 +295,7 @@ pub fn build(c: &SpecConfig, seq: u64) -> Graph {
         name: norm.clone(),
         role: Role::Layers,
         repeat: 1,
-        nodes: vec![norm_node(c, &norm, "final", seq)],
+        nodes: super::spec_axk2::final_nodes(c, p, &norm, seq),
     });
     let names = HeadNames {
         lm: "lm_head",

@@ -85,35 +85,31 @@ impl Architecture for SpecConfig {
         if self.hybrid.is_some() {
             return super::spec_hybrid::kv_layout(self);
         }
-        let (values_per_token, what) = match &self.latent {
-            // vLLM and SGLang cache the compressed latent and the shared rotary key (as the
-            // lineage's DeepSeek types do); transformers' own cache decompresses them.
-            Some(d) => (
-                d.kv_lora_rank + d.qk_rope_head_dim,
-                format!("latent: kv_lora_rank {} + qk_rope_head_dim {}", d.kv_lora_rank, d.qk_rope_head_dim),
-            ),
-            None => (
-                2 * self.num_kv_heads * self.head_dim,
-                format!("2 x {} KV heads x {} head_dim", self.num_kv_heads, self.head_dim),
-            ),
-        };
+        let cached = |i: usize| super::spec_cache::layer_cache(self, i);
         let linear = |i: usize| self.linear_layers.get(i).copied().unwrap_or(false);
-        // Attention layers grouped by window, full attention first, then each window in order;
-        // linear-attention layers keep a recurrent state instead.
-        let attending: Vec<Option<u64>> =
-            self.windows.iter().enumerate().filter(|(i, _)| !linear(*i)).map(|(_, w)| *w).collect();
-        let mut windows = attending.clone();
-        windows.sort();
-        windows.dedup();
-        let groups = windows
+        // Attention layers grouped by window, full attention first, then each window in order
+        // (and by their values per token where the layers differ); linear-attention layers keep
+        // a recurrent state instead.
+        let attending: Vec<(Option<u64>, u64, String)> = (self.windows.iter().enumerate())
+            .filter(|(i, _)| !linear(*i))
+            .map(|(i, w)| {
+                let (values, what) = cached(i);
+                (*w, values, what)
+            })
+            .collect();
+        let per_layer = crate::config::spec_longcat::attentions_per_layer(self.spec);
+        let mut kinds = attending.clone();
+        kinds.sort();
+        kinds.dedup();
+        let groups = kinds
             .into_iter()
-            .map(|w| KvGroup {
-                layers: attending.iter().filter(|x| **x == w).count() as u64,
-                values_per_token,
-                window: w,
-                what: match w {
-                    None => format!("full attention: {what}"),
-                    Some(w) => format!("window of {w} tokens: {what}"),
+            .map(|k| KvGroup {
+                layers: attending.iter().filter(|x| **x == k).count() as u64 * per_layer,
+                values_per_token: k.1,
+                window: k.0,
+                what: match k.0 {
+                    None => format!("full attention: {}", k.2),
+                    Some(w) => format!("window of {w} tokens: {}", k.2),
                 },
             })
             .collect();
@@ -132,7 +128,14 @@ impl Architecture for SpecConfig {
     }
     fn training_notes(&self) -> Vec<String> {
         // The Mamba-2 hybrids' scan saves tensors of its own, which the estimate leaves out.
-        self.hybrid.iter().map(|_| super::ssm::SCAN_NOTE.to_string()).collect()
+        let mut notes: Vec<String> = self.hybrid.iter().map(|_| super::ssm::SCAN_NOTE.to_string()).collect();
+        if self.own.hc_mult > 1 {
+            notes.push(format!(
+                "The residual stream is kept as {} copies (hyper-connections); activations count one.",
+                self.own.hc_mult
+            ));
+        }
+        notes
     }
 }
 
@@ -150,6 +153,8 @@ fn prediction_layers(c: &SpecConfig) -> Option<Graph> {
         linear: false,
         indexed: !c.indexed_layers.is_empty(),
         block: None,
+        shape: None,
+        latent: None,
     };
     let mut sections = vec![];
     for k in 0..c.mtp_layers {
@@ -201,6 +206,10 @@ pub(super) struct Kind {
     pub indexed: bool,
     /// A Mamba-2 hybrid's block (`config/spec_hybrid.rs`).
     pub block: Option<crate::config::spec_hybrid::Block>,
+    /// The layer's attention heads where the type's layers differ (`config/spec_dec6.rs`).
+    pub shape: Option<crate::config::spec_dec6::AttnShape>,
+    /// The layer's query heads and latent sizes where they differ by layer (dots.3 note).
+    pub latent: Option<(u64, crate::config::spec_mixers::LatentDims)>,
 }
 
 pub(super) fn kinds(c: &SpecConfig) -> Vec<Kind> {
@@ -211,6 +220,8 @@ pub(super) fn kinds(c: &SpecConfig) -> Vec<Kind> {
             linear: at(&c.linear_layers, i),
             indexed: at(&c.indexed_layers, i),
             block: c.hybrid.as_ref().and_then(|d| d.blocks.get(i).copied()),
+            shape: c.own.attn_shapes.get(i).copied(),
+            latent: c.own.dots3.as_ref().and_then(|d| d.latent.get(i).copied()),
         })
         .collect()
 }

@@ -5,9 +5,12 @@
 use super::blocks::{linear, rms_norm};
 use super::{Node, Op, Tensor};
 use crate::config::spec::{Attn, Extra, MoeSpec, NormKind, Place, SpecConfig, Width};
+use crate::config::spec_dec6::{AttnShape, LayerHeads};
 
 /// Renames the q/k norms and widens `o_proj` where the type says so.
-pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut Vec<Node>) {
+pub(super) fn adjust_attention(c: &SpecConfig, a: &str, s: AttnShape, seq: u64, nodes: &mut Vec<Node>) {
+    let heads = s.heads;
+    narrow_values(c, a, s, seq, nodes);
     let [qn, kn] = c.spec.qk_norm_names;
     if c.norm == NormKind::BareRms {
         let (q, k) = (format!("{a}.q_norm"), format!("{a}.k_norm"));
@@ -29,15 +32,20 @@ pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut Ve
             "sigmoid output gate",
             seq,
             c.hidden_size,
-            c.num_heads * c.head_dim,
+            heads * c.head_dim,
             false,
         );
         let at = nodes.len().saturating_sub(1);
         nodes.insert(at, gate);
     }
     if c.spec.attn == Attn::HeadGate {
-        let gate =
-            linear(&format!("{a}.g_proj"), "sigmoid gate per head", seq, c.hidden_size, c.num_heads, false);
+        // Laguna's softplus gate may be per channel (`gating: "per-element"`).
+        let (what, width) = match (c.spec.layer_heads, c.own.gate_per_channel) {
+            (LayerHeads::Same, _) => ("sigmoid gate per head", heads),
+            (_, false) => ("softplus gate per head", heads),
+            (_, true) => ("softplus gate per channel", heads * c.head_dim),
+        };
+        let gate = linear(&format!("{a}.g_proj"), what, seq, c.hidden_size, width, false);
         let at = nodes.len().saturating_sub(1);
         nodes.insert(at, gate);
     }
@@ -52,6 +60,26 @@ pub(super) fn adjust_attention(c: &SpecConfig, a: &str, seq: u64, nodes: &mut Ve
             c.hidden_size,
             c.o_bias,
         );
+    }
+}
+
+/// Values narrower than queries and keys (MiMo-V2-Flash's `v_head_dim`): `v_proj` makes
+/// `v_head_dim` per key/value head, and `o_proj` reads `v_head_dim` per query head.
+fn narrow_values(c: &SpecConfig, a: &str, s: AttnShape, seq: u64, nodes: &mut [Node]) {
+    let v = c.own.v_head_dim;
+    if v == c.head_dim {
+        return;
+    }
+    let h = c.hidden_size;
+    for n in nodes.iter_mut() {
+        if n.name == format!("{a}.v_proj") {
+            *n = linear(&n.name, "value projection, v_head_dim per head", seq, h, s.kv_heads * v, c.qkv_bias);
+        } else if n.name == format!("{a}.o_proj") {
+            *n = linear(&n.name, "attention output projection", seq, s.heads * v, h, c.o_bias);
+        } else if n.op == Op::Attention {
+            n.detail.push_str(&format!(", values {v} wide"));
+            n.output = vec![seq, s.heads * v];
+        }
     }
 }
 

@@ -31,7 +31,7 @@ pub(super) fn linear_mixer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Option
             super::bailing_hybrid::delta(&format!("{l}.self_attn"), seq, h, d)
         }
         // Ling 3's attention layers gate each head: its own block, in place of the shared one.
-        (_, Linear::BailingDelta, false) => super::bailing_hybrid::gated_latent(c, l, seq),
+        (_, Linear::BailingDelta, false) => super::bailing_hybrid::gated_latent(c, l, k, seq),
         (Some(d), Linear::OlmoDeltaNet, true) => {
             super::olmo_hybrid::delta_net(&format!("{l}.linear_attn"), seq, h, d)
         }
@@ -41,7 +41,11 @@ pub(super) fn linear_mixer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Option
 
 /// The Mamba-2 mixer of layer `l`; Falcon-H1's attention beside it.
 pub(super) fn mamba(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
-    let mut nodes = if k.block == Some(Block::Parallel) { attention(c, l, false, seq) } else { vec![] };
+    let mut nodes = if k.block == Some(Block::Parallel) {
+        attention(c, l, Kind { indexed: false, ..k }, seq)
+    } else {
+        vec![]
+    };
     if let (Some(h), Some(d)) = (hybrid(c.spec), &c.hybrid) {
         nodes.extend(super::mamba2::mixer(&format!("{l}.{}", h.mixer), seq, c.hidden_size, &d.mamba));
     }
@@ -80,7 +84,7 @@ pub(super) fn single_block(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Option
         Some(Block::Mamba | Block::Parallel) => nodes.extend(mamba(c, l, k, seq)),
         Some(Block::Attention) => {
             let own = format!("{l}.self_attn");
-            nodes.extend(attention(c, l, false, seq).into_iter().map(|mut n| {
+            nodes.extend(attention(c, l, Kind { indexed: false, ..k }, seq).into_iter().map(|mut n| {
                 n.name = n.name.replacen(&own, &m, 1);
                 n.params.iter_mut().for_each(|t| t.name = t.name.replacen(&own, &m, 1));
                 n
