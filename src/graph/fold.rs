@@ -408,6 +408,22 @@ mod tests {
     }
 
     #[test]
+    fn two_kinds_every_tenth_layer_take_one_run_each_not_a_run_per_pair() {
+        // 0, 10, 20, 30 and 3, 13, 23, 33: in order, steps of 3 and 7 alternate (four runs of
+        // two); modulo 10 they are two residues without gaps.
+        let parts: Vec<Run> =
+            [0, 3, 10, 13, 20, 23, 30, 33].map(|k| Run { first: k, last: k, step: 1 }).to_vec();
+        assert_eq!(consecutive(&[0, 3, 10, 13, 20, 23, 30, 33]).len(), 4);
+        assert_eq!(
+            runs_of(&parts),
+            vec![Run { first: 0, last: 30, step: 10 }, Run { first: 3, last: 33, step: 10 }]
+        );
+        // 0 to 99 in a row: one run, whatever period might be tried.
+        let row: Vec<Run> = (0..100).map(|k| Run { first: k, last: k, step: 1 }).collect();
+        assert_eq!(runs_of(&row), vec![Run { first: 0, last: 99, step: 1 }]);
+    }
+
+    #[test]
     fn sections_that_are_not_layers_and_a_lone_layer_stay_as_they_are() {
         let s = vec![layer("m.embed", 1, 4), layer("m.layers.{i}", 2, 4), layer("m.layers.007", 1, 4)];
         let f = fold(&s);
