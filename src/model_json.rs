@@ -19,7 +19,7 @@ use crate::estimate::shape_check::ForwardPass;
 use crate::estimate::training::{AttentionImpl, Breakdown, Dropout, NodeActivation, Recipe, Transformers};
 use crate::graph::fold::{self, Folded, Members, Run};
 use crate::graph::kv::KvLayout;
-use crate::graph::{Graph, Op, Role};
+use crate::graph::{Op, Role};
 use crate::page::ModelPage;
 use crate::source::meta::Downloads;
 
@@ -225,24 +225,24 @@ fn renamed<'a>(f: &Folded<'a>, name: &'a str) -> Cow<'a, str> {
     if f.name == f.section.name { Cow::Borrowed(name) } else { Cow::Owned(f.rename(name, f.section)) }
 }
 
-fn structure(g: &Graph) -> StructureJson<'_> {
+fn structure<'a>(folded: &[Folded<'a>]) -> StructureJson<'a> {
     StructureJson {
-        sections: fold::fold(&g.sections)
-            .into_iter()
+        sections: folded
+            .iter()
             .map(|f| {
                 let nodes = f
                     .section
                     .nodes
                     .iter()
                     .map(|n| {
-                        let node_name = renamed(&f, &n.name);
+                        let node_name = renamed(f, &n.name);
                         let params = n
                             .params
                             .iter()
                             .map(|t| TensorJson {
-                                name: relative_cow(renamed(&f, &t.name), &node_name),
+                                name: relative_cow(renamed(f, &t.name), &node_name),
                                 shape: &t.shape,
-                                tied_to: t.tied_to.as_deref().map(|to| renamed(&f, to)),
+                                tied_to: t.tied_to.as_deref().map(|to| renamed(f, to)),
                             })
                             .collect();
                         NodeJson {
@@ -255,7 +255,8 @@ fn structure(g: &Graph) -> StructureJson<'_> {
                         }
                     })
                     .collect();
-                SectionJson { name: f.name, role: f.section.role, repeat: f.repeat, layers: f.layers, nodes }
+                let (name, layers) = (f.name.clone(), f.layers.clone());
+                SectionJson { name, role: f.section.role, repeat: f.repeat, layers, nodes }
             })
             .collect(),
     }
@@ -264,14 +265,13 @@ fn structure(g: &Graph) -> StructureJson<'_> {
 /// Per-node activations with each folded layer group's rows once: a row of `model.layers.{i}`
 /// stands for the same node in every layer of the group, `repeat` counting them all. Where the
 /// members' rows differ (they do not, the members' nodes being equal) they stay as they are.
-fn fold_rows<'a>(rows: &'a [NodeActivation], g: Option<&Graph>) -> Cow<'a, [NodeActivation]> {
-    let Some(g) = g else { return Cow::Borrowed(rows) };
-    let folded = fold::fold(&g.sections);
+fn fold_rows<'a>(rows: &'a [NodeActivation], folded: Option<&[Folded]>) -> Cow<'a, [NodeActivation]> {
+    let Some(folded) = folded else { return Cow::Borrowed(rows) };
     let folding: Vec<bool> = folded.iter().map(|f| f.members.len() > 1 || f.name != f.section.name).collect();
     if !folding.contains(&true) {
         return Cow::Borrowed(rows);
     }
-    let members = Members::new(&folded);
+    let members = Members::new(folded);
     let at: Vec<Option<(usize, usize)>> =
         rows.iter().map(|r| members.of(&r.name).filter(|(g, _)| folding[*g])).collect();
     // Each folding group's rows, member by member.
@@ -602,6 +602,17 @@ impl ModelPage {
     /// The model JSON: what `models/<org>/<name>.json`, `plan --format json`, the API and the
     /// MCP server write. (Serialising `ModelPage` itself gives the pages' full view instead.)
     pub fn json(&self) -> ModelJson<'_> {
+        self.json_with(self.folded().as_deref())
+    }
+
+    /// The structure's folded sections ([`fold::fold`]): computed once per model by a caller
+    /// that also renders the page, and passed to [`ModelPage::json_with`] and the page's view.
+    pub fn folded(&self) -> Option<Vec<Folded<'_>>> {
+        self.structure.as_ref().map(|g| fold::fold(&g.sections))
+    }
+
+    /// [`ModelPage::json`], with the structure already folded.
+    pub fn json_with<'a>(&'a self, folded: Option<&[Folded<'a>]>) -> ModelJson<'a> {
         let p = self;
         ModelJson {
             schema_version: SCHEMA_VERSION,
@@ -640,7 +651,7 @@ impl ModelPage {
             }),
             forward_pass: &p.forward_pass,
             vision: &p.vision,
-            structure: p.structure.as_ref().map(structure),
+            structure: folded.map(structure),
             training: p.training.as_ref().map(|t| TrainingJson {
                 method: t.method,
                 options: OptionsJson {
@@ -669,14 +680,14 @@ impl ModelPage {
                 activation_nodes: ActivationRows {
                     rows: fold_rows(
                         &t.activations_sdpa.as_ref().unwrap_or(&t.activations_eager).nodes,
-                        p.structure.as_ref(),
+                        folded,
                     ),
                     base: None,
                 },
                 activation_nodes_eager: match t.activations_sdpa.as_ref() {
                     Some(sdpa) => ActivationRows {
-                        rows: fold_rows(&t.activations_eager.nodes, p.structure.as_ref()),
-                        base: Some(fold_rows(&sdpa.nodes, p.structure.as_ref())),
+                        rows: fold_rows(&t.activations_eager.nodes, folded),
+                        base: Some(fold_rows(&sdpa.nodes, folded)),
                     },
                     None => ActivationRows { rows: Cow::Borrowed(&[]), base: None },
                 },

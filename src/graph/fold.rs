@@ -184,10 +184,14 @@ fn runs_of(parts: &[Run]) -> Vec<Run> {
     idx.dedup();
     let mut best = consecutive(&idx);
     let (Some(&lo), Some(&hi)) = (idx.first(), idx.last()) else { return best };
+    let n = idx.len() as u64;
     for period in 2..=(hi - lo).clamp(1, MAX_LISTED) {
-        if let Some(r) = by_residue(&idx, period)
-            && r.len() < best.len()
-        {
+        // A residue's run holds at most span / period + 1 indices, so at least this many runs
+        // are needed; it only grows with the period, and only fewer runs than the best win.
+        if n.div_ceil((hi - lo) / period + 1) >= best.len() as u64 {
+            break;
+        }
+        if let Some(r) = by_residue(&idx, period, best.len()) {
             best = r;
         }
     }
@@ -215,21 +219,26 @@ fn consecutive(idx: &[u64]) -> Vec<Run> {
     out
 }
 
-/// One run per residue modulo `period`, where each residue's indices leave no gap.
-fn by_residue(idx: &[u64], period: u64) -> Option<Vec<Run>> {
+/// One run per residue modulo `period`, where each residue's indices leave no gap; `None` also
+/// where that takes `fewer_than` runs or more.
+fn by_residue(idx: &[u64], period: u64, fewer_than: usize) -> Option<Vec<Run>> {
     let mut classes: Vec<Run> = vec![];
-    let mut at: HashMap<u64, usize> = HashMap::new();
+    // The class of each residue; periods are at most `MAX_LISTED`.
+    let mut at: Vec<usize> = vec![usize::MAX; usize::try_from(period).ok()?];
     for &i in idx {
-        match at.get(&(i % period)) {
-            Some(&c) => {
-                let r = &mut classes[c];
+        let slot = &mut at[usize::try_from(i % period).ok()?];
+        match classes.get_mut(*slot) {
+            Some(r) => {
                 if r.last + period != i {
                     return None;
                 }
                 r.last = i;
             }
             None => {
-                at.insert(i % period, classes.len());
+                if classes.len() + 1 >= fewer_than {
+                    return None;
+                }
+                *slot = classes.len();
                 classes.push(Run { first: i, last: i, step: period });
             }
         }
@@ -239,7 +248,7 @@ fn by_residue(idx: &[u64], period: u64) -> Option<Vec<Run>> {
             r.step = 1;
         }
     }
-    crate::sort::stable_by(&mut classes, &|a, b| a.first.cmp(&b.first));
+    // Indices come in order, so the classes are already in the order of their first index.
     Some(classes)
 }
 
@@ -396,6 +405,22 @@ mod tests {
         assert_eq!(f[0].repeat, 36);
         assert_eq!(runs_text(f[0].layers.as_deref().unwrap_or(&[])), "0, 4, …, 44; 1, 5, …, 45; 2, 6, …, 46");
         assert_eq!(runs_text(f[1].layers.as_deref().unwrap_or(&[])), "3, 7, …, 47");
+    }
+
+    #[test]
+    fn two_kinds_every_tenth_layer_take_one_run_each_not_a_run_per_pair() {
+        // 0, 10, 20, 30 and 3, 13, 23, 33: in order, steps of 3 and 7 alternate (four runs of
+        // two); modulo 10 they are two residues without gaps.
+        let parts: Vec<Run> =
+            [0, 3, 10, 13, 20, 23, 30, 33].map(|k| Run { first: k, last: k, step: 1 }).to_vec();
+        assert_eq!(consecutive(&[0, 3, 10, 13, 20, 23, 30, 33]).len(), 4);
+        assert_eq!(
+            runs_of(&parts),
+            vec![Run { first: 0, last: 30, step: 10 }, Run { first: 3, last: 33, step: 10 }]
+        );
+        // 0 to 99 in a row: one run, whatever period might be tried.
+        let row: Vec<Run> = (0..100).map(|k| Run { first: k, last: k, step: 1 }).collect();
+        assert_eq!(runs_of(&row), vec![Run { first: 0, last: 99, step: 1 }]);
     }
 
     #[test]

@@ -215,12 +215,13 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
-        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), site => Serde(site), root => root, glance => glance(page), v => view(page), src => sources(page) };
+        let folded = page.folded();
+        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), site => Serde(site), root => root, glance => glance(page), v => view(page, folded.as_deref()), src => sources(page) };
         let html_ctx = context! { calc_data => calc_data(page)?, ..ctx.clone() };
         Ok(ModelFilesOut {
             html: self.render("model.html", html_ctx)?,
             markdown: self.render("model.md.j2", ctx)?,
-            json: to_json(&page.json())?,
+            json: to_json(&page.json_with(folded.as_deref()))?,
         })
     }
 
@@ -233,7 +234,8 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelParts, RenderError> {
-        let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page), v => view(page), src => sources(page), sibling_marker => SIBLING_MARKER };
+        let folded = page.folded();
+        let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page), v => view(page, folded.as_deref()), src => sources(page), sibling_marker => SIBLING_MARKER };
         let html_ctx = context! { calc_data => calc_data(page)?, ..ctx.clone() };
         // Only fixed template text follows the sibling part, so the last marker is the one put
         // there, whatever a config string holds.
@@ -247,7 +249,7 @@ impl Renderer {
         let (html_head, html_tail) = split(self.render("model.html", html_ctx)?, "model.html")?;
         let (md_head, md_tail) = split(self.render("model.md.j2", ctx)?, "model.md.j2")?;
         // The JSON ends with the two fields that depend on the site; they are appended later.
-        let mut json_head = to_json(&page.json())?;
+        let mut json_head = to_json(&page.json_with(folded.as_deref()))?;
         let suffix = format!(",\"family_size\":{}}}\n", page.family_size);
         let head_len =
             json_head.strip_suffix(&suffix).ok_or(RenderError::Split { template: "model JSON" })?.len();
@@ -273,7 +275,7 @@ impl Renderer {
 
     /// The plan as terminal text, Markdown or JSON.
     pub fn plan(&self, page: &ModelPage, format: PlanFormat) -> Result<String, RenderError> {
-        let ctx = || context! { page => Serde(page), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page), src => sources(page) };
+        let ctx = || context! { page => Serde(page), siblings => Serde(&page.siblings), root => "", glance => glance(page), v => view(page, page.folded().as_deref()), src => sources(page) };
         match format {
             // Only the terminal text shows the training inputs on their own.
             #[cfg(feature = "io")]
@@ -815,7 +817,7 @@ fn fit_rows(fit: &crate::estimate::fit::FitView) -> Vec<FitRow> {
         .collect()
 }
 
-fn view(page: &ModelPage) -> Value {
+fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Value {
     let Some(fit) = page.fit.as_ref() else { return Value::from(()) };
     let pv = page.params.as_ref();
     let t = page.training.as_ref();
@@ -895,12 +897,9 @@ fn view(page: &ModelPage) -> Value {
         }),
         forward_ok: page.forward_pass.as_ref().is_none_or(|f| f.ok),
         problems: page.forward_pass.as_ref().map(|f| f.problems.clone()).unwrap_or_default(),
-        nodes: page
-            .structure
-            .as_ref()
-            .map_or(0, |g| crate::graph::fold::fold(&g.sections).iter().map(|f| f.section.nodes.len()).sum()),
-        parts: match (&page.structure, pv) {
-            (Some(g), _) => crate::graph::fold::fold(&g.sections)
+        nodes: folded.map_or(0, |f| f.iter().map(|f| f.section.nodes.len()).sum()),
+        parts: match (folded, pv) {
+            (Some(folded), _) => folded
                 .iter()
                 .map(|f| {
                     let layers = f.layers.as_deref().map(crate::graph::fold::runs_text).unwrap_or_default();
