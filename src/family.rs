@@ -15,6 +15,7 @@ mod described_enc4;
 mod described_gpt;
 mod described_hybrid;
 mod described_misc;
+mod described_misc6;
 mod described_moe3;
 mod described_newdec;
 mod described_recur;
@@ -630,6 +631,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_moe3::FAMILIES)
         .chain(described_misc::FAMILIES)
         .chain(described_recur::FAMILIES)
+        .chain(described_misc6::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

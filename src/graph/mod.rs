@@ -43,6 +43,7 @@ mod pegasus_x;
 pub mod phi;
 pub mod quantized;
 pub mod recurrent_gemma;
+mod reformer;
 pub mod release;
 pub mod rwkv;
 pub mod spec;
