@@ -11,14 +11,28 @@ fn reformer(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError>
     boxed(crate::config::reformer::ReformerConfig::resolve(v, c))
 }
 
-pub const FAMILIES: &[FamilyInfo] = &[FamilyInfo {
-    key: "reformer",
-    name: "Reformer",
-    derives_from: None,
-    summary: "Google's Reformer (Kitaev et al., 2020): reversible layers of LSH or local chunked attention and a feed-forward, two hidden halves joined at the end, axial position embeddings.",
-    kind: ModelKind::Decoder,
-    resolve: Some(reformer),
-}];
+fn prophetnet(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::prophetnet::ProphetNetConfig::resolve(v, c))
+}
+
+pub const FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        key: "reformer",
+        name: "Reformer",
+        derives_from: None,
+        summary: "Google's Reformer (Kitaev et al., 2020): reversible layers of LSH or local chunked attention and a feed-forward, two hidden halves joined at the end, axial position embeddings.",
+        kind: ModelKind::Decoder,
+        resolve: Some(reformer),
+    },
+    FamilyInfo {
+        key: "prophetnet",
+        name: "ProphetNet",
+        derives_from: Some("bart"),
+        summary: "Microsoft's ProphetNet (Qi et al., 2020): a post-LayerNorm encoder-decoder whose decoder predicts the next n tokens at once through n-gram self-attention with relative-position buckets and learned stream embeddings.",
+        kind: ModelKind::EncoderDecoder,
+        resolve: Some(prophetnet),
+    },
+];
 
 /// This area's types the planner cannot yet say exactly, with why (read by `not_yet`).
 pub const NOT_YET: &[(&str, &str)] = &[];

@@ -41,6 +41,7 @@ pub mod mpnet;
 mod nllb_moe;
 mod pegasus_x;
 pub mod phi;
+mod prophetnet;
 pub mod quantized;
 pub mod recurrent_gemma;
 mod reformer;

@@ -26,3 +26,22 @@ VARIATIONS = {
              axial_pos_embds=False, max_position_embeddings=96, is_decoder=True),
     ],
 }
+
+# ProphetNet: untied files give each stack its own table and the head its own matrix; the
+# standalone encoder and decoder classes own their tables.
+FAMILIES.append("prophetnet")
+EXTRA_CLASSES["prophetnet"] = ["ProphetNetForCausalLM", "ProphetNetEncoder", "ProphetNetDecoder"]
+VARIATIONS["prophetnet"] = [
+    dict(vocab_size=500, hidden_size=64, encoder_ffn_dim=96, decoder_ffn_dim=128, num_encoder_layers=2,
+         num_decoder_layers=3, num_encoder_attention_heads=4, num_decoder_attention_heads=2,
+         max_position_embeddings=80, ngram=3, num_buckets=16),
+    dict(vocab_size=300, hidden_size=48, encoder_ffn_dim=60, decoder_ffn_dim=70, num_encoder_layers=1,
+         num_decoder_layers=2, num_encoder_attention_heads=3, num_decoder_attention_heads=6,
+         max_position_embeddings=64, tie_word_embeddings=False),
+    dict(vocab_size=257, hidden_size=40, encoder_ffn_dim=72, decoder_ffn_dim=50, num_encoder_layers=3,
+         num_decoder_layers=1, num_encoder_attention_heads=2, num_decoder_attention_heads=4,
+         max_position_embeddings=48, add_cross_attention=False, ngram=1, num_buckets=8),
+    dict(vocab_size=211, hidden_size=32, encoder_ffn_dim=40, decoder_ffn_dim=44, num_encoder_layers=2,
+         num_decoder_layers=2, num_encoder_attention_heads=2, num_decoder_attention_heads=2,
+         max_position_embeddings=40, add_cross_attention=False, tie_word_embeddings=False),
+]
