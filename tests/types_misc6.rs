@@ -1,0 +1,127 @@
+//! One-of-a-kind types (`config/reformer.rs`, `config/prophetnet.rs`): each count written out by
+//! hand from transformers 5.24's modeling file (embeddings + layers x (attention + feed-forward +
+//! norms) + final norm + head), never read back from the program.
+
+mod common;
+
+use common::plan_text;
+use serde_json::json;
+
+fn derived(config: serde_json::Value) -> u64 {
+    plan_text(&config.to_string()).unwrap().params.unwrap().derived
+}
+
+fn refused(config: serde_json::Value) -> String {
+    plan_text(&config.to_string()).unwrap_err().to_string()
+}
+
+/// A Reformer layer (modeling_reformer.py): `attention.layer_norm` (2h), LSH attention's
+/// `query_key` and `value` or local attention's `query`, `key` and `value` (h x inner each, no
+/// bias), `output.dense` (inner x h), `feed_forward.layer_norm` (2h), `dense.dense` (h x f + f),
+/// `output.dense` (f x h + h).
+fn reformer_layer(h: u64, inner: u64, f: u64, lsh: bool) -> u64 {
+    let projections = if lsh { 2 } else { 3 };
+    2 * h + projections * h * inner + inner * h + 2 * h + (h * f + f) + (f * h + h)
+}
+
+#[test]
+fn reformer_counts_lsh_and_local_layers_axial_positions_and_both_halves_in_its_lm_head() {
+    // ReformerConfig's defaults: vocab 320, hidden 256, 12 heads x 64, ffn 512, six layers
+    // alternating local and LSH, axial tables [64, 1, 64] and [1, 64, 192].
+    let (v, h, inner, f) = (320, 256, 12 * 64, 512);
+    let embeddings = v * h + 64 * 64 + 64 * 192;
+    let layers = 3 * reformer_layer(h, inner, f, false) + 3 * reformer_layer(h, inner, f, true);
+    // encoder.layer_norm over the two reversible halves: 2 x 2h.
+    let final_norm = 2 * (2 * h);
+    // ReformerOnlyLMHead: decoder (2h -> v, with a bias) and its own `bias` beside it.
+    let head = 2 * h * v + v + v;
+    let expected = embeddings + layers + final_norm + head;
+    assert_eq!(expected, 5_976_192); // ReformerModelWithLMHead(ReformerConfig(is_decoder=True))
+    let config = json!({"model_type": "reformer", "architectures": ["ReformerModelWithLMHead"],
+        "is_decoder": true});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn reformer_with_a_plain_position_table_and_a_classifier_reads_both_halves() {
+    let (v, h, heads, hd, f, positions, labels) = (300, 48, 3, 20, 80, 128, 5);
+    let inner = heads * hd;
+    let embeddings = v * h + positions * h;
+    let layers = 2 * reformer_layer(h, inner, f, false);
+    // ReformerClassificationHead: dense (2h -> h) and out_proj (h -> labels), with biases.
+    let head = (2 * h * h + h) + (h * labels + labels);
+    let expected = embeddings + layers + 2 * (2 * h) + head;
+    let config = json!({"model_type": "reformer", "architectures": ["ReformerForSequenceClassification"],
+        "vocab_size": v, "hidden_size": h, "num_attention_heads": heads, "attention_head_size": hd,
+        "feed_forward_size": f, "attn_layers": ["local", "local"], "axial_pos_embds": false,
+        "max_position_embeddings": positions, "num_labels": labels});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn reformer_refuses_axial_widths_that_do_not_sum_to_the_hidden_size() {
+    let config = json!({"model_type": "reformer", "hidden_size": 64, "axial_pos_shape": [8, 8],
+        "axial_pos_embds_dim": [16, 32]});
+    assert!(refused(config).contains("axial_pos_embds_dim"));
+}
+
+#[test]
+fn reformer_refuses_an_attention_layer_kind_it_does_not_build() {
+    let config = json!({"model_type": "reformer", "attn_layers": ["lsh", "global"]});
+    assert!(refused(config).contains("attn_layers"));
+}
+
+/// ProphetNet's attention (modeling_prophetnet.py): key, value, query and out projections,
+/// h x h with a bias each.
+fn attention(h: u64) -> u64 {
+    4 * (h * h + h)
+}
+
+/// Its feed-forward (`intermediate` h x f + f, `output` f x h + h) and the LayerNorm after it.
+fn feed_forward(h: u64, f: u64) -> u64 {
+    (h * f + f) + (f * h + h) + 2 * h
+}
+
+#[test]
+fn prophetnet_ties_every_table_and_the_head_to_one_word_embedding_by_default() {
+    // ProphetNetConfig's defaults: vocab 30522, hidden 1024, ffn 4096, 12 + 12 layers, 16 heads,
+    // 512 positions, ngram 2, 32 buckets, cross-attention on, tied.
+    let (v, h, f, layers, heads, positions, ngram, buckets) = (30522, 1024, 4096, 12, 16, 512, 2, 32);
+    let shared = v * h;
+    let encoder = positions * h + 2 * h + layers * (attention(h) + 2 * h + feed_forward(h, f));
+    // The n-gram self-attention adds relative_pos_embeddings (h -> buckets x heads, with a
+    // bias); cross_attn and its norm follow.
+    let decoder_layer = attention(h)
+        + (h * buckets * heads + buckets * heads)
+        + 2 * h
+        + attention(h)
+        + 2 * h
+        + feed_forward(h, f);
+    let decoder = positions * h + ngram * h + 2 * h + layers * decoder_layer;
+    let expected = shared + encoder + decoder;
+    assert_eq!(expected, 391_321_600); // ProphetNetForConditionalGeneration(ProphetNetConfig())
+    let config = json!({"model_type": "prophetnet", "architectures": ["ProphetNetForConditionalGeneration"]});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn untied_prophetnet_keeps_a_table_per_stack_and_its_own_head() {
+    // The encoder at 1 layer, the decoder at 2, no cross-attention; untied: the shared table,
+    // the decoder's own copy and lm_head (ProphetNetForCausalLM holds no encoder).
+    let (v, h, f, heads, positions, ngram, buckets) = (300, 48, 70, 6, 64, 2, 32);
+    let decoder_layer = attention(h) + (h * buckets * heads + buckets * heads) + 2 * h + feed_forward(h, f);
+    let decoder = v * h + positions * h + ngram * h + 2 * h + 2 * decoder_layer;
+    let expected = v * h + decoder + v * h;
+    let config = json!({"model_type": "prophetnet", "architectures": ["ProphetNetForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "decoder_ffn_dim": f, "num_encoder_layers": 1,
+        "num_decoder_layers": 2, "num_decoder_attention_heads": heads, "num_encoder_attention_heads": 3,
+        "max_position_embeddings": positions, "add_cross_attention": false,
+        "tie_word_embeddings": false});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn prophetnet_refuses_heads_that_do_not_divide_the_hidden_size() {
+    let config = json!({"model_type": "prophetnet", "hidden_size": 64, "num_decoder_attention_heads": 5});
+    assert!(refused(config).contains("num_decoder_attention_heads"));
+}
