@@ -89,7 +89,7 @@ fn heads(
     d: &mut Vec<Defaulted>,
 ) -> Result<u64, ConfigError> {
     let n = size(field, v, 16, 1 << 16, d)?;
-    if n == 0 || hidden % n != 0 {
+    if n == 0 || !hidden.is_multiple_of(n) {
         return Err(ConfigError::field(field, format!("{n} heads do not divide hidden_size {hidden}")));
     }
     Ok(n)

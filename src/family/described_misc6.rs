@@ -1,5 +1,5 @@
-//! The families of the remaining one-of-a-kind types (`config/reformer.rs`, `config/prophetnet.rs`),
-//! each with its own resolver, and the one-of-a-kind types not planned yet, with why.
+//! The families of the remaining one-of-a-kind types (`config/reformer.rs`, `prophetnet.rs`,
+//! `xlnet.rs`), each with its own resolver, and those not planned yet, with why.
 
 use serde_json::Value;
 
@@ -13,6 +13,10 @@ fn reformer(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError>
 
 fn prophetnet(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::prophetnet::ProphetNetConfig::resolve(v, c))
+}
+
+fn xlnet(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::xlnet::XlnetConfig::resolve(v, c))
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
@@ -31,6 +35,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Microsoft's ProphetNet (Qi et al., 2020): a post-LayerNorm encoder-decoder whose decoder predicts the next n tokens at once through n-gram self-attention with relative-position buckets and learned stream embeddings.",
         kind: ModelKind::EncoderDecoder,
         resolve: Some(prophetnet),
+    },
+    FamilyInfo {
+        key: "xlnet",
+        name: "XLNet",
+        derives_from: None,
+        summary: "Google and CMU's XLNet (Yang et al., 2019): a permutation language model over Transformer-XL's two-stream relative attention with segment embeddings per head and cached hidden states (mems).",
+        kind: ModelKind::Decoder,
+        resolve: Some(xlnet),
     },
 ];
 

@@ -45,3 +45,16 @@ VARIATIONS["prophetnet"] = [
          num_decoder_layers=2, num_encoder_attention_heads=2, num_decoder_attention_heads=2,
          max_position_embeddings=40, add_cross_attention=False, tie_word_embeddings=False),
 ]
+
+# XLNet: bare relative-attention parameters per layer; heads through sequence_summary (its
+# projection to hidden, to num_labels, or none) or SQuAD 2.0's poolers.
+FAMILIES.append("xlnet")
+EXTRA_CLASSES["xlnet"] = ["XLNetForTokenClassification", "XLNetForMultipleChoice",
+                          "XLNetForQuestionAnsweringSimple", "XLNetForQuestionAnswering"]
+VARIATIONS["xlnet"] = [
+    dict(vocab_size=500, d_model=64, n_layer=3, n_head=4, d_inner=96),
+    dict(vocab_size=300, d_model=48, n_layer=2, n_head=6, d_inner=70, tie_word_embeddings=False,
+         num_labels=5, summary_proj_to_labels=True),
+    dict(vocab_size=257, d_model=40, n_layer=1, n_head=2, d_inner=72, summary_use_proj=False,
+         mem_len=None, num_labels=3),
+]

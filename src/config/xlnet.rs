@@ -1,0 +1,158 @@
+//! XLNet (`xlnet`, Yang et al., 2019): a permutation language model whose layers hold
+//! Transformer-XL's relative attention as bare `[d_model, n_head, d_head]` parameters (`q`, `k`,
+//! `v`, `o`, `r`), three position/content biases and segment embeddings per head, then a
+//! post-LN feed-forward. Its heads pool through `sequence_summary` (`summary_use_proj`,
+//! `summary_proj_to_labels`) or SQuAD 2.0's start/end/answer poolers. Built by `graph/xlnet.rs`.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{
+    Common, ConfigError, Defaulted, alias_or, class_or, classifier_labels, deserialize_raw, flag, num_labels,
+    size,
+};
+
+#[derive(Debug, Deserialize)]
+struct Raw {
+    vocab_size: Option<u64>,
+    n_token: Option<u64>,
+    d_model: Option<u64>,
+    hidden_size: Option<u64>,
+    n_layer: Option<u64>,
+    num_hidden_layers: Option<u64>,
+    n_head: Option<u64>,
+    num_attention_heads: Option<u64>,
+    d_inner: Option<u64>,
+    d_head: Option<u64>,
+    ff_activation: Option<String>,
+    summary_type: Option<String>,
+    summary_use_proj: Option<bool>,
+    summary_proj_to_labels: Option<bool>,
+    tie_word_embeddings: Option<bool>,
+}
+
+/// The classes `modeling_xlnet.py` exports, by what they put on `transformer.`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum XlnetHead {
+    None,
+    /// `lm_loss`: tied to `word_embedding` unless the file unties it; its bias always its own.
+    Lm,
+    /// `sequence_summary` then `logits_proj` (hidden to `num_labels`, or to 1 for multiple choice).
+    Summary {
+        outputs: u64,
+    },
+    /// `classifier` or `qa_outputs`: hidden to `num_labels`.
+    PerToken {
+        outputs: u64,
+        name: &'static str,
+    },
+    /// SQuAD 2.0's `start_logits`, `end_logits` and `answer_class` poolers.
+    Squad,
+}
+
+#[derive(Debug, Clone)]
+pub struct XlnetConfig {
+    pub class: String,
+    pub head: XlnetHead,
+    pub vocab_size: u64,
+    pub d_model: u64,
+    pub n_layer: u64,
+    pub n_head: u64,
+    pub d_head: u64,
+    pub d_inner: u64,
+    /// `sequence_summary.summary`'s width when `summary_use_proj`: `num_labels` with
+    /// `summary_proj_to_labels`, else hidden; None: no projection.
+    pub summary_width: Option<u64>,
+    pub tie_word_embeddings: bool,
+    /// `mem_len`: the hidden states each layer keeps for the next step (None or 0: all of them).
+    pub mem_len: Option<u64>,
+    pub ff_activation: String,
+    pub defaulted: Vec<Defaulted>,
+}
+
+fn head_of(class: &str, labels: (u64, bool), d: &mut Vec<Defaulted>) -> Result<XlnetHead, ConfigError> {
+    let mut labels = || classifier_labels(labels, d);
+    Ok(match class.strip_prefix("XLNet") {
+        Some("Model") => XlnetHead::None,
+        Some("LMHeadModel") => XlnetHead::Lm,
+        Some("ForSequenceClassification") => XlnetHead::Summary { outputs: labels()? },
+        Some("ForMultipleChoice") => XlnetHead::Summary { outputs: 1 },
+        Some("ForTokenClassification") => XlnetHead::PerToken { outputs: labels()?, name: "classifier" },
+        Some("ForQuestionAnsweringSimple") => XlnetHead::PerToken { outputs: labels()?, name: "qa_outputs" },
+        Some("ForQuestionAnswering") => XlnetHead::Squad,
+        _ => {
+            return Err(ConfigError::field(
+                "architectures[0]",
+                format!("class {class} is not one the planner knows for this family"),
+            ));
+        }
+    })
+}
+
+impl XlnetConfig {
+    pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
+        let raw: Raw = deserialize_raw(value)?;
+        let mut d = Vec::new();
+        let class = class_or(common, "XLNetModel", &mut d);
+        let labels = num_labels(value)?;
+        let head = head_of(&class, labels, &mut d)?;
+        let (field, v) = alias_or(("n_token", raw.n_token), ("vocab_size", raw.vocab_size));
+        let vocab_size = size(field, v, 32000, 100_000_000, &mut d)?;
+        let (field, v) = alias_or(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
+        let d_model = size(field, v, 1024, 1 << 18, &mut d)?;
+        let (field, v) = alias_or(("num_hidden_layers", raw.num_hidden_layers), ("n_layer", raw.n_layer));
+        let n_layer = size(field, v, 24, 10_000, &mut d)?;
+        let (field, v) = alias_or(("num_attention_heads", raw.num_attention_heads), ("n_head", raw.n_head));
+        let n_head = size(field, v, 16, 1 << 16, &mut d)?;
+        // XLNetConfig.validate_architecture: heads divide d_model and d_head is their quotient.
+        if n_head == 0 || !d_model.is_multiple_of(n_head) {
+            return Err(ConfigError::field(field, format!("{n_head} heads do not divide d_model {d_model}")));
+        }
+        let d_head = d_model / n_head;
+        if let Some(given) = raw.d_head.filter(|&g| g != d_head) {
+            return Err(ConfigError::field("d_head", format!("{given} is not d_model / n_head ({d_head})")));
+        }
+        let d_inner = size("d_inner", raw.d_inner, 4096, 1 << 22, &mut d)?;
+        if let Some(t) = raw.summary_type.as_deref().filter(|t| *t == "attn") {
+            return Err(ConfigError::field("summary_type", format!("{t:?}: transformers does not build it")));
+        }
+        let summary_width = flag("summary_use_proj", raw.summary_use_proj, true, &mut d).then(|| {
+            // XLNetSequenceSummary: `num_labels` outputs only when asked and positive.
+            if raw.summary_proj_to_labels == Some(true) && labels.0 > 0 { labels.0 } else { d_model }
+        });
+        let mem_len = match value.get("mem_len") {
+            None => {
+                d.push(Defaulted { field: "mem_len", value: "512".into() });
+                Some(512)
+            }
+            Some(Value::Null) => None,
+            Some(v) => match v.as_u64() {
+                Some(n) => Some(n).filter(|&n| n > 0),
+                None => {
+                    return Err(ConfigError::field(
+                        "mem_len",
+                        format!("expected a whole number or null, found {v}"),
+                    ));
+                }
+            },
+        };
+        Ok(XlnetConfig {
+            class,
+            head,
+            vocab_size,
+            d_model,
+            n_layer,
+            n_head,
+            d_head,
+            d_inner,
+            summary_width,
+            tie_word_embeddings: flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d),
+            mem_len,
+            ff_activation: raw.ff_activation.unwrap_or_else(|| {
+                d.push(Defaulted { field: "ff_activation", value: "gelu".into() });
+                "gelu".into()
+            }),
+            defaulted: d,
+        })
+    }
+}
