@@ -125,3 +125,39 @@ fn prophetnet_refuses_heads_that_do_not_divide_the_hidden_size() {
     let config = json!({"model_type": "prophetnet", "hidden_size": 64, "num_decoder_attention_heads": 5});
     assert!(refused(config).contains("num_decoder_attention_heads"));
 }
+
+/// An XLNet layer (modeling_xlnet.py): `rel_attn`'s q, k, v, o and r (h x heads x d_head = h x h
+/// each), r_r_bias, r_s_bias and r_w_bias (h each), seg_embed (2h), its LayerNorm (2h); `ff`'s
+/// LayerNorm (2h), layer_1 (h x f + f), layer_2 (f x h + h).
+fn xlnet_layer(h: u64, f: u64) -> u64 {
+    5 * h * h + 3 * h + 2 * h + 2 * h + 2 * h + (h * f + f) + (f * h + h)
+}
+
+#[test]
+fn xlnet_counts_its_relative_attention_parameters_and_a_tied_lm_head_keeping_its_bias() {
+    // XLNetConfig's defaults: vocab 32000, d_model 1024, 24 layers, 16 heads, d_inner 4096.
+    let (v, h, layers, f) = (32000, 1024, 24, 4096);
+    // word_embedding, mask_emb [1, 1, h]; lm_loss's weight is tied, its bias is not.
+    let expected = v * h + h + layers * xlnet_layer(h, f) + v;
+    assert_eq!(expected, 360_300_800); // XLNetLMHeadModel(XLNetConfig())
+    let config = json!({"model_type": "xlnet", "architectures": ["XLNetLMHeadModel"]});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn xlnet_sequence_summary_projects_to_the_labels_when_the_file_asks() {
+    let (v, h, layers, f, labels) = (300, 48, 2, 70, 5);
+    // sequence_summary.summary: h -> labels (summary_proj_to_labels), then logits_proj h -> labels.
+    let head = (h * labels + labels) + (h * labels + labels);
+    let expected = v * h + h + layers * xlnet_layer(h, f) + head;
+    let config = json!({"model_type": "xlnet", "architectures": ["XLNetForSequenceClassification"],
+        "vocab_size": v, "d_model": h, "n_layer": layers, "n_head": 6, "d_inner": f,
+        "num_labels": labels, "summary_proj_to_labels": true});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn xlnet_refuses_a_head_width_other_than_d_model_over_n_head() {
+    let config = json!({"model_type": "xlnet", "d_model": 64, "n_head": 4, "d_head": 32});
+    assert!(refused(config).contains("d_head"));
+}
