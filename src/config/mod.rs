@@ -67,6 +67,7 @@ pub mod types;
 pub mod vit;
 pub mod whisper;
 pub mod wrappers;
+pub mod xlm;
 pub mod xlnet;
 
 pub use dims::Dims;

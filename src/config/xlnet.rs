@@ -89,6 +89,27 @@ fn head_of(class: &str, labels: (u64, bool), d: &mut Vec<Defaulted>) -> Result<X
     })
 }
 
+/// `sequence_summary.summary`'s width (XLNet's and XLM's `SequenceSummary`): `num_labels` when
+/// `summary_proj_to_labels` and positive, else hidden; None without `summary_use_proj`. `"attn"`
+/// raises NotImplementedError in transformers. `defaults`: the class's (use_proj, to_labels).
+pub(crate) fn summary_width(
+    (kind, use_proj, to_labels): (Option<&str>, Option<bool>, Option<bool>),
+    defaults: (bool, bool),
+    labels: u64,
+    hidden: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<Option<u64>, ConfigError> {
+    if let Some(t) = kind.filter(|t| *t == "attn") {
+        return Err(ConfigError::field("summary_type", format!("{t:?}: transformers does not build it")));
+    }
+    let to_labels = to_labels.unwrap_or(defaults.1);
+    Ok(flag("summary_use_proj", use_proj, defaults.0, d).then_some(if to_labels && labels > 0 {
+        labels
+    } else {
+        hidden
+    }))
+}
+
 impl XlnetConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = deserialize_raw(value)?;
@@ -113,13 +134,8 @@ impl XlnetConfig {
             return Err(ConfigError::field("d_head", format!("{given} is not d_model / n_head ({d_head})")));
         }
         let d_inner = size("d_inner", raw.d_inner, 4096, 1 << 22, &mut d)?;
-        if let Some(t) = raw.summary_type.as_deref().filter(|t| *t == "attn") {
-            return Err(ConfigError::field("summary_type", format!("{t:?}: transformers does not build it")));
-        }
-        let summary_width = flag("summary_use_proj", raw.summary_use_proj, true, &mut d).then(|| {
-            // XLNetSequenceSummary: `num_labels` outputs only when asked and positive.
-            if raw.summary_proj_to_labels == Some(true) && labels.0 > 0 { labels.0 } else { d_model }
-        });
+        let summary = (raw.summary_type.as_deref(), raw.summary_use_proj, raw.summary_proj_to_labels);
+        let summary_width = summary_width(summary, (true, false), labels.0, d_model, &mut d)?;
         let mem_len = match value.get("mem_len") {
             None => {
                 d.push(Defaulted { field: "mem_len", value: "512".into() });

@@ -1,5 +1,6 @@
 //! The families of the remaining one-of-a-kind types (`config/reformer.rs`, `prophetnet.rs`,
-//! `xlnet.rs`), each with its own resolver, and those not planned yet, with why.
+//! `xlnet.rs`,
+//! `xlm.rs`), each with its own resolver, and those not planned yet, with why.
 
 use serde_json::Value;
 
@@ -17,6 +18,10 @@ fn prophetnet(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigErro
 
 fn xlnet(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::xlnet::XlnetConfig::resolve(v, c))
+}
+
+fn xlm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::xlm::XlmConfig::resolve(v, c))
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
@@ -43,6 +48,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Google and CMU's XLNet (Yang et al., 2019): a permutation language model over Transformer-XL's two-stream relative attention with segment embeddings per head and cached hidden states (mems).",
         kind: ModelKind::Decoder,
         resolve: Some(xlnet),
+    },
+    FamilyInfo {
+        key: "xlm",
+        name: "XLM",
+        derives_from: Some("bert"),
+        summary: "Facebook's cross-lingual language model (Lample and Conneau, 2019): a post-LayerNorm Transformer encoder with learned positions and optional language embeddings, trained by masked or causal language modelling and translation LM.",
+        kind: ModelKind::Decoder,
+        resolve: Some(xlm),
     },
 ];
 

@@ -57,6 +57,7 @@ mod t5_blocks;
 pub mod vision;
 pub mod vit;
 pub mod whisper;
+mod xlm;
 mod xlnet;
 pub mod xlstm;
 

@@ -77,15 +77,29 @@ fn heads(c: &XlnetConfig, seq: u64) -> Vec<Node> {
         XlnetHead::PerToken { outputs, name } => {
             vec![linear(name, "logits per token", seq, h, outputs, true)]
         }
-        XlnetHead::Squad => vec![
-            linear("start_logits.dense", "start logits", seq, h, 1, true),
-            linear("end_logits.dense_0", "end pooler over the start's state", seq, 2 * h, h, true),
-            layer_norm("end_logits.LayerNorm", "LayerNorm in the end pooler", &[seq, h], h, true),
-            linear("end_logits.dense_1", "end logits", seq, h, 1, true),
-            linear("answer_class.dense_0", "answerability over start and CLS states", 1, 2 * h, h, true),
-            linear("answer_class.dense_1", "answerability logit", 1, h, 1, false),
-        ],
+        XlnetHead::Squad => squad_head("", h, seq),
     }
+}
+
+/// SQuAD 2.0's head (XLNet's and XLM's): a start pooler, an end pooler over the start's state and
+/// an answerability classifier over the start and CLS states, under `at`.
+pub(crate) fn squad_head(at: &str, h: u64, seq: u64) -> Vec<Node> {
+    let two = h.saturating_mul(2);
+    vec![
+        linear(&format!("{at}start_logits.dense"), "start logits", seq, h, 1, true),
+        linear(&format!("{at}end_logits.dense_0"), "end pooler over the start's state", seq, two, h, true),
+        layer_norm(&format!("{at}end_logits.LayerNorm"), "LayerNorm in the end pooler", &[seq, h], h, true),
+        linear(&format!("{at}end_logits.dense_1"), "end logits", seq, h, 1, true),
+        linear(
+            &format!("{at}answer_class.dense_0"),
+            "answerability over start and CLS states",
+            1,
+            two,
+            h,
+            true,
+        ),
+        linear(&format!("{at}answer_class.dense_1"), "answerability logit", 1, h, 1, false),
+    ]
 }
 
 pub fn build(c: &XlnetConfig, seq: u64) -> Graph {

@@ -58,3 +58,16 @@ VARIATIONS["xlnet"] = [
     dict(vocab_size=257, d_model=40, n_layer=1, n_head=2, d_inner=72, summary_use_proj=False,
          mem_len=None, num_labels=3),
 ]
+
+# XLM: language embeddings only with n_langs > 1 and use_lang_emb; the summary projects to
+# num_labels by default; multiple choice's logits_proj reads num_labels.
+FAMILIES.append("xlm")
+EXTRA_CLASSES["xlm"] = ["XLMForTokenClassification", "XLMForMultipleChoice",
+                        "XLMForQuestionAnsweringSimple", "XLMForQuestionAnswering"]
+VARIATIONS["xlm"] = [
+    dict(vocab_size=500, emb_dim=64, n_layers=3, n_heads=4, n_langs=5, max_position_embeddings=80),
+    dict(vocab_size=300, emb_dim=48, n_layers=2, n_heads=6, n_langs=3, use_lang_emb=False,
+         tie_word_embeddings=False, num_labels=5, summary_proj_to_labels=False),
+    dict(vocab_size=257, emb_dim=40, n_layers=1, n_heads=2, summary_use_proj=False, num_labels=3,
+         max_position_embeddings=48, sinusoidal_embeddings=True),
+]
