@@ -161,3 +161,46 @@ fn xlnet_refuses_a_head_width_other_than_d_model_over_n_head() {
     let config = json!({"model_type": "xlnet", "d_model": 64, "n_head": 4, "d_head": 32});
     assert!(refused(config).contains("d_head"));
 }
+
+/// An XLM layer (modeling_xlm.py): q_lin, k_lin, v_lin, out_lin (h x h + h each), layer_norm1
+/// (2h), ffns' lin1 (h x 4h + 4h) and lin2 (4h x h + h), layer_norm2 (2h).
+fn xlm_layer(h: u64) -> u64 {
+    4 * (h * h + h) + 2 * h + (h * 4 * h + 4 * h) + (4 * h * h + h) + 2 * h
+}
+
+#[test]
+fn xlm_counts_language_embeddings_only_for_several_languages_and_a_tied_prediction_layer() {
+    let (v, h, layers, positions, langs) = (500, 64, 3, 80, 5);
+    // embeddings, position_embeddings, lang_embeddings (n_langs 5 > 1), layer_norm_emb; then
+    // pred_layer.proj: weight tied to the embeddings, bias its own.
+    let embeddings = v * h + positions * h + langs * h + 2 * h;
+    let expected = embeddings + layers * xlm_layer(h) + v;
+    let config = json!({"model_type": "xlm", "architectures": ["XLMWithLMHeadModel"], "vocab_size": v,
+        "emb_dim": h, "n_layers": layers, "n_heads": 4, "n_langs": langs,
+        "max_position_embeddings": positions});
+    assert_eq!(derived(config), expected);
+    // XLMConfig's defaults (vocab 30145, emb_dim 2048, 12 layers, 512 positions, one language):
+    // XLMModel(XLMConfig()) holds 667,088,896 parameters under transformers 5.24.
+    let (v, h) = (30145, 2048);
+    let bare = v * h + 512 * h + 2 * h + 12 * xlm_layer(h);
+    assert_eq!(bare, 667_088_896);
+    assert_eq!(derived(json!({"model_type": "xlm"})), bare);
+}
+
+#[test]
+fn xlm_multiple_choice_projects_the_label_summary_to_one_logit() {
+    let (v, h, layers, positions, labels) = (300, 48, 2, 512, 5);
+    // sequence_summary.summary: h -> labels (summary_proj_to_labels defaults true for XLM);
+    // logits_proj: labels -> 1.
+    let head = (h * labels + labels) + (labels + 1);
+    let expected = v * h + positions * h + 2 * h + layers * xlm_layer(h) + head;
+    let config = json!({"model_type": "xlm", "architectures": ["XLMForMultipleChoice"], "vocab_size": v,
+        "emb_dim": h, "n_layers": layers, "n_heads": 6, "num_labels": labels});
+    assert_eq!(derived(config), expected);
+}
+
+#[test]
+fn xlm_refuses_a_decoder_configuration_transformers_cannot_build() {
+    let config = json!({"model_type": "xlm", "is_encoder": false});
+    assert!(refused(config).contains("is_encoder"));
+}
