@@ -25,6 +25,7 @@ pub mod hrm_text;
 pub mod jamba;
 pub mod jetmoe;
 pub mod llama;
+pub mod lxmert;
 pub mod mpnet;
 pub mod nllb_moe;
 pub mod pegasus_x;

@@ -1,6 +1,6 @@
 //! The families of the remaining one-of-a-kind types (`config/reformer.rs`, `prophetnet.rs`,
 //! `xlnet.rs`,
-//! `xlm.rs`), each with its own resolver, and those not planned yet, with why.
+//! `xlm.rs`, `lxmert.rs`), each with its own resolver, and those not planned yet, with why.
 
 use serde_json::Value;
 
@@ -22,6 +22,10 @@ fn xlnet(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
 
 fn xlm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::xlm::XlmConfig::resolve(v, c))
+}
+
+fn lxmert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::lxmert::LxmertConfig::resolve(v, c))
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
@@ -56,6 +60,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Facebook's cross-lingual language model (Lample and Conneau, 2019): a post-LayerNorm Transformer encoder with learned positions and optional language embeddings, trained by masked or causal language modelling and translation LM.",
         kind: ModelKind::Decoder,
         resolve: Some(xlm),
+    },
+    FamilyInfo {
+        key: "lxmert",
+        name: "LXMERT",
+        derives_from: Some("bert"),
+        summary: "UNC's LXMERT (Tan and Bansal, 2019): BERT-style language layers, object-relationship layers over detected region features and boxes, and cross-modality layers joining them, pre-trained for visual question answering.",
+        kind: ModelKind::Encoder,
+        resolve: Some(lxmert),
     },
 ];
 

@@ -35,6 +35,7 @@ pub mod jamba;
 pub mod jetmoe;
 pub mod kv;
 pub mod llama;
+mod lxmert;
 mod mamba2;
 mod mixers;
 pub mod mpnet;

@@ -71,3 +71,19 @@ VARIATIONS["xlm"] = [
     dict(vocab_size=257, emb_dim=40, n_layers=1, n_heads=2, summary_use_proj=False, num_labels=3,
          max_position_embeddings=48, sinusoidal_embeddings=True),
 ]
+
+# LXMERT: three stacks (language, objects, cross-modality); the pre-training class's heads follow
+# the task_* and visual_*_loss switches.
+FAMILIES.append("lxmert")
+EXTRA_CLASSES["lxmert"] = ["LxmertForPreTraining", "LxmertForQuestionAnswering"]
+VARIATIONS["lxmert"] = [
+    dict(vocab_size=500, hidden_size=64, num_attention_heads=4, intermediate_size=96, l_layers=2,
+         x_layers=1, r_layers=3, visual_feat_dim=40, visual_pos_dim=6, num_qa_labels=17,
+         num_object_labels=23, num_attr_labels=11),
+    dict(vocab_size=300, hidden_size=48, num_attention_heads=6, intermediate_size=70, l_layers=1,
+         x_layers=2, r_layers=1, visual_feat_dim=30, num_qa_labels=9, task_obj_predict=False,
+         tie_word_embeddings=False, max_position_embeddings=64, type_vocab_size=3),
+    dict(vocab_size=257, hidden_size=40, num_attention_heads=2, intermediate_size=72, l_layers=3,
+         x_layers=1, r_layers=2, visual_feat_dim=24, num_object_labels=5, visual_attr_loss=False,
+         visual_feat_loss=False, task_qa=False),
+]
