@@ -204,3 +204,43 @@ fn xlm_refuses_a_decoder_configuration_transformers_cannot_build() {
     let config = json!({"model_type": "xlm", "is_encoder": false});
     assert!(refused(config).contains("is_encoder"));
 }
+
+/// LXMERT's attention block (modeling_lxmert.py): query, key, value and the output dense (h x h
+/// + h each) and the output LayerNorm (2h).
+fn lxmert_attention(h: u64) -> u64 {
+    4 * (h * h + h) + 2 * h
+}
+
+/// Its feed-forward: intermediate (h x f + f), output (f x h + h), LayerNorm (2h).
+fn lxmert_ffn(h: u64, f: u64) -> u64 {
+    (h * f + f) + (f * h + h) + 2 * h
+}
+
+#[test]
+fn lxmert_counts_language_object_and_cross_modality_stacks_and_its_answer_head() {
+    // LxmertConfig's defaults: vocab 30522, hidden 768, ffn 3072, 9 language, 5 object and 5
+    // cross-modality layers, 512 positions, 2 token types, 2048-wide features, 4-wide boxes,
+    // 9500 answers.
+    let (v, h, f, (l, r, x), feat, pos, answers) = (30522, 768, 3072, (9, 5, 5), 2048, 4, 9500);
+    let embeddings = v * h + 512 * h + 2 * h + 2 * h;
+    // visn_fc and box_fc (with biases), each followed by a LayerNorm.
+    let visual = (feat * h + h) + 2 * h + (pos * h + h) + 2 * h;
+    let bert_layer = lxmert_attention(h) + lxmert_ffn(h, f);
+    // One cross-attention shared by both directions, each side's self-attention and feed-forward.
+    let cross_layer = 3 * lxmert_attention(h) + 2 * lxmert_ffn(h, f);
+    let pooler = h * h + h;
+    let model = embeddings + visual + (l + r) * bert_layer + x * cross_layer + pooler;
+    assert_eq!(model, 207_936_768); // LxmertModel(LxmertConfig())
+    assert_eq!(derived(json!({"model_type": "lxmert"})), model);
+    // answer_head.logit_fc: h -> 2h, LayerNorm(2h), 2h -> answers.
+    let answer = (h * 2 * h + 2 * h) + 2 * (2 * h) + (2 * h * answers + answers);
+    assert_eq!(model + answer, 223_722_524); // LxmertForQuestionAnswering(LxmertConfig())
+    let config = json!({"model_type": "lxmert", "architectures": ["LxmertForQuestionAnswering"]});
+    assert_eq!(derived(config), model + answer);
+}
+
+#[test]
+fn lxmert_refuses_heads_that_do_not_divide_the_hidden_size() {
+    let config = json!({"model_type": "lxmert", "hidden_size": 100, "num_attention_heads": 12});
+    assert!(refused(config).contains("num_attention_heads"));
+}
