@@ -7,6 +7,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::xlnet::dividing_heads;
 use super::{Common, ConfigError, Defaulted, class_or, deserialize_raw, flag, size};
 
 #[derive(Debug, Deserialize)]
@@ -99,12 +100,7 @@ impl LxmertConfig {
         let hidden_size = size("hidden_size", raw.hidden_size, 768, 1 << 18, &mut d)?;
         let num_heads = size("num_attention_heads", raw.num_attention_heads, 12, 1 << 16, &mut d)?;
         // LxmertAttention raises unless the heads divide the hidden size.
-        if num_heads == 0 || !hidden_size.is_multiple_of(num_heads) {
-            return Err(ConfigError::field(
-                "num_attention_heads",
-                format!("{num_heads} heads do not divide hidden_size {hidden_size}"),
-            ));
-        }
+        let num_heads = dividing_heads(("num_attention_heads", num_heads), hidden_size)?;
         let visual_feat_dim = size("visual_feat_dim", raw.visual_feat_dim, 2048, 1 << 20, &mut d)?;
         let head = match class.strip_prefix("Lxmert") {
             Some("Model") => LxmertHead::None,
@@ -124,19 +120,14 @@ impl LxmertConfig {
         };
         let num_qa_labels =
             if qa_used { size("num_qa_labels", raw.num_qa_labels, 9500, 1 << 24, &mut d)? } else { 0 };
+        let positions = size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
         Ok(LxmertConfig {
             head,
             vocab_size: size("vocab_size", raw.vocab_size, 30522, 100_000_000, &mut d)?,
             hidden_size,
             num_heads,
             ffn: size("intermediate_size", raw.intermediate_size, 3072, 1 << 22, &mut d)?,
-            max_position_embeddings: size(
-                "max_position_embeddings",
-                raw.max_position_embeddings,
-                512,
-                1 << 30,
-                &mut d,
-            )?,
+            max_position_embeddings: positions,
             type_vocab_size: size("type_vocab_size", raw.type_vocab_size, 2, 1 << 16, &mut d)?,
             l_layers: size("l_layers", raw.l_layers, 9, 10_000, &mut d)?,
             x_layers: size("x_layers", raw.x_layers, 5, 10_000, &mut d)?,

@@ -88,11 +88,7 @@ fn heads(
     hidden: u64,
     d: &mut Vec<Defaulted>,
 ) -> Result<u64, ConfigError> {
-    let n = size(field, v, 16, 1 << 16, d)?;
-    if n == 0 || !hidden.is_multiple_of(n) {
-        return Err(ConfigError::field(field, format!("{n} heads do not divide hidden_size {hidden}")));
-    }
-    Ok(n)
+    super::xlnet::dividing_heads((field, size(field, v, 16, 1 << 16, d)?), hidden)
 }
 
 impl ProphetNetConfig {
@@ -102,33 +98,22 @@ impl ProphetNetConfig {
         let class = class_or(common, "ProphetNetModel", &mut d);
         let kind = kind_of(&class)?;
         let hidden_size = size("hidden_size", raw.hidden_size, 1024, 1 << 18, &mut d)?;
+        let encoder_heads =
+            heads("num_encoder_attention_heads", raw.num_encoder_attention_heads, hidden_size, &mut d)?;
+        let decoder_heads =
+            heads("num_decoder_attention_heads", raw.num_decoder_attention_heads, hidden_size, &mut d)?;
+        let positions = size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
         Ok(ProphetNetConfig {
             kind,
             vocab_size: size("vocab_size", raw.vocab_size, 30522, 100_000_000, &mut d)?,
             hidden_size,
             encoder_ffn: size("encoder_ffn_dim", raw.encoder_ffn_dim, 4096, 1 << 22, &mut d)?,
             encoder_layers: size("num_encoder_layers", raw.num_encoder_layers, 12, 10_000, &mut d)?,
-            encoder_heads: heads(
-                "num_encoder_attention_heads",
-                raw.num_encoder_attention_heads,
-                hidden_size,
-                &mut d,
-            )?,
+            encoder_heads,
             decoder_ffn: size("decoder_ffn_dim", raw.decoder_ffn_dim, 4096, 1 << 22, &mut d)?,
             decoder_layers: size("num_decoder_layers", raw.num_decoder_layers, 12, 10_000, &mut d)?,
-            decoder_heads: heads(
-                "num_decoder_attention_heads",
-                raw.num_decoder_attention_heads,
-                hidden_size,
-                &mut d,
-            )?,
-            max_position_embeddings: size(
-                "max_position_embeddings",
-                raw.max_position_embeddings,
-                512,
-                1 << 30,
-                &mut d,
-            )?,
+            decoder_heads,
+            max_position_embeddings: positions,
             cross_attention: flag("add_cross_attention", raw.add_cross_attention, true, &mut d),
             ngram: size("ngram", raw.ngram, 2, 1 << 10, &mut d)?,
             num_buckets: size("num_buckets", raw.num_buckets, 32, 1 << 20, &mut d)?,

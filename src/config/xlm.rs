@@ -6,10 +6,9 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::xlnet::{XlnetHead, summary_width};
+use super::xlnet::{XlnetHead, aliased_size, dividing_heads, summary_width};
 use super::{
-    Common, ConfigError, Defaulted, alias_or, class_or, classifier_labels, deserialize_raw, flag, num_labels,
-    size,
+    Common, ConfigError, Defaulted, class_or, classifier_labels, deserialize_raw, flag, num_labels, size,
 };
 
 #[derive(Debug, Deserialize)]
@@ -95,34 +94,43 @@ impl XlmConfig {
                 "true: an adaptive softmax head (asm_cutoffs) the planner does not count yet",
             ));
         }
-        let (field, v) = alias_or(("n_words", raw.n_words), ("vocab_size", raw.vocab_size));
-        let vocab_size = size(field, v, 30145, 100_000_000, &mut d)?;
-        let (field, v) = alias_or(("hidden_size", raw.hidden_size), ("emb_dim", raw.emb_dim));
-        let dim = size(field, v, 2048, 1 << 18, &mut d)?;
-        let (field, v) = alias_or(("num_hidden_layers", raw.num_hidden_layers), ("n_layers", raw.n_layers));
-        let n_layers = size(field, v, 12, 10_000, &mut d)?;
-        let (field, v) = alias_or(("num_attention_heads", raw.num_attention_heads), ("n_heads", raw.n_heads));
-        let n_heads = size(field, v, 16, 1 << 16, &mut d)?;
-        if n_heads == 0 || !dim.is_multiple_of(n_heads) {
-            return Err(ConfigError::field(field, format!("{n_heads} heads do not divide emb_dim {dim}")));
-        }
+        let (_, vocab_size) = aliased_size(
+            ("n_words", raw.n_words),
+            ("vocab_size", raw.vocab_size),
+            (30145, 100_000_000),
+            &mut d,
+        )?;
+        let (_, dim) = aliased_size(
+            ("hidden_size", raw.hidden_size),
+            ("emb_dim", raw.emb_dim),
+            (2048, 1 << 18),
+            &mut d,
+        )?;
+        let (_, n_layers) = aliased_size(
+            ("num_hidden_layers", raw.num_hidden_layers),
+            ("n_layers", raw.n_layers),
+            (12, 10_000),
+            &mut d,
+        )?;
+        let heads = aliased_size(
+            ("num_attention_heads", raw.num_attention_heads),
+            ("n_heads", raw.n_heads),
+            (16, 1 << 16),
+            &mut d,
+        )?;
+        let n_heads = dividing_heads(heads, dim)?;
         let n_langs = size("n_langs", raw.n_langs, 1, 1 << 16, &mut d)?;
         let languages =
             (flag("use_lang_emb", raw.use_lang_emb, true, &mut d) && n_langs > 1).then_some(n_langs);
         let summary = (raw.summary_type.as_deref(), raw.summary_use_proj, raw.summary_proj_to_labels);
+        let positions = size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
         Ok(XlmConfig {
             head,
             vocab_size,
             dim,
             n_layers,
             n_heads,
-            max_position_embeddings: size(
-                "max_position_embeddings",
-                raw.max_position_embeddings,
-                512,
-                1 << 30,
-                &mut d,
-            )?,
+            max_position_embeddings: positions,
             languages,
             summary_width: summary_width(summary, (true, true), labels.0, dim, &mut d)?,
             num_labels: labels.0,

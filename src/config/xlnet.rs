@@ -110,6 +110,29 @@ pub(crate) fn summary_width(
     }))
 }
 
+/// A size read under its `attribute_map` alias or its own name (`alias_or`), with the field it
+/// was read from; `(default, max)` as `size` takes them.
+pub(crate) fn aliased_size(
+    alias: (&'static str, Option<u64>),
+    own: (&'static str, Option<u64>),
+    (default, max): (u64, u64),
+    d: &mut Vec<Defaulted>,
+) -> Result<(&'static str, u64), ConfigError> {
+    let (field, v) = alias_or(alias, own);
+    Ok((field, size(field, v, default, max, d)?))
+}
+
+/// Heads read from `field` that must divide `width`, as the modeling files assert.
+pub(crate) fn dividing_heads((field, heads): (&'static str, u64), width: u64) -> Result<u64, ConfigError> {
+    if !width.is_multiple_of(heads) {
+        return Err(ConfigError::field(
+            field,
+            format!("{heads} heads do not divide the hidden size {width}"),
+        ));
+    }
+    Ok(heads)
+}
+
 impl XlnetConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = deserialize_raw(value)?;
@@ -117,18 +140,32 @@ impl XlnetConfig {
         let class = class_or(common, "XLNetModel", &mut d);
         let labels = num_labels(value)?;
         let head = head_of(&class, labels, &mut d)?;
-        let (field, v) = alias_or(("n_token", raw.n_token), ("vocab_size", raw.vocab_size));
-        let vocab_size = size(field, v, 32000, 100_000_000, &mut d)?;
-        let (field, v) = alias_or(("hidden_size", raw.hidden_size), ("d_model", raw.d_model));
-        let d_model = size(field, v, 1024, 1 << 18, &mut d)?;
-        let (field, v) = alias_or(("num_hidden_layers", raw.num_hidden_layers), ("n_layer", raw.n_layer));
-        let n_layer = size(field, v, 24, 10_000, &mut d)?;
-        let (field, v) = alias_or(("num_attention_heads", raw.num_attention_heads), ("n_head", raw.n_head));
-        let n_head = size(field, v, 16, 1 << 16, &mut d)?;
+        let (_, vocab_size) = aliased_size(
+            ("n_token", raw.n_token),
+            ("vocab_size", raw.vocab_size),
+            (32000, 100_000_000),
+            &mut d,
+        )?;
+        let (_, d_model) = aliased_size(
+            ("hidden_size", raw.hidden_size),
+            ("d_model", raw.d_model),
+            (1024, 1 << 18),
+            &mut d,
+        )?;
+        let (_, n_layer) = aliased_size(
+            ("num_hidden_layers", raw.num_hidden_layers),
+            ("n_layer", raw.n_layer),
+            (24, 10_000),
+            &mut d,
+        )?;
+        let heads = aliased_size(
+            ("num_attention_heads", raw.num_attention_heads),
+            ("n_head", raw.n_head),
+            (16, 1 << 16),
+            &mut d,
+        )?;
         // XLNetConfig.validate_architecture: heads divide d_model and d_head is their quotient.
-        if n_head == 0 || !d_model.is_multiple_of(n_head) {
-            return Err(ConfigError::field(field, format!("{n_head} heads do not divide d_model {d_model}")));
-        }
+        let n_head = dividing_heads(heads, d_model)?;
         let d_head = d_model / n_head;
         if let Some(given) = raw.d_head.filter(|&g| g != d_head) {
             return Err(ConfigError::field("d_head", format!("{given} is not d_model / n_head ({d_head})")));

@@ -6,6 +6,7 @@
 //! them. The bare `LxmertModel` drops the `lxmert.`.
 
 use super::blocks::{embedding, layer_norm, linear};
+use super::xlnet::with_head;
 use super::{Candidate, Graph, Node, Op, Role, Section, tied_if};
 use crate::config::Dims;
 use crate::config::lxmert::{LxmertConfig, LxmertHead};
@@ -150,7 +151,7 @@ pub fn build(c: &LxmertConfig, seq: u64) -> Graph {
         format!("{p}encoder.r_layers.{{i}}"),
         format!("{p}encoder.x_layers.{{i}}"),
     );
-    let mut sections = vec![
+    let sections = vec![
         Section { name: e, role: Role::Embeddings, repeat: 1, nodes: embeddings },
         stack(l.clone(), c.l_layers, bert_layer(&l, "language self-attention", seq, h, f)),
         stack(r.clone(), c.r_layers, bert_layer(&r, "object self-attention", seq, h, f)),
@@ -162,11 +163,7 @@ pub fn build(c: &LxmertConfig, seq: u64) -> Graph {
             nodes: vec![linear(&format!("{p}pooler.dense"), "pooled first token, then tanh", 1, h, h, true)],
         },
     ];
-    let head = heads(c, seq);
-    if !head.is_empty() {
-        sections.push(Section { name: "head".into(), role: Role::Head, repeat: 1, nodes: head });
-    }
-    Graph { seq_len: seq, sections }
+    with_head(sections, heads(c, seq), seq)
 }
 
 impl LxmertConfig {

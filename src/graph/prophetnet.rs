@@ -6,7 +6,7 @@
 //! Each stack's table and the head are tied to `word_embeddings` when `tie_word_embeddings`
 //! holds. The standalone `ProphetNetEncoder` and `ProphetNetDecoder` own their tables.
 
-use super::blocks::{embedding, layer_norm, linear};
+use super::blocks::{embedding, layer_norm, linear, token_embeddings};
 use super::{Candidate, Graph, Node, Op, Role, Section, tied_if};
 use crate::config::Dims;
 use crate::config::prophetnet::{ProphetNetClass, ProphetNetConfig};
@@ -143,15 +143,7 @@ pub fn build(c: &ProphetNetConfig, seq: u64) -> Graph {
         _ => "",
     };
     let shared = format!("{p}word_embeddings.weight");
-    let mut sections = vec![Section {
-        name: format!("{p}word_embeddings"),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{p}word_embeddings"), format!("{v} tokens, shared"), seq, v, h),
-        ],
-    }];
+    let mut sections = vec![token_embeddings(&format!("{p}word_embeddings"), seq, v, h)];
     match c.kind {
         ProphetNetClass::Encoder => sections = encoder(c, "", None, seq),
         ProphetNetClass::Decoder => sections = decoder(c, "", None, seq),

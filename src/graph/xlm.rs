@@ -5,7 +5,7 @@
 //! file unties it; its bias its own) or a task head. The bare `XLMModel` drops the `transformer.`.
 
 use super::blocks::{embedding, layer_norm, linear};
-use super::xlnet::squad_head;
+use super::xlnet::{squad_head, with_head};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::Dims;
 use crate::config::xlm::XlmConfig;
@@ -101,15 +101,11 @@ pub fn build(c: &XlmConfig, seq: u64) -> Graph {
         h,
         true,
     ));
-    let mut sections = vec![
+    let sections = vec![
         Section { name: format!("{p}embeddings"), role: Role::Embeddings, repeat: 1, nodes: embeddings },
         Section { name: format!("{p}layers.{{i}}"), role: Role::Layers, repeat: c.n_layers, nodes: layer },
     ];
-    let head = heads(c, seq);
-    if !head.is_empty() {
-        sections.push(Section { name: "head".into(), role: Role::Head, repeat: 1, nodes: head });
-    }
-    Graph { seq_len: seq, sections }
+    with_head(sections, heads(c, seq), seq)
 }
 
 impl XlmConfig {

@@ -81,6 +81,14 @@ fn heads(c: &XlnetConfig, seq: u64) -> Vec<Node> {
     }
 }
 
+/// The graph of `sections` and a task head's nodes, as one `head` section when there are any.
+pub(crate) fn with_head(mut sections: Vec<Section>, head: Vec<Node>, seq: u64) -> Graph {
+    if !head.is_empty() {
+        sections.push(Section { name: "head".into(), role: Role::Head, repeat: 1, nodes: head });
+    }
+    Graph { seq_len: seq, sections }
+}
+
 /// SQuAD 2.0's head (XLNet's and XLM's): a start pooler, an end pooler over the start's state and
 /// an answerability classifier over the start and CLS states, under `at`.
 pub(crate) fn squad_head(at: &str, h: u64, seq: u64) -> Vec<Node> {
@@ -122,15 +130,11 @@ pub fn build(c: &XlnetConfig, seq: u64) -> Graph {
         linear(&format!("{f}.layer_1"), "feed-forward in, then the activation", seq, h, c.d_inner, true),
         linear(&format!("{f}.layer_2"), "feed-forward out", seq, c.d_inner, h, true),
     ];
-    let mut sections = vec![
+    let sections = vec![
         Section { name: format!("{p}embeddings"), role: Role::Embeddings, repeat: 1, nodes: embeddings },
         Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes: layer },
     ];
-    let head = heads(c, seq);
-    if !head.is_empty() {
-        sections.push(Section { name: "head".into(), role: Role::Head, repeat: 1, nodes: head });
-    }
-    Graph { seq_len: seq, sections }
+    with_head(sections, heads(c, seq), seq)
 }
 
 impl XlnetConfig {
