@@ -244,3 +244,14 @@ fn lxmert_refuses_heads_that_do_not_divide_the_hidden_size() {
     let config = json!({"model_type": "lxmert", "hidden_size": 100, "num_attention_heads": 12});
     assert!(refused(config).contains("num_attention_heads"));
 }
+
+#[test]
+fn xlnet_reads_its_sizes_under_the_attribute_map_names_too() {
+    // XLNetConfig.attribute_map: n_token -> vocab_size, hidden_size -> d_model,
+    // num_hidden_layers -> n_layer, num_attention_heads -> n_head; d_inner stays 4096.
+    let (v, h, f) = (100, 64, 4096);
+    let expected = v * h + h + xlnet_layer(h, f);
+    let config = json!({"model_type": "xlnet", "n_token": v, "hidden_size": h, "num_hidden_layers": 1,
+        "num_attention_heads": 4});
+    assert_eq!(derived(config), expected);
+}

@@ -6,21 +6,13 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::xlnet::{XlnetHead, aliased_size, dividing_heads, summary_width};
+use super::xlnet::{XlnetHead, aliased_sizes, summary_width};
 use super::{
     Common, ConfigError, Defaulted, class_or, classifier_labels, deserialize_raw, flag, num_labels, size,
 };
 
 #[derive(Debug, Deserialize)]
 struct Raw {
-    vocab_size: Option<u64>,
-    n_words: Option<u64>,
-    emb_dim: Option<u64>,
-    hidden_size: Option<u64>,
-    n_layers: Option<u64>,
-    num_hidden_layers: Option<u64>,
-    n_heads: Option<u64>,
-    num_attention_heads: Option<u64>,
     n_langs: Option<u64>,
     use_lang_emb: Option<bool>,
     max_position_embeddings: Option<u64>,
@@ -94,31 +86,9 @@ impl XlmConfig {
                 "true: an adaptive softmax head (asm_cutoffs) the planner does not count yet",
             ));
         }
-        let (_, vocab_size) = aliased_size(
-            ("n_words", raw.n_words),
-            ("vocab_size", raw.vocab_size),
-            (30145, 100_000_000),
-            &mut d,
-        )?;
-        let (_, dim) = aliased_size(
-            ("hidden_size", raw.hidden_size),
-            ("emb_dim", raw.emb_dim),
-            (2048, 1 << 18),
-            &mut d,
-        )?;
-        let (_, n_layers) = aliased_size(
-            ("num_hidden_layers", raw.num_hidden_layers),
-            ("n_layers", raw.n_layers),
-            (12, 10_000),
-            &mut d,
-        )?;
-        let heads = aliased_size(
-            ("num_attention_heads", raw.num_attention_heads),
-            ("n_heads", raw.n_heads),
-            (16, 1 << 16),
-            &mut d,
-        )?;
-        let n_heads = dividing_heads(heads, dim)?;
+        let own = ["vocab_size", "emb_dim", "n_layers", "n_heads"];
+        let [vocab_size, dim, n_layers, n_heads] =
+            aliased_sizes(value, ("n_words", own), [30145, 2048, 12, 16], &mut d)?;
         let n_langs = size("n_langs", raw.n_langs, 1, 1 << 16, &mut d)?;
         let languages =
             (flag("use_lang_emb", raw.use_lang_emb, true, &mut d) && n_langs > 1).then_some(n_langs);

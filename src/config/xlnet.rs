@@ -8,20 +8,11 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{
-    Common, ConfigError, Defaulted, alias_or, class_or, classifier_labels, deserialize_raw, flag, num_labels,
-    size,
+    Common, ConfigError, Defaulted, class_or, classifier_labels, deserialize_raw, flag, num_labels, size,
 };
 
 #[derive(Debug, Deserialize)]
 struct Raw {
-    vocab_size: Option<u64>,
-    n_token: Option<u64>,
-    d_model: Option<u64>,
-    hidden_size: Option<u64>,
-    n_layer: Option<u64>,
-    num_hidden_layers: Option<u64>,
-    n_head: Option<u64>,
-    num_attention_heads: Option<u64>,
     d_inner: Option<u64>,
     d_head: Option<u64>,
     ff_activation: Option<String>,
@@ -110,16 +101,33 @@ pub(crate) fn summary_width(
     }))
 }
 
-/// A size read under its `attribute_map` alias or its own name (`alias_or`), with the field it
-/// was read from; `(default, max)` as `size` takes them.
-pub(crate) fn aliased_size(
-    alias: (&'static str, Option<u64>),
-    own: (&'static str, Option<u64>),
-    (default, max): (u64, u64),
+/// The four sizes XLNet and XLM read under their own names or `attribute_map`'s standard ones
+/// (`vocab_alias`, `hidden_size`, `num_hidden_layers`, `num_attention_heads`, which win when
+/// present): vocabulary, width, layers and heads, the heads dividing the width.
+pub(crate) fn aliased_sizes(
+    value: &Value,
+    (vocab_alias, own): (&'static str, [&'static str; 4]),
+    defaults: [u64; 4],
     d: &mut Vec<Defaulted>,
-) -> Result<(&'static str, u64), ConfigError> {
-    let (field, v) = alias_or(alias, own);
-    Ok((field, size(field, v, default, max, d)?))
+) -> Result<[u64; 4], ConfigError> {
+    let aliases = [vocab_alias, "hidden_size", "num_hidden_layers", "num_attention_heads"];
+    let limits = [100_000_000, 1 << 18, 10_000, 1 << 16];
+    let mut out = [0; 4];
+    let mut heads_field = own[3];
+    for k in 0..4 {
+        let field = if value.get(aliases[k]).is_some() { aliases[k] } else { own[k] };
+        let v =
+            match value.get(field) {
+                None => None,
+                Some(v) => Some(v.as_u64().ok_or_else(|| {
+                    ConfigError::field(field, format!("expected a whole number, found {v}"))
+                })?),
+            };
+        out[k] = size(field, v, defaults[k], limits[k], d)?;
+        heads_field = field;
+    }
+    dividing_heads((heads_field, out[3]), out[1])?;
+    Ok(out)
 }
 
 /// Heads read from `field` that must divide `width`, as the modeling files assert.
@@ -140,32 +148,10 @@ impl XlnetConfig {
         let class = class_or(common, "XLNetModel", &mut d);
         let labels = num_labels(value)?;
         let head = head_of(&class, labels, &mut d)?;
-        let (_, vocab_size) = aliased_size(
-            ("n_token", raw.n_token),
-            ("vocab_size", raw.vocab_size),
-            (32000, 100_000_000),
-            &mut d,
-        )?;
-        let (_, d_model) = aliased_size(
-            ("hidden_size", raw.hidden_size),
-            ("d_model", raw.d_model),
-            (1024, 1 << 18),
-            &mut d,
-        )?;
-        let (_, n_layer) = aliased_size(
-            ("num_hidden_layers", raw.num_hidden_layers),
-            ("n_layer", raw.n_layer),
-            (24, 10_000),
-            &mut d,
-        )?;
-        let heads = aliased_size(
-            ("num_attention_heads", raw.num_attention_heads),
-            ("n_head", raw.n_head),
-            (16, 1 << 16),
-            &mut d,
-        )?;
         // XLNetConfig.validate_architecture: heads divide d_model and d_head is their quotient.
-        let n_head = dividing_heads(heads, d_model)?;
+        let own = ["vocab_size", "d_model", "n_layer", "n_head"];
+        let [vocab_size, d_model, n_layer, n_head] =
+            aliased_sizes(value, ("n_token", own), [32000, 1024, 24, 16], &mut d)?;
         let d_head = d_model / n_head;
         if let Some(given) = raw.d_head.filter(|&g| g != d_head) {
             return Err(ConfigError::field("d_head", format!("{given} is not d_model / n_head ({d_head})")));
