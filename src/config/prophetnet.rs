@@ -103,6 +103,7 @@ impl ProphetNetConfig {
         let decoder_heads =
             heads("num_decoder_attention_heads", raw.num_decoder_attention_heads, hidden_size, &mut d)?;
         let positions = size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
+        let distance = size("relative_max_distance", raw.relative_max_distance, 128, 1 << 30, &mut d)?;
         Ok(ProphetNetConfig {
             kind,
             vocab_size: size("vocab_size", raw.vocab_size, 30522, 100_000_000, &mut d)?,
@@ -117,13 +118,7 @@ impl ProphetNetConfig {
             cross_attention: flag("add_cross_attention", raw.add_cross_attention, true, &mut d),
             ngram: size("ngram", raw.ngram, 2, 1 << 10, &mut d)?,
             num_buckets: size("num_buckets", raw.num_buckets, 32, 1 << 20, &mut d)?,
-            relative_max_distance: size(
-                "relative_max_distance",
-                raw.relative_max_distance,
-                128,
-                1 << 30,
-                &mut d,
-            )?,
+            relative_max_distance: distance,
             tie_word_embeddings: flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d),
             activation_function: raw.activation_function.unwrap_or_else(|| {
                 d.push(Defaulted { field: "activation_function", value: "gelu".into() });

@@ -6,10 +6,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::xlnet::{XlnetHead, aliased_sizes, summary_width};
-use super::{
-    Common, ConfigError, Defaulted, class_or, classifier_labels, deserialize_raw, flag, num_labels, size,
-};
+use super::xlnet::{XlnetHead, aliased_sizes, head_of, summary_width};
+use super::{Common, ConfigError, Defaulted, class_or, deserialize_raw, flag, num_labels, size};
 
 #[derive(Debug, Deserialize)]
 struct Raw {
@@ -45,35 +43,13 @@ pub struct XlmConfig {
     pub defaulted: Vec<Defaulted>,
 }
 
-fn head_of(class: &str, labels: (u64, bool), d: &mut Vec<Defaulted>) -> Result<XlnetHead, ConfigError> {
-    let mut labels = || classifier_labels(labels, d);
-    Ok(match class.strip_prefix("XLM") {
-        Some("Model") => XlnetHead::None,
-        Some("WithLMHeadModel") => XlnetHead::Lm,
-        Some("ForSequenceClassification") => {
-            labels()?;
-            XlnetHead::Summary { outputs: 0 }
-        }
-        Some("ForMultipleChoice") => XlnetHead::Summary { outputs: labels()? },
-        Some("ForTokenClassification") => XlnetHead::PerToken { outputs: labels()?, name: "classifier" },
-        Some("ForQuestionAnsweringSimple") => XlnetHead::PerToken { outputs: labels()?, name: "qa_outputs" },
-        Some("ForQuestionAnswering") => XlnetHead::Squad,
-        _ => {
-            return Err(ConfigError::field(
-                "architectures[0]",
-                format!("class {class} is not one the planner knows for this family"),
-            ));
-        }
-    })
-}
-
 impl XlmConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = deserialize_raw(value)?;
         let mut d = Vec::new();
         let class = class_or(common, "XLMModel", &mut d);
         let labels = num_labels(value)?;
-        let head = head_of(&class, labels, &mut d)?;
+        let head = head_of(&class, ("XLM", "WithLMHeadModel"), labels, &mut d)?;
         if raw.is_encoder == Some(false) {
             return Err(ConfigError::field(
                 "is_encoder",

@@ -61,13 +61,25 @@ pub struct XlnetConfig {
     pub defaulted: Vec<Defaulted>,
 }
 
-fn head_of(class: &str, labels: (u64, bool), d: &mut Vec<Defaulted>) -> Result<XlnetHead, ConfigError> {
+/// The head of an XLNet (`prefix` "XLNet") or XLM ("XLM") class. XLM's sequence classifier is
+/// the summary alone (`outputs: 0`) and its multiple choice projects `num_labels` summary outputs
+/// to one logit; XLNet's projects hidden to `num_labels`, or to 1 for multiple choice.
+pub(crate) fn head_of(
+    class: &str,
+    (prefix, lm): (&str, &str),
+    labels: (u64, bool),
+    d: &mut Vec<Defaulted>,
+) -> Result<XlnetHead, ConfigError> {
+    let xlm = prefix == "XLM";
     let mut labels = || classifier_labels(labels, d);
-    Ok(match class.strip_prefix("XLNet") {
+    Ok(match class.strip_prefix(prefix) {
         Some("Model") => XlnetHead::None,
-        Some("LMHeadModel") => XlnetHead::Lm,
-        Some("ForSequenceClassification") => XlnetHead::Summary { outputs: labels()? },
-        Some("ForMultipleChoice") => XlnetHead::Summary { outputs: 1 },
+        Some(s) if s == lm => XlnetHead::Lm,
+        Some("ForSequenceClassification") => {
+            let n = labels()?;
+            XlnetHead::Summary { outputs: if xlm { 0 } else { n } }
+        }
+        Some("ForMultipleChoice") => XlnetHead::Summary { outputs: if xlm { labels()? } else { 1 } },
         Some("ForTokenClassification") => XlnetHead::PerToken { outputs: labels()?, name: "classifier" },
         Some("ForQuestionAnsweringSimple") => XlnetHead::PerToken { outputs: labels()?, name: "qa_outputs" },
         Some("ForQuestionAnswering") => XlnetHead::Squad,
@@ -147,7 +159,7 @@ impl XlnetConfig {
         let mut d = Vec::new();
         let class = class_or(common, "XLNetModel", &mut d);
         let labels = num_labels(value)?;
-        let head = head_of(&class, labels, &mut d)?;
+        let head = head_of(&class, ("XLNet", "LMHeadModel"), labels, &mut d)?;
         // XLNetConfig.validate_architecture: heads divide d_model and d_head is their quotient.
         let own = ["vocab_size", "d_model", "n_layer", "n_head"];
         let [vocab_size, d_model, n_layer, n_head] =
