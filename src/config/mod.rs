@@ -29,6 +29,7 @@ pub mod lxmert;
 pub mod mpnet;
 pub mod nllb_moe;
 pub mod pegasus_x;
+pub mod perceiver;
 pub mod phi;
 pub mod prophetnet;
 pub mod reformer;

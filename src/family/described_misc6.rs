@@ -1,6 +1,6 @@
 //! The families of the remaining one-of-a-kind types (`config/reformer.rs`, `prophetnet.rs`,
 //! `xlnet.rs`,
-//! `xlm.rs`, `lxmert.rs`), each with its own resolver, and those not planned yet, with why.
+//! `xlm.rs`, `lxmert.rs`, `perceiver.rs`), each with its own resolver, and those not planned yet, with why.
 
 use serde_json::Value;
 
@@ -26,6 +26,10 @@ fn xlm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
 
 fn lxmert(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::lxmert::LxmertConfig::resolve(v, c))
+}
+
+fn perceiver(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::perceiver::PerceiverConfig::resolve(v, c))
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
@@ -69,14 +73,18 @@ pub const FAMILIES: &[FamilyInfo] = &[
         kind: ModelKind::Encoder,
         resolve: Some(lxmert),
     },
+    FamilyInfo {
+        key: "perceiver",
+        name: "Perceiver IO",
+        derives_from: None,
+        summary: "DeepMind's Perceiver IO (Jaegle et al., 2021): a fixed array of learned latents cross-attends to the inputs (here UTF-8 bytes), self-attention layers run over the latents, and a decoder cross-attends from its own output queries.",
+        kind: ModelKind::Encoder,
+        resolve: Some(perceiver),
+    },
 ];
 
 /// This area's types the planner cannot yet say exactly, with why (read by `not_yet`).
 pub const NOT_YET: &[(&str, &str)] = &[
-    (
-        "perceiver",
-        "Perceiver IO reads bytes through a preprocessor into a learned latent array by cross-attention, runs self-attention blocks over the latents and decodes with its own output queries; the planner has no such structure yet",
-    ),
     (
         "audioflamingo3",
         "Audio Flamingo 3 joins a Whisper-style audio encoder (`audio_config`) through a projector to a Qwen2 language model; the planner has no audio tower for a composite model yet",

@@ -41,6 +41,7 @@ mod mixers;
 pub mod mpnet;
 mod nllb_moe;
 mod pegasus_x;
+mod perceiver;
 pub mod phi;
 mod prophetnet;
 pub mod quantized;

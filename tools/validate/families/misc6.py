@@ -87,3 +87,20 @@ VARIATIONS["lxmert"] = [
          x_layers=1, r_layers=2, visual_feat_dim=24, num_object_labels=5, visual_attr_loss=False,
          visual_feat_loss=False, task_qa=False),
 ]
+
+# Perceiver IO's text classes: latents, one encoder cross-attention, self-attention layers shared
+# across blocks, the masked-LM decoder (8 heads x 32) or the one-query classifier decoder.
+FAMILIES.append("perceiver")
+EXTRA_CLASSES["perceiver"] = ["PerceiverForSequenceClassification"]
+VARIATIONS["perceiver"] = [
+    dict(num_latents=16, d_latents=48, d_model=32, num_blocks=2, num_self_attends_per_block=3,
+         num_self_attention_heads=4, num_cross_attention_heads=2, vocab_size=100,
+         max_position_embeddings=64),
+    dict(num_latents=8, d_latents=64, d_model=40, num_self_attends_per_block=2,
+         num_self_attention_heads=2, num_cross_attention_heads=1, qk_channels=32, v_channels=64,
+         self_attention_widening_factor=2, cross_attention_widening_factor=3, vocab_size=77,
+         max_position_embeddings=48, num_labels=5),
+    dict(num_latents=12, d_latents=32, d_model=48, num_self_attends_per_block=1,
+         num_self_attention_heads=4, num_cross_attention_heads=4,
+         cross_attention_shape_for_attention="q", vocab_size=262, max_position_embeddings=40),
+]
