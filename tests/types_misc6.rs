@@ -255,3 +255,45 @@ fn xlnet_reads_its_sizes_under_the_attribute_map_names_too() {
         "num_attention_heads": 4});
     assert_eq!(derived(config), expected);
 }
+
+/// A `PerceiverLayer` (modeling_perceiver.py): layernorm1 over the queries (2q), for a
+/// cross-attention layernorm2 over the keys/values (2kv); query (q x qk + qk), key (kv x qk +
+/// qk), value (kv x v + v); the output dense (v to q for a cross-attention, v to v otherwise);
+/// layernorm (2q); the MLP (q x wq + wq, wq x q + q).
+fn perceiver_layer(q: u64, kv: u64, qk: u64, v: u64, widening: u64, cross: bool) -> u64 {
+    let norms = 2 * q + if cross { 2 * kv } else { 0 } + 2 * q;
+    let projections = (q * qk + qk) + (kv * qk + qk) + (kv * v + v);
+    let out = if cross { q } else { v };
+    let w = widening * q;
+    norms + projections + (v * out + out) + (q * w + w) + (w * q + q)
+}
+
+#[test]
+fn perceiver_counts_latents_one_cross_attention_and_self_attention_layers_shared_across_blocks() {
+    // PerceiverConfig's defaults: 256 latents of 1280, d_model 768, 26 self-attention layers
+    // (num_blocks reuses them), 8 heads each, widening 1, channels from the widths: the
+    // cross-attention's query/key channels take the inputs' width ("kv").
+    let (latents, dl, dm) = (256, 1280, 768);
+    let model = latents * dl
+        + perceiver_layer(dl, dm, dm, dm, 1, true)
+        + 26 * perceiver_layer(dl, dl, dl, dl, 1, false);
+    assert_eq!(model, 262_686_208); // PerceiverModel(PerceiverConfig())
+    assert_eq!(derived(json!({"model_type": "perceiver", "num_blocks": 3})), model);
+    // PerceiverForMaskedLM adds the byte and position tables (262 and 2048 rows of 768), the
+    // decoder's 2048 trainable queries and its cross-attention (8 heads x 32 query/key
+    // channels, values 768 wide) and embedding_decoder's bias.
+    let (v, pos) = (262, 2048);
+    let masked = model + v * dm + pos * dm + pos * dm + perceiver_layer(dm, dl, 256, dm, 1, true) + v;
+    assert_eq!(masked, 269_319_430); // PerceiverForMaskedLM(PerceiverConfig())
+    assert_eq!(
+        derived(json!({"model_type": "perceiver", "architectures": ["PerceiverForMaskedLM"]})),
+        masked
+    );
+}
+
+#[test]
+fn perceiver_refuses_its_image_classes_by_name() {
+    let config =
+        json!({"model_type": "perceiver", "architectures": ["PerceiverForImageClassificationLearned"]});
+    assert!(refused(config).contains("architectures"));
+}

@@ -1,7 +1,7 @@
-"""One-of-a-kind types (helper "misc6", issue 10: src/config/reformer.rs, prophetnet.rs).
-Reformer: LSH and local layers as attn_layers lists them, axial or plain positions, both
-reversible halves in the final norm and heads. Variations are small sizes unlike any published
-checkpoint."""
+"""One-of-a-kind types (helper "misc6", issue 10: src/config/reformer.rs, prophetnet.rs,
+xlnet.rs, xlm.rs, lxmert.rs, perceiver.rs). Reformer: LSH and local layers as attn_layers lists
+them, axial or plain positions, both reversible halves in the final norm and heads. Variations are
+small sizes unlike any published checkpoint."""
 
 FAMILIES = ["reformer"]
 
