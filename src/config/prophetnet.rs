@@ -102,7 +102,16 @@ impl ProphetNetConfig {
             heads("num_encoder_attention_heads", raw.num_encoder_attention_heads, hidden_size, &mut d)?;
         let decoder_heads =
             heads("num_decoder_attention_heads", raw.num_decoder_attention_heads, hidden_size, &mut d)?;
-        let positions = size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
+        // Bounded below the other types' 2^30: the decoder caches self- and cross-attention per position.
+        let positions = size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 24, &mut d)?;
+        let buckets = size("num_buckets", raw.num_buckets, 32, 1 << 20, &mut d)?;
+        // relative_pos_embeddings is hidden x (buckets x heads): bounded as an MLP width is.
+        if buckets.saturating_mul(decoder_heads) > 1 << 22 {
+            return Err(ConfigError::field(
+                "num_buckets",
+                format!("{buckets} buckets x {decoder_heads} heads is beyond any real model (at most 2^22)"),
+            ));
+        }
         let distance = size("relative_max_distance", raw.relative_max_distance, 128, 1 << 30, &mut d)?;
         Ok(ProphetNetConfig {
             kind,
@@ -117,7 +126,7 @@ impl ProphetNetConfig {
             max_position_embeddings: positions,
             cross_attention: flag("add_cross_attention", raw.add_cross_attention, true, &mut d),
             ngram: size("ngram", raw.ngram, 2, 1 << 10, &mut d)?,
-            num_buckets: size("num_buckets", raw.num_buckets, 32, 1 << 20, &mut d)?,
+            num_buckets: buckets,
             relative_max_distance: distance,
             tie_word_embeddings: flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d),
             activation_function: raw.activation_function.unwrap_or_else(|| {

@@ -130,6 +130,14 @@ fn axial_tables(
     if let Some(bad) = shape.iter().chain(&dims).find(|&&v| v == 0 || v > 1 << 24) {
         return Err(ConfigError::field("axial_pos_shape", format!("{bad} is not a usable axis or width")));
     }
+    // The positions the axes cover: past any real model, the context arithmetic would overflow.
+    let covered = shape.iter().try_fold(1u64, |a, &n| a.checked_mul(n)).filter(|&n| n <= 1 << 30);
+    if covered.is_none() {
+        return Err(ConfigError::field(
+            "axial_pos_shape",
+            "covers more positions than any real model (at most 2^30)",
+        ));
+    }
     let sum: u64 = dims.iter().sum();
     if sum != hidden {
         return Err(ConfigError::field(

@@ -178,6 +178,12 @@ impl XlnetConfig {
             }
             Some(Value::Null) => None,
             Some(v) => match v.as_u64() {
+                Some(n) if n > 1 << 30 => {
+                    return Err(ConfigError::field(
+                        "mem_len",
+                        format!("{n} is beyond any real model (at most 2^30)"),
+                    ));
+                }
                 Some(n) => Some(n).filter(|&n| n > 0),
                 None => {
                     return Err(ConfigError::field(
