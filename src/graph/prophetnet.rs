@@ -19,7 +19,8 @@ architecture!(
     unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<super::kv::KvLayout> {
         if matches!(self.kind, ProphetNetClass::Encoder) {
-            return None;
+            // The standalone encoder caches nothing.
+            return Some(super::kv::KvLayout { groups: vec![], cross: None, cross_fixed_len: None, recurrent: None });
         }
         let (heads, hd) = (self.decoder_heads, self.hidden_size / self.decoder_heads.max(1));
         let what = format!("2 x {heads} heads x {hd} head_dim (the main stream's)");
