@@ -12,13 +12,14 @@ mod described_dec5;
 mod described_dense;
 mod described_enc2;
 mod described_enc4;
+mod described_enc6;
 mod described_enc7;
 mod described_gemma;
-mod described_enc6;
 mod described_gpt;
 mod described_hybrid;
 mod described_mbert;
 mod described_misc;
+mod described_misc6;
 mod described_moe3;
 mod described_newdec;
 mod described_recur;
@@ -638,6 +639,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_mbert::FAMILIES)
         .chain(described_enc7::FAMILIES)
         .chain(described_gemma::FAMILIES)
+        .chain(described_misc6::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -2,6 +2,8 @@
 
 use serde::Serialize;
 
+use super::ConfigError;
+
 /// The sizes every transformer shares, as one family-neutral view for the checks, the lints and
 /// the page.
 #[derive(Debug, Clone, Serialize)]
@@ -46,4 +48,16 @@ impl Dims {
             experts_per_token: None,
         }
     }
+}
+
+/// `heads` (read from `field`) checked to divide `width`: a head width that is not whole has no
+/// tensor shape, so the config is refused rather than rounded.
+pub(crate) fn dividing_heads((field, heads): (&'static str, u64), width: u64) -> Result<u64, ConfigError> {
+    if heads == 0 || !width.is_multiple_of(heads) {
+        return Err(ConfigError::field(
+            field,
+            format!("{heads} heads do not divide the hidden size {width}"),
+        ));
+    }
+    Ok(heads)
 }

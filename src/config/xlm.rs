@@ -60,6 +60,7 @@ struct Raw {
     layer_norm_eps: Option<f64>,
     pad_token_id: Option<u64>,
     tie_word_embeddings: Option<bool>,
+    is_encoder: Option<bool>,
 }
 
 /// `AdaptiveLogSoftmaxWithLoss`: the head over the shortlist and one logit per cluster, and per
@@ -96,6 +97,13 @@ pub struct XlmConfig {
 impl XlmConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let raw: Raw = super::deserialize_raw(value)?;
+        // XLMModel and FlaubertModel raise NotImplementedError when is_encoder is false.
+        if raw.is_encoder == Some(false) {
+            return Err(ConfigError::field(
+                "is_encoder",
+                "false: transformers' XLM can only be used as an encoder",
+            ));
+        }
         let mut d = Vec::new();
         let v = own_names(
             value,

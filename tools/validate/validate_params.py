@@ -754,8 +754,12 @@ def _load_area_families() -> None:
         for name in getattr(module, "FAMILIES", []):
             if name not in FAMILIES:
                 FAMILIES.append(name)
-        EXTRA_CLASSES.update(getattr(module, "EXTRA_CLASSES", {}))
-        VARIATIONS.update(getattr(module, "VARIATIONS", {}))
+        # Two areas may vary the same type (XLM and XLNet have two): both sets of rows run.
+        for name, classes in getattr(module, "EXTRA_CLASSES", {}).items():
+            known = EXTRA_CLASSES.get(name, [])
+            EXTRA_CLASSES[name] = known + [c for c in classes if c not in known]
+        for name, variations in getattr(module, "VARIATIONS", {}).items():
+            VARIATIONS[name] = VARIATIONS.get(name, []) + list(variations)
 
 
 _load_area_families()
