@@ -3,6 +3,9 @@
 //! `cls.predictions.decoder`.
 
 use super::bert::{layer_norm, linear};
+use super::common::{
+    DroppedMlm, dropped_mlm_head, push_head, tied_decoder_stored_twice, token_span_choice_head,
+};
 use super::release::{MLM_BIAS, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::Head;
@@ -232,17 +235,9 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
         Head::SequenceClassification { num_labels } => {
             ("classifier", vec![linear("classifier", "labels from the pooled vector", 1, h, num_labels)])
         }
-        Head::MultipleChoice => ("classifier", vec![linear("classifier", "a score per choice", 1, h, 1)]),
-        Head::TokenClassification { num_labels } => {
-            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
-        }
-        Head::QuestionAnswering => {
-            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)])
-        }
+        other => token_span_choice_head(other, seq, h, c.num_labels),
     };
-    if !nodes.is_empty() {
-        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
-    }
+    push_head(&mut sections, name, nodes);
     Graph { seq_len: seq, sections }
 }
 
@@ -250,15 +245,14 @@ fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
     let (h, e, v) = (c.hidden_size, c.embedding_size, c.vocab_size);
     let mut out = vec![];
     if c.head != Head::MaskedLm {
-        out.push(Candidate::extra(
-            "masked-LM head",
-            shapes([
-                ("lm_predictions.lm_head.dense.weight".into(), &[h, h]),
-                ("lm_predictions.lm_head.dense.bias".into(), &[h]),
-                ("lm_predictions.lm_head.LayerNorm.weight".into(), &[h]),
-                ("lm_predictions.lm_head.LayerNorm.bias".into(), &[h]),
-                ("lm_predictions.lm_head.bias".into(), &[v]),
-            ]),
+        let (dense, norm, bias) = (
+            "lm_predictions.lm_head.dense",
+            "lm_predictions.lm_head.LayerNorm",
+            "lm_predictions.lm_head.bias",
+        );
+        let mlm = DroppedMlm { dense, norm, bias, h, w: h, v };
+        out.push(dropped_mlm_head(
+            &mlm,
             "the masked-LM head a pre-training checkpoint may carry; this class drops it",
         ));
         if c.version == Version::V1 {
@@ -277,11 +271,7 @@ fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
             "the ELECTRA-style discriminator head a DeBERTa-v3 pre-training checkpoint may carry (transformers ignores mask_predictions.* on load)",
         ));
     } else if c.legacy && c.tie_word_embeddings {
-        out.push(Candidate::extra(
-            "tied decoder stored twice",
-            vec![("cls.predictions.decoder.weight".into(), vec![v, e])],
-            "the decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
-        ));
+        out.push(tied_decoder_stored_twice("cls.predictions.decoder.weight", v, e));
     }
     out
 }

@@ -2,7 +2,8 @@
 //! `vocab_projector`.
 
 use super::bert::{layer_norm, linear};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
+use super::common::{DroppedMlm, dropped_mlm_head, position_ids_buffer, push_head, token_span_choice_head};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, tied_if};
 use crate::config::bert::Head;
 use crate::config::distilbert::DistilBertConfig;
 
@@ -94,28 +95,17 @@ pub fn build(c: &DistilBertConfig, seq: u64) -> Graph {
                 linear("classifier", "a score per choice", 1, h, 1),
             ],
         ),
-        Head::TokenClassification { num_labels } => {
-            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
-        }
-        Head::QuestionAnswering => {
-            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, 2)])
-        }
-        // Not produced by the DistilBERT resolver.
-        Head::CausalLm | Head::PreTraining | Head::NextSentencePrediction => ("", vec![]),
+        // DistilBertForQuestionAnswering's qa_outputs is 2 wide whatever num_labels says; the
+        // causal-LM, pre-training and next-sentence heads are not produced by its resolver.
+        other => token_span_choice_head(other, seq, h, 2),
     };
-    if !nodes.is_empty() {
-        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
-    }
+    push_head(&mut sections, name, nodes);
     Graph { seq_len: seq, sections }
 }
 
 fn candidates(c: &DistilBertConfig) -> Vec<Candidate> {
     let (h, v) = (c.dim, c.vocab_size);
-    let mut out = vec![Candidate::extra(
-        "position_ids buffer",
-        vec![("distilbert.embeddings.position_ids".into(), vec![1, c.max_position_embeddings])],
-        "an int64 buffer of position indices that older transformers saved with the weights; not a parameter",
-    )];
+    let mut out = vec![position_ids_buffer("distilbert.", c.max_position_embeddings, "older transformers")];
     if c.head == Head::MaskedLm {
         if c.tie_word_embeddings {
             out.push(Candidate::extra(
@@ -125,15 +115,16 @@ fn candidates(c: &DistilBertConfig) -> Vec<Candidate> {
             ));
         }
     } else {
-        out.push(Candidate::extra(
-            "masked-LM head",
-            shapes([
-                ("vocab_transform.weight".into(), &[h, h]),
-                ("vocab_transform.bias".into(), &[h]),
-                ("vocab_layer_norm.weight".into(), &[h]),
-                ("vocab_layer_norm.bias".into(), &[h]),
-                ("vocab_projector.bias".into(), &[v]),
-            ]),
+        let mlm = DroppedMlm {
+            dense: "vocab_transform",
+            norm: "vocab_layer_norm",
+            bias: "vocab_projector.bias",
+            h,
+            w: h,
+            v,
+        };
+        out.push(dropped_mlm_head(
+            &mlm,
             "the masked-LM head of the distillation checkpoint (its projector is tied to the embeddings); this class drops it",
         ));
     }

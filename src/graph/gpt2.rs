@@ -4,9 +4,9 @@
 
 use super::blocks::conv1d;
 use super::blocks::{ln_f_and_head, wte_wpe_section};
+use super::common::{gpt_cross_attention, tied_lm_head_stored_twice};
 use super::decoder::{base_prefix, layer_norm, linear};
 use super::{Candidate, Graph, Node, Op, Role, Section};
-use crate::config::decoder::DecoderHead;
 use crate::config::gpt2::Gpt2Config;
 
 architecture!(
@@ -38,12 +38,7 @@ pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
         Node::new(format!("{l}.attn_residual"), Op::Add, "residual add", &[seq, e]),
     ];
     if c.add_cross_attention {
-        nodes.extend([
-            layer_norm(&format!("{l}.ln_cross_attn"), "pre-cross-attention norm", seq, e, true),
-            conv1d(&format!("{l}.crossattention.q_attn"), "query from the decoder", seq, e, e),
-            conv1d(&format!("{l}.crossattention.c_attn"), "fused k, v from the encoder", seq, e, 2 * e),
-            conv1d(&format!("{l}.crossattention.c_proj"), "cross-attention output projection", seq, e, e),
-        ]);
+        nodes.extend(gpt_cross_attention(&l, seq, e, |n, d, i, o| conv1d(n, d, seq, i, o)));
     }
     nodes.extend([
         layer_norm(&format!("{l}.ln_2"), "pre-MLP norm", seq, e, true),
@@ -91,12 +86,7 @@ pub fn checkpoint_candidates(c: &Gpt2Config) -> Vec<Candidate> {
         masks,
         "each attention layer's lower-triangular mask buffer `attn.bias` [1, 1, n_positions, n_positions], not a parameter; the original GPT-2 checkpoints store it (with the scalar `attn.masked_bias`, which has no dimension and is not counted)",
     )];
-    if c.head == DecoderHead::CausalLm && c.tie_word_embeddings {
-        out.push(Candidate::extra(
-            "tied lm_head stored twice",
-            vec![("lm_head.weight".into(), vec![c.vocab_size, c.n_embd])],
-            "lm_head is tied to transformer.wte, but the checkpoint stores the matrix a second time",
-        ));
-    }
+    let tied = "lm_head is tied to transformer.wte";
+    out.extend(tied_lm_head_stored_twice(c.head, c.tie_word_embeddings, c.vocab_size, c.n_embd, tied));
     out
 }

@@ -3,7 +3,7 @@
 //! section repeats once per layer it holds, not per application, as ALBERT's shared layers do),
 //! and `lm_head`. Its RMSNorms have no weight; each attention has a sigmoid `gate_proj`.
 
-use super::blocks::{embedding, linear};
+use super::decoder::{embedding, linear};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::Dims;
 use crate::config::hrm_text::HrmTextConfig;

@@ -14,6 +14,7 @@ pub mod bert;
 mod bigbird_pegasus;
 pub mod blocks;
 pub mod bloom;
+mod common;
 pub mod composite;
 mod cpmant;
 pub mod dbrx;

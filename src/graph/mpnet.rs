@@ -2,6 +2,10 @@
 //! `mpnet.encoder.relative_attention_bias`, `lm_head.decoder`.
 
 use super::bert::{layer_norm, linear};
+use super::common::{
+    BEFORE_4_31, pooler_candidate, position_ids_buffer, push_head, tied_decoder_stored_twice,
+    token_span_choice_head,
+};
 use super::release::{MLM_BIAS, decoder_bias_candidate, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::Head;
@@ -141,49 +145,22 @@ pub fn build(c: &MpnetConfig, seq: u64) -> Graph {
                 linear("classifier.out_proj", "labels", 1, h, num_labels),
             ],
         ),
-        Head::TokenClassification { num_labels } => {
-            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
-        }
-        Head::QuestionAnswering => {
-            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)])
-        }
-        Head::MultipleChoice => ("classifier", vec![linear("classifier", "a score per choice", 1, h, 1)]),
+        other => token_span_choice_head(other, seq, h, c.num_labels),
     };
-    if !nodes.is_empty() {
-        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
-    }
+    push_head(&mut sections, name, nodes);
     Graph { seq_len: seq, sections }
 }
 
 fn candidates(c: &MpnetConfig) -> Vec<Candidate> {
     let (h, v) = (c.hidden_size, c.vocab_size);
-    let mut out = vec![Candidate::extra(
-        "position_ids buffer",
-        vec![("mpnet.embeddings.position_ids".into(), vec![1, c.max_position_embeddings])],
-        "an int64 buffer of position indices that transformers before 4.31 saved with the weights; not a parameter",
-    )];
+    let mut out = vec![position_ids_buffer("mpnet.", c.max_position_embeddings, BEFORE_4_31)];
     let pooler =
         shapes([("mpnet.pooler.dense.weight".into(), &[h, h]), ("mpnet.pooler.dense.bias".into(), &[h])]);
-    if has_pooler(c) {
-        out.push(Candidate::missing(
-            "pooler",
-            pooler,
-            "the class builds a pooler that the checkpoint does not store (it is then freshly initialised on load)",
-        ));
-    } else {
-        out.push(Candidate::extra(
-            "pooler",
-            pooler,
-            "the pooler of an MPNetModel checkpoint; this class is built with add_pooling_layer=False and drops it",
-        ));
-    }
+    let dropped = "the pooler of an MPNetModel checkpoint; this class is built with add_pooling_layer=False and drops it";
+    out.push(pooler_candidate(has_pooler(c), pooler, dropped));
     if c.head == Head::MaskedLm {
         if c.tie_word_embeddings {
-            out.push(Candidate::extra(
-                "tied decoder stored twice",
-                vec![("lm_head.decoder.weight".into(), vec![v, h])],
-                "the decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
-            ));
+            out.push(tied_decoder_stored_twice("lm_head.decoder.weight", v, h));
         }
         let tied = c.release.ties(c.tie_word_embeddings);
         out.push(decoder_bias_candidate(tied, "lm_head.decoder.bias", "lm_head.bias", v));

@@ -1,0 +1,127 @@
+//! Pieces that several classic families' graphs build the same way: the GPT-style decoders'
+//! (BLOOM, Falcon, GPT-2, GPT-BigCode, Phi) checkpoint candidates and cross-attention, and the
+//! BERT-like encoders' (ALBERT, ELECTRA, MPNet, DistilBERT, DeBERTa-v2) heads and candidates.
+
+use super::bert::linear;
+use super::{Candidate, Node, Role, Section};
+use crate::config::bert::Head;
+use crate::config::decoder::DecoderHead;
+
+/// The causal-LM head's `lm_head.weight` [vocab, width] that a checkpoint stores although the
+/// class ties it; `tied` says what it is tied to, as the reason words it.
+pub(crate) fn tied_lm_head_stored_twice(
+    head: DecoderHead,
+    tie: bool,
+    vocab: u64,
+    width: u64,
+    tied: &str,
+) -> Vec<Candidate> {
+    if head != DecoderHead::CausalLm || !tie {
+        return vec![];
+    }
+    vec![Candidate::extra(
+        "tied lm_head stored twice",
+        vec![("lm_head.weight".into(), vec![vocab, width])],
+        &format!("{tied}, but the checkpoint stores the matrix a second time"),
+    )]
+}
+
+/// GPT-2's and GPT-BigCode's cross-attention over the encoder's states, under the layer `l`;
+/// `proj(name, detail, in, out)` is the family's projection (`Conv1D` or `nn.Linear`).
+pub(crate) fn gpt_cross_attention(
+    l: &str,
+    seq: u64,
+    e: u64,
+    proj: impl Fn(&str, &str, u64, u64) -> Node,
+) -> Vec<Node> {
+    vec![
+        super::decoder::layer_norm(&format!("{l}.ln_cross_attn"), "pre-cross-attention norm", seq, e, true),
+        proj(&format!("{l}.crossattention.q_attn"), "query from the decoder", e, e),
+        proj(&format!("{l}.crossattention.c_attn"), "fused k, v from the encoder", e, 2 * e),
+        proj(&format!("{l}.crossattention.c_proj"), "cross-attention output projection", e, e),
+    ]
+}
+
+/// Pushes the head section `name` unless the class has no head nodes (the bare model).
+pub(crate) fn push_head(sections: &mut Vec<Section>, name: &str, nodes: Vec<Node>) {
+    if !nodes.is_empty() {
+        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
+    }
+}
+
+/// The heads the BERT-like families build alike: a label per token, the span start and end
+/// logits (`qa` wide), and a score per choice; none for any other head.
+pub(crate) fn token_span_choice_head(head: Head, seq: u64, h: u64, qa: u64) -> (&'static str, Vec<Node>) {
+    match head {
+        Head::TokenClassification { num_labels } => {
+            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
+        }
+        Head::QuestionAnswering => {
+            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, qa)])
+        }
+        Head::MultipleChoice => ("classifier", vec![linear("classifier", "a score per choice", 1, h, 1)]),
+        _ => ("", vec![]),
+    }
+}
+
+/// The `{base}embeddings.position_ids` buffer [1, positions] that older checkpoints saved; `when`
+/// says which transformers did.
+pub(crate) fn position_ids_buffer(base: &str, positions: u64, when: &str) -> Candidate {
+    Candidate::extra(
+        "position_ids buffer",
+        vec![(format!("{base}embeddings.position_ids"), vec![1, positions])],
+        &format!("an int64 buffer of position indices that {when} saved with the weights; not a parameter"),
+    )
+}
+
+/// transformers before 4.31, which saved the position ids with the weights.
+pub(crate) const BEFORE_4_31: &str = "transformers before 4.31";
+
+/// The pooler: missing from the checkpoint when the class builds it, else extra; `dropped` says
+/// whose pooler a checkpoint carries that this class does not build.
+pub(crate) fn pooler_candidate(built: bool, tensors: Vec<(String, Vec<u64>)>, dropped: &str) -> Candidate {
+    if built {
+        Candidate::missing(
+            "pooler",
+            tensors,
+            "the class builds a pooler that the checkpoint does not store (it is then freshly initialised on load)",
+        )
+    } else {
+        Candidate::extra("pooler", tensors, dropped)
+    }
+}
+
+/// The MLM decoder `{decoder}` [vocab, width] that a checkpoint stores although it is tied.
+pub(crate) fn tied_decoder_stored_twice(decoder: &str, vocab: u64, width: u64) -> Candidate {
+    Candidate::extra(
+        "tied decoder stored twice",
+        vec![(decoder.into(), vec![vocab, width])],
+        "the decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
+    )
+}
+
+/// A masked-LM head (dense `h` to `w`, its norm and the decoder bias over `v`) that a
+/// pre-training checkpoint carries and this class drops.
+pub(crate) struct DroppedMlm<'a> {
+    pub dense: &'a str,
+    pub norm: &'a str,
+    pub bias: &'a str,
+    pub h: u64,
+    pub w: u64,
+    pub v: u64,
+}
+
+pub(crate) fn dropped_mlm_head(m: &DroppedMlm, reason: &str) -> Candidate {
+    let (h, w) = (m.h, m.w);
+    Candidate::extra(
+        "masked-LM head",
+        vec![
+            (format!("{}.weight", m.dense), vec![w, h]),
+            (format!("{}.bias", m.dense), vec![w]),
+            (format!("{}.weight", m.norm), vec![w]),
+            (format!("{}.bias", m.norm), vec![w]),
+            (m.bias.into(), vec![m.v]),
+        ],
+        reason,
+    )
+}
