@@ -3,6 +3,7 @@
 //! BERT-like encoders' (ALBERT, ELECTRA, MPNet, DistilBERT, DeBERTa-v2) heads and candidates.
 
 use super::bert::linear;
+use super::kv::{KvLayout, RecurrentState};
 use super::{Candidate, Node, Role, Section};
 use crate::config::bert::Head;
 use crate::config::decoder::DecoderHead;
@@ -125,3 +126,17 @@ pub(crate) fn dropped_mlm_head(m: &DroppedMlm, reason: &str) -> Candidate {
         reason,
     )
 }
+
+/// For the families whose checkpoints hold exactly what the class builds.
+pub(crate) fn no_candidates<C>(_: &C) -> Vec<Candidate> {
+    vec![]
+}
+
+/// A purely recurrent model's serving memory: its state per sequence, no KV cache.
+pub(crate) fn recurrent_only(state: RecurrentState) -> Option<KvLayout> {
+    Some(KvLayout { groups: vec![], cross: None, cross_fixed_len: None, recurrent: Some(state) })
+}
+
+/// Where a purely recurrent model's context comes from: nowhere in the config.
+pub(crate) const RECURRENT_CONTEXT: &str =
+    "a recurrent state, which sets no length limit: the plan's default length";

@@ -5,9 +5,10 @@
 //! checkpoints store them; transformers 5.x fuses them into 3-D tensors of the same size.
 
 use super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm, token_embeddings};
+use super::common::no_candidates;
 use super::kv::{KvGroup, KvLayout, RecurrentState};
 use super::mixers::depthwise_conv;
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
+use super::{Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::QkNorm;
 use crate::config::jamba::JambaConfig;
 
@@ -44,10 +45,6 @@ architecture!(
         vec![super::ssm::SCAN_NOTE.into()]
     }
 );
-
-fn no_candidates(_: &JambaConfig) -> Vec<Candidate> {
-    vec![]
-}
 
 fn mamba_nodes(c: &JambaConfig, m: &str, seq: u64) -> Vec<Node> {
     let (h, i, n, r, k) = (c.hidden_size, c.mamba_inner, c.d_state, c.dt_rank, c.d_conv);

@@ -7,9 +7,10 @@
 //! attention layers and a fixed state for the recurrent ones.
 
 use super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm, token_embeddings};
+use super::common::no_candidates;
 use super::kv::{KvGroup, KvLayout, RecurrentState};
 use super::mixers::depthwise_conv;
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
+use super::{Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::QkNorm;
 use crate::config::spec_recur_gemma::RecurrentGemmaConfig;
 
@@ -41,10 +42,6 @@ architecture!(
         vec![RG_LRU_NOTE.into()]
     }
 );
-
-fn no_candidates(_: &RecurrentGemmaConfig) -> Vec<Candidate> {
-    vec![]
-}
 
 const RG_LRU_NOTE: &str = "Not modelled: the tensors the RG-LRU's scan saves for its backward pass. The training figures count the linears, convolution, gates and norms around it, so they are a floor for the recurrent blocks.";
 

@@ -5,8 +5,9 @@
 //! cache: serving keeps five vectors per block and sequence.
 
 use super::blocks::{layer_norm, linear, token_embeddings};
+use super::common::{no_candidates, recurrent_only};
 use super::kv::{KvLayout, RecurrentState};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
+use super::{Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::spec_recur::RwkvConfig;
 
 architecture!(
@@ -16,7 +17,7 @@ architecture!(
     candidates: no_candidates,
     unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
-        Some(KvLayout { groups: vec![], cross: None, cross_fixed_len: None, recurrent: Some(state(self)) })
+        recurrent_only(state(self))
     }
     fn context_source(&self) -> String {
         "`context_length`, the length it was trained at (as a recurrent network it reads any length at a fixed state)".into()
@@ -25,10 +26,6 @@ architecture!(
         vec![WKV_NOTE.into()]
     }
 );
-
-fn no_candidates(_: &RwkvConfig) -> Vec<Candidate> {
-    vec![]
-}
 
 const WKV_NOTE: &str = "Not modelled: the tensors the WKV recurrence saves for its backward pass. The training figures count the linears, token shifts and norms around it, so they are a floor for RWKV blocks.";
 

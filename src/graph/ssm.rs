@@ -4,9 +4,10 @@
 //! No attention and no KV cache: serving keeps each layer's recurrent state per sequence.
 
 use super::blocks::{linear, rms_norm, token_embeddings};
+use super::common::{RECURRENT_CONTEXT, no_candidates, recurrent_only};
 use super::kv::{KvLayout, RecurrentState};
 use super::mixers::depthwise_conv;
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
+use super::{Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::ssm::{Mixer, SsmConfig};
 
 architecture!(
@@ -17,24 +18,15 @@ architecture!(
     // `rescale_prenorm_residual` defaults to False: out_proj is not scaled by depth.
     unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
-        Some(KvLayout {
-            groups: vec![],
-            cross: None,
-            cross_fixed_len: None,
-            recurrent: Some(recurrent_state(self)),
-        })
+        recurrent_only(recurrent_state(self))
     }
     fn context_source(&self) -> String {
-        "a recurrent state, which sets no length limit: the plan's default length".into()
+        RECURRENT_CONTEXT.into()
     }
     fn training_notes(&self) -> Vec<String> {
         vec![SCAN_NOTE.into()]
     }
 );
-
-fn no_candidates(_: &SsmConfig) -> Vec<Candidate> {
-    vec![]
-}
 
 /// Each size is bounded on its own, but their products can still describe a model no machine
 /// holds, whose count would overflow: the graph is sized in floating point first, and such a

@@ -6,8 +6,9 @@
 //! sequence instead of a KV cache.
 
 use super::blocks::{layer_norm, linear, rms_norm, token_embeddings};
+use super::common::{RECURRENT_CONTEXT, no_candidates, recurrent_only};
 use super::kv::{KvLayout, RecurrentState};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::spec_recur::XlstmConfig;
 
 architecture!(
@@ -17,19 +18,15 @@ architecture!(
     candidates: no_candidates,
     unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
-        Some(KvLayout { groups: vec![], cross: None, cross_fixed_len: None, recurrent: Some(state(self)) })
+        recurrent_only(state(self))
     }
     fn context_source(&self) -> String {
-        "a recurrent state, which sets no length limit: the plan's default length".into()
+        RECURRENT_CONTEXT.into()
     }
     fn training_notes(&self) -> Vec<String> {
         vec![MLSTM_NOTE.into()]
     }
 );
-
-fn no_candidates(_: &XlstmConfig) -> Vec<Candidate> {
-    vec![]
-}
 
 const MLSTM_NOTE: &str = "Not modelled: the tensors the mLSTM's chunkwise recurrence saves for its backward pass (per chunk, each head's matrix memory). The training figures count the projections, gates and norms around it, so they are a floor for xLSTM blocks.";
 
