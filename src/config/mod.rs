@@ -29,6 +29,7 @@ pub mod mpnet;
 pub mod nllb_moe;
 pub mod pegasus_x;
 pub mod phi;
+mod read;
 pub mod release;
 pub mod seq2seq;
 pub mod seq2seq_misc;
