@@ -8,10 +8,10 @@ use serde::Serialize;
 
 use crate::config::Dims;
 use crate::family::ModelKind;
+use crate::graph::Graph;
 /// The KV cache's structure is part of the graph (each architecture describes its own), so it is
 /// defined below both and re-exported here, where serving has always named it.
 pub use crate::graph::kv::{KvGroup, KvLayout};
-use crate::graph::{Graph, Op, Role};
 
 use super::memory_model::{Coefficients, MemoryModel, Phase};
 
@@ -83,24 +83,13 @@ pub struct ServingView {
 
 /// Parameters of the 2-D weights of the linear layers inside the blocks (experts included).
 pub fn layer_linear_params(g: &Graph) -> u64 {
-    g.sections
-        .iter()
-        .filter(|s| s.role == Role::Layers)
-        .map(|s| {
-            let per_block: u64 = s
-                .nodes
-                .iter()
-                .filter(|n| n.op == Op::Linear)
-                .flat_map(|n| {
-                    n.params
-                        .iter()
-                        .filter(|t| t.shape.len() == 2 && t.tied_to.is_none())
-                        .map(move |t| n.copies * t.numel())
-                })
-                .sum();
-            per_block * s.repeat
-        })
-        .sum()
+    super::memory_baseline::sum_over_layer_linears(g, |n| {
+        n.params
+            .iter()
+            .filter(|t| t.shape.len() == 2 && t.tied_to.is_none())
+            .map(|t| n.copies * t.numel())
+            .sum()
+    })
 }
 
 pub fn weights_bytes(total: u64, quantised: u64, p: &Precision) -> f64 {
