@@ -140,3 +140,8 @@ pub(crate) fn recurrent_only(state: RecurrentState) -> Option<KvLayout> {
 /// Where a purely recurrent model's context comes from: nowhere in the config.
 pub(crate) const RECURRENT_CONTEXT: &str =
     "a recurrent state, which sets no length limit: the plan's default length";
+
+/// How BART's and Whisper's serving plans word a decoder layer's cached keys and values.
+pub(crate) fn kv_what(heads: u64, d_model: u64) -> String {
+    format!("2 x {heads} heads x {} head_dim", d_model / heads.max(1))
+}
