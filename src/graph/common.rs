@@ -145,3 +145,13 @@ pub(crate) const RECURRENT_CONTEXT: &str =
 pub(crate) fn kv_what(heads: u64, d_model: u64) -> String {
     format!("2 x {heads} heads x {} head_dim", d_model / heads.max(1))
 }
+
+/// A post-norm BERT layer's feed-forward under `l`: `intermediate.dense` (then `act`),
+/// `output.dense`, and the norm after the residual add.
+pub(crate) fn bert_feed_forward(l: &str, seq: u64, h: u64, ffn: u64, act: &str) -> [Node; 3] {
+    [
+        linear(&format!("{l}.intermediate.dense"), &format!("up projection, then {act}"), seq, h, ffn),
+        linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
+        super::bert::layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
+    ]
+}

@@ -4,7 +4,8 @@
 
 use super::bert::{layer_norm, linear};
 use super::common::{
-    DroppedMlm, dropped_mlm_head, push_head, tied_decoder_stored_twice, token_span_choice_head,
+    DroppedMlm, bert_feed_forward, dropped_mlm_head, push_head, tied_decoder_stored_twice,
+    token_span_choice_head,
 };
 use super::release::{MLM_BIAS, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
@@ -164,16 +165,8 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
         ),
         linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
         layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-        linear(
-            &format!("{l}.intermediate.dense"),
-            &format!("up projection, then {}", c.hidden_act),
-            seq,
-            h,
-            ffn,
-        ),
-        linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
-        layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
     ]);
+    layer.extend(bert_feed_forward(&l, seq, h, ffn, &c.hidden_act));
     if let (true, Some(attention)) = (c.talking_head, layer.iter_mut().find(|n| n.op == Op::Attention)) {
         // Mixes the heads' scores and then their weights, no bias.
         for name in ["head_logits_proj", "head_weights_proj"] {

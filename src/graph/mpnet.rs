@@ -3,8 +3,8 @@
 
 use super::bert::{layer_norm, linear};
 use super::common::{
-    BEFORE_4_31, pooler_candidate, position_ids_buffer, push_head, tied_decoder_stored_twice,
-    token_span_choice_head,
+    BEFORE_4_31, bert_feed_forward, pooler_candidate, position_ids_buffer, push_head,
+    tied_decoder_stored_twice, token_span_choice_head,
 };
 use super::release::{MLM_BIAS, decoder_bias_candidate, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
@@ -83,33 +83,21 @@ pub fn build(c: &MpnetConfig, seq: u64) -> Graph {
     let l = format!("{p}encoder.layer.{{i}}");
     let (hd, ffn) = (h / heads, c.intermediate_size);
     let a = format!("{l}.attention.attn");
-    sections.push(Section {
-        name: l.clone(),
-        role: Role::Layers,
-        repeat: c.num_layers,
-        nodes: vec![
-            linear(&format!("{a}.q"), "query projection", seq, h, h),
-            linear(&format!("{a}.k"), "key projection", seq, h, h),
-            linear(&format!("{a}.v"), "value projection", seq, h, h),
-            Node::new(
-                &a,
-                Op::Attention,
-                format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}) + relative bias)V"),
-                &[seq, h],
-            ),
-            linear(&format!("{a}.o"), "attention output projection", seq, h, h),
-            layer_norm(&format!("{l}.attention.LayerNorm"), "residual add, then norm", &[seq, h], h),
-            linear(
-                &format!("{l}.intermediate.dense"),
-                &format!("up projection, then {}", c.hidden_act),
-                seq,
-                h,
-                ffn,
-            ),
-            linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
-            layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-        ],
-    });
+    let mut nodes = vec![
+        linear(&format!("{a}.q"), "query projection", seq, h, h),
+        linear(&format!("{a}.k"), "key projection", seq, h, h),
+        linear(&format!("{a}.v"), "value projection", seq, h, h),
+        Node::new(
+            &a,
+            Op::Attention,
+            format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}) + relative bias)V"),
+            &[seq, h],
+        ),
+        linear(&format!("{a}.o"), "attention output projection", seq, h, h),
+        layer_norm(&format!("{l}.attention.LayerNorm"), "residual add, then norm", &[seq, h], h),
+    ];
+    nodes.extend(bert_feed_forward(&l, seq, h, ffn, &c.hidden_act));
+    sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
     if has_pooler(c) {
         sections.push(Section {
             name: format!("{p}pooler"),
