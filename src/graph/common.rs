@@ -155,3 +155,16 @@ pub(crate) fn bert_feed_forward(l: &str, seq: u64, h: u64, ffn: u64, act: &str) 
         super::bert::layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
     ]
 }
+
+/// The RoBERTa-style sequence-classification head (ELECTRA, MPNet): the first token's state
+/// through `classifier.dense` (then `act`), then `classifier.out_proj` to the labels.
+pub(crate) fn dense_classifier(act: &str, h: u64, num_labels: u64) -> (&'static str, Vec<Node>) {
+    let dense = format!("first token's state, dense then {act}");
+    (
+        "classifier",
+        vec![
+            linear("classifier.dense", &dense, 1, h, h),
+            linear("classifier.out_proj", "labels", 1, h, num_labels),
+        ],
+    )
+}

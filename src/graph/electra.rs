@@ -2,7 +2,7 @@
 //! `discriminator_predictions` or `generator_predictions` + `generator_lm_head` on top.
 
 use super::bert::{layer_norm, linear};
-use super::common::{BEFORE_4_31, position_ids_buffer, push_head, token_span_choice_head};
+use super::common::{BEFORE_4_31, dense_classifier, position_ids_buffer, push_head, token_span_choice_head};
 use super::encoder::{BertLayer, bert_embeddings, bert_layer};
 use super::release::{DISTANCE, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, shapes, tied_if};
@@ -107,13 +107,7 @@ pub fn build(c: &ElectraConfig, seq: u64) -> Graph {
                 ]),
             ],
         ),
-        Head::SequenceClassification { num_labels } => (
-            "classifier",
-            vec![
-                linear("classifier.dense", "first token's state, dense then GELU", 1, h, h),
-                linear("classifier.out_proj", "labels", 1, h, num_labels),
-            ],
-        ),
+        Head::SequenceClassification { num_labels } => dense_classifier("GELU", h, num_labels),
         other => token_span_choice_head(other, seq, h, c.num_labels),
     };
     push_head(&mut sections, name, nodes);

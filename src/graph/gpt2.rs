@@ -47,14 +47,8 @@ pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
         Node::new(format!("{l}.mlp_residual"), Op::Add, "residual add", &[seq, e]),
     ]);
     sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
-    sections.extend(ln_f_and_head(
-        p,
-        c.head,
-        c.tie_word_embeddings.then_some(wte.as_str()),
-        seq,
-        e,
-        c.vocab_size,
-    ));
+    let tied = c.tie_word_embeddings.then_some(wte.as_str());
+    sections.extend(ln_f_and_head(p, c.head, tied, seq, e, c.vocab_size));
     // An identity summary (summary_use_proj false) leaves the multiple-choice head without parameters.
     if let Some(out) = c.multiple_choice.and_then(|mc| mc.summary_out) {
         sections.push(Section {

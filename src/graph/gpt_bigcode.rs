@@ -116,13 +116,7 @@ pub fn build(c: &GptBigCodeConfig, seq: u64) -> Graph {
         linear(&format!("{l}.mlp.c_proj"), "down projection", seq, c.inner, e, true),
     ]);
     sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
-    sections.extend(ln_f_and_head(
-        p,
-        c.head,
-        c.tie_word_embeddings.then_some(wte.as_str()),
-        seq,
-        e,
-        c.vocab_size,
-    ));
+    let tied = c.tie_word_embeddings.then_some(wte.as_str());
+    sections.extend(ln_f_and_head(p, c.head, tied, seq, e, c.vocab_size));
     Graph { seq_len: seq, sections }
 }

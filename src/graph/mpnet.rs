@@ -3,7 +3,7 @@
 
 use super::bert::{layer_norm, linear};
 use super::common::{
-    BEFORE_4_31, bert_feed_forward, pooler_candidate, position_ids_buffer, push_head,
+    BEFORE_4_31, bert_feed_forward, dense_classifier, pooler_candidate, position_ids_buffer, push_head,
     tied_decoder_stored_twice, token_span_choice_head,
 };
 use super::release::{MLM_BIAS, decoder_bias_candidate, note};
@@ -126,13 +126,7 @@ pub fn build(c: &MpnetConfig, seq: u64) -> Graph {
                 ]),
             ],
         ),
-        Head::SequenceClassification { num_labels } => (
-            "classifier",
-            vec![
-                linear("classifier.dense", "first token's state, dense then tanh", 1, h, h),
-                linear("classifier.out_proj", "labels", 1, h, num_labels),
-            ],
-        ),
+        Head::SequenceClassification { num_labels } => dense_classifier("tanh", h, num_labels),
         other => token_span_choice_head(other, seq, h, c.num_labels),
     };
     push_head(&mut sections, name, nodes);
