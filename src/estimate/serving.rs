@@ -332,17 +332,20 @@ mod tests {
         assert_eq!(l.values(1000), 1000 * 2 * 32 * 8 * 128);
     }
 
-    #[test]
-    fn a_window_caps_the_cache() {
-        let l = KvLayout {
-            groups: vec![
-                KvGroup { layers: 2, values_per_token: 10, window: Some(100), what: String::new() },
-                KvGroup { layers: 1, values_per_token: 10, window: None, what: String::new() },
-            ],
+    /// Two layers of 10 values per token over a 100-token window, and one global layer.
+    fn two_windowed_one_global() -> KvLayout {
+        let group = |layers, window| KvGroup { layers, values_per_token: 10, window, what: String::new() };
+        KvLayout {
+            groups: vec![group(2, Some(100)), group(1, None)],
             cross: None,
             cross_fixed_len: None,
             recurrent: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_window_caps_the_cache() {
+        let l = two_windowed_one_global();
         // 2 layers x 10 x min(500, 100) + 1 x 10 x 500.
         assert_eq!(l.values(500), 2 * 10 * 100 + 10 * 500);
         assert_eq!(l.values(50), 3 * 10 * 50);
@@ -350,15 +353,7 @@ mod tests {
 
     #[test]
     fn the_serving_model_applies_the_window_at_every_length() {
-        let l = KvLayout {
-            groups: vec![
-                KvGroup { layers: 2, values_per_token: 10, window: Some(100), what: String::new() },
-                KvGroup { layers: 1, values_per_token: 10, window: None, what: String::new() },
-            ],
-            cross: None,
-            cross_fixed_len: None,
-            recurrent: None,
-        };
+        let l = two_windowed_one_global();
         let v = ServingView {
             kind: ModelKind::Decoder,
             quantised_params: 0,

@@ -7,7 +7,7 @@
 
 use super::bert::{layer_norm, linear};
 use super::common::{
-    BEFORE_4_31, DroppedMlm, dropped_mlm_head, pooler_candidate, position_ids_buffer, push_head,
+    BEFORE_4_31, dropped_mlm_head, pooler_candidate, position_ids_buffer, push_head,
     tied_decoder_stored_twice, token_span_choice_head,
 };
 use super::encoder::bert_embeddings;
@@ -181,18 +181,9 @@ fn candidates(c: &AlbertConfig) -> Vec<Candidate> {
         let tied = c.release.ties(c.tie_word_embeddings);
         out.push(decoder_bias_candidate(tied, "predictions.decoder.bias", "predictions.bias", v));
     } else {
-        let mlm = DroppedMlm {
-            dense: "predictions.dense",
-            norm: "predictions.LayerNorm",
-            bias: "predictions.bias",
-            h,
-            w: e,
-            v,
-        };
-        out.push(dropped_mlm_head(
-            &mlm,
-            "the masked-LM head from pre-training (its decoder is tied to the embeddings); this class drops it",
-        ));
+        let names = ["predictions.dense", "predictions.LayerNorm", "predictions.bias"];
+        let why = "the masked-LM head from pre-training (its decoder is tied to the embeddings); this class drops it";
+        out.push(dropped_mlm_head(names, [h, e, v], why));
     }
     if c.head != Head::PreTraining {
         out.push(Candidate::extra(

@@ -101,27 +101,21 @@ pub(crate) fn tied_decoder_stored_twice(decoder: &str, vocab: u64, width: u64) -
     )
 }
 
-/// A masked-LM head (dense `h` to `w`, its norm and the decoder bias over `v`) that a
-/// pre-training checkpoint carries and this class drops.
-pub(crate) struct DroppedMlm<'a> {
-    pub dense: &'a str,
-    pub norm: &'a str,
-    pub bias: &'a str,
-    pub h: u64,
-    pub w: u64,
-    pub v: u64,
-}
-
-pub(crate) fn dropped_mlm_head(m: &DroppedMlm, reason: &str) -> Candidate {
-    let (h, w) = (m.h, m.w);
+/// A masked-LM head that a pre-training checkpoint carries and this class drops: its `dense`
+/// (`h` to `w`), its `norm` (`w`) and the decoder `bias` over the vocabulary `v`.
+pub(crate) fn dropped_mlm_head(
+    [dense, norm, bias]: [&str; 3],
+    [h, w, v]: [u64; 3],
+    reason: &str,
+) -> Candidate {
     Candidate::extra(
         "masked-LM head",
         vec![
-            (format!("{}.weight", m.dense), vec![w, h]),
-            (format!("{}.bias", m.dense), vec![w]),
-            (format!("{}.weight", m.norm), vec![w]),
-            (format!("{}.bias", m.norm), vec![w]),
-            (m.bias.into(), vec![m.v]),
+            (format!("{dense}.weight"), vec![w, h]),
+            (format!("{dense}.bias"), vec![w]),
+            (format!("{norm}.weight"), vec![w]),
+            (format!("{norm}.bias"), vec![w]),
+            (bias.into(), vec![v]),
         ],
         reason,
     )

@@ -4,8 +4,7 @@
 
 use super::bert::{layer_norm, linear};
 use super::common::{
-    DroppedMlm, bert_feed_forward, dropped_mlm_head, push_head, tied_decoder_stored_twice,
-    token_span_choice_head,
+    bert_feed_forward, dropped_mlm_head, push_head, tied_decoder_stored_twice, token_span_choice_head,
 };
 use super::release::{MLM_BIAS, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
@@ -238,16 +237,10 @@ fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
     let (h, e, v) = (c.hidden_size, c.embedding_size, c.vocab_size);
     let mut out = vec![];
     if c.head != Head::MaskedLm {
-        let (dense, norm, bias) = (
-            "lm_predictions.lm_head.dense",
-            "lm_predictions.lm_head.LayerNorm",
-            "lm_predictions.lm_head.bias",
-        );
-        let mlm = DroppedMlm { dense, norm, bias, h, w: h, v };
-        out.push(dropped_mlm_head(
-            &mlm,
-            "the masked-LM head a pre-training checkpoint may carry; this class drops it",
-        ));
+        let head = "lm_predictions.lm_head";
+        let names = [&format!("{head}.dense"), &format!("{head}.LayerNorm"), &format!("{head}.bias")];
+        let why = "the masked-LM head a pre-training checkpoint may carry; this class drops it";
+        out.push(dropped_mlm_head(names.map(String::as_str), [h, h, v], why));
         if c.version == Version::V1 {
             return out;
         }

@@ -2,7 +2,7 @@
 //! `vocab_projector`.
 
 use super::bert::{layer_norm, linear};
-use super::common::{DroppedMlm, dropped_mlm_head, position_ids_buffer, push_head, token_span_choice_head};
+use super::common::{dropped_mlm_head, position_ids_buffer, push_head, token_span_choice_head};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, tied_if};
 use crate::config::bert::Head;
 use crate::config::distilbert::DistilBertConfig;
@@ -115,18 +115,9 @@ fn candidates(c: &DistilBertConfig) -> Vec<Candidate> {
             ));
         }
     } else {
-        let mlm = DroppedMlm {
-            dense: "vocab_transform",
-            norm: "vocab_layer_norm",
-            bias: "vocab_projector.bias",
-            h,
-            w: h,
-            v,
-        };
-        out.push(dropped_mlm_head(
-            &mlm,
-            "the masked-LM head of the distillation checkpoint (its projector is tied to the embeddings); this class drops it",
-        ));
+        let names = ["vocab_transform", "vocab_layer_norm", "vocab_projector.bias"];
+        let why = "the masked-LM head of the distillation checkpoint (its projector is tied to the embeddings); this class drops it";
+        out.push(dropped_mlm_head(names, [h, h, v], why));
     }
     out
 }
