@@ -162,3 +162,33 @@ pub(crate) fn dense_classifier(act: &str, h: u64, num_labels: u64) -> (&'static 
         ],
     )
 }
+
+/// The `Architecture` methods a wrapper config answers alike (a vision-language model around its
+/// language model, an encoder-decoder pair around its decoder): its own `class` and
+/// `defaulted`, its module's `build`, no checkpoint candidates, and the rest from `$inner`.
+macro_rules! wrapper_basics {
+    ($inner:ident) => {
+        fn activations(&self) -> Vec<(&'static str, String)> {
+            self.$inner.activations()
+        }
+        fn class(&self) -> &str {
+            &self.class
+        }
+        fn dims(&self) -> $crate::config::Dims {
+            self.$inner.dims()
+        }
+        fn defaulted(&self) -> &[$crate::config::Defaulted] {
+            &self.defaulted
+        }
+        fn graph(&self, seq: u64) -> $crate::graph::Graph {
+            build(self, seq)
+        }
+        fn checkpoint_candidates(&self) -> Vec<$crate::graph::Candidate> {
+            vec![]
+        }
+        fn unscaled_residual_init(&self) -> bool {
+            self.$inner.unscaled_residual_init()
+        }
+    };
+}
+pub(crate) use wrapper_basics;
