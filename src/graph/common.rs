@@ -192,3 +192,29 @@ macro_rules! wrapper_basics {
     };
 }
 pub(crate) use wrapper_basics;
+
+/// The embeddings of an encoder without token types (DistilBERT, MPNet): ids, the word table, the
+/// learned or fixed position table (`positions` rows, described by `what`), then their norm.
+pub(crate) fn word_and_position_embeddings(
+    emb: &str,
+    seq: u64,
+    [v, positions, h]: [u64; 3],
+    what: String,
+) -> Section {
+    Section {
+        name: emb.into(),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new("input_ids", super::Op::Input, "token ids", &[seq]),
+            super::embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens"), seq, v, h),
+            super::embedding(&format!("{emb}.position_embeddings"), what, seq, positions, h),
+            super::bert::layer_norm(
+                &format!("{emb}.LayerNorm"),
+                "sum of word and position embeddings, normalised",
+                &[seq, h],
+                h,
+            ),
+        ],
+    }
+}

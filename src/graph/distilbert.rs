@@ -2,8 +2,10 @@
 //! `vocab_projector`.
 
 use super::bert::{layer_norm, linear};
-use super::common::{dropped_mlm_head, position_ids_buffer, push_head, token_span_choice_head};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, tied_if};
+use super::common::{
+    dropped_mlm_head, position_ids_buffer, push_head, token_span_choice_head, word_and_position_embeddings,
+};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::bert::Head;
 use crate::config::distilbert::DistilBertConfig;
 
@@ -28,22 +30,8 @@ pub fn build(c: &DistilBertConfig, seq: u64) -> Graph {
     } else {
         format!("{} positions, learned", c.max_position_embeddings)
     };
-    let mut sections = vec![Section {
-        name: emb.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens"), seq, v, h),
-            embedding(&format!("{emb}.position_embeddings"), positions, seq, c.max_position_embeddings, h),
-            layer_norm(
-                &format!("{emb}.LayerNorm"),
-                "sum of word and position embeddings, normalised",
-                &[seq, h],
-                h,
-            ),
-        ],
-    }];
+    let mut sections =
+        vec![word_and_position_embeddings(&emb, seq, [v, c.max_position_embeddings, h], positions)];
     let l = format!("{p}transformer.layer.{{i}}");
     let hd = h / c.n_heads;
     sections.push(Section {

@@ -4,7 +4,7 @@
 use super::bert::{layer_norm, linear};
 use super::common::{
     BEFORE_4_31, bert_feed_forward, dense_classifier, pooler_candidate, position_ids_buffer, push_head,
-    tied_decoder_stored_twice, token_span_choice_head,
+    tied_decoder_stored_twice, token_span_choice_head, word_and_position_embeddings,
 };
 use super::release::{MLM_BIAS, decoder_bias_candidate, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
@@ -40,31 +40,9 @@ pub fn build(c: &MpnetConfig, seq: u64) -> Graph {
     let p = prefix(c);
     let (h, v) = (c.hidden_size, c.vocab_size);
     let emb = format!("{p}embeddings");
-    let mut sections = vec![Section {
-        name: emb.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens"), seq, v, h),
-            embedding(
-                &format!("{emb}.position_embeddings"),
-                format!(
-                    "{} positions, learned, numbered from 2 (after the padding index)",
-                    c.max_position_embeddings
-                ),
-                seq,
-                c.max_position_embeddings,
-                h,
-            ),
-            layer_norm(
-                &format!("{emb}.LayerNorm"),
-                "sum of word and position embeddings, normalised",
-                &[seq, h],
-                h,
-            ),
-        ],
-    }];
+    let n = c.max_position_embeddings;
+    let positions = format!("{n} positions, learned, numbered from 2 (after the padding index)");
+    let mut sections = vec![word_and_position_embeddings(&emb, seq, [v, n, h], positions)];
     let heads = c.num_heads;
     let buckets = c.relative_attention_num_buckets;
     // One bias table for the whole encoder, computed once and added in every layer.
