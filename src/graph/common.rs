@@ -218,3 +218,25 @@ pub(crate) fn word_and_position_embeddings(
         ],
     }
 }
+
+/// A section of one node under the node's own name: a model's final norm, or its head.
+pub(crate) fn alone(node: Node, role: Role) -> Section {
+    Section { name: node.name.clone(), role, repeat: 1, nodes: vec![node] }
+}
+
+/// A causal LM head `name` with no bias: logits (`what`) over the `vocab`, its weight tied to
+/// `embeddings` when `tie`.
+pub(crate) fn lm_head(
+    name: &str,
+    what: &str,
+    [seq, h, vocab]: [u64; 3],
+    tie: bool,
+    embeddings: &str,
+) -> Node {
+    Node::new(name, super::Op::Linear, what, &[seq, vocab]).with([super::tied_if(
+        tie,
+        format!("{name}.weight"),
+        &[vocab, h],
+        embeddings,
+    )])
+}

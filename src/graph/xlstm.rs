@@ -6,7 +6,7 @@
 //! sequence instead of a KV cache.
 
 use super::blocks::{layer_norm, linear, rms_norm, token_embeddings};
-use super::common::{RECURRENT_CONTEXT, no_candidates, recurrent_only};
+use super::common::{RECURRENT_CONTEXT, alone, no_candidates, recurrent_only};
 use super::kv::{KvLayout, RecurrentState};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::spec_recur::XlstmConfig;
@@ -109,15 +109,10 @@ pub fn build(c: &XlstmConfig, seq: u64) -> Graph {
     nodes.push(linear(&format!("{ff}.proj_down"), "down", seq, f, h, bias));
     nodes.push(Node::new(format!("{b}.residual"), Op::Add, "residual add", &[seq, h]));
     sections.push(Section { name: b.into(), role: Role::Layers, repeat: c.num_blocks, nodes });
-    sections.push(Section {
-        name: "backbone.out_norm".into(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![rms_norm("backbone.out_norm", "final RMSNorm", &[seq, h], h)],
-    });
+    sections.push(alone(rms_norm("backbone.out_norm", "final RMSNorm", &[seq, h], h), Role::Layers));
     if c.causal_lm {
         let head = linear("lm_head", "logits over the vocabulary", seq, h, c.vocab_size, false);
-        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![head] });
+        sections.push(alone(head, Role::Head));
     }
     Graph { seq_len: seq, sections }
 }
