@@ -237,10 +237,13 @@ fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
     let (h, e, v) = (c.hidden_size, c.embedding_size, c.vocab_size);
     let mut out = vec![];
     if c.head != Head::MaskedLm {
-        let head = "lm_predictions.lm_head";
-        let names = [&format!("{head}.dense"), &format!("{head}.LayerNorm"), &format!("{head}.bias")];
+        let names = [
+            "lm_predictions.lm_head.dense",
+            "lm_predictions.lm_head.LayerNorm",
+            "lm_predictions.lm_head.bias",
+        ];
         let why = "the masked-LM head a pre-training checkpoint may carry; this class drops it";
-        out.push(dropped_mlm_head(names.map(String::as_str), [h, h, v], why));
+        out.push(dropped_mlm_head(names, [h, h, v], why));
         if c.version == Version::V1 {
             return out;
         }
