@@ -140,10 +140,18 @@ pub(crate) fn kv_what(heads: u64, d_model: u64) -> String {
     format!("2 x {heads} heads x {} head_dim", d_model / heads.max(1))
 }
 
-/// A post-norm BERT layer's feed-forward under `l`: `intermediate.dense` (then `act`),
-/// `output.dense`, and the norm after the residual add.
-pub(crate) fn bert_feed_forward(l: &str, seq: u64, h: u64, ffn: u64, act: &str) -> [Node; 3] {
+/// The rest of a post-norm BERT layer under `l` after its attention: the attention's output
+/// projection `out` and the norm `norm` after the residual add, then the feed-forward
+/// (`intermediate.dense`, then `act`; `output.dense`; its norm).
+pub(crate) fn bert_layer_tail(
+    l: &str,
+    [out, norm]: [String; 2],
+    [seq, h, ffn]: [u64; 3],
+    act: &str,
+) -> [Node; 5] {
     [
+        linear(&out, "attention output projection", seq, h, h),
+        super::bert::layer_norm(&norm, "residual add, then norm", &[seq, h], h),
         linear(&format!("{l}.intermediate.dense"), &format!("up projection, then {act}"), seq, h, ffn),
         linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
         super::bert::layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),

@@ -4,7 +4,7 @@
 
 use super::bert::{layer_norm, linear};
 use super::common::{
-    bert_feed_forward, dropped_mlm_head, push_head, tied_decoder_stored_twice, token_span_choice_head,
+    bert_layer_tail, dropped_mlm_head, push_head, tied_decoder_stored_twice, token_span_choice_head,
 };
 use super::release::{MLM_BIAS, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
@@ -155,17 +155,10 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
     } else {
         ""
     };
-    layer.extend([
-        Node::new(
-            &a,
-            Op::Attention,
-            format!("{heads} heads x {hd}, disentangled: {terms}{keys}"),
-            &[seq, all],
-        ),
-        linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
-        layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-    ]);
-    layer.extend(bert_feed_forward(&l, seq, h, ffn, &c.hidden_act));
+    let what = format!("{heads} heads x {hd}, disentangled: {terms}{keys}");
+    layer.push(Node::new(&a, Op::Attention, what, &[seq, all]));
+    let tail = [format!("{l}.attention.output.dense"), format!("{l}.attention.output.LayerNorm")];
+    layer.extend(bert_layer_tail(&l, tail, [seq, h, ffn], &c.hidden_act));
     if let (true, Some(attention)) = (c.talking_head, layer.iter_mut().find(|n| n.op == Op::Attention)) {
         // Mixes the heads' scores and then their weights, no bias.
         for name in ["head_logits_proj", "head_weights_proj"] {

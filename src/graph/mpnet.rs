@@ -3,7 +3,7 @@
 
 use super::bert::{layer_norm, linear};
 use super::common::{
-    BEFORE_4_31, bert_feed_forward, dense_classifier, pooler_candidate, position_ids_buffer, push_head,
+    BEFORE_4_31, bert_layer_tail, dense_classifier, pooler_candidate, position_ids_buffer, push_head,
     tied_decoder_stored_twice, token_span_choice_head, word_and_position_embeddings,
 };
 use super::release::{MLM_BIAS, decoder_bias_candidate, note};
@@ -71,10 +71,9 @@ pub fn build(c: &MpnetConfig, seq: u64) -> Graph {
             format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}) + relative bias)V"),
             &[seq, h],
         ),
-        linear(&format!("{a}.o"), "attention output projection", seq, h, h),
-        layer_norm(&format!("{l}.attention.LayerNorm"), "residual add, then norm", &[seq, h], h),
     ];
-    nodes.extend(bert_feed_forward(&l, seq, h, ffn, &c.hidden_act));
+    let tail = [format!("{a}.o"), format!("{l}.attention.LayerNorm")];
+    nodes.extend(bert_layer_tail(&l, tail, [seq, h, ffn], &c.hidden_act));
     sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
     if has_pooler(c) {
         sections.push(Section {
