@@ -10,7 +10,8 @@ use super::bert::{Head, PositionEmbedding};
 use super::encoders::{
     Classes, FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH, position_embedding, sizes,
 };
-use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, flag, num_labels};
+use super::read::{BasicDefaults, encoder_basics};
+use super::{Common, ConfigError, Defaulted, class_or, classifier_labels, num_labels};
 
 const CLASSES: Classes =
     Classes { prefix: "Albert", causal_lm: None, pretraining: true, next_sentence: false };
@@ -32,11 +33,7 @@ const SIZES: [SizeKey; 10] = [
 
 #[derive(Debug, Deserialize)]
 struct Raw {
-    hidden_act: Option<String>,
-    layer_norm_eps: Option<f64>,
     position_embedding_type: Option<String>,
-    pad_token_id: Option<u64>,
-    tie_word_embeddings: Option<bool>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -75,13 +72,8 @@ impl AlbertConfig {
         #[rustfmt::skip]
         let [vocab_size, embedding_size, hidden_size, num_layers, num_groups, inner_group_num, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, SIZES, &mut d)?;
         let position_embedding = position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
-        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
-        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
-            d.push(Defaulted { field: "pad_token_id", value: "0".into() });
-            0
-        });
-        let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-12);
-        let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu_new".into());
+        let defaults = BasicDefaults { pad_token_id: 0, layer_norm_eps: 1e-12, hidden_act: "gelu_new" };
+        let b = encoder_basics(value, &defaults, &mut d)?;
         let class = class_or(common, "AlbertModel", &mut d);
         let labels = num_labels(value)?;
         let (head, mut num_labels) = super::encoders::head_of(&CLASSES, &class, labels, &mut d)?;
@@ -104,10 +96,10 @@ impl AlbertConfig {
             max_position_embeddings,
             type_vocab_size,
             position_embedding,
-            tie_word_embeddings,
-            pad_token_id,
-            layer_norm_eps,
-            hidden_act,
+            tie_word_embeddings: b.tie_word_embeddings,
+            pad_token_id: b.pad_token_id,
+            layer_norm_eps: b.layer_norm_eps,
+            hidden_act: b.hidden_act,
             release: super::release::Release::V5,
             defaulted: d,
         })

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::bert::Head;
 use super::encoders::{FFN, HEADS, LAYERS, POSITIONS, SizeKey, VOCAB, WIDTH, sizes};
+use super::read::{BasicDefaults, encoder_basics};
 use super::{Common, ConfigError, Defaulted, Limit, check_range, flag, size};
 
 /// `pos_att_type` is a list, or (older configs) one string joined with `|`.
@@ -34,12 +35,9 @@ const SIZES: [SizeKey; 6] = [
 
 #[derive(Debug, Deserialize)]
 struct Raw {
-    hidden_act: Option<String>,
     type_vocab_size: Option<u64>,
-    layer_norm_eps: Option<f64>,
     relative_attention: Option<bool>,
     max_relative_positions: Option<i64>,
-    pad_token_id: Option<u64>,
     position_biased_input: Option<bool>,
     pos_att_type: Option<PosAttType>,
     share_att_key: Option<bool>,
@@ -52,7 +50,6 @@ struct Raw {
     attention_head_size: Option<u64>,
     pooler_hidden_size: Option<u64>,
     legacy: Option<bool>,
-    tie_word_embeddings: Option<bool>,
     talking_head: Option<bool>,
 }
 
@@ -224,15 +221,10 @@ impl DebertaV2Config {
         };
         let legacy = flag("legacy", raw.legacy, true, &mut d);
         let talking_head = raw.talking_head.unwrap_or(false);
-        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
-        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
-            d.push(Defaulted { field: "pad_token_id", value: "0".into() });
-            0
-        });
-        let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-7);
-        let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
+        let defaults = BasicDefaults { pad_token_id: 0, layer_norm_eps: 1e-7, hidden_act: "gelu" };
+        let b = encoder_basics(value, &defaults, &mut d)?;
         let (class, head, num_labels) =
-            head::read(common, value, version, (legacy, tie_word_embeddings), &mut d)?;
+            head::read(common, value, version, (legacy, b.tie_word_embeddings), &mut d)?;
         Ok(DebertaV2Config {
             version,
             class,
@@ -258,10 +250,10 @@ impl DebertaV2Config {
             pooler_hidden_size,
             legacy,
             talking_head,
-            tie_word_embeddings,
-            pad_token_id,
-            layer_norm_eps,
-            hidden_act,
+            tie_word_embeddings: b.tie_word_embeddings,
+            pad_token_id: b.pad_token_id,
+            layer_norm_eps: b.layer_norm_eps,
+            hidden_act: b.hidden_act,
             release: super::release::Release::V5,
             defaulted: d,
         })

@@ -63,10 +63,7 @@ impl DistilBertConfig {
             size("max_position_embeddings", raw.max_position_embeddings, 512, 1 << 30, &mut d)?;
         let sinusoidal_pos_embds = flag("sinusoidal_pos_embds", raw.sinusoidal_pos_embds, false, &mut d);
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
-        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
-            d.push(Defaulted { field: "pad_token_id", value: "0".into() });
-            0
-        });
+        let pad_token_id = super::read::pad_token_id(raw.pad_token_id, 0, &mut d);
         let activation = raw.activation.unwrap_or_else(|| "gelu".into());
         let class = class_or(common, "DistilBertModel", &mut d);
         let labels = num_labels(value)?;

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use super::bert::{Head, PositionEmbedding};
 use super::encoders::{Classes, FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH, sizes};
-use super::{Common, ConfigError, Defaulted, class_or, flag, num_labels};
+use super::read::{BasicDefaults, encoder_basics};
+use super::{Common, ConfigError, Defaulted, class_or, num_labels};
 
 const CLASSES: Classes =
     Classes { prefix: "Electra", causal_lm: Some("ForCausalLM"), pretraining: true, next_sentence: false };
@@ -27,11 +28,7 @@ const SIZES: [SizeKey; 8] = [
 
 #[derive(Debug, Deserialize)]
 struct Raw {
-    hidden_act: Option<String>,
-    layer_norm_eps: Option<f64>,
     position_embedding_type: Option<String>,
-    pad_token_id: Option<u64>,
-    tie_word_embeddings: Option<bool>,
     summary_type: Option<String>,
     summary_use_proj: Option<bool>,
     summary_proj_to_labels: Option<bool>,
@@ -75,13 +72,8 @@ impl ElectraConfig {
         let [vocab_size, embedding_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, type_vocab_size] = sizes(value, SIZES, &mut d)?;
         let position_embedding =
             super::encoders::position_embedding(raw.position_embedding_type.as_deref(), &mut d)?;
-        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
-        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
-            d.push(Defaulted { field: "pad_token_id", value: "0".into() });
-            0
-        });
-        let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-12);
-        let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
+        let defaults = BasicDefaults { pad_token_id: 0, layer_norm_eps: 1e-12, hidden_act: "gelu" };
+        let b = encoder_basics(value, &defaults, &mut d)?;
         let class = class_or(common, "ElectraModel", &mut d);
         let labels = num_labels(value)?;
         let (head, num_labels) = super::encoders::head_of(&CLASSES, &class, labels, &mut d)?;
@@ -115,10 +107,10 @@ impl ElectraConfig {
             max_position_embeddings,
             type_vocab_size,
             position_embedding,
-            tie_word_embeddings,
-            pad_token_id,
-            layer_norm_eps,
-            hidden_act,
+            tie_word_embeddings: b.tie_word_embeddings,
+            pad_token_id: b.pad_token_id,
+            layer_norm_eps: b.layer_norm_eps,
+            hidden_act: b.hidden_act,
             summary_proj,
             release: super::release::Release::V5,
             defaulted: d,

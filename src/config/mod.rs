@@ -49,6 +49,7 @@ pub mod perceiver;
 pub mod phi;
 pub mod prophetnet;
 pub mod reformer;
+mod read;
 pub mod release;
 pub mod seq2seq;
 pub mod seq2seq_misc;

@@ -2,12 +2,13 @@
 //! 2020), with a T5-style relative position bias shared by all layers on top of learned absolute
 //! positions. Defaults are those of transformers' `MPNetConfig`.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use super::bert::Head;
 use super::encoders::{Classes, FFN, HEADS, LAYERS, POSITIONS, SizeKey, TABLE, VOCAB, WIDTH, sizes};
-use super::{Common, ConfigError, Defaulted, class_or, flag, num_labels};
+use super::read::{BasicDefaults, encoder_basics};
+use super::{Common, ConfigError, Defaulted, class_or, num_labels};
 
 /// The embeddings' padding index: hard-coded to 1 in MPNetEmbeddings whatever `pad_token_id` says.
 pub const PADDING_IDX: u64 = 1;
@@ -25,14 +26,6 @@ const SIZES: [SizeKey; 7] = [
     ("max_position_embeddings", 512, POSITIONS),
     ("relative_attention_num_buckets", 32, TABLE),
 ];
-
-#[derive(Debug, Deserialize)]
-struct Raw {
-    hidden_act: Option<String>,
-    layer_norm_eps: Option<f64>,
-    pad_token_id: Option<u64>,
-    tie_word_embeddings: Option<bool>,
-}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct MpnetConfig {
@@ -59,17 +52,11 @@ pub struct MpnetConfig {
 
 impl MpnetConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
-        let raw: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
         #[rustfmt::skip]
         let [vocab_size, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings, relative_attention_num_buckets] = sizes(value, SIZES, &mut d)?;
-        let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
-        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
-            d.push(Defaulted { field: "pad_token_id", value: "1".into() });
-            1
-        });
-        let layer_norm_eps = raw.layer_norm_eps.unwrap_or(1e-12);
-        let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
+        let defaults = BasicDefaults { pad_token_id: 1, layer_norm_eps: 1e-12, hidden_act: "gelu" };
+        let b = encoder_basics(value, &defaults, &mut d)?;
         let class = class_or(common, "MPNetModel", &mut d);
         let labels = num_labels(value)?;
         let (head, num_labels) = super::encoders::head_of(&CLASSES, &class, labels, &mut d)?;
@@ -84,10 +71,10 @@ impl MpnetConfig {
             intermediate_size,
             max_position_embeddings,
             relative_attention_num_buckets,
-            tie_word_embeddings,
-            pad_token_id,
-            layer_norm_eps,
-            hidden_act,
+            tie_word_embeddings: b.tie_word_embeddings,
+            pad_token_id: b.pad_token_id,
+            layer_norm_eps: b.layer_norm_eps,
+            hidden_act: b.hidden_act,
             release: super::release::Release::V5,
             defaulted: d,
         })

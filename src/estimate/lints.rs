@@ -720,22 +720,9 @@ mod tests {
     use super::*;
 
     fn dims() -> Dims {
-        Dims {
-            hidden_size: 768,
-            num_layers: 6,
-            num_heads: 12,
-            num_kv_heads: 12,
-            head_dim: 64,
-            intermediate_size: 3072,
-            vocab_size: 32000,
-            context: 512,
-            usable_context: 512,
-            pad_token_id: Some(0),
-            tie_word_embeddings: true,
-            layer_norm_eps: 1e-12,
-            num_experts: None,
-            experts_per_token: None,
-        }
+        // A BERT-base-shaped encoder: 64-wide heads, every head its own key and value.
+        let base = Dims::mha(768, 6, 12, 3072, 32000, 512);
+        Dims { pad_token_id: Some(0), tie_word_embeddings: true, layer_norm_eps: 1e-12, ..base }
     }
 
     const ALL_NATIVE: &[CardBf16<'static>] = &[

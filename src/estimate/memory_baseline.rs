@@ -14,7 +14,7 @@
 
 use serde::Serialize;
 
-use crate::graph::{Graph, Op, Role};
+use crate::graph::{Graph, Node, Op, Role};
 
 pub const ADAM_BYTES_PER_PARAM: f64 = 16.0;
 pub const OPTIMIZER_FACTOR: f64 = 1.2;
@@ -71,18 +71,23 @@ pub struct BaselineMemory {
 /// Trainable parameters of LoRA at `rank` on every linear layer in the blocks: r x (in + out)
 /// per adapted matrix.
 pub fn lora_params(graph: &Graph, rank: u64) -> u64 {
+    sum_over_layer_linears(graph, |n| {
+        n.params
+            .iter()
+            .find(|t| t.shape.len() == 2)
+            .map_or(0, |w| n.copies * rank * (w.shape[0] + w.shape[1]))
+    })
+}
+
+/// `per_node` summed over the linear nodes of the blocks, each block section counted `repeat`
+/// times.
+pub(crate) fn sum_over_layer_linears(graph: &Graph, per_node: impl Fn(&Node) -> u64) -> u64 {
     graph
         .sections
         .iter()
         .filter(|s| s.role == Role::Layers)
         .map(|s| {
-            let per_block: u64 = s
-                .nodes
-                .iter()
-                .filter(|n| n.op == Op::Linear)
-                .filter_map(|n| n.params.iter().find(|t| t.shape.len() == 2).map(|w| (n.copies, w)))
-                .map(|(copies, w)| copies * rank * (w.shape[0] + w.shape[1]))
-                .sum();
+            let per_block: u64 = s.nodes.iter().filter(|n| n.op == Op::Linear).map(&per_node).sum();
             per_block * s.repeat
         })
         .sum()

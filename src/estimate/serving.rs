@@ -8,10 +8,10 @@ use serde::Serialize;
 
 use crate::config::Dims;
 use crate::family::ModelKind;
+use crate::graph::Graph;
 /// The KV cache's structure is part of the graph (each architecture describes its own), so it is
 /// defined below both and re-exported here, where serving has always named it.
 pub use crate::graph::kv::{KvGroup, KvLayout};
-use crate::graph::{Graph, Op, Role};
 
 use super::memory_model::{Coefficients, MemoryModel, Phase};
 
@@ -83,24 +83,13 @@ pub struct ServingView {
 
 /// Parameters of the 2-D weights of the linear layers inside the blocks (experts included).
 pub fn layer_linear_params(g: &Graph) -> u64 {
-    g.sections
-        .iter()
-        .filter(|s| s.role == Role::Layers)
-        .map(|s| {
-            let per_block: u64 = s
-                .nodes
-                .iter()
-                .filter(|n| n.op == Op::Linear)
-                .flat_map(|n| {
-                    n.params
-                        .iter()
-                        .filter(|t| t.shape.len() == 2 && t.tied_to.is_none())
-                        .map(move |t| n.copies * t.numel())
-                })
-                .sum();
-            per_block * s.repeat
-        })
-        .sum()
+    super::memory_baseline::sum_over_layer_linears(g, |n| {
+        n.params
+            .iter()
+            .filter(|t| t.shape.len() == 2 && t.tied_to.is_none())
+            .map(|t| n.copies * t.numel())
+            .sum()
+    })
 }
 
 pub fn weights_bytes(total: u64, quantised: u64, p: &Precision) -> f64 {
@@ -343,17 +332,20 @@ mod tests {
         assert_eq!(l.values(1000), 1000 * 2 * 32 * 8 * 128);
     }
 
-    #[test]
-    fn a_window_caps_the_cache() {
-        let l = KvLayout {
-            groups: vec![
-                KvGroup { layers: 2, values_per_token: 10, window: Some(100), what: String::new() },
-                KvGroup { layers: 1, values_per_token: 10, window: None, what: String::new() },
-            ],
+    /// Two layers of 10 values per token over a 100-token window, and one global layer.
+    fn two_windowed_one_global() -> KvLayout {
+        let group = |layers, window| KvGroup { layers, values_per_token: 10, window, what: String::new() };
+        KvLayout {
+            groups: vec![group(2, Some(100)), group(1, None)],
             cross: None,
             cross_fixed_len: None,
             recurrent: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_window_caps_the_cache() {
+        let l = two_windowed_one_global();
         // 2 layers x 10 x min(500, 100) + 1 x 10 x 500.
         assert_eq!(l.values(500), 2 * 10 * 100 + 10 * 500);
         assert_eq!(l.values(50), 3 * 10 * 50);
@@ -361,15 +353,7 @@ mod tests {
 
     #[test]
     fn the_serving_model_applies_the_window_at_every_length() {
-        let l = KvLayout {
-            groups: vec![
-                KvGroup { layers: 2, values_per_token: 10, window: Some(100), what: String::new() },
-                KvGroup { layers: 1, values_per_token: 10, window: None, what: String::new() },
-            ],
-            cross: None,
-            cross_fixed_len: None,
-            recurrent: None,
-        };
+        let l = two_windowed_one_global();
         let v = ServingView {
             kind: ModelKind::Decoder,
             quantised_params: 0,

@@ -6,6 +6,10 @@
 //! How often the forward pass runs each group is said in the nodes' detail.
 
 use super::bert::{layer_norm, linear};
+use super::common::{
+    BEFORE_4_31, dropped_mlm_head, pooler_candidate, position_ids_buffer, push_head,
+    tied_decoder_stored_twice, token_span_choice_head,
+};
 use super::encoder::bert_embeddings;
 use super::release::{DISTANCE, MLM_BIAS, decoder_bias_candidate, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, shapes, tied_if};
@@ -157,63 +161,29 @@ pub fn build(c: &AlbertConfig, seq: u64) -> Graph {
         Head::SequenceClassification { num_labels } => {
             ("classifier", vec![linear("classifier", "labels from the pooled vector", 1, h, num_labels)])
         }
-        Head::TokenClassification { num_labels } => {
-            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
-        }
-        Head::QuestionAnswering => {
-            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)])
-        }
-        Head::MultipleChoice => ("classifier", vec![linear("classifier", "a score per choice", 1, h, 1)]),
+        other => token_span_choice_head(other, seq, h, c.num_labels),
     };
-    if !nodes.is_empty() {
-        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
-    }
+    push_head(&mut sections, name, nodes);
     Graph { seq_len: seq, sections }
 }
 
 fn candidates(c: &AlbertConfig) -> Vec<Candidate> {
     let (h, e, v) = (c.hidden_size, c.embedding_size, c.vocab_size);
-    let mut out = vec![Candidate::extra(
-        "position_ids buffer",
-        vec![("albert.embeddings.position_ids".into(), vec![1, c.max_position_embeddings])],
-        "an int64 buffer of position indices that transformers before 4.31 saved with the weights; not a parameter",
-    )];
+    let mut out = vec![position_ids_buffer("albert.", c.max_position_embeddings, BEFORE_4_31)];
     let pooler = shapes([("albert.pooler.weight".into(), &[h, h]), ("albert.pooler.bias".into(), &[h])]);
-    if has_pooler(c) {
-        out.push(Candidate::missing(
-            "pooler",
-            pooler,
-            "the class builds a pooler that the checkpoint does not store (it is then freshly initialised on load)",
-        ));
-    } else {
-        out.push(Candidate::extra(
-            "pooler",
-            pooler,
-            "the pooler of the pre-training class; this class is built with add_pooling_layer=False and drops it",
-        ));
-    }
+    let dropped =
+        "the pooler of the pre-training class; this class is built with add_pooling_layer=False and drops it";
+    out.push(pooler_candidate(has_pooler(c), pooler, dropped));
     if matches!(c.head, Head::MaskedLm | Head::PreTraining) {
         if c.tie_word_embeddings {
-            out.push(Candidate::extra(
-                "tied decoder stored twice",
-                vec![("predictions.decoder.weight".into(), vec![v, e])],
-                "the decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
-            ));
+            out.push(tied_decoder_stored_twice("predictions.decoder.weight", v, e));
         }
         let tied = c.release.ties(c.tie_word_embeddings);
         out.push(decoder_bias_candidate(tied, "predictions.decoder.bias", "predictions.bias", v));
     } else {
-        out.push(Candidate::extra(
-            "masked-LM head",
-            shapes([
-                ("predictions.dense.weight".into(), &[e, h]),
-                ("predictions.dense.bias".into(), &[e]),
-                ("predictions.LayerNorm.weight".into(), &[e]),
-                ("predictions.LayerNorm.bias".into(), &[e]),
-                ("predictions.bias".into(), &[v]),
-            ]),
-            "the masked-LM head from pre-training (its decoder is tied to the embeddings); this class drops it",
-        ));
+        let names = ["predictions.dense", "predictions.LayerNorm", "predictions.bias"];
+        let why = "the masked-LM head from pre-training (its decoder is tied to the embeddings); this class drops it";
+        out.push(dropped_mlm_head(names, [h, e, v], why));
     }
     if c.head != Head::PreTraining {
         out.push(Candidate::extra(

@@ -3,6 +3,7 @@
 //! `model.decoder.layer_norm`, `lm_head`. The attention and feed-forward builders are shared with
 //! Whisper, which has the same layers.
 
+use super::common::kv_what;
 use super::kv::KvLayout;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::bart::{BartConfig, Head, Positions};
@@ -25,11 +26,7 @@ architecture!(
     }
     fn kv_layout(&self) -> Option<KvLayout> {
         let vpt = 2 * self.d_model;
-        let what = format!(
-            "2 x {} heads x {} head_dim",
-            self.decoder_attention_heads,
-            self.d_model / self.decoder_attention_heads.max(1)
-        );
+        let what = kv_what(self.decoder_attention_heads, self.d_model);
         Some(super::t5_blocks::encoder_decoder_kv(self.decoder_layers, vpt, &what))
     }
 );
@@ -74,8 +71,7 @@ pub(crate) fn decoder_layer(
     act: &str,
     key_bias: bool,
 ) -> Vec<Node> {
-    let mut nodes = attention(&format!("{l}.self_attn"), "causal", seq, h, heads, key_bias);
-    nodes.push(layer_norm(&format!("{l}.self_attn_layer_norm"), "self-attention's norm", seq, h));
+    let mut nodes = self_attention(l, "causal", seq, h, heads, key_bias);
     nodes.extend(attention(
         &format!("{l}.encoder_attn"),
         "over the encoder's output",
@@ -85,8 +81,7 @@ pub(crate) fn decoder_layer(
         key_bias,
     ));
     nodes.push(layer_norm(&format!("{l}.encoder_attn_layer_norm"), "cross-attention's norm", seq, h));
-    nodes.extend(feed_forward(l, seq, h, ffn, act));
-    nodes.push(layer_norm(&format!("{l}.final_layer_norm"), "feed-forward's norm", seq, h));
+    nodes.extend(normed_feed_forward(l, seq, h, ffn, act));
     nodes
 }
 
@@ -99,9 +94,19 @@ pub(crate) fn encoder_layer(
     act: &str,
     key_bias: bool,
 ) -> Vec<Node> {
-    let mut nodes = attention(&format!("{l}.self_attn"), "bidirectional", seq, h, heads, key_bias);
+    let mut nodes = self_attention(l, "bidirectional", seq, h, heads, key_bias);
+    nodes.extend(normed_feed_forward(l, seq, h, ffn, act));
+    nodes
+}
+
+fn self_attention(l: &str, what: &str, seq: u64, h: u64, heads: u64, key_bias: bool) -> Vec<Node> {
+    let mut nodes = attention(&format!("{l}.self_attn"), what, seq, h, heads, key_bias);
     nodes.push(layer_norm(&format!("{l}.self_attn_layer_norm"), "self-attention's norm", seq, h));
-    nodes.extend(feed_forward(l, seq, h, ffn, act));
+    nodes
+}
+
+fn normed_feed_forward(l: &str, seq: u64, h: u64, ffn: u64, act: &str) -> Vec<Node> {
+    let mut nodes = feed_forward(l, seq, h, ffn, act);
     nodes.push(layer_norm(&format!("{l}.final_layer_norm"), "feed-forward's norm", seq, h));
     nodes
 }

@@ -2,11 +2,11 @@
 //! `word_embeddings_layernorm`, `h.{i}.self_attention.query_key_value`, `ln_f`) under
 //! `transformer.` in head classes. Positions are ALiBi biases: no table, no parameters.
 
-use super::blocks::ln_f_and_head;
-use super::decoder::{base_prefix, embedding, layer_norm, linear};
+use super::blocks::{ln_f_and_head, token_embeddings};
+use super::common::tied_lm_head_stored_twice;
+use super::decoder::{base_prefix, layer_norm, linear};
 use super::{Candidate, Graph, Node, Op, Role, Section};
 use crate::config::bloom::BloomConfig;
-use crate::config::decoder::DecoderHead;
 
 architecture!(
     BloomConfig,
@@ -20,22 +20,15 @@ pub fn build(c: &BloomConfig, seq: u64) -> Graph {
     let p = base_prefix(c.head, "transformer.");
     let h = c.hidden_size;
     let word_embeddings = format!("{p}word_embeddings.weight");
-    let mut sections = vec![Section {
-        name: format!("{p}word_embeddings"),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(
-                &format!("{p}word_embeddings"),
-                format!("{} tokens", c.vocab_size),
-                seq,
-                c.vocab_size,
-                h,
-            ),
-            layer_norm(&format!("{p}word_embeddings_layernorm"), "embedding norm", seq, h, true),
-        ],
-    }];
+    let mut embeddings = token_embeddings(&format!("{p}word_embeddings"), seq, c.vocab_size, h);
+    embeddings.nodes.push(layer_norm(
+        &format!("{p}word_embeddings_layernorm"),
+        "embedding norm",
+        seq,
+        h,
+        true,
+    ));
+    let mut sections = vec![embeddings];
     let l = format!("{p}h.{{i}}");
     let nodes = vec![
         layer_norm(&format!("{l}.input_layernorm"), "pre-attention norm", seq, h, true),
@@ -52,25 +45,12 @@ pub fn build(c: &BloomConfig, seq: u64) -> Graph {
         linear(&format!("{l}.mlp.dense_4h_to_h"), "down projection", seq, 4 * h, h, true),
     ];
     sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
-    sections.extend(ln_f_and_head(
-        p,
-        c.head,
-        c.tie_word_embeddings.then_some(word_embeddings.as_str()),
-        seq,
-        h,
-        c.vocab_size,
-    ));
+    let tied = c.tie_word_embeddings.then_some(word_embeddings.as_str());
+    sections.extend(ln_f_and_head(p, c.head, tied, seq, h, c.vocab_size));
     Graph { seq_len: seq, sections }
 }
 
 pub fn checkpoint_candidates(c: &BloomConfig) -> Vec<Candidate> {
-    let mut out = vec![];
-    if c.head == DecoderHead::CausalLm && c.tie_word_embeddings {
-        out.push(Candidate::extra(
-            "tied lm_head stored twice",
-            vec![("lm_head.weight".into(), vec![c.vocab_size, c.hidden_size])],
-            "lm_head is tied to transformer.word_embeddings, but the checkpoint stores the matrix a second time",
-        ));
-    }
-    out
+    let tied = "lm_head is tied to transformer.word_embeddings";
+    tied_lm_head_stored_twice(c.head, c.tie_word_embeddings, c.vocab_size, c.hidden_size, tied)
 }

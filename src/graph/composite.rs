@@ -6,9 +6,8 @@ use serde::Serialize;
 
 use super::blocks::{linear, rms_norm};
 use super::kv::KvLayout;
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Architecture, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::composite::{CompositeConfig, Projector};
-use crate::config::{Defaulted, Dims};
 
 /// The parts of a vision-language model, for the page and the JSON (`vision`).
 #[derive(Debug, Clone, Serialize)]
@@ -163,29 +162,9 @@ impl CompositeConfig {
 }
 
 impl Architecture for CompositeConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        self.text.activations()
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        self.text.dims()
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        vec![]
-    }
+    super::common::wrapper_basics!(text);
     fn checkpoint_prefixes(&self) -> Vec<String> {
         vec!["model.".into()]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        self.text.unscaled_residual_init()
     }
     fn kv_layout(&self) -> Option<KvLayout> {
         self.text.kv_layout()

@@ -4,7 +4,8 @@
 //! untied `lm_head`. The bare `CpmAntModel` drops the `cpmant.`.
 
 use super::blocks::{embedding, linear, rms_norm};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::common::no_candidates;
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::Dims;
 use crate::config::cpmant::CpmAntConfig;
 
@@ -86,10 +87,6 @@ pub fn build(c: &CpmAntConfig, seq: u64) -> Graph {
         sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
     }
     Graph { seq_len: seq, sections }
-}
-
-fn no_candidates(_: &CpmAntConfig) -> Vec<Candidate> {
-    vec![]
 }
 
 architecture!(

@@ -3,6 +3,9 @@
 //! `cls.predictions.decoder`.
 
 use super::bert::{layer_norm, linear};
+use super::common::{
+    bert_layer_tail, dropped_mlm_head, push_head, tied_decoder_stored_twice, token_span_choice_head,
+};
 use super::release::{MLM_BIAS, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::Head;
@@ -152,25 +155,10 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
     } else {
         ""
     };
-    layer.extend([
-        Node::new(
-            &a,
-            Op::Attention,
-            format!("{heads} heads x {hd}, disentangled: {terms}{keys}"),
-            &[seq, all],
-        ),
-        linear(&format!("{l}.attention.output.dense"), "attention output projection", seq, h, h),
-        layer_norm(&format!("{l}.attention.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-        linear(
-            &format!("{l}.intermediate.dense"),
-            &format!("up projection, then {}", c.hidden_act),
-            seq,
-            h,
-            ffn,
-        ),
-        linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
-        layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-    ]);
+    let what = format!("{heads} heads x {hd}, disentangled: {terms}{keys}");
+    layer.push(Node::new(&a, Op::Attention, what, &[seq, all]));
+    let tail = [format!("{l}.attention.output.dense"), format!("{l}.attention.output.LayerNorm")];
+    layer.extend(bert_layer_tail(&l, tail, [seq, h, ffn], &c.hidden_act));
     if let (true, Some(attention)) = (c.talking_head, layer.iter_mut().find(|n| n.op == Op::Attention)) {
         // Mixes the heads' scores and then their weights, no bias.
         for name in ["head_logits_proj", "head_weights_proj"] {
@@ -232,17 +220,9 @@ pub fn build(c: &DebertaV2Config, seq: u64) -> Graph {
         Head::SequenceClassification { num_labels } => {
             ("classifier", vec![linear("classifier", "labels from the pooled vector", 1, h, num_labels)])
         }
-        Head::MultipleChoice => ("classifier", vec![linear("classifier", "a score per choice", 1, h, 1)]),
-        Head::TokenClassification { num_labels } => {
-            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
-        }
-        Head::QuestionAnswering => {
-            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)])
-        }
+        other => token_span_choice_head(other, seq, h, c.num_labels),
     };
-    if !nodes.is_empty() {
-        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
-    }
+    push_head(&mut sections, name, nodes);
     Graph { seq_len: seq, sections }
 }
 
@@ -250,17 +230,13 @@ fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
     let (h, e, v) = (c.hidden_size, c.embedding_size, c.vocab_size);
     let mut out = vec![];
     if c.head != Head::MaskedLm {
-        out.push(Candidate::extra(
-            "masked-LM head",
-            shapes([
-                ("lm_predictions.lm_head.dense.weight".into(), &[h, h]),
-                ("lm_predictions.lm_head.dense.bias".into(), &[h]),
-                ("lm_predictions.lm_head.LayerNorm.weight".into(), &[h]),
-                ("lm_predictions.lm_head.LayerNorm.bias".into(), &[h]),
-                ("lm_predictions.lm_head.bias".into(), &[v]),
-            ]),
-            "the masked-LM head a pre-training checkpoint may carry; this class drops it",
-        ));
+        let names = [
+            "lm_predictions.lm_head.dense",
+            "lm_predictions.lm_head.LayerNorm",
+            "lm_predictions.lm_head.bias",
+        ];
+        let why = "the masked-LM head a pre-training checkpoint may carry; this class drops it";
+        out.push(dropped_mlm_head(names, [h, h, v], why));
         if c.version == Version::V1 {
             return out;
         }
@@ -277,11 +253,7 @@ fn candidates(c: &DebertaV2Config) -> Vec<Candidate> {
             "the ELECTRA-style discriminator head a DeBERTa-v3 pre-training checkpoint may carry (transformers ignores mask_predictions.* on load)",
         ));
     } else if c.legacy && c.tie_word_embeddings {
-        out.push(Candidate::extra(
-            "tied decoder stored twice",
-            vec![("cls.predictions.decoder.weight".into(), vec![v, e])],
-            "the decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
-        ));
+        out.push(tied_decoder_stored_twice("cls.predictions.decoder.weight", v, e));
     }
     out
 }

@@ -2,7 +2,10 @@
 //! `vocab_projector`.
 
 use super::bert::{layer_norm, linear};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
+use super::common::{
+    dropped_mlm_head, position_ids_buffer, push_head, token_span_choice_head, word_and_position_embeddings,
+};
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::bert::Head;
 use crate::config::distilbert::DistilBertConfig;
 
@@ -27,22 +30,8 @@ pub fn build(c: &DistilBertConfig, seq: u64) -> Graph {
     } else {
         format!("{} positions, learned", c.max_position_embeddings)
     };
-    let mut sections = vec![Section {
-        name: emb.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens"), seq, v, h),
-            embedding(&format!("{emb}.position_embeddings"), positions, seq, c.max_position_embeddings, h),
-            layer_norm(
-                &format!("{emb}.LayerNorm"),
-                "sum of word and position embeddings, normalised",
-                &[seq, h],
-                h,
-            ),
-        ],
-    }];
+    let mut sections =
+        vec![word_and_position_embeddings(&emb, seq, [v, c.max_position_embeddings, h], positions)];
     let l = format!("{p}transformer.layer.{{i}}");
     let hd = h / c.n_heads;
     sections.push(Section {
@@ -94,28 +83,17 @@ pub fn build(c: &DistilBertConfig, seq: u64) -> Graph {
                 linear("classifier", "a score per choice", 1, h, 1),
             ],
         ),
-        Head::TokenClassification { num_labels } => {
-            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
-        }
-        Head::QuestionAnswering => {
-            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, 2)])
-        }
-        // Not produced by the DistilBERT resolver.
-        Head::CausalLm | Head::PreTraining | Head::NextSentencePrediction => ("", vec![]),
+        // DistilBertForQuestionAnswering's qa_outputs is 2 wide whatever num_labels says; the
+        // causal-LM, pre-training and next-sentence heads are not produced by its resolver.
+        other => token_span_choice_head(other, seq, h, 2),
     };
-    if !nodes.is_empty() {
-        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
-    }
+    push_head(&mut sections, name, nodes);
     Graph { seq_len: seq, sections }
 }
 
 fn candidates(c: &DistilBertConfig) -> Vec<Candidate> {
     let (h, v) = (c.dim, c.vocab_size);
-    let mut out = vec![Candidate::extra(
-        "position_ids buffer",
-        vec![("distilbert.embeddings.position_ids".into(), vec![1, c.max_position_embeddings])],
-        "an int64 buffer of position indices that older transformers saved with the weights; not a parameter",
-    )];
+    let mut out = vec![position_ids_buffer("distilbert.", c.max_position_embeddings, "older transformers")];
     if c.head == Head::MaskedLm {
         if c.tie_word_embeddings {
             out.push(Candidate::extra(
@@ -125,17 +103,9 @@ fn candidates(c: &DistilBertConfig) -> Vec<Candidate> {
             ));
         }
     } else {
-        out.push(Candidate::extra(
-            "masked-LM head",
-            shapes([
-                ("vocab_transform.weight".into(), &[h, h]),
-                ("vocab_transform.bias".into(), &[h]),
-                ("vocab_layer_norm.weight".into(), &[h]),
-                ("vocab_layer_norm.bias".into(), &[h]),
-                ("vocab_projector.bias".into(), &[v]),
-            ]),
-            "the masked-LM head of the distillation checkpoint (its projector is tied to the embeddings); this class drops it",
-        ));
+        let names = ["vocab_transform", "vocab_layer_norm", "vocab_projector.bias"];
+        let why = "the masked-LM head of the distillation checkpoint (its projector is tied to the embeddings); this class drops it";
+        out.push(dropped_mlm_head(names, [h, h, v], why));
     }
     out
 }

@@ -2,6 +2,7 @@
 //! `discriminator_predictions` or `generator_predictions` + `generator_lm_head` on top.
 
 use super::bert::{layer_norm, linear};
+use super::common::{BEFORE_4_31, dense_classifier, position_ids_buffer, push_head, token_span_choice_head};
 use super::encoder::{BertLayer, bert_embeddings, bert_layer};
 use super::release::{DISTANCE, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, shapes, tied_if};
@@ -106,33 +107,16 @@ pub fn build(c: &ElectraConfig, seq: u64) -> Graph {
                 ]),
             ],
         ),
-        Head::SequenceClassification { num_labels } => (
-            "classifier",
-            vec![
-                linear("classifier.dense", "first token's state, dense then GELU", 1, h, h),
-                linear("classifier.out_proj", "labels", 1, h, num_labels),
-            ],
-        ),
-        Head::TokenClassification { num_labels } => {
-            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
-        }
-        Head::QuestionAnswering => {
-            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)])
-        }
+        Head::SequenceClassification { num_labels } => dense_classifier("GELU", h, num_labels),
+        other => token_span_choice_head(other, seq, h, c.num_labels),
     };
-    if !nodes.is_empty() {
-        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
-    }
+    push_head(&mut sections, name, nodes);
     Graph { seq_len: seq, sections }
 }
 
 fn candidates(c: &ElectraConfig) -> Vec<Candidate> {
     let (h, e, v) = (c.hidden_size, c.embedding_size, c.vocab_size);
-    let mut out = vec![Candidate::extra(
-        "position_ids buffer",
-        vec![("electra.embeddings.position_ids".into(), vec![1, c.max_position_embeddings])],
-        "an int64 buffer of position indices that transformers before 4.31 saved with the weights; not a parameter",
-    )];
+    let mut out = vec![position_ids_buffer("electra.", c.max_position_embeddings, BEFORE_4_31)];
     if c.head != Head::PreTraining {
         out.push(Candidate::extra(
             "discriminator head",

@@ -3,9 +3,8 @@
 //! `enc_to_dec_proj` between them when the widths differ.
 
 use super::kv::KvLayout;
-use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
+use super::{Architecture, Graph, Node, Op, Role, Section};
 use crate::config::encoder_decoder::{CrossAttention, EncoderDecoderConfig};
-use crate::config::{Defaulted, Dims};
 
 pub(crate) fn moved(mut s: Section, p: &str) -> Section {
     s.name = format!("{p}{}", s.name);
@@ -82,29 +81,9 @@ pub fn build(c: &EncoderDecoderConfig, seq: u64) -> Graph {
 }
 
 impl Architecture for EncoderDecoderConfig {
-    fn activations(&self) -> Vec<(&'static str, String)> {
-        self.decoder.activations()
-    }
-    fn class(&self) -> &str {
-        &self.class
-    }
-    fn dims(&self) -> Dims {
-        self.decoder.dims()
-    }
-    fn defaulted(&self) -> &[Defaulted] {
-        &self.defaulted
-    }
-    fn graph(&self, seq: u64) -> Graph {
-        build(self, seq)
-    }
-    fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        vec![]
-    }
+    super::common::wrapper_basics!(decoder);
     fn checkpoint_prefixes(&self) -> Vec<String> {
         vec![]
-    }
-    fn unscaled_residual_init(&self) -> bool {
-        self.decoder.unscaled_residual_init()
     }
     fn kv_layout(&self) -> Option<KvLayout> {
         let d = self.decoder.dims();

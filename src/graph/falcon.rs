@@ -1,10 +1,10 @@
 //! The Falcon graph, named as transformers' `FalconModel` (`word_embeddings`,
 //! `h.{i}.self_attention.query_key_value`, `ln_f`) under `transformer.` in head classes.
 
-use super::blocks::ln_f_and_head;
-use super::decoder::{base_prefix, embedding, layer_norm, linear};
+use super::blocks::{ln_f_and_head, token_embeddings};
+use super::common::tied_lm_head_stored_twice;
+use super::decoder::{base_prefix, layer_norm, linear};
 use super::{Candidate, Graph, Node, Op, Role, Section};
-use crate::config::decoder::DecoderHead;
 use crate::config::falcon::{BlockNorms, FalconConfig, QkvLayout};
 
 architecture!(
@@ -19,21 +19,7 @@ pub fn build(c: &FalconConfig, seq: u64) -> Graph {
     let p = base_prefix(c.head, "transformer.");
     let h = c.hidden_size;
     let word_embeddings = format!("{p}word_embeddings.weight");
-    let mut sections = vec![Section {
-        name: format!("{p}word_embeddings"),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(
-                &format!("{p}word_embeddings"),
-                format!("{} tokens", c.vocab_size),
-                seq,
-                c.vocab_size,
-                h,
-            ),
-        ],
-    }];
+    let mut sections = vec![token_embeddings(&format!("{p}word_embeddings"), seq, c.vocab_size, h)];
     let l = format!("{p}h.{{i}}");
     let norm = |name: &str, detail: &str| layer_norm(&format!("{l}.{name}"), detail, seq, h, true);
     let mut nodes = match c.norms {
@@ -83,25 +69,12 @@ pub fn build(c: &FalconConfig, seq: u64) -> Graph {
         linear(&format!("{l}.mlp.dense_4h_to_h"), "down projection", seq, f, h, c.bias),
     ]);
     sections.push(Section { name: l, role: Role::Layers, repeat: c.num_layers, nodes });
-    sections.extend(ln_f_and_head(
-        p,
-        c.head,
-        c.tie_word_embeddings.then_some(word_embeddings.as_str()),
-        seq,
-        h,
-        c.vocab_size,
-    ));
+    let tied = c.tie_word_embeddings.then_some(word_embeddings.as_str());
+    sections.extend(ln_f_and_head(p, c.head, tied, seq, h, c.vocab_size));
     Graph { seq_len: seq, sections }
 }
 
 pub fn checkpoint_candidates(c: &FalconConfig) -> Vec<Candidate> {
-    let mut out = vec![];
-    if c.head == DecoderHead::CausalLm && c.tie_word_embeddings {
-        out.push(Candidate::extra(
-            "tied lm_head stored twice",
-            vec![("lm_head.weight".into(), vec![c.vocab_size, c.hidden_size])],
-            "lm_head is tied to transformer.word_embeddings, but the checkpoint stores the matrix a second time",
-        ));
-    }
-    out
+    let tied = "lm_head is tied to transformer.word_embeddings";
+    tied_lm_head_stored_twice(c.head, c.tie_word_embeddings, c.vocab_size, c.hidden_size, tied)
 }

@@ -4,9 +4,9 @@
 
 use super::blocks::conv1d;
 use super::blocks::{ln_f_and_head, wte_wpe_section};
+use super::common::{gpt_cross_attention, tied_lm_head_stored_twice};
 use super::decoder::{base_prefix, layer_norm, linear};
 use super::{Candidate, Graph, Node, Op, Role, Section};
-use crate::config::decoder::DecoderHead;
 use crate::config::gpt2::Gpt2Config;
 
 architecture!(
@@ -38,12 +38,7 @@ pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
         Node::new(format!("{l}.attn_residual"), Op::Add, "residual add", &[seq, e]),
     ];
     if c.add_cross_attention {
-        nodes.extend([
-            layer_norm(&format!("{l}.ln_cross_attn"), "pre-cross-attention norm", seq, e, true),
-            conv1d(&format!("{l}.crossattention.q_attn"), "query from the decoder", seq, e, e),
-            conv1d(&format!("{l}.crossattention.c_attn"), "fused k, v from the encoder", seq, e, 2 * e),
-            conv1d(&format!("{l}.crossattention.c_proj"), "cross-attention output projection", seq, e, e),
-        ]);
+        nodes.extend(gpt_cross_attention(&l, seq, e, |n, d, i, o| conv1d(n, d, seq, i, o)));
     }
     nodes.extend([
         layer_norm(&format!("{l}.ln_2"), "pre-MLP norm", seq, e, true),
@@ -52,14 +47,8 @@ pub fn build(c: &Gpt2Config, seq: u64) -> Graph {
         Node::new(format!("{l}.mlp_residual"), Op::Add, "residual add", &[seq, e]),
     ]);
     sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
-    sections.extend(ln_f_and_head(
-        p,
-        c.head,
-        c.tie_word_embeddings.then_some(wte.as_str()),
-        seq,
-        e,
-        c.vocab_size,
-    ));
+    let tied = c.tie_word_embeddings.then_some(wte.as_str());
+    sections.extend(ln_f_and_head(p, c.head, tied, seq, e, c.vocab_size));
     // An identity summary (summary_use_proj false) leaves the multiple-choice head without parameters.
     if let Some(out) = c.multiple_choice.and_then(|mc| mc.summary_out) {
         sections.push(Section {
@@ -91,12 +80,7 @@ pub fn checkpoint_candidates(c: &Gpt2Config) -> Vec<Candidate> {
         masks,
         "each attention layer's lower-triangular mask buffer `attn.bias` [1, 1, n_positions, n_positions], not a parameter; the original GPT-2 checkpoints store it (with the scalar `attn.masked_bias`, which has no dimension and is not counted)",
     )];
-    if c.head == DecoderHead::CausalLm && c.tie_word_embeddings {
-        out.push(Candidate::extra(
-            "tied lm_head stored twice",
-            vec![("lm_head.weight".into(), vec![c.vocab_size, c.n_embd])],
-            "lm_head is tied to transformer.wte, but the checkpoint stores the matrix a second time",
-        ));
-    }
+    let tied = "lm_head is tied to transformer.wte";
+    out.extend(tied_lm_head_stored_twice(c.head, c.tie_word_embeddings, c.vocab_size, c.n_embd, tied));
     out
 }

@@ -4,10 +4,10 @@
 //! `multi_query`.
 
 use super::blocks::{ln_f_and_head, wte_wpe_section};
+use super::common::{gpt_cross_attention, tied_lm_head_stored_twice};
 use super::decoder::{base_prefix, layer_norm, linear};
 use super::kv::{KvGroup, KvLayout};
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section};
-use crate::config::decoder::DecoderHead;
 use crate::config::gpt_bigcode::GptBigCodeConfig;
 use crate::config::{Defaulted, Dims};
 
@@ -43,15 +43,8 @@ impl Architecture for GptBigCodeConfig {
         build(self, seq)
     }
     fn checkpoint_candidates(&self) -> Vec<Candidate> {
-        let mut out = vec![];
-        if self.head == DecoderHead::CausalLm && self.tie_word_embeddings {
-            out.push(Candidate::extra(
-                "tied lm_head stored twice",
-                vec![("lm_head.weight".into(), vec![self.vocab_size, self.n_embd])],
-                "lm_head is tied to transformer.wte, but the checkpoint stores the matrix a second time",
-            ));
-        }
-        out
+        let tied = "lm_head is tied to transformer.wte";
+        tied_lm_head_stored_twice(self.head, self.tie_word_embeddings, self.vocab_size, self.n_embd, tied)
     }
     fn checkpoint_prefixes(&self) -> Vec<String> {
         vec!["transformer.".into()]
@@ -108,19 +101,7 @@ pub fn build(c: &GptBigCodeConfig, seq: u64) -> Graph {
         linear(&format!("{l}.attn.c_proj"), "attention output projection", seq, e, e, true),
     ];
     if c.add_cross_attention {
-        nodes.extend([
-            layer_norm(&format!("{l}.ln_cross_attn"), "pre-cross-attention norm", seq, e, true),
-            linear(&format!("{l}.crossattention.q_attn"), "query from the decoder", seq, e, e, true),
-            linear(&format!("{l}.crossattention.c_attn"), "fused k, v from the encoder", seq, e, 2 * e, true),
-            linear(
-                &format!("{l}.crossattention.c_proj"),
-                "cross-attention output projection",
-                seq,
-                e,
-                e,
-                true,
-            ),
-        ]);
+        nodes.extend(gpt_cross_attention(&l, seq, e, |n, d, i, o| linear(n, d, seq, i, o, true)));
     }
     nodes.extend([
         layer_norm(&format!("{l}.ln_2"), "pre-MLP norm", seq, e, true),
@@ -135,13 +116,7 @@ pub fn build(c: &GptBigCodeConfig, seq: u64) -> Graph {
         linear(&format!("{l}.mlp.c_proj"), "down projection", seq, c.inner, e, true),
     ]);
     sections.push(Section { name: l, role: Role::Layers, repeat: c.n_layer, nodes });
-    sections.extend(ln_f_and_head(
-        p,
-        c.head,
-        c.tie_word_embeddings.then_some(wte.as_str()),
-        seq,
-        e,
-        c.vocab_size,
-    ));
+    let tied = c.tie_word_embeddings.then_some(wte.as_str());
+    sections.extend(ln_f_and_head(p, c.head, tied, seq, e, c.vocab_size));
     Graph { seq_len: seq, sections }
 }

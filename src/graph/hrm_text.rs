@@ -3,8 +3,9 @@
 //! section repeats once per layer it holds, not per application, as ALBERT's shared layers do),
 //! and `lm_head`. Its RMSNorms have no weight; each attention has a sigmoid `gate_proj`.
 
-use super::blocks::{embedding, linear};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::common::no_candidates;
+use super::decoder::{embedding, linear};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::Dims;
 use crate::config::hrm_text::HrmTextConfig;
 
@@ -73,10 +74,6 @@ pub fn build(c: &HrmTextConfig, seq: u64) -> Graph {
         sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
     }
     Graph { seq_len: seq, sections }
-}
-
-fn no_candidates(_: &HrmTextConfig) -> Vec<Candidate> {
-    vec![]
 }
 
 architecture!(

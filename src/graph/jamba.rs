@@ -5,9 +5,10 @@
 //! checkpoints store them; transformers 5.x fuses them into 3-D tensors of the same size.
 
 use super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm, token_embeddings};
+use super::common::{alone, lm_head, no_candidates};
 use super::kv::{KvGroup, KvLayout, RecurrentState};
 use super::mixers::depthwise_conv;
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::QkNorm;
 use crate::config::jamba::JambaConfig;
 
@@ -44,10 +45,6 @@ architecture!(
         vec![super::ssm::SCAN_NOTE.into()]
     }
 );
-
-fn no_candidates(_: &JambaConfig) -> Vec<Candidate> {
-    vec![]
-}
 
 fn mamba_nodes(c: &JambaConfig, m: &str, seq: u64) -> Vec<Node> {
     let (h, i, n, r, k) = (c.hidden_size, c.mamba_inner, c.d_state, c.dt_rank, c.d_conv);
@@ -116,24 +113,12 @@ pub fn build(c: &JambaConfig, seq: u64) -> Graph {
         sections.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
     }
     let norm = format!("{p}final_layernorm");
-    sections.push(Section {
-        name: norm.clone(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![rms_norm(&norm, "final RMSNorm", &[seq, h], h)],
-    });
+    sections.push(alone(rms_norm(&norm, "final RMSNorm", &[seq, h], h), Role::Layers));
     let head = match c.head {
         None => None,
         Some(None) => {
-            let mut node =
-                Node::new("lm_head", Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size]);
-            node.params.push(tied_if(
-                c.tie_word_embeddings,
-                "lm_head.weight",
-                &[c.vocab_size, h],
-                format!("{embed}.weight"),
-            ));
-            Some(node)
+            let (what, tie) = ("logits over the vocabulary", c.tie_word_embeddings);
+            Some(lm_head("lm_head", what, [seq, h, c.vocab_size], tie, &format!("{embed}.weight")))
         }
         Some(Some(labels)) => {
             Some(linear("score", "labels, read at the last non-padding token", 1, h, labels, false))

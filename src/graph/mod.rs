@@ -17,6 +17,7 @@ pub mod blocks;
 pub mod bloom;
 pub mod canine;
 pub mod clip_text;
+mod common;
 pub mod composite;
 mod cpmant;
 pub mod dbrx;

@@ -2,6 +2,10 @@
 //! `mpnet.encoder.relative_attention_bias`, `lm_head.decoder`.
 
 use super::bert::{layer_norm, linear};
+use super::common::{
+    BEFORE_4_31, bert_layer_tail, dense_classifier, pooler_candidate, position_ids_buffer, push_head,
+    tied_decoder_stored_twice, token_span_choice_head, word_and_position_embeddings,
+};
 use super::release::{MLM_BIAS, decoder_bias_candidate, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, embedding, shapes, tied_if};
 use crate::config::bert::Head;
@@ -36,31 +40,9 @@ pub fn build(c: &MpnetConfig, seq: u64) -> Graph {
     let p = prefix(c);
     let (h, v) = (c.hidden_size, c.vocab_size);
     let emb = format!("{p}embeddings");
-    let mut sections = vec![Section {
-        name: emb.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens"), seq, v, h),
-            embedding(
-                &format!("{emb}.position_embeddings"),
-                format!(
-                    "{} positions, learned, numbered from 2 (after the padding index)",
-                    c.max_position_embeddings
-                ),
-                seq,
-                c.max_position_embeddings,
-                h,
-            ),
-            layer_norm(
-                &format!("{emb}.LayerNorm"),
-                "sum of word and position embeddings, normalised",
-                &[seq, h],
-                h,
-            ),
-        ],
-    }];
+    let n = c.max_position_embeddings;
+    let positions = format!("{n} positions, learned, numbered from 2 (after the padding index)");
+    let mut sections = vec![word_and_position_embeddings(&emb, seq, [v, n, h], positions)];
     let heads = c.num_heads;
     let buckets = c.relative_attention_num_buckets;
     // One bias table for the whole encoder, computed once and added in every layer.
@@ -79,33 +61,20 @@ pub fn build(c: &MpnetConfig, seq: u64) -> Graph {
     let l = format!("{p}encoder.layer.{{i}}");
     let (hd, ffn) = (h / heads, c.intermediate_size);
     let a = format!("{l}.attention.attn");
-    sections.push(Section {
-        name: l.clone(),
-        role: Role::Layers,
-        repeat: c.num_layers,
-        nodes: vec![
-            linear(&format!("{a}.q"), "query projection", seq, h, h),
-            linear(&format!("{a}.k"), "key projection", seq, h, h),
-            linear(&format!("{a}.v"), "value projection", seq, h, h),
-            Node::new(
-                &a,
-                Op::Attention,
-                format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}) + relative bias)V"),
-                &[seq, h],
-            ),
-            linear(&format!("{a}.o"), "attention output projection", seq, h, h),
-            layer_norm(&format!("{l}.attention.LayerNorm"), "residual add, then norm", &[seq, h], h),
-            linear(
-                &format!("{l}.intermediate.dense"),
-                &format!("up projection, then {}", c.hidden_act),
-                seq,
-                h,
-                ffn,
-            ),
-            linear(&format!("{l}.output.dense"), "down projection", seq, ffn, h),
-            layer_norm(&format!("{l}.output.LayerNorm"), "residual add, then norm", &[seq, h], h),
-        ],
-    });
+    let mut nodes = vec![
+        linear(&format!("{a}.q"), "query projection", seq, h, h),
+        linear(&format!("{a}.k"), "key projection", seq, h, h),
+        linear(&format!("{a}.v"), "value projection", seq, h, h),
+        Node::new(
+            &a,
+            Op::Attention,
+            format!("{heads} heads x {hd}, bidirectional, softmax(QK^T / sqrt({hd}) + relative bias)V"),
+            &[seq, h],
+        ),
+    ];
+    let tail = [format!("{a}.o"), format!("{l}.attention.LayerNorm")];
+    nodes.extend(bert_layer_tail(&l, tail, [seq, h, ffn], &c.hidden_act));
+    sections.push(Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes });
     if has_pooler(c) {
         sections.push(Section {
             name: format!("{p}pooler"),
@@ -134,56 +103,23 @@ pub fn build(c: &MpnetConfig, seq: u64) -> Graph {
                 ]),
             ],
         ),
-        Head::SequenceClassification { num_labels } => (
-            "classifier",
-            vec![
-                linear("classifier.dense", "first token's state, dense then tanh", 1, h, h),
-                linear("classifier.out_proj", "labels", 1, h, num_labels),
-            ],
-        ),
-        Head::TokenClassification { num_labels } => {
-            ("classifier", vec![linear("classifier", "a label per token", seq, h, num_labels)])
-        }
-        Head::QuestionAnswering => {
-            ("qa_outputs", vec![linear("qa_outputs", "span start and end logits", seq, h, c.num_labels)])
-        }
-        Head::MultipleChoice => ("classifier", vec![linear("classifier", "a score per choice", 1, h, 1)]),
+        Head::SequenceClassification { num_labels } => dense_classifier("tanh", h, num_labels),
+        other => token_span_choice_head(other, seq, h, c.num_labels),
     };
-    if !nodes.is_empty() {
-        sections.push(Section { name: name.into(), role: Role::Head, repeat: 1, nodes });
-    }
+    push_head(&mut sections, name, nodes);
     Graph { seq_len: seq, sections }
 }
 
 fn candidates(c: &MpnetConfig) -> Vec<Candidate> {
     let (h, v) = (c.hidden_size, c.vocab_size);
-    let mut out = vec![Candidate::extra(
-        "position_ids buffer",
-        vec![("mpnet.embeddings.position_ids".into(), vec![1, c.max_position_embeddings])],
-        "an int64 buffer of position indices that transformers before 4.31 saved with the weights; not a parameter",
-    )];
+    let mut out = vec![position_ids_buffer("mpnet.", c.max_position_embeddings, BEFORE_4_31)];
     let pooler =
         shapes([("mpnet.pooler.dense.weight".into(), &[h, h]), ("mpnet.pooler.dense.bias".into(), &[h])]);
-    if has_pooler(c) {
-        out.push(Candidate::missing(
-            "pooler",
-            pooler,
-            "the class builds a pooler that the checkpoint does not store (it is then freshly initialised on load)",
-        ));
-    } else {
-        out.push(Candidate::extra(
-            "pooler",
-            pooler,
-            "the pooler of an MPNetModel checkpoint; this class is built with add_pooling_layer=False and drops it",
-        ));
-    }
+    let dropped = "the pooler of an MPNetModel checkpoint; this class is built with add_pooling_layer=False and drops it";
+    out.push(pooler_candidate(has_pooler(c), pooler, dropped));
     if c.head == Head::MaskedLm {
         if c.tie_word_embeddings {
-            out.push(Candidate::extra(
-                "tied decoder stored twice",
-                vec![("lm_head.decoder.weight".into(), vec![v, h])],
-                "the decoder is tied to the word embeddings, but the checkpoint stores the matrix a second time",
-            ));
+            out.push(tied_decoder_stored_twice("lm_head.decoder.weight", v, h));
         }
         let tied = c.release.ties(c.tie_word_embeddings);
         out.push(decoder_bias_candidate(tied, "lm_head.decoder.bias", "lm_head.bias", v));

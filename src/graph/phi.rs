@@ -2,9 +2,10 @@
 //! `final_layernorm`) under `model.` in head classes. Each block runs attention and the MLP in
 //! parallel on one LayerNorm's output.
 
-use super::decoder::{HeadNames, base_prefix, embedding, head_section, layer_norm, linear};
+use super::blocks::token_embeddings;
+use super::common::tied_lm_head_stored_twice;
+use super::decoder::{HeadNames, base_prefix, head_section, layer_norm, linear};
 use super::{Candidate, Graph, Node, Op, Role, Section};
-use crate::config::decoder::DecoderHead;
 use crate::config::phi::PhiConfig;
 
 architecture!(
@@ -19,15 +20,7 @@ pub fn build(c: &PhiConfig, seq: u64) -> Graph {
     let p = base_prefix(c.head, "model.");
     let h = c.hidden_size;
     let embed_tokens = format!("{p}embed_tokens.weight");
-    let mut sections = vec![Section {
-        name: format!("{p}embed_tokens"),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(&format!("{p}embed_tokens"), format!("{} tokens", c.vocab_size), seq, c.vocab_size, h),
-        ],
-    }];
+    let mut sections = vec![token_embeddings(&format!("{p}embed_tokens"), seq, c.vocab_size, h)];
     let l = format!("{p}layers.{{i}}");
     let q = c.num_heads * c.head_dim;
     let kv = c.num_kv_heads * c.head_dim;
@@ -88,13 +81,6 @@ pub fn build(c: &PhiConfig, seq: u64) -> Graph {
 }
 
 pub fn checkpoint_candidates(c: &PhiConfig) -> Vec<Candidate> {
-    let mut out = vec![];
-    if c.head == DecoderHead::CausalLm && c.tie_word_embeddings {
-        out.push(Candidate::extra(
-            "tied lm_head stored twice",
-            vec![("lm_head.weight".into(), vec![c.vocab_size, c.hidden_size])],
-            "lm_head.weight is tied to model.embed_tokens, but the checkpoint stores the matrix a second time",
-        ));
-    }
-    out
+    let tied = "lm_head.weight is tied to model.embed_tokens";
+    tied_lm_head_stored_twice(c.head, c.tie_word_embeddings, c.vocab_size, c.hidden_size, tied)
 }

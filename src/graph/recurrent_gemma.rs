@@ -7,9 +7,10 @@
 //! attention layers and a fixed state for the recurrent ones.
 
 use super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm, token_embeddings};
+use super::common::{alone, lm_head, no_candidates};
 use super::kv::{KvGroup, KvLayout, RecurrentState};
 use super::mixers::depthwise_conv;
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::QkNorm;
 use crate::config::spec_recur_gemma::RecurrentGemmaConfig;
 
@@ -41,10 +42,6 @@ architecture!(
         vec![RG_LRU_NOTE.into()]
     }
 );
-
-fn no_candidates(_: &RecurrentGemmaConfig) -> Vec<Candidate> {
-    vec![]
-}
 
 const RG_LRU_NOTE: &str = "Not modelled: the tensors the RG-LRU's scan saves for its backward pass. The training figures count the linears, convolution, gates and norms around it, so they are a floor for the recurrent blocks.";
 
@@ -139,22 +136,11 @@ pub fn build(c: &RecurrentGemmaConfig, seq: u64) -> Graph {
         nodes.push(Node::new(format!("{l}.residual"), Op::Add, "residual add", &[seq, h]));
         sections.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
     }
-    sections.push(Section {
-        name: "model.final_norm".into(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![rms_norm("model.final_norm", "final RMSNorm (1 + w)", &[seq, h], h)],
-    });
+    sections.push(alone(rms_norm("model.final_norm", "final RMSNorm (1 + w)", &[seq, h], h), Role::Layers));
     if c.causal_lm {
-        let mut head =
-            Node::new("lm_head", Op::Linear, "logits over the vocabulary, soft-capped", &[seq, c.vocab_size]);
-        head.params.push(tied_if(
-            c.tie_word_embeddings,
-            "lm_head.weight",
-            &[c.vocab_size, h],
-            "model.embed_tokens.weight",
-        ));
-        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![head] });
+        let (what, tie) = ("logits over the vocabulary, soft-capped", c.tie_word_embeddings);
+        let head = lm_head("lm_head", what, [seq, h, c.vocab_size], tie, "model.embed_tokens.weight");
+        sections.push(alone(head, Role::Head));
     }
     Graph { seq_len: seq, sections }
 }

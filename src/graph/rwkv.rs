@@ -5,8 +5,9 @@
 //! cache: serving keeps five vectors per block and sequence.
 
 use super::blocks::{layer_norm, linear, token_embeddings};
+use super::common::{alone, lm_head, no_candidates, recurrent_only};
 use super::kv::{KvLayout, RecurrentState};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::spec_recur::RwkvConfig;
 
 architecture!(
@@ -16,7 +17,7 @@ architecture!(
     candidates: no_candidates,
     unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
-        Some(KvLayout { groups: vec![], cross: None, cross_fixed_len: None, recurrent: Some(state(self)) })
+        recurrent_only(state(self))
     }
     fn context_source(&self) -> String {
         "`context_length`, the length it was trained at (as a recurrent network it reads any length at a fixed state)".into()
@@ -25,10 +26,6 @@ architecture!(
         vec![WKV_NOTE.into()]
     }
 );
-
-fn no_candidates(_: &RwkvConfig) -> Vec<Candidate> {
-    vec![]
-}
 
 const WKV_NOTE: &str = "Not modelled: the tensors the WKV recurrence saves for its backward pass. The training figures count the linears, token shifts and norms around it, so they are a floor for RWKV blocks.";
 
@@ -87,21 +84,12 @@ pub fn build(c: &RwkvConfig, seq: u64) -> Graph {
         Node::new(format!("{b}.residual"), Op::Add, "residual add", &[seq, h]),
     ];
     sections.push(Section { name: b.into(), role: Role::Layers, repeat: c.num_layers, nodes });
-    sections.push(Section {
-        name: "rwkv.ln_out".into(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![layer_norm("rwkv.ln_out", "final LayerNorm", &[seq, h], h, true)],
-    });
+    sections.push(alone(layer_norm("rwkv.ln_out", "final LayerNorm", &[seq, h], h, true), Role::Layers));
     if c.causal_lm {
-        let mut head = Node::new("head", Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size]);
-        head.params.push(tied_if(
-            c.tie_word_embeddings,
-            "head.weight",
-            &[c.vocab_size, h],
-            "rwkv.embeddings.weight",
-        ));
-        sections.push(Section { name: "head".into(), role: Role::Head, repeat: 1, nodes: vec![head] });
+        let what = "logits over the vocabulary";
+        let head =
+            lm_head("head", what, [seq, h, c.vocab_size], c.tie_word_embeddings, "rwkv.embeddings.weight");
+        sections.push(alone(head, Role::Head));
     }
     Graph { seq_len: seq, sections }
 }

@@ -4,9 +4,10 @@
 //! No attention and no KV cache: serving keeps each layer's recurrent state per sequence.
 
 use super::blocks::{linear, rms_norm, token_embeddings};
+use super::common::{RECURRENT_CONTEXT, alone, lm_head, no_candidates, recurrent_only};
 use super::kv::{KvLayout, RecurrentState};
 use super::mixers::depthwise_conv;
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::ssm::{Mixer, SsmConfig};
 
 architecture!(
@@ -17,24 +18,15 @@ architecture!(
     // `rescale_prenorm_residual` defaults to False: out_proj is not scaled by depth.
     unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
-        Some(KvLayout {
-            groups: vec![],
-            cross: None,
-            cross_fixed_len: None,
-            recurrent: Some(recurrent_state(self)),
-        })
+        recurrent_only(recurrent_state(self))
     }
     fn context_source(&self) -> String {
-        "a recurrent state, which sets no length limit: the plan's default length".into()
+        RECURRENT_CONTEXT.into()
     }
     fn training_notes(&self) -> Vec<String> {
         vec![SCAN_NOTE.into()]
     }
 );
-
-fn no_candidates(_: &SsmConfig) -> Vec<Candidate> {
-    vec![]
-}
 
 /// Each size is bounded on its own, but their products can still describe a model no machine
 /// holds, whose count would overflow: the graph is sized in floating point first, and such a
@@ -116,21 +108,11 @@ pub fn build(c: &SsmConfig, seq: u64) -> Graph {
     }
     nodes.push(Node::new(format!("{l}.residual"), Op::Add, "residual add", &[seq, h]));
     sections.push(Section { name: l.into(), role: Role::Layers, repeat: c.num_layers, nodes });
-    sections.push(Section {
-        name: "backbone.norm_f".into(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![rms_norm("backbone.norm_f", "final RMSNorm", &[seq, h], h)],
-    });
+    sections.push(alone(rms_norm("backbone.norm_f", "final RMSNorm", &[seq, h], h), Role::Layers));
     if c.causal_lm {
-        let mut head = Node::new("lm_head", Op::Linear, "logits over the vocabulary", &[seq, c.vocab_size]);
-        head.params.push(tied_if(
-            c.tie_word_embeddings,
-            "lm_head.weight",
-            &[c.vocab_size, h],
-            "backbone.embeddings.weight",
-        ));
-        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![head] });
+        let (what, tie) = ("logits over the vocabulary", c.tie_word_embeddings);
+        let head = lm_head("lm_head", what, [seq, h, c.vocab_size], tie, "backbone.embeddings.weight");
+        sections.push(alone(head, Role::Head));
     }
     Graph { seq_len: seq, sections }
 }

@@ -3,6 +3,7 @@
 //! The layers are BART's (see [`super::bart`]) with bias-free key projections and pre-norm.
 
 use super::bart::{decoder_layer, encoder_layer, layer_norm, linear};
+use super::common::kv_what;
 use super::kv::{KvGroup, KvLayout};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::whisper::{Head, WhisperConfig};
@@ -17,11 +18,7 @@ architecture!(
     fn kv_layout(&self) -> Option<KvLayout> {
         use crate::config::whisper::Head;
         let vpt = 2 * self.d_model;
-        let what = format!(
-            "2 x {} heads x {} head_dim",
-            self.decoder_attention_heads,
-            self.d_model / self.decoder_attention_heads.max(1)
-        );
+        let what = kv_what(self.decoder_attention_heads, self.d_model);
         let g =
             |what: String| KvGroup { layers: self.decoder_layers, values_per_token: vpt, window: None, what };
         Some(match self.head {
@@ -90,20 +87,9 @@ pub fn build(c: &WhisperConfig, seq: u64) -> Graph {
                 .with([Tensor::new(format!("{e}.embed_positions.weight"), &[src, h])]),
             ],
         });
-        let l = format!("{e}.layers.{{i}}");
-        sections.push(Section {
-            name: l.clone(),
-            role: Role::Layers,
-            repeat: c.encoder_layers,
-            nodes: encoder_layer(&l, src, h, c.encoder_attention_heads, c.encoder_ffn_dim, act, false),
-        });
-        let norm = format!("{e}.layer_norm");
-        sections.push(Section {
-            name: norm.clone(),
-            role: Role::Layers,
-            repeat: 1,
-            nodes: vec![layer_norm(&norm, "the encoder's output", src, h)],
-        });
+        let (heads, ffn) = (c.encoder_attention_heads, c.encoder_ffn_dim);
+        let layer = |l: &str| encoder_layer(l, src, h, heads, ffn, act, false);
+        sections.extend(layers_then_norm(&e, c.encoder_layers, layer, "the encoder's output", [src, h]));
     }
     if c.has_decoder() {
         let dec = format!("{p}decoder");
@@ -125,20 +111,9 @@ pub fn build(c: &WhisperConfig, seq: u64) -> Graph {
                 .with([Tensor::new(format!("{dec}.embed_positions.weight"), &[c.max_target_positions, h])]),
             ],
         });
-        let l = format!("{dec}.layers.{{i}}");
-        sections.push(Section {
-            name: l.clone(),
-            role: Role::Layers,
-            repeat: c.decoder_layers,
-            nodes: decoder_layer(&l, seq, h, c.decoder_attention_heads, c.decoder_ffn_dim, act, false),
-        });
-        let norm = format!("{dec}.layer_norm");
-        sections.push(Section {
-            name: norm.clone(),
-            role: Role::Layers,
-            repeat: 1,
-            nodes: vec![layer_norm(&norm, "the decoder's output", seq, h)],
-        });
+        let (heads, ffn) = (c.decoder_attention_heads, c.decoder_ffn_dim);
+        let layer = |l: &str| decoder_layer(l, seq, h, heads, ffn, act, false);
+        sections.extend(layers_then_norm(&dec, c.decoder_layers, layer, "the decoder's output", [seq, h]));
         if c.head != Head::Model {
             let mut w = Tensor::new("proj_out.weight", &[v, h]);
             if c.tie_word_embeddings {
@@ -186,4 +161,27 @@ pub fn checkpoint_candidates(c: &WhisperConfig) -> Vec<Candidate> {
         ));
     }
     out
+}
+
+/// A stack's `repeat` layers (`{stack}.layers.{i}`, built by `layer`), then the norm on its
+/// output over `[rows, width]`.
+fn layers_then_norm(
+    stack: &str,
+    repeat: u64,
+    layer: impl FnOnce(&str) -> Vec<Node>,
+    what: &str,
+    [rows, width]: [u64; 2],
+) -> [Section; 2] {
+    let l = format!("{stack}.layers.{{i}}");
+    let nodes = layer(&l);
+    let norm = format!("{stack}.layer_norm");
+    [
+        Section { name: l, role: Role::Layers, repeat, nodes },
+        Section {
+            name: norm.clone(),
+            role: Role::Layers,
+            repeat: 1,
+            nodes: vec![layer_norm(&norm, what, rows, width)],
+        },
+    ]
 }

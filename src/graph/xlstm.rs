@@ -6,8 +6,9 @@
 //! sequence instead of a KV cache.
 
 use super::blocks::{layer_norm, linear, rms_norm, token_embeddings};
+use super::common::{RECURRENT_CONTEXT, alone, no_candidates, recurrent_only};
 use super::kv::{KvLayout, RecurrentState};
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::spec_recur::XlstmConfig;
 
 architecture!(
@@ -17,19 +18,15 @@ architecture!(
     candidates: no_candidates,
     unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
-        Some(KvLayout { groups: vec![], cross: None, cross_fixed_len: None, recurrent: Some(state(self)) })
+        recurrent_only(state(self))
     }
     fn context_source(&self) -> String {
-        "a recurrent state, which sets no length limit: the plan's default length".into()
+        RECURRENT_CONTEXT.into()
     }
     fn training_notes(&self) -> Vec<String> {
         vec![MLSTM_NOTE.into()]
     }
 );
-
-fn no_candidates(_: &XlstmConfig) -> Vec<Candidate> {
-    vec![]
-}
 
 const MLSTM_NOTE: &str = "Not modelled: the tensors the mLSTM's chunkwise recurrence saves for its backward pass (per chunk, each head's matrix memory). The training figures count the projections, gates and norms around it, so they are a floor for xLSTM blocks.";
 
@@ -112,15 +109,10 @@ pub fn build(c: &XlstmConfig, seq: u64) -> Graph {
     nodes.push(linear(&format!("{ff}.proj_down"), "down", seq, f, h, bias));
     nodes.push(Node::new(format!("{b}.residual"), Op::Add, "residual add", &[seq, h]));
     sections.push(Section { name: b.into(), role: Role::Layers, repeat: c.num_blocks, nodes });
-    sections.push(Section {
-        name: "backbone.out_norm".into(),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![rms_norm("backbone.out_norm", "final RMSNorm", &[seq, h], h)],
-    });
+    sections.push(alone(rms_norm("backbone.out_norm", "final RMSNorm", &[seq, h], h), Role::Layers));
     if c.causal_lm {
         let head = linear("lm_head", "logits over the vocabulary", seq, h, c.vocab_size, false);
-        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes: vec![head] });
+        sections.push(alone(head, Role::Head));
     }
     Graph { seq_len: seq, sections }
 }
