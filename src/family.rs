@@ -610,6 +610,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Mistral Small 3.1's vision-language model (2025): a Pixtral vision encoder at native resolution, a 2x2 patch merger and an MLP projector into a Mistral decoder.",
         resolve: Some(composite),
     },
+    FamilyInfo {
+        key: "aya_vision",
+        kind: ModelKind::Decoder,
+        name: "Aya Vision",
+        derives_from: Some("cohere2"),
+        summary: "Cohere's Aya Vision (2025): a SigLIP2 vision tower over image tiles, 2x2 patches pixel-shuffled into one token through a SwiGLU projector, into a Command R7B (Cohere2) decoder.",
+        resolve: Some(composite),
+    },
 ];
 
 pub fn info(key: &str) -> Option<&'static FamilyInfo> {

@@ -26,6 +26,9 @@ pub enum Projector {
     Linear { projection_dim: u64 },
     /// Mistral 3: RMSNorm, a patch merger over `spatial_merge_size`², then Llava's two linears.
     PatchMerger { merge: u64, bias: bool, feature_layers: u64 },
+    /// Aya Vision: `downsample_factor`² patches shuffled into one token, a LayerNorm, then a
+    /// SwiGLU whose first linear is `intermediate` wide and whose second reads half of it.
+    PixelShuffleSwiglu { factor: u64, intermediate: u64 },
 }
 
 #[derive(Debug)]
@@ -86,6 +89,51 @@ fn top_size(
     size(key, v, default, 1 << 20, d)
 }
 
+/// The text model's class: its causal LM under a generating wrapper, else its base model; from
+/// its `TypeDesc` or, for a type described as a table, its `Spec`.
+fn text_class(text_type: &str, generation: bool) -> Option<String> {
+    use super::spec::HeadKind;
+    if let Some(desc) = super::types::lookup(text_type) {
+        return Some(if generation {
+            format!("{}ForCausalLM", desc.classes)
+        } else {
+            desc.base_class.to_string()
+        });
+    }
+    let want = if generation { HeadKind::CausalLm } else { HeadKind::Model };
+    let spec = super::spec_keys::lookup(text_type)?;
+    spec.classes.iter().find(|(_, h)| *h == want).map(|(c, _)| c.to_string())
+}
+
+/// Aya Vision's projector. An image is tiled by its processor, so its token count is not a
+/// config fact: none is given.
+fn aya_projector(
+    value: &Value,
+    text_hidden: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<(Projector, Option<(u64, String)>), ConfigError> {
+    match value.get("vision_feature_select_strategy") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(s)) if s == "default" || s == "full" => {}
+        Some(other) => {
+            return Err(ConfigError::field(
+                "vision_feature_select_strategy",
+                format!("expected \"default\" or \"full\" (transformers refuses others), found {other}"),
+            ));
+        }
+    }
+    let factor = top_size(value, "downsample_factor", 2, d)?;
+    if factor > 64 {
+        return Err(ConfigError::field(
+            "downsample_factor",
+            format!("{factor} is beyond any real model (at most 64)"),
+        ));
+    }
+    // Not a declared field: the projector reads it with getattr, defaulting to the text width.
+    let intermediate = top_size(value, "alignment_intermediate_size", text_hidden, d)?;
+    Ok((Projector::PixelShuffleSwiglu { factor, intermediate }, None))
+}
+
 impl CompositeConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let w = wrapper(&common.model_type).ok_or_else(|| {
@@ -138,7 +186,7 @@ impl CompositeConfig {
                 ),
             });
         }
-        let desc = super::types::lookup(&text_type).ok_or_else(|| {
+        let text_class = text_class(&text_type, generation).ok_or_else(|| {
             ConfigError::field(
                 "text_config.model_type",
                 format!(
@@ -155,8 +203,6 @@ impl CompositeConfig {
             obj.insert("tie_word_embeddings".into(), Value::Bool(tie));
             obj.remove("architectures");
         }
-        let text_class =
-            if generation { format!("{}ForCausalLM", desc.classes) } else { desc.base_class.to_string() };
         let text_common =
             Common { model_type: text_type.clone(), architecture: Some(text_class), torch_dtype: None };
         let text = resolve(&text_value, &text_common).map_err(|e| nested("text_config", e))?;
@@ -185,6 +231,7 @@ impl CompositeConfig {
                     Some((n, "(vision_config.image_size / patch_size)²".into())),
                 )
             }
+            "aya_vision" => aya_projector(value, text.dims().hidden_size, &mut d)?,
             _ => {
                 let merge = top_size(value, "spatial_merge_size", 2, &mut d)?;
                 if merge > 64 {

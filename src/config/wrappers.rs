@@ -92,6 +92,17 @@ pub const WRAPPERS: &[Wrapper] = &[
         },
         ..BASE
     },
+    Wrapper {
+        model_type: "aya_vision",
+        prefix: "AyaVision",
+        text_type: "cohere2",
+        vision_type: "siglip_vision_model",
+        vision_default: || {
+            json!({"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 14, "image_size": 384,
+                   "num_hidden_layers": 26, "num_attention_heads": 14, "vision_use_head": false})
+        },
+        ..BASE
+    },
 ];
 
 pub fn wrapper(model_type: &str) -> Option<&'static Wrapper> {

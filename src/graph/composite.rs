@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::blocks::{linear, rms_norm};
+use super::blocks::{layer_norm, linear, rms_norm};
 use super::kv::KvLayout;
 use super::{Architecture, Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::composite::{CompositeConfig, Projector};
@@ -121,6 +121,21 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
             ];
             nodes.extend(mlp2(m, rows, vh * feature_layers, th, bias));
             nodes
+        }
+        Projector::PixelShuffleSwiglu { factor, intermediate } => {
+            let (rows, wide) = (v.patches() / (factor * factor), vh * factor * factor);
+            vec![
+                layer_norm(
+                    &format!("{m}.layernorm"),
+                    &format!("LayerNorm on {factor}x{factor} patches shuffled into one token"),
+                    &[rows, wide],
+                    wide,
+                    true,
+                ),
+                linear(&format!("{m}.linear_1"), "projector up, halves x and gate", rows, wide, intermediate, true),
+                Node::new(format!("{m}.act"), Op::Activation, "SwiGLU (SiLU on the gate half)", &[rows, intermediate / 2]),
+                linear(&format!("{m}.linear_2"), "projector out", rows, intermediate / 2, th, true),
+            ]
         }
     };
     Section { name: m.to_string(), role: Role::Vision, repeat: 1, nodes }
