@@ -1,0 +1,72 @@
+//! Vision-language wrappers of the vlm6 list: each count written out by hand from the config's
+//! numbers and the config classes' defaults (transformers 5.24 `configuration_<type>.py`), the
+//! shapes from the modeling files; the sums are checked against transformers on the meta device
+//! (tools/validate/params_report_vlm6.md).
+
+mod common;
+
+use common::plan_text;
+use serde_json::{Value, json};
+
+fn page(config: Value) -> modelatlas::page::ModelPage {
+    plan_text(&config.to_string()).unwrap()
+}
+
+/// A SigLIP / CLIP encoder layer of width `w`, MLP `f`: two LayerNorms, q/k/v/out with biases,
+/// fc1 and fc2 with biases.
+fn vit_layer(w: u64, f: u64) -> u64 {
+    4 * w + 4 * (w * w + w) + (w * f + f) + (f * w + w)
+}
+
+/// The small SigLIP tower: width 64, MLP 128, 2 layers, 64-pixel images in 8-pixel patches
+/// (64 patches): biased patch conv, 64 positions, post LayerNorm, no pooling head.
+const SIGLIP: u64 = 64 * 3 * 8 * 8 + 64 + 64 * 64 + 2 * (4 * 64 + 4 * (64 * 64 + 64) + (64 * 128 + 128) + (128 * 64 + 64)) + 2 * 64;
+
+fn siglip() -> Value {
+    json!({"model_type": "siglip_vision_model", "hidden_size": 64, "intermediate_size": 128,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "image_size": 64, "patch_size": 8,
+        "vision_use_head": false})
+}
+
+#[test]
+fn the_small_siglip_constant_is_its_layers_written_out() {
+    assert_eq!(SIGLIP, 64 * 3 * 8 * 8 + 64 + 64 * 64 + 2 * vit_layer(64, 128) + 2 * 64);
+}
+
+#[test]
+fn aya_vision_shuffles_2x2_patches_through_a_swiglu_into_cohere2() {
+    // Projector (downsample_factor 2): 4 x 64 = 256 wide; LayerNorm 256 (weight, bias);
+    // linear_1 256 -> alignment_intermediate_size 300 with bias; SwiGLU halves it: linear_2
+    // 150 -> 128 with bias.
+    let projector = 2 * 256 + (256 * 300 + 300) + (150 * 128 + 128);
+    // Cohere2: hidden 128, 4 heads of 32, 2 KV heads: q 128x128, k, v 128x64, o 128x128; a gated
+    // MLP 3 x 128 x 256; one bias-free LayerNorm per layer (attention and MLP in parallel);
+    // final norm; embeddings 1000 x 128, the LM head tied (AyaVisionConfig's default).
+    let layer = 128 * 128 + 2 * 128 * 64 + 128 * 128 + 3 * 128 * 256 + 128;
+    let text = 1000 * 128 + 2 * layer + 128;
+    let config = json!({"model_type": "aya_vision", "architectures": ["AyaVisionForConditionalGeneration"],
+        "text_config": {"model_type": "cohere2", "hidden_size": 128, "intermediate_size": 256,
+            "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+            "vocab_size": 1000},
+        "vision_config": siglip(), "alignment_intermediate_size": 300});
+    let p = page(config);
+    assert_eq!(p.params.unwrap().derived, SIGLIP + projector + text);
+    // transformers 5.24 builds this model with 603,756 parameters (meta device).
+    assert_eq!(SIGLIP + projector + text, 603_756);
+    let v = p.vision.unwrap();
+    assert_eq!(v.projector_params, projector);
+    // Images are tiled by the processor: the config does not fix their token count.
+    assert_eq!(v.image_tokens, None);
+}
+
+#[test]
+fn aya_visions_alignment_width_defaults_to_the_text_width() {
+    // No alignment_intermediate_size: getattr falls back to text hidden 128, so linear_1 is
+    // 256 -> 128 and linear_2 64 -> 128.
+    let projector = 2 * 256 + (256 * 128 + 128) + (64 * 128 + 128);
+    let config = json!({"model_type": "aya_vision", "architectures": ["AyaVisionModel"],
+        "text_config": {"model_type": "cohere2", "hidden_size": 128, "intermediate_size": 256,
+            "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 1000},
+        "vision_config": siglip()});
+    assert_eq!(page(config).vision.unwrap().projector_params, projector);
+}
