@@ -618,6 +618,22 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Cohere's Aya Vision (2025): a SigLIP2 vision tower over image tiles, 2x2 patches pixel-shuffled into one token through a SwiGLU projector, into a Command R7B (Cohere2) decoder.",
         resolve: Some(composite),
     },
+    FamilyInfo {
+        key: "idefics3",
+        kind: ModelKind::Decoder,
+        name: "Idefics3",
+        derives_from: Some("llama"),
+        summary: "Hugging Face's Idefics3 (Laurençon et al., 2024): a SigLIP vision encoder over image tiles, 2x2 patches pixel-shuffled into one token by a single linear connector, into a Llama 3 decoder.",
+        resolve: Some(composite),
+    },
+    FamilyInfo {
+        key: "smolvlm",
+        kind: ModelKind::Decoder,
+        name: "SmolVLM",
+        derives_from: Some("idefics3"),
+        summary: "Hugging Face's small vision-language models (Marafioti et al., 2025): Idefics3's SigLIP tower and pixel-shuffle connector, usually a 4x4 shuffle, into a SmolLM2 (Llama) decoder.",
+        resolve: Some(composite),
+    },
 ];
 
 pub fn info(key: &str) -> Option<&'static FamilyInfo> {

@@ -29,10 +29,13 @@ pub enum Projector {
     /// Aya Vision: `downsample_factor`² patches shuffled into one token, a LayerNorm, then a
     /// SwiGLU whose first linear is `intermediate` wide and whose second reads half of it.
     PixelShuffleSwiglu { factor: u64, intermediate: u64 },
+    /// Idefics3, SmolVLM: `scale_factor`² patches shuffled into one token, one bias-free linear.
+    Connector { factor: u64 },
 }
 
 #[derive(Debug)]
 pub struct CompositeConfig {
+    pub wrapper: &'static super::wrappers::Wrapper,
     pub class: String,
     pub model_type: String,
     /// `ForConditionalGeneration` (true) or the bare `Model`.
@@ -105,6 +108,15 @@ fn text_class(text_type: &str, generation: bool) -> Option<String> {
     spec.classes.iter().find(|(_, h)| *h == want).map(|(c, _)| c.to_string())
 }
 
+/// A pixel-shuffle factor (2 by default in every config that has one).
+fn shuffle_factor(value: &Value, key: &'static str, d: &mut Vec<Defaulted>) -> Result<u64, ConfigError> {
+    let factor = top_size(value, key, 2, d)?;
+    if factor > 64 {
+        return Err(ConfigError::field(key, format!("{factor} is beyond any real model (at most 64)")));
+    }
+    Ok(factor)
+}
+
 /// Aya Vision's projector. An image is tiled by its processor, so its token count is not a
 /// config fact: none is given.
 fn aya_projector(
@@ -122,13 +134,7 @@ fn aya_projector(
             ));
         }
     }
-    let factor = top_size(value, "downsample_factor", 2, d)?;
-    if factor > 64 {
-        return Err(ConfigError::field(
-            "downsample_factor",
-            format!("{factor} is beyond any real model (at most 64)"),
-        ));
-    }
+    let factor = shuffle_factor(value, "downsample_factor", d)?;
     // Not a declared field: the projector reads it with getattr, defaulting to the text width.
     let intermediate = top_size(value, "alignment_intermediate_size", text_hidden, d)?;
     Ok((Projector::PixelShuffleSwiglu { factor, intermediate }, None))
@@ -157,7 +163,10 @@ impl CompositeConfig {
         } else {
             None
         };
-        let vision_value = sub(value, "vision_config", w.vision_default)?;
+        let mut vision_value = sub(value, "vision_config", w.vision_default)?;
+        if let (true, Some(obj)) = (w.vision_fixed, vision_value.as_object_mut()) {
+            obj.insert("model_type".into(), Value::String(w.vision_type.into()));
+        }
         let vision = VisionTower::resolve(&vision_value, w.vision_type, &mut d)?;
         let mut text_value = sub(value, "text_config", w.text_default)?;
         let text_type = match text_value.get("model_type") {
@@ -232,6 +241,10 @@ impl CompositeConfig {
                 )
             }
             "aya_vision" => aya_projector(value, text.dims().hidden_size, &mut d)?,
+            "idefics3" | "smolvlm" => {
+                // Tiled by the processor: tokens per image follow its size.
+                (Projector::Connector { factor: shuffle_factor(value, "scale_factor", &mut d)? }, None)
+            }
             _ => {
                 let merge = top_size(value, "spatial_merge_size", 2, &mut d)?;
                 if merge > 64 {
@@ -250,6 +263,7 @@ impl CompositeConfig {
                 .map(|x| Defaulted { field: x.field, value: format!("{} (text_config)", x.value) }),
         );
         Ok(CompositeConfig {
+            wrapper: w,
             class,
             model_type: w.model_type.to_string(),
             generation,

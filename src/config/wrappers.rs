@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+#[derive(Debug)]
 pub struct Wrapper {
     pub model_type: &'static str,
     pub prefix: &'static str,
@@ -18,6 +19,13 @@ pub struct Wrapper {
     pub tie_from_text: bool,
     /// Whether the modeling file defines `<X>ForSequenceClassification`.
     pub sequence_classification: bool,
+    /// The sub-config class is fixed (Idefics3's `vision_config`): a nested dict's `model_type`
+    /// is not read.
+    pub vision_fixed: bool,
+    /// Module names under `model.`: the tower, the projector, the language model.
+    pub tower: &'static str,
+    pub projector: &'static str,
+    pub language_model: &'static str,
 }
 
 fn empty() -> Value {
@@ -35,6 +43,23 @@ const BASE: Wrapper = Wrapper {
     tie_default: true,
     tie_from_text: false,
     sequence_classification: false,
+    vision_fixed: false,
+    tower: "vision_tower",
+    projector: "multi_modal_projector",
+    language_model: "language_model",
+};
+
+/// Idefics3 and SmolVLM: `vision_model`, `connector`, `text_model`; the LM head untied.
+const IDEFICS3: Wrapper = Wrapper {
+    model_type: "idefics3",
+    prefix: "Idefics3",
+    vision_type: "idefics3_vision",
+    tie_default: false,
+    vision_fixed: true,
+    tower: "vision_model",
+    projector: "connector",
+    language_model: "text_model",
+    ..BASE
 };
 
 const LLAVA: Wrapper = Wrapper {
@@ -103,6 +128,8 @@ pub const WRAPPERS: &[Wrapper] = &[
         },
         ..BASE
     },
+    IDEFICS3,
+    Wrapper { model_type: "smolvlm", prefix: "SmolVLM", vision_type: "smolvlm_vision", ..IDEFICS3 },
 ];
 
 pub fn wrapper(model_type: &str) -> Option<&'static Wrapper> {

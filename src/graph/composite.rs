@@ -41,10 +41,11 @@ fn moved(name: &str, lm: &str) -> String {
 
 pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
     let p = prefix(c);
-    let t = format!("{p}vision_tower");
+    let w = c.wrapper;
+    let t = format!("{p}{}", w.tower);
     let mut sections = c.vision.sections(&t);
-    sections.push(projector(c, &format!("{p}multi_modal_projector")));
-    let lm = format!("{p}language_model.");
+    sections.push(projector(c, &format!("{p}{}", w.projector)));
+    let lm = format!("{p}{}.", w.language_model);
     for mut s in c.text.graph(seq).sections {
         if s.role != Role::Head {
             s.name = moved(&s.name, &lm);
@@ -137,6 +138,14 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
                 linear(&format!("{m}.linear_2"), "projector out", rows, intermediate / 2, th, true),
             ]
         }
+        Projector::Connector { factor } => vec![linear(
+            &format!("{m}.modality_projection.proj"),
+            &format!("{factor}x{factor} patches shuffled into one token, to the text width"),
+            v.patches() / (factor * factor),
+            vh * factor * factor,
+            th,
+            false,
+        )],
     };
     Section { name: m.to_string(), role: Role::Vision, repeat: 1, nodes }
 }
@@ -156,8 +165,8 @@ impl CompositeConfig {
         let within = |start: &str| {
             g.sections.iter().filter(|s| s.name.starts_with(start)).map(Section::param_count).sum::<u64>()
         };
-        let tower_params = within(&format!("{p}vision_tower"));
-        let projector_params = within(&format!("{p}multi_modal_projector"));
+        let tower_params = within(&format!("{p}{}", self.wrapper.tower));
+        let projector_params = within(&format!("{p}{}", self.wrapper.projector));
         let kv_per_token = self.text.kv_layout().map_or(0, |l| l.values_per_token());
         VisionPart {
             tower: self.vision.model_type.clone(),

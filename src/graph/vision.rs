@@ -59,6 +59,10 @@ fn class_defaults(model_type: &str) -> Option<(TowerKind, ClassDefaults)> {
         }
         "clip_vision_model" => Some((TowerKind::Clip, (768, 3072, 12, 12, 224, 32, false, "quick_gelu"))),
         "pixtral" => Some((TowerKind::Pixtral, (1024, 4096, 24, 16, 1024, 16, false, "gelu"))),
+        // Idefics3's and SmolVLM's towers are SigLIP's layers without the pooling head.
+        "idefics3_vision" | "smolvlm_vision" => {
+            Some((TowerKind::Siglip, (1152, 3072, 12, 16, 224, 32, false, "gelu_pytorch_tanh")))
+        }
         _ => None,
     }
 }
@@ -92,7 +96,7 @@ impl VisionTower {
         let (kind, (h, f, l, n, img, p, head, act)) = class_defaults(&model_type).ok_or_else(|| {
             ConfigError::field(
                 "vision_config.model_type",
-                format!("{model_type:?} is not a vision tower the planner knows (siglip_vision_model, clip_vision_model, pixtral)"),
+                format!("{model_type:?} is not a vision tower the planner knows (siglip_vision_model, clip_vision_model, pixtral, idefics3_vision, smolvlm_vision)"),
             )
         })?;
         let raw: Raw = deserialize_raw(value).map_err(|e| nested(key, e))?;
@@ -109,7 +113,8 @@ impl VisionTower {
             num_channels: sz("num_channels", raw.num_channels, 3, 64, &mut local)?,
             image_size: sz("image_size", raw.image_size, img, 1 << 15, &mut local)?,
             patch_size: sz("patch_size", raw.patch_size, p, 1 << 10, &mut local)?,
-            use_head: kind == TowerKind::Siglip && raw.vision_use_head.unwrap_or(head),
+            // Only SigLIP's own config class reads vision_use_head.
+            use_head: model_type == "siglip_vision_model" && raw.vision_use_head.unwrap_or(head),
             hidden_act: raw.hidden_act.unwrap_or_else(|| act.into()),
             model_type,
         };

@@ -27,3 +27,21 @@ VARIATIONS = {
              vision_feature_select_strategy="default"),
     ],
 }
+
+# Idefics3 and SmolVLM: the tower's own config class (a nested model_type is not read), the
+# connector's shuffle factor 1, 2 and 4, the LM head tied and untied, a Mistral text model.
+_IDEFICS_VISION = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                       num_attention_heads=4, image_size=64, patch_size=8)
+for _t in ("idefics3", "smolvlm"):
+    FAMILIES.append(_t)
+    VARIATIONS[_t] = [
+        dict(text_config=dict(_TEXT, model_type="llama"), vision_config=_IDEFICS_VISION),
+        dict(text_config=dict(_TEXT, model_type="llama", num_hidden_layers=3),
+             vision_config=dict(_IDEFICS_VISION, hidden_size=48, num_hidden_layers=3),
+             scale_factor=4, tie_word_embeddings=True),
+        dict(text_config=dict(_TEXT, model_type="mistral"),
+             vision_config=dict(_IDEFICS_VISION, image_size=56, patch_size=14),
+             scale_factor=1),
+    ]
+EXTRA_CLASSES["idefics3"] = ["Idefics3ForConditionalGeneration"]
+EXTRA_CLASSES["smolvlm"] = ["SmolVLMForConditionalGeneration"]
