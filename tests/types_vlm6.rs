@@ -70,3 +70,56 @@ fn aya_visions_alignment_width_defaults_to_the_text_width() {
         "vision_config": siglip()});
     assert_eq!(page(config).vision.unwrap().projector_params, projector);
 }
+
+/// A small Llama text model: hidden 128, ffn 256, 2 layers, 4 heads of 32 over 2 KV heads, vocab
+/// 1000: embeddings, per layer q 128x128, k and v 128x64, o 128x128, gated MLP 3 x 128 x 256, two
+/// RMSNorms; the final norm.
+const LLAMA_SMALL: u64 = 1000 * 128 + 2 * (128 * 128 + 2 * 128 * 64 + 128 * 128 + 3 * 128 * 256 + 2 * 128) + 128;
+
+fn llama_small() -> Value {
+    json!({"model_type": "llama", "hidden_size": 128, "intermediate_size": 256,
+        "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+        "vocab_size": 1000})
+}
+
+#[test]
+fn idefics3_shuffles_patches_into_one_bias_free_linear_and_unties_its_head() {
+    // Idefics3VisionConfig has no pooling head: the small SigLIP constant. Connector
+    // (scale_factor 2): proj 4 x 64 = 256 -> 128, no bias. LM head untied (the default):
+    // 1000 x 128.
+    let connector = 256 * 128;
+    let expected = SIGLIP + connector + LLAMA_SMALL + 1000 * 128;
+    let config = json!({"model_type": "idefics3", "architectures": ["Idefics3ForConditionalGeneration"],
+        "text_config": llama_small(), "vision_config": siglip()});
+    let p = page(config);
+    assert_eq!(p.params.unwrap().derived, expected);
+    // transformers 5.24 builds this model with 667,840 parameters (meta device).
+    assert_eq!(expected, 667_840);
+    let names: Vec<String> = p.structure.unwrap().tensors().map(|(n, _)| n).collect();
+    for name in [
+        "model.vision_model.encoder.layers.0.self_attn.q_proj.weight",
+        "model.connector.modality_projection.proj.weight",
+        "model.text_model.layers.0.mlp.gate_proj.weight",
+        "lm_head.weight",
+    ] {
+        assert!(names.contains(&name.to_string()), "{name} missing: {names:?}");
+    }
+}
+
+#[test]
+fn smolvlm_reads_its_own_tower_class_whatever_the_nested_model_type_says() {
+    // SmolVLMConfig's vision_config is always SmolVLMVisionConfig: a nested "siglip_vision_model"
+    // with vision_use_head true still builds no pooling head. scale_factor 4: proj 16 x 64 =
+    // 1024 -> 128, no bias; the head tied by the top-level flag.
+    let mut vision = siglip();
+    vision["vision_use_head"] = json!(true);
+    let connector = 1024 * 128;
+    let config = json!({"model_type": "smolvlm", "architectures": ["SmolVLMForConditionalGeneration"],
+        "text_config": llama_small(), "vision_config": vision, "scale_factor": 4,
+        "tie_word_embeddings": true});
+    let p = page(config);
+    assert_eq!(p.params.unwrap().derived, SIGLIP + connector + LLAMA_SMALL);
+    // transformers 5.24 builds this model with 638,144 parameters (meta device).
+    assert_eq!(SIGLIP + connector + LLAMA_SMALL, 638_144);
+    assert_eq!(p.vision.unwrap().projector_params, connector);
+}
