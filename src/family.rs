@@ -634,6 +634,22 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Hugging Face's small vision-language models (Marafioti et al., 2025): Idefics3's SigLIP tower and pixel-shuffle connector, usually a 4x4 shuffle, into a SmolLM2 (Llama) decoder.",
         resolve: Some(composite),
     },
+    FamilyInfo {
+        key: "qwen2_vl",
+        kind: ModelKind::Decoder,
+        name: "Qwen2-VL",
+        derives_from: Some("qwen2"),
+        summary: "Qwen2-VL (Wang et al., 2024): a ViT with 2-D rotary positions over images at their own resolution, 2x2 patches merged by an MLP into a Qwen2 decoder with multimodal rotary positions (M-RoPE).",
+        resolve: Some(composite),
+    },
+    FamilyInfo {
+        key: "qwen2_5_vl",
+        kind: ModelKind::Decoder,
+        name: "Qwen2.5-VL",
+        derives_from: Some("qwen2_vl"),
+        summary: "Qwen2.5-VL (Bai et al., 2025): Qwen2-VL's design with a vision transformer of RMSNorms, gated MLPs and windowed attention in most blocks, into a Qwen2.5 decoder.",
+        resolve: Some(composite),
+    },
 ];
 
 pub fn info(key: &str) -> Option<&'static FamilyInfo> {

@@ -31,6 +31,8 @@ pub enum Projector {
     PixelShuffleSwiglu { factor: u64, intermediate: u64 },
     /// Idefics3, SmolVLM: `scale_factor`² patches shuffled into one token, one bias-free linear.
     Connector { factor: u64 },
+    /// Qwen2-VL, Qwen2.5-VL: the tower's own patch merger (`graph/qwen_vision.rs`).
+    QwenMerger,
 }
 
 #[derive(Debug)]
@@ -168,7 +170,11 @@ impl CompositeConfig {
             obj.insert("model_type".into(), Value::String(w.vision_type.into()));
         }
         let vision = VisionTower::resolve(&vision_value, w.vision_type, &mut d)?;
-        let mut text_value = sub(value, "text_config", w.text_default)?;
+        let mut text_value = if w.model_type.starts_with("qwen2") {
+            super::qwen_vl::text(value, &mut d)?
+        } else {
+            sub(value, "text_config", w.text_default)?
+        };
         let text_type = match text_value.get("model_type") {
             None => w.text_type.to_string(),
             Some(Value::String(s)) => s.clone(),
@@ -241,6 +247,7 @@ impl CompositeConfig {
                 )
             }
             "aya_vision" => aya_projector(value, text.dims().hidden_size, &mut d)?,
+            "qwen2_vl" | "qwen2_5_vl" => (Projector::QwenMerger, None),
             "idefics3" | "smolvlm" => {
                 // Tiled by the processor: tokens per image follow its size.
                 (Projector::Connector { factor: shuffle_factor(value, "scale_factor", &mut d)? }, None)

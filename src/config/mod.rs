@@ -75,6 +75,7 @@ pub mod types;
 pub mod vit;
 pub mod whisper;
 pub mod wrappers;
+pub mod qwen_vl;
 
 pub use dims::Dims;
 pub use types::QkNorm;

@@ -49,6 +49,20 @@ const BASE: Wrapper = Wrapper {
     language_model: "language_model",
 };
 
+/// Qwen2-VL: its tower under `visual`, the merger inside it; the text read by `qwen_vl.rs`.
+const QWEN2_VL: Wrapper = Wrapper {
+    model_type: "qwen2_vl",
+    prefix: "Qwen2VL",
+    text_type: "qwen2",
+    vision_type: "qwen2_vl_vision",
+    tie_default: false,
+    tie_from_text: true,
+    vision_fixed: true,
+    tower: "visual",
+    projector: "visual.merger",
+    ..BASE
+};
+
 /// Idefics3 and SmolVLM: `vision_model`, `connector`, `text_model`; the LM head untied.
 const IDEFICS3: Wrapper = Wrapper {
     model_type: "idefics3",
@@ -129,6 +143,13 @@ pub const WRAPPERS: &[Wrapper] = &[
         ..BASE
     },
     IDEFICS3,
+    QWEN2_VL,
+    Wrapper {
+        model_type: "qwen2_5_vl",
+        prefix: "Qwen2_5_VL",
+        vision_type: "qwen2_5_vl_vision",
+        ..QWEN2_VL
+    },
     Wrapper { model_type: "smolvlm", prefix: "SmolVLM", vision_type: "smolvlm_vision", ..IDEFICS3 },
 ];
 

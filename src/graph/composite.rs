@@ -146,6 +146,10 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
             th,
             false,
         )],
+        Projector::QwenMerger => match &v.qwen {
+            Some(q) => super::qwen_vision::merger(v, q, m),
+            None => vec![],
+        },
     };
     Section { name: m.to_string(), role: Role::Vision, repeat: 1, nodes }
 }
@@ -165,8 +169,10 @@ impl CompositeConfig {
         let within = |start: &str| {
             g.sections.iter().filter(|s| s.name.starts_with(start)).map(Section::param_count).sum::<u64>()
         };
-        let tower_params = within(&format!("{p}{}", self.wrapper.tower));
         let projector_params = within(&format!("{p}{}", self.wrapper.projector));
+        // Qwen's merger sits inside its tower (`visual.merger`).
+        let inside = self.wrapper.projector.starts_with(self.wrapper.tower);
+        let tower_params = within(&format!("{p}{}", self.wrapper.tower)) - if inside { projector_params } else { 0 };
         let kv_per_token = self.text.kv_layout().map_or(0, |l| l.values_per_token());
         VisionPart {
             tower: self.vision.model_type.clone(),

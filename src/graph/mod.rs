@@ -63,6 +63,7 @@ pub mod ssm;
 pub mod t5;
 mod t5_blocks;
 pub mod vision;
+pub mod qwen_vision;
 pub mod vit;
 pub mod whisper;
 pub mod xlstm;

@@ -18,6 +18,8 @@ pub enum TowerKind {
     Siglip,
     Clip,
     Pixtral,
+    Qwen2Vl,
+    Qwen25Vl,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -34,6 +36,9 @@ pub struct VisionTower {
     /// SigLIP's attention-pooling head (`vision_use_head`).
     pub use_head: bool,
     pub hidden_act: String,
+    /// Qwen2-VL's and Qwen2.5-VL's merge and output widths (`graph/qwen_vision.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qwen: Option<super::qwen_vision::QwenVision>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -83,6 +88,9 @@ impl VisionTower {
     /// file has none).
     pub fn resolve(value: &Value, default_type: &str, d: &mut Vec<Defaulted>) -> Result<Self, ConfigError> {
         let key = "vision_config";
+        if default_type == "qwen2_vl_vision" || default_type == "qwen2_5_vl_vision" {
+            return super::qwen_vision::resolve(value, default_type, d);
+        }
         let model_type = match value.get("model_type") {
             None => default_type.to_string(),
             Some(Value::String(s)) => s.clone(),
@@ -117,6 +125,7 @@ impl VisionTower {
             use_head: model_type == "siglip_vision_model" && raw.vision_use_head.unwrap_or(head),
             hidden_act: raw.hidden_act.unwrap_or_else(|| act.into()),
             model_type,
+            qwen: None,
         };
         // Every defaulted key of the tower is recorded under its nested name.
         d.extend(local.into_iter().map(|x| Defaulted {
@@ -128,12 +137,18 @@ impl VisionTower {
 
     /// Patches of one image at `image_size` (SigLIP and CLIP position tables are sized by it).
     pub fn patches(&self) -> u64 {
+        if let Some(q) = &self.qwen {
+            return q.spatial_merge_size * q.spatial_merge_size;
+        }
         let side = self.image_size / self.patch_size;
         side * side
     }
 
     /// The tower's sections under `t` (`model.vision_tower`), sized at one image.
     pub fn sections(&self, t: &str) -> Vec<Section> {
+        if let Some(q) = &self.qwen {
+            return super::qwen_vision::sections(self, q, t);
+        }
         let (h, f, c, p) = (self.hidden_size, self.intermediate_size, self.num_channels, self.patch_size);
         let tokens = self.patches() + u64::from(self.kind == TowerKind::Clip);
         let shape = [tokens, h];
@@ -222,6 +237,7 @@ impl VisionTower {
                     post.extend(fc(&format!("{hd}.mlp"), 1));
                 }
             }
+            TowerKind::Qwen2Vl | TowerKind::Qwen25Vl => return vec![],
             TowerKind::Pixtral => {
                 embed.push(conv(&format!("{t}.patch_conv"), false));
                 embed.push(rms_norm(&format!("{t}.ln_pre"), "RMSNorm", &shape, h));

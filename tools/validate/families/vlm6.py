@@ -45,3 +45,23 @@ for _t in ("idefics3", "smolvlm"):
     ]
 EXTRA_CLASSES["idefics3"] = ["Idefics3ForConditionalGeneration"]
 EXTRA_CLASSES["smolvlm"] = ["SmolVLMForConditionalGeneration"]
+
+# Qwen2-VL and Qwen2.5-VL: text keys nested and at the top level (a flat file), a head_dim the
+# text attention ignores, the tie forwarded from text_config, merge sizes 1 and 3, other temporal
+# patches and channels.
+_QWEN_TEXT = dict(vocab_size=1000, hidden_size=128, intermediate_size=256, num_hidden_layers=2,
+                  num_attention_heads=4, num_key_value_heads=2)
+_QWEN2_VISION = dict(depth=2, embed_dim=64, hidden_size=128, num_heads=4, mlp_ratio=3,
+                     patch_size=8, spatial_merge_size=2, temporal_patch_size=2)
+_QWEN25_VISION = dict(depth=2, hidden_size=64, out_hidden_size=128, intermediate_size=96,
+                      num_heads=4, patch_size=8, spatial_merge_size=2, temporal_patch_size=2)
+for _t, _v in (("qwen2_vl", _QWEN2_VISION), ("qwen2_5_vl", _QWEN25_VISION)):
+    FAMILIES.append(_t)
+    VARIATIONS[_t] = [
+        dict(text_config=_QWEN_TEXT, vision_config=_v),
+        dict(_QWEN_TEXT, num_hidden_layers=3, head_dim=48, vision_config=dict(_v, spatial_merge_size=3)),
+        dict(text_config=dict(_QWEN_TEXT, tie_word_embeddings=True, num_key_value_heads=4),
+             vision_config=dict(_v, spatial_merge_size=1, temporal_patch_size=3, in_channels=1)),
+    ]
+EXTRA_CLASSES["qwen2_vl"] = ["Qwen2VLForConditionalGeneration"]
+EXTRA_CLASSES["qwen2_5_vl"] = ["Qwen2_5_VLForConditionalGeneration"]
