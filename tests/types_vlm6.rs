@@ -20,7 +20,11 @@ fn vit_layer(w: u64, f: u64) -> u64 {
 
 /// The small SigLIP tower: width 64, MLP 128, 2 layers, 64-pixel images in 8-pixel patches
 /// (64 patches): biased patch conv, 64 positions, post LayerNorm, no pooling head.
-const SIGLIP: u64 = 64 * 3 * 8 * 8 + 64 + 64 * 64 + 2 * (4 * 64 + 4 * (64 * 64 + 64) + (64 * 128 + 128) + (128 * 64 + 64)) + 2 * 64;
+const SIGLIP: u64 = 64 * 3 * 8 * 8
+    + 64
+    + 64 * 64
+    + 2 * (4 * 64 + 4 * (64 * 64 + 64) + (64 * 128 + 128) + (128 * 64 + 64))
+    + 2 * 64;
 
 fn siglip() -> Value {
     json!({"model_type": "siglip_vision_model", "hidden_size": 64, "intermediate_size": 128,
@@ -74,7 +78,8 @@ fn aya_visions_alignment_width_defaults_to_the_text_width() {
 /// A small Llama text model: hidden 128, ffn 256, 2 layers, 4 heads of 32 over 2 KV heads, vocab
 /// 1000: embeddings, per layer q 128x128, k and v 128x64, o 128x128, gated MLP 3 x 128 x 256, two
 /// RMSNorms; the final norm.
-const LLAMA_SMALL: u64 = 1000 * 128 + 2 * (128 * 128 + 2 * 128 * 64 + 128 * 128 + 3 * 128 * 256 + 2 * 128) + 128;
+const LLAMA_SMALL: u64 =
+    1000 * 128 + 2 * (128 * 128 + 2 * 128 * 64 + 128 * 128 + 3 * 128 * 256 + 2 * 128) + 128;
 
 fn llama_small() -> Value {
     json!({"model_type": "llama", "hidden_size": 128, "intermediate_size": 256,
@@ -122,4 +127,57 @@ fn smolvlm_reads_its_own_tower_class_whatever_the_nested_model_type_says() {
     // transformers 5.24 builds this model with 638,144 parameters (meta device).
     assert_eq!(SIGLIP + connector + LLAMA_SMALL, 638_144);
     assert_eq!(p.vision.unwrap().projector_params, connector);
+}
+
+/// A Qwen2 layer of the small text model: q 128x128 + bias, k and v 128x64 + bias, o 128x128
+/// (no bias), gated MLP 3 x 128 x 256, two RMSNorms.
+const QWEN2_LAYER: u64 = (128 * 128 + 128) + 2 * (128 * 64 + 64) + 128 * 128 + 3 * 128 * 256 + 2 * 128;
+
+#[test]
+fn qwen2_vl_counts_its_vit_the_patch_merger_and_a_qwen2_decoder() {
+    // Vision: embed_dim 64, mlp_ratio 3 (fc 192), depth 2, 8-pixel patches over 2 frames, 3
+    // channels: Conv3d 64 x 3 x 2 x 8 x 8, no bias; per block two LayerNorms (2 x 128), qkv
+    // 64 -> 192 + bias, proj 64 -> 64 + bias, fc1 64 -> 192 + bias, fc2 192 -> 64 + bias.
+    let block = 2 * 128 + (64 * 192 + 192) + (64 * 64 + 64) + (64 * 192 + 192) + (192 * 64 + 64);
+    let tower = 64 * 3 * 2 * 8 * 8 + 2 * block;
+    // Merger (spatial_merge_size 2): ln_q LayerNorm 64 (2 x 64); 4 x 64 = 256 -> 256 + bias;
+    // 256 -> vision hidden_size 128 + bias.
+    let merger = 2 * 64 + (256 * 256 + 256) + (256 * 128 + 128);
+    // Text: embeddings 1000 x 128, 2 layers, final norm; lm_head untied (the default) 1000 x 128.
+    let text = 1000 * 128 + 2 * QWEN2_LAYER + 128 + 1000 * 128;
+    let config = json!({"model_type": "qwen2_vl", "architectures": ["Qwen2VLForConditionalGeneration"],
+        "text_config": {"vocab_size": 1000, "hidden_size": 128, "intermediate_size": 256,
+            "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2},
+        "vision_config": {"depth": 2, "embed_dim": 64, "hidden_size": 128, "num_heads": 4,
+            "mlp_ratio": 3, "patch_size": 8}});
+    let p = page(config);
+    assert_eq!(p.params.unwrap().derived, tower + merger + text);
+    // transformers 5.24 builds this model with 758,912 parameters (meta device).
+    assert_eq!(tower + merger + text, 758_912);
+    let v = p.vision.unwrap();
+    assert_eq!((v.tower_params, v.projector_params), (tower, merger));
+    // Images keep their own resolution: neither a size nor a token count is a config fact.
+    assert_eq!((v.image_size, v.image_tokens), (0, None));
+}
+
+#[test]
+fn a_flat_qwen2_5_vl_file_gives_its_top_level_keys_to_the_text_model_and_ignores_head_dim() {
+    // Vision 2.5: hidden 64, gated MLP 96, depth 2: Conv3d 64 x 3 x 2 x 8 x 8; per block two
+    // RMSNorms (2 x 64), qkv 64 -> 192 + bias, proj + bias, gate and up 64 -> 96 + bias, down
+    // 96 -> 64 + bias. Merger: ln_q RMSNorm 64, 256 -> 256 + bias, 256 -> out_hidden_size 128
+    // + bias.
+    let block = 2 * 64 + (64 * 192 + 192) + (64 * 64 + 64) + 2 * (64 * 96 + 96) + (96 * 64 + 64);
+    let tower = 64 * 3 * 2 * 8 * 8 + 2 * block;
+    let merger = 64 + (256 * 256 + 256) + (256 * 128 + 128);
+    // Text from the top level: 3 layers; head_dim 48 is ignored (head width 128 / 4 = 32);
+    // lm_head untied.
+    let text = 1000 * 128 + 3 * QWEN2_LAYER + 128 + 1000 * 128;
+    let config = json!({"model_type": "qwen2_5_vl", "architectures": ["Qwen2_5_VLForConditionalGeneration"],
+        "vocab_size": 1000, "hidden_size": 128, "intermediate_size": 256, "num_hidden_layers": 3,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 48,
+        "vision_config": {"depth": 2, "hidden_size": 64, "out_hidden_size": 128,
+            "intermediate_size": 96, "num_heads": 4, "patch_size": 8}});
+    assert_eq!(page(config).params.unwrap().derived, tower + merger + text);
+    // transformers 5.24 builds this model with 894,272 parameters (meta device).
+    assert_eq!(tower + merger + text, 894_272);
 }

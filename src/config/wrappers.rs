@@ -144,12 +144,7 @@ pub const WRAPPERS: &[Wrapper] = &[
     },
     IDEFICS3,
     QWEN2_VL,
-    Wrapper {
-        model_type: "qwen2_5_vl",
-        prefix: "Qwen2_5_VL",
-        vision_type: "qwen2_5_vl_vision",
-        ..QWEN2_VL
-    },
+    Wrapper { model_type: "qwen2_5_vl", prefix: "Qwen2_5_VL", vision_type: "qwen2_5_vl_vision", ..QWEN2_VL },
     Wrapper { model_type: "smolvlm", prefix: "SmolVLM", vision_type: "smolvlm_vision", ..IDEFICS3 },
 ];
 

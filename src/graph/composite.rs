@@ -133,8 +133,20 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
                     wide,
                     true,
                 ),
-                linear(&format!("{m}.linear_1"), "projector up, halves x and gate", rows, wide, intermediate, true),
-                Node::new(format!("{m}.act"), Op::Activation, "SwiGLU (SiLU on the gate half)", &[rows, intermediate / 2]),
+                linear(
+                    &format!("{m}.linear_1"),
+                    "projector up, halves x and gate",
+                    rows,
+                    wide,
+                    intermediate,
+                    true,
+                ),
+                Node::new(
+                    format!("{m}.act"),
+                    Op::Activation,
+                    "SwiGLU (SiLU on the gate half)",
+                    &[rows, intermediate / 2],
+                ),
                 linear(&format!("{m}.linear_2"), "projector out", rows, intermediate / 2, th, true),
             ]
         }
@@ -172,7 +184,8 @@ impl CompositeConfig {
         let projector_params = within(&format!("{p}{}", self.wrapper.projector));
         // Qwen's merger sits inside its tower (`visual.merger`).
         let inside = self.wrapper.projector.starts_with(self.wrapper.tower);
-        let tower_params = within(&format!("{p}{}", self.wrapper.tower)) - if inside { projector_params } else { 0 };
+        let tower_params =
+            within(&format!("{p}{}", self.wrapper.tower)) - if inside { projector_params } else { 0 };
         let kv_per_token = self.text.kv_layout().map_or(0, |l| l.values_per_token());
         VisionPart {
             tower: self.vision.model_type.clone(),
@@ -225,13 +238,13 @@ impl Architecture for CompositeConfig {
     }
     fn training_notes(&self) -> Vec<String> {
         let part = self.vision_part();
+        let per_image = match part.image_size {
+            0 => "patches as many as each image's resolution gives".to_string(),
+            s => format!("{} patches per {s}x{s} image", self.vision.patches()),
+        };
         vec![format!(
-            "Not modelled: the vision tower's and projector's activations, which depend on the images per sample, not on the sequence ({} patches per {}x{} image through {} layers of width {}); the training figures count their weights, gradients and optimizer states, and the language model's activations at the sequence length (image tokens included in it). Likewise the cost's FLOPs are the language model's per token; the tower's per image are not added.",
-            self.vision.patches(),
-            part.image_size,
-            part.image_size,
-            self.vision.num_layers,
-            self.vision.hidden_size
+            "Not modelled: the vision tower's and projector's activations, which depend on the images per sample, not on the sequence ({} through {} layers of width {}); the training figures count their weights, gradients and optimizer states, and the language model's activations at the sequence length (image tokens included in it). Likewise the cost's FLOPs are the language model's per token; the tower's per image are not added.",
+            per_image, self.vision.num_layers, self.vision.hidden_size
         )]
     }
     fn vision(&self) -> Option<VisionPart> {

@@ -47,8 +47,13 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
     let two_five = model_type == "qwen2_5_vl_vision";
     let sz = |field: &'static str, v: Option<u64>, def: u64, max: u64, d: &mut Vec<Defaulted>| {
         let mut local = vec![];
-        let n = crate::config::size(field, v, def, max, &mut local).map_err(|e| nested("vision_config", e))?;
-        d.extend(local.into_iter().map(|x| Defaulted { field: x.field, value: format!("{} (vision_config)", x.value) }));
+        let n =
+            crate::config::size(field, v, def, max, &mut local).map_err(|e| nested("vision_config", e))?;
+        d.extend(
+            local
+                .into_iter()
+                .map(|x| Defaulted { field: x.field, value: format!("{} (vision_config)", x.value) }),
+        );
         Ok::<u64, ConfigError>(n)
     };
     // attribute_map: num_hidden_layers is depth, num_attention_heads is num_heads.
@@ -56,7 +61,11 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
     let heads = sz("num_heads", raw.num_heads.or(raw.num_attention_heads), 16, 1 << 12, d)?;
     let (width, ffn, out) = if two_five {
         let w = sz("hidden_size", raw.hidden_size, 3584, 1 << 16, d)?;
-        (w, sz("intermediate_size", raw.intermediate_size, 3420, 1 << 18, d)?, sz("out_hidden_size", raw.out_hidden_size, 3584, 1 << 16, d)?)
+        (
+            w,
+            sz("intermediate_size", raw.intermediate_size, 3420, 1 << 18, d)?,
+            sz("out_hidden_size", raw.out_hidden_size, 3584, 1 << 16, d)?,
+        )
     } else {
         let w = sz("embed_dim", raw.embed_dim, 1280, 1 << 16, d)?;
         let ratio = sz("mlp_ratio", raw.mlp_ratio, 4, 64, d)?;
@@ -86,22 +95,37 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
 
 /// The tower's sections under `t` (`model.visual`), at one merged token's patches.
 pub fn sections(v: &VisionTower, q: &QwenVision, t: &str) -> Vec<Section> {
-    let (h, f, c, p, tp) = (v.hidden_size, v.intermediate_size, v.num_channels, v.patch_size, q.temporal_patch_size);
+    let (h, f, c, p, tp) =
+        (v.hidden_size, v.intermediate_size, v.num_channels, v.patch_size, q.temporal_patch_size);
     let rows = q.spatial_merge_size * q.spatial_merge_size;
     let embed = vec![
         Node::new("pixel_values", Op::Input, "patches of any image, flattened", &[rows, c * tp * p * p]),
-        Node::new(format!("{t}.patch_embed.proj"), Op::Embedding, format!("{tp}x{p}x{p} patches of {c} channels"), &[rows, h])
-            .with([Tensor::new(format!("{t}.patch_embed.proj.weight"), &[h, c, tp, p, p])]),
+        Node::new(
+            format!("{t}.patch_embed.proj"),
+            Op::Embedding,
+            format!("{tp}x{p}x{p} patches of {c} channels"),
+            &[rows, h],
+        )
+        .with([Tensor::new(format!("{t}.patch_embed.proj.weight"), &[h, c, tp, p, p])]),
     ];
     let l = format!("{t}.blocks.{{i}}");
     let two_five = v.kind == TowerKind::Qwen25Vl;
     let norm = |name: &str, what: &str| {
-        if two_five { rms_norm(name, what, &[rows, h], h) } else { layer_norm(name, what, &[rows, h], h, true) }
+        if two_five {
+            rms_norm(name, what, &[rows, h], h)
+        } else {
+            layer_norm(name, what, &[rows, h], h, true)
+        }
     };
     let mut layer = vec![
         norm(&format!("{l}.norm1"), "norm before attention"),
         linear(&format!("{l}.attn.qkv"), "fused query, key, value", rows, h, 3 * h, true),
-        Node::new(format!("{l}.attn"), Op::Attention, format!("{} heads, 2-D rotary", v.num_heads), &[rows, h]),
+        Node::new(
+            format!("{l}.attn"),
+            Op::Attention,
+            format!("{} heads, 2-D rotary", v.num_heads),
+            &[rows, h],
+        ),
         linear(&format!("{l}.attn.proj"), "attention output projection", rows, h, h, true),
         norm(&format!("{l}.norm2"), "norm before the MLP"),
     ];
