@@ -181,3 +181,17 @@ fn a_flat_qwen2_5_vl_file_gives_its_top_level_keys_to_the_text_model_and_ignores
     // transformers 5.24 builds this model with 894,272 parameters (meta device).
     assert_eq!(tower + merger + text, 894_272);
 }
+
+#[test]
+fn a_qwen_vl_page_says_its_images_keep_their_resolution_instead_of_a_size() {
+    use modelatlas::manifest::SiteSettings;
+    use modelatlas::render::Renderer;
+    let p = page(json!({"model_type": "qwen2_vl", "architectures": ["Qwen2VLForConditionalGeneration"],
+        "text_config": {"vocab_size": 1000, "hidden_size": 128, "intermediate_size": 256,
+            "num_hidden_layers": 2, "num_attention_heads": 4},
+        "vision_config": {"depth": 2, "embed_dim": 64, "hidden_size": 128, "patch_size": 8}}));
+    let site = SiteSettings { title: "modelatlas".into(), base_url: "https://example.org/".into() };
+    let html = Renderer::new().model(&p, &site, "../../").unwrap().html;
+    assert!(html.contains("images at their own resolution in 8-pixel patches"), "{html}");
+    assert!(!html.contains("0×0"), "{html}");
+}
