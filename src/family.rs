@@ -650,6 +650,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen2.5-VL (Bai et al., 2025): Qwen2-VL's design with a vision transformer of RMSNorms, gated MLPs and windowed attention in most blocks, into a Qwen2.5 decoder.",
         resolve: Some(composite),
     },
+    FamilyInfo {
+        key: "internvl",
+        kind: ModelKind::Decoder,
+        name: "InternVL",
+        derives_from: Some("qwen2"),
+        summary: "Shanghai AI Lab's InternVL (Chen et al., 2024; InternVL3, 2025): an InternViT vision encoder over image tiles, 2x2 patches pixel-shuffled through a LayerNorm and two-layer MLP into a Qwen2 or Llama decoder.",
+        resolve: Some(composite),
+    },
 ];
 
 pub fn info(key: &str) -> Option<&'static FamilyInfo> {

@@ -33,6 +33,9 @@ pub enum Projector {
     Connector { factor: u64 },
     /// Qwen2-VL, Qwen2.5-VL: the tower's own patch merger (`graph/qwen_vision.rs`).
     QwenMerger,
+    /// InternVL: `int(1 / downsample_ratio)`² patches shuffled into one token, a LayerNorm, then
+    /// linear, GELU, linear to the text width.
+    InternMlp { factor: u64 },
 }
 
 #[derive(Debug)]
@@ -70,7 +73,7 @@ fn feature_layers(value: &Value) -> u64 {
     }
 }
 
-fn top_flag(value: &Value, key: &'static str, default: bool) -> Result<bool, ConfigError> {
+pub(super) fn top_flag(value: &Value, key: &'static str, default: bool) -> Result<bool, ConfigError> {
     match value.get(key) {
         None | Some(Value::Null) => Ok(default),
         Some(Value::Bool(b)) => Ok(*b),
@@ -78,7 +81,7 @@ fn top_flag(value: &Value, key: &'static str, default: bool) -> Result<bool, Con
     }
 }
 
-fn top_size(
+pub(super) fn top_size(
     value: &Value,
     key: &'static str,
     default: u64,
@@ -108,38 +111,6 @@ fn text_class(text_type: &str, generation: bool) -> Option<String> {
     let want = if generation { HeadKind::CausalLm } else { HeadKind::Model };
     let spec = super::spec_keys::lookup(text_type)?;
     spec.classes.iter().find(|(_, h)| *h == want).map(|(c, _)| c.to_string())
-}
-
-/// A pixel-shuffle factor (2 by default in every config that has one).
-fn shuffle_factor(value: &Value, key: &'static str, d: &mut Vec<Defaulted>) -> Result<u64, ConfigError> {
-    let factor = top_size(value, key, 2, d)?;
-    if factor > 64 {
-        return Err(ConfigError::field(key, format!("{factor} is beyond any real model (at most 64)")));
-    }
-    Ok(factor)
-}
-
-/// Aya Vision's projector. An image is tiled by its processor, so its token count is not a
-/// config fact: none is given.
-fn aya_projector(
-    value: &Value,
-    text_hidden: u64,
-    d: &mut Vec<Defaulted>,
-) -> Result<(Projector, Option<(u64, String)>), ConfigError> {
-    match value.get("vision_feature_select_strategy") {
-        None | Some(Value::Null) => {}
-        Some(Value::String(s)) if s == "default" || s == "full" => {}
-        Some(other) => {
-            return Err(ConfigError::field(
-                "vision_feature_select_strategy",
-                format!("expected \"default\" or \"full\" (transformers refuses others), found {other}"),
-            ));
-        }
-    }
-    let factor = shuffle_factor(value, "downsample_factor", d)?;
-    // Not a declared field: the projector reads it with getattr, defaulting to the text width.
-    let intermediate = top_size(value, "alignment_intermediate_size", text_hidden, d)?;
-    Ok((Projector::PixelShuffleSwiglu { factor, intermediate }, None))
 }
 
 impl CompositeConfig {
@@ -246,11 +217,17 @@ impl CompositeConfig {
                     Some((n, "(vision_config.image_size / patch_size)²".into())),
                 )
             }
-            "aya_vision" => aya_projector(value, text.dims().hidden_size, &mut d)?,
+            "aya_vision" => super::projectors::aya(value, text.dims().hidden_size, &mut d)?,
+            "internvl" => super::projectors::internvl(value)?,
             "qwen2_vl" | "qwen2_5_vl" => (Projector::QwenMerger, None),
             "idefics3" | "smolvlm" => {
                 // Tiled by the processor: tokens per image follow its size.
-                (Projector::Connector { factor: shuffle_factor(value, "scale_factor", &mut d)? }, None)
+                (
+                    Projector::Connector {
+                        factor: super::projectors::shuffle_factor(value, "scale_factor", &mut d)?,
+                    },
+                    None,
+                )
             }
             _ => {
                 let merge = top_size(value, "spatial_merge_size", 2, &mut d)?;

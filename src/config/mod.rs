@@ -39,6 +39,7 @@ pub mod mpnet;
 pub mod nllb_moe;
 pub mod pegasus_x;
 pub mod phi;
+pub mod projectors;
 pub mod qwen_vl;
 pub mod release;
 pub mod seq2seq;

@@ -144,6 +144,14 @@ pub const WRAPPERS: &[Wrapper] = &[
     },
     IDEFICS3,
     QWEN2_VL,
+    Wrapper {
+        model_type: "internvl",
+        prefix: "InternVL",
+        text_type: "qwen2",
+        vision_type: "internvl_vision",
+        vision_fixed: true,
+        ..BASE
+    },
     Wrapper { model_type: "qwen2_5_vl", prefix: "Qwen2_5_VL", vision_type: "qwen2_5_vl_vision", ..QWEN2_VL },
     Wrapper { model_type: "smolvlm", prefix: "SmolVLM", vision_type: "smolvlm_vision", ..IDEFICS3 },
 ];

@@ -158,6 +158,18 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
             th,
             false,
         )],
+        Projector::InternMlp { factor } => {
+            let (rows, wide) = (v.patches() / (factor * factor), vh * factor * factor);
+            let mut nodes = vec![layer_norm(
+                &format!("{m}.layer_norm"),
+                &format!("LayerNorm on {factor}x{factor} patches shuffled into one token"),
+                &[rows, wide],
+                wide,
+                true,
+            )];
+            nodes.extend(mlp2(m, rows, wide, th, true));
+            nodes
+        }
         Projector::QwenMerger => match &v.qwen {
             Some(q) => super::qwen_vision::merger(v, q, m),
             None => vec![],

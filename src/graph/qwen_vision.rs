@@ -90,6 +90,7 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
         use_head: false,
         hidden_act: raw.hidden_act.unwrap_or_else(|| if two_five { "silu" } else { "quick_gelu" }.into()),
         qwen: Some(extras),
+        intern: None,
     })
 }
 

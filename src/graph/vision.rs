@@ -20,6 +20,7 @@ pub enum TowerKind {
     Pixtral,
     Qwen2Vl,
     Qwen25Vl,
+    InternVit,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -39,6 +40,9 @@ pub struct VisionTower {
     /// Qwen2-VL's and Qwen2.5-VL's merge and output widths (`graph/qwen_vision.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub qwen: Option<super::qwen_vision::QwenVision>,
+    /// InternViT's switches (`graph/intern_vision.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intern: Option<super::intern_vision::InternVision>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -91,6 +95,9 @@ impl VisionTower {
         if default_type == "qwen2_vl_vision" || default_type == "qwen2_5_vl_vision" {
             return super::qwen_vision::resolve(value, default_type, d);
         }
+        if default_type == "internvl_vision" {
+            return super::intern_vision::resolve(value, d);
+        }
         let model_type = match value.get("model_type") {
             None => default_type.to_string(),
             Some(Value::String(s)) => s.clone(),
@@ -126,6 +133,7 @@ impl VisionTower {
             hidden_act: raw.hidden_act.unwrap_or_else(|| act.into()),
             model_type,
             qwen: None,
+            intern: None,
         };
         // Every defaulted key of the tower is recorded under its nested name.
         d.extend(local.into_iter().map(|x| Defaulted {
@@ -148,6 +156,9 @@ impl VisionTower {
     pub fn sections(&self, t: &str) -> Vec<Section> {
         if let Some(q) = &self.qwen {
             return super::qwen_vision::sections(self, q, t);
+        }
+        if let Some(x) = &self.intern {
+            return super::intern_vision::sections(self, x, t);
         }
         let (h, f, c, p) = (self.hidden_size, self.intermediate_size, self.num_channels, self.patch_size);
         let tokens = self.patches() + u64::from(self.kind == TowerKind::Clip);
@@ -237,7 +248,7 @@ impl VisionTower {
                     post.extend(fc(&format!("{hd}.mlp"), 1));
                 }
             }
-            TowerKind::Qwen2Vl | TowerKind::Qwen25Vl => return vec![],
+            TowerKind::Qwen2Vl | TowerKind::Qwen25Vl | TowerKind::InternVit => return vec![],
             TowerKind::Pixtral => {
                 embed.push(conv(&format!("{t}.patch_conv"), false));
                 embed.push(rms_norm(&format!("{t}.ln_pre"), "RMSNorm", &shape, h));

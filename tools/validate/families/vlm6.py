@@ -65,3 +65,22 @@ for _t, _v in (("qwen2_vl", _QWEN2_VISION), ("qwen2_5_vl", _QWEN25_VISION)):
     ]
 EXTRA_CLASSES["qwen2_vl"] = ["Qwen2VLForConditionalGeneration"]
 EXTRA_CLASSES["qwen2_5_vl"] = ["Qwen2_5_VLForConditionalGeneration"]
+
+# InternVL: InternViT's switches (biased attention, q/k norms, RMSNorm layers, a mask token, no
+# absolute positions, a final LayerNorm when not mean-pooling), square pairs for the sizes, a 4x4
+# shuffle, Qwen2 and Llama text models, the head untied.
+_INTERN_VISION = dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                      num_attention_heads=4, image_size=[64, 64], patch_size=[8, 8])
+FAMILIES.append("internvl")
+EXTRA_CLASSES["internvl"] = ["InternVLForConditionalGeneration"]
+VARIATIONS["internvl"] = [
+    dict(text_config=dict(_TEXT, model_type="qwen2"), vision_config=_INTERN_VISION),
+    dict(text_config=dict(_TEXT, model_type="llama", num_hidden_layers=3),
+         vision_config=dict(_INTERN_VISION, attention_bias=True, use_qk_norm=True,
+                            norm_type="rms_norm", use_mean_pooling=False),
+         tie_word_embeddings=False),
+    dict(text_config=dict(_TEXT, model_type="qwen2"),
+         vision_config=dict(_INTERN_VISION, hidden_size=48, image_size=64, patch_size=8,
+                            use_mask_token=True, use_absolute_position_embeddings=False),
+         downsample_ratio=0.25),
+]
