@@ -195,3 +195,35 @@ fn a_qwen_vl_page_says_its_images_keep_their_resolution_instead_of_a_size() {
     assert!(html.contains("images at their own resolution in 8-pixel patches"), "{html}");
     assert!(!html.contains("0×0"), "{html}");
 }
+
+#[test]
+fn internvl_counts_internvit_with_its_switches_the_shuffle_mlp_and_a_tied_qwen2() {
+    // InternViT: width 64, MLP 128, 2 layers, 64-pixel images given as [64, 64] in [8, 8]
+    // patches (64 patches). Embeddings: cls_token 64, biased Conv2d 64 x 3 x 8 x 8 + 64,
+    // positions (64 + 1) x 64. Per layer (attention_bias, use_qk_norm, norm_type rms_norm): two
+    // RMSNorms (2 x 64), q/k/v 3 x (64 x 64 + 64), q_norm and k_norm over the full width
+    // (2 x 64), projection_layer 64 x 64 + 64, lambda_1 and lambda_2 (2 x 64), fc1 64 -> 128 +
+    // bias, fc2 128 -> 64 + bias. use_mean_pooling false: a final LayerNorm (2 x 64).
+    let layer =
+        2 * 64 + 3 * (64 * 64 + 64) + 2 * 64 + (64 * 64 + 64) + 2 * 64 + (64 * 128 + 128) + (128 * 64 + 64);
+    let tower = 64 + (64 * 3 * 8 * 8 + 64) + 65 * 64 + 2 * layer + 2 * 64;
+    // Projector (downsample_ratio 0.5: int(1 / 0.5) = 2): LayerNorm over 4 x 64 = 256 (2 x 256),
+    // linear_1 256 -> 128 + bias, linear_2 128 -> 128 + bias.
+    let projector = 2 * 256 + (256 * 128 + 128) + (128 * 128 + 128);
+    // Qwen2 text, tied (InternVLConfig's default).
+    let text = 1000 * 128 + 2 * QWEN2_LAYER + 128;
+    let config = json!({"model_type": "internvl", "architectures": ["InternVLForConditionalGeneration"],
+        "text_config": {"model_type": "qwen2", "hidden_size": 128, "intermediate_size": 256,
+            "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2,
+            "vocab_size": 1000},
+        "vision_config": {"model_type": "intern_vit_6b", "hidden_size": 64, "intermediate_size": 128,
+            "num_hidden_layers": 2, "num_attention_heads": 4, "image_size": [64, 64],
+            "patch_size": [8, 8], "attention_bias": true, "use_qk_norm": true,
+            "norm_type": "rms_norm", "use_mean_pooling": false}});
+    let p = page(config);
+    assert_eq!(p.params.unwrap().derived, tower + projector + text);
+    // transformers 5.24 builds this model with 557,888 parameters (meta device).
+    assert_eq!(tower + projector + text, 557_888);
+    let v = p.vision.unwrap();
+    assert_eq!((v.tower_params, v.projector_params, v.image_size, v.patch_size), (tower, projector, 64, 8));
+}
