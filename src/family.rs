@@ -595,6 +595,22 @@ pub const FAMILIES: &[FamilyInfo] = &[
         resolve: Some(composite),
     },
     FamilyInfo {
+        key: "llava_next_video",
+        kind: ModelKind::Decoder,
+        name: "LLaVA-NeXT-Video",
+        derives_from: Some("llava_next"),
+        summary: "LLaVA-NeXT for video (Zhang et al., 2024): LLaVA-NeXT's CLIP tower, MLP projector and image newline, with each frame's patches pooled spatially before the decoder.",
+        resolve: Some(composite),
+    },
+    FamilyInfo {
+        key: "llava_onevision",
+        kind: ModelKind::Decoder,
+        name: "LLaVA-OneVision",
+        derives_from: Some("llava_next"),
+        summary: "LLaVA-OneVision (Li et al., 2024): a SigLIP tower over any-resolution tiles, LLaVA's two-layer MLP projector and an image newline, into a Qwen2 decoder; one model for single images, several images and video.",
+        resolve: Some(composite),
+    },
+    FamilyInfo {
         key: "paligemma",
         kind: ModelKind::Decoder,
         name: "PaliGemma",

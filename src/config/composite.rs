@@ -36,6 +36,9 @@ pub enum Projector {
     /// InternVL: `int(1 / downsample_ratio)`² patches shuffled into one token, a LayerNorm, then
     /// linear, GELU, linear to the text width.
     InternMlp { factor: u64 },
+    /// LLaVA-NeXT-Video with `spatial_pool_mode` "conv": LLaVA-NeXT's projector and a biased
+    /// `vision_resampler.pool` convolution (`stride`², to `out` channels), counted with it.
+    PooledMlp2 { bias: bool, feature_layers: u64, stride: u64, out: u64 },
 }
 
 #[derive(Debug)]
@@ -204,10 +207,17 @@ impl CompositeConfig {
                     Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: false };
                 (projector, Some((n, "image_seq_length".into())))
             }
-            "llava_next" => {
+            "llava_next" | "llava_onevision" | "llava_next_video" => {
                 // Any-resolution tiling: an image's tokens follow its size and grid.
                 let bias = top_flag(value, "multimodal_projector_bias", true)?;
-                (Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: true }, None)
+                let mlp =
+                    Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: true };
+                match w.model_type {
+                    "llava_next_video" => {
+                        (super::projectors::video_pool(value, mlp, vision.hidden_size, &mut d)?, None)
+                    }
+                    _ => (mlp, None),
+                }
             }
             "paligemma" => {
                 let projection_dim = top_size(value, "projection_dim", 2048, &mut d)?;

@@ -61,3 +61,33 @@ pub(super) fn internvl(value: &Value) -> Result<(Projector, Option<(u64, String)
     // int() in Python truncates; side is within 1..65 here.
     Ok((Projector::InternMlp { factor: side.trunc() as u64 }, None))
 }
+
+/// LLaVA-NeXT-Video's `vision_resampler`: average or max pooling has no weights; "conv" pools
+/// with a biased convolution (`spatial_pool_stride`, `spatial_pool_out_channels`, read with
+/// getattr and defaulting to the tower's width).
+pub(super) fn video_pool(
+    value: &Value,
+    mlp: Projector,
+    vision_hidden: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<Projector, ConfigError> {
+    let mode = match value.get("spatial_pool_mode") {
+        None | Some(Value::Null) => "average",
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => {
+            return Err(ConfigError::field("spatial_pool_mode", format!("expected a string, found {other}")));
+        }
+    };
+    let stride = shuffle_factor(value, "spatial_pool_stride", d)?;
+    match (mode, mlp) {
+        ("average" | "max", mlp) => Ok(mlp),
+        ("conv", Projector::Mlp2 { bias, feature_layers, .. }) => {
+            let out = top_size(value, "spatial_pool_out_channels", vision_hidden, d)?;
+            Ok(Projector::PooledMlp2 { bias, feature_layers, stride, out })
+        }
+        (other, _) => Err(ConfigError::field(
+            "spatial_pool_mode",
+            format!("{other:?} is not one transformers builds (average, max, conv)"),
+        )),
+    }
+}

@@ -10,29 +10,13 @@ use super::{ConfigError, Defaulted};
 
 /// The keys `Qwen2VLTextConfig.__init__` takes (and the rope keys the wrapper adds): what a flat
 /// file's top level gives its text model.
+#[rustfmt::skip]
 const TEXT_KEYS: &[&str] = &[
-    "vocab_size",
-    "hidden_size",
-    "intermediate_size",
-    "num_hidden_layers",
-    "num_attention_heads",
-    "num_key_value_heads",
-    "hidden_act",
-    "max_position_embeddings",
-    "initializer_range",
-    "rms_norm_eps",
-    "use_cache",
-    "use_sliding_window",
-    "sliding_window",
-    "max_window_layers",
-    "layer_types",
-    "attention_dropout",
-    "rope_parameters",
-    "rope_scaling",
-    "rope_theta",
-    "bos_token_id",
-    "eos_token_id",
-    "pad_token_id",
+    "vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+    "num_key_value_heads", "hidden_act", "max_position_embeddings", "initializer_range",
+    "rms_norm_eps", "use_cache", "use_sliding_window", "sliding_window", "max_window_layers",
+    "layer_types", "attention_dropout", "rope_parameters", "rope_scaling", "rope_theta",
+    "bos_token_id", "eos_token_id", "pad_token_id",
 ];
 
 /// The text class's defaults where they differ from Qwen2's (both Qwen-VL text classes).

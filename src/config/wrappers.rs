@@ -32,6 +32,13 @@ fn empty() -> Value {
     json!({})
 }
 
+/// SigLIP-So400m at 384 pixels without its pooling head, as Aya Vision's and LLaVA-OneVision's
+/// `sub_configs_defaults` give it (their head counts differ).
+fn siglip_so400m_384(heads: u64) -> Value {
+    json!({"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 14, "image_size": 384,
+           "num_hidden_layers": 26, "num_attention_heads": heads, "vision_use_head": false})
+}
+
 /// What most wrappers share; each entry says what differs.
 const BASE: Wrapper = Wrapper {
     model_type: "",
@@ -99,6 +106,15 @@ pub const WRAPPERS: &[Wrapper] = &[
     },
     LLAVA,
     Wrapper { model_type: "llava_next", prefix: "LlavaNext", tie_from_text: false, ..LLAVA },
+    Wrapper { model_type: "llava_next_video", prefix: "LlavaNextVideo", ..LLAVA },
+    Wrapper {
+        model_type: "llava_onevision",
+        prefix: "LlavaOnevision",
+        text_type: "qwen2",
+        vision_type: "siglip_vision_model",
+        vision_default: || siglip_so400m_384(16),
+        ..LLAVA
+    },
     Wrapper {
         model_type: "paligemma",
         prefix: "PaliGemma",
@@ -136,10 +152,7 @@ pub const WRAPPERS: &[Wrapper] = &[
         prefix: "AyaVision",
         text_type: "cohere2",
         vision_type: "siglip_vision_model",
-        vision_default: || {
-            json!({"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 14, "image_size": 384,
-                   "num_hidden_layers": 26, "num_attention_heads": 14, "vision_use_head": false})
-        },
+        vision_default: || siglip_so400m_384(14),
         ..BASE
     },
     IDEFICS3,

@@ -97,12 +97,26 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
         Projector::Mlp2 { bias, feature_layers, image_newline } => {
             let mut nodes = mlp2(m, rows, vh * feature_layers, th, bias);
             if image_newline {
-                let name = m.replace("multi_modal_projector", "image_newline");
-                nodes.push(
-                    Node::new(&name, Op::Embedding, "a learned token after each row of patches", &[1, th])
-                        .with([Tensor::new(name.clone(), &[th])]),
-                );
+                nodes.push(newline(m, th));
             }
+            nodes
+        }
+        Projector::PooledMlp2 { bias, feature_layers, stride, out } => {
+            let mut nodes = mlp2(m, rows, vh * feature_layers, th, bias);
+            nodes.push(newline(m, th));
+            let pool = m.replace("multi_modal_projector", "vision_resampler.pool");
+            nodes.push(
+                Node::new(
+                    &pool,
+                    Op::Embedding,
+                    format!("video frames pooled {stride}x{stride}"),
+                    &[rows, out],
+                )
+                .with([
+                    Tensor::new(format!("{pool}.weight"), &[out, vh, stride, stride]),
+                    Tensor::new(format!("{pool}.bias"), &[out]),
+                ]),
+            );
             nodes
         }
         Projector::Linear { projection_dim } => {
@@ -176,6 +190,13 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
         },
     };
     Section { name: m.to_string(), role: Role::Vision, repeat: 1, nodes }
+}
+
+/// LLaVA-NeXT's learned `image_newline`, beside the projector.
+fn newline(m: &str, th: u64) -> Node {
+    let name = m.replace("multi_modal_projector", "image_newline");
+    Node::new(&name, Op::Embedding, "a learned token after each row of patches", &[1, th])
+        .with([Tensor::new(name.clone(), &[th])])
 }
 
 fn mlp2(m: &str, rows: u64, inp: u64, th: u64, bias: bool) -> Vec<Node> {

@@ -26,20 +26,20 @@ pub struct InternVision {
 
 #[derive(Debug, Deserialize)]
 struct Raw {
+    image_size: Option<Value>,
+    patch_size: Option<Value>,
+    norm_type: Option<String>,
+    attention_bias: Option<bool>,
+    use_qk_norm: Option<bool>,
+    use_mask_token: Option<bool>,
+    use_absolute_position_embeddings: Option<bool>,
+    use_mean_pooling: Option<bool>,
+    hidden_act: Option<String>,
     hidden_size: Option<u64>,
     intermediate_size: Option<u64>,
     num_hidden_layers: Option<u64>,
     num_attention_heads: Option<u64>,
     num_channels: Option<u64>,
-    image_size: Option<Value>,
-    patch_size: Option<Value>,
-    attention_bias: Option<bool>,
-    use_qk_norm: Option<bool>,
-    norm_type: Option<String>,
-    use_mask_token: Option<bool>,
-    use_absolute_position_embeddings: Option<bool>,
-    use_mean_pooling: Option<bool>,
-    hidden_act: Option<String>,
 }
 
 /// A size given as one integer or a square `[a, a]` pair (the class stores a pair).
@@ -57,17 +57,7 @@ fn square(key: &'static str, v: Option<&Value>) -> Result<Option<u64>, ConfigErr
 
 pub fn resolve(value: &Value, d: &mut Vec<Defaulted>) -> Result<VisionTower, ConfigError> {
     let raw: Raw = deserialize_raw(value).map_err(|e| nested("vision_config", e))?;
-    let sz = |field: &'static str, v: Option<u64>, def: u64, max: u64, d: &mut Vec<Defaulted>| {
-        let mut local = vec![];
-        let n =
-            crate::config::size(field, v, def, max, &mut local).map_err(|e| nested("vision_config", e))?;
-        d.extend(
-            local
-                .into_iter()
-                .map(|x| Defaulted { field: x.field, value: format!("{} (vision_config)", x.value) }),
-        );
-        Ok::<u64, ConfigError>(n)
-    };
+    let sz = super::qwen_vision::size;
     let rms_norm = match raw.norm_type.as_deref() {
         None | Some("layer_norm") => false,
         Some("rms_norm") => true,

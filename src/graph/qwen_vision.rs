@@ -41,21 +41,29 @@ struct Raw {
     hidden_act: Option<String>,
 }
 
+/// A size under `vision_config`, its errors and defaults named so.
+pub(super) fn size(
+    field: &'static str,
+    v: Option<u64>,
+    def: u64,
+    max: u64,
+    d: &mut Vec<Defaulted>,
+) -> Result<u64, ConfigError> {
+    let mut local = vec![];
+    let n = crate::config::size(field, v, def, max, &mut local).map_err(|e| nested("vision_config", e))?;
+    d.extend(
+        local
+            .into_iter()
+            .map(|x| Defaulted { field: x.field, value: format!("{} (vision_config)", x.value) }),
+    );
+    Ok(n)
+}
+
 /// Reads a Qwen `vision_config` (`qwen2_vl_vision` or `qwen2_5_vl_vision`).
 pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Result<VisionTower, ConfigError> {
     let raw: Raw = deserialize_raw(value).map_err(|e| nested("vision_config", e))?;
     let two_five = model_type == "qwen2_5_vl_vision";
-    let sz = |field: &'static str, v: Option<u64>, def: u64, max: u64, d: &mut Vec<Defaulted>| {
-        let mut local = vec![];
-        let n =
-            crate::config::size(field, v, def, max, &mut local).map_err(|e| nested("vision_config", e))?;
-        d.extend(
-            local
-                .into_iter()
-                .map(|x| Defaulted { field: x.field, value: format!("{} (vision_config)", x.value) }),
-        );
-        Ok::<u64, ConfigError>(n)
-    };
+    let sz = size;
     // attribute_map: num_hidden_layers is depth, num_attention_heads is num_heads.
     let depth = sz("depth", raw.depth.or(raw.num_hidden_layers), 32, 1000, d)?;
     let heads = sz("num_heads", raw.num_heads.or(raw.num_attention_heads), 16, 1 << 12, d)?;

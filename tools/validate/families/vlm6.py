@@ -84,3 +84,22 @@ VARIATIONS["internvl"] = [
                             use_mask_token=True, use_absolute_position_embeddings=False),
          downsample_ratio=0.25),
 ]
+
+# LLaVA-OneVision and LLaVA-NeXT-Video: LLaVA-NeXT's projector with the tie forwarded from
+# text_config, two feature layers, projector biases off; the video pooler's convolution.
+_CLIP = dict(_SIGLIP, model_type="clip_vision_model", image_size=56, patch_size=14)
+FAMILIES += ["llava_onevision", "llava_next_video"]
+EXTRA_CLASSES["llava_onevision"] = ["LlavaOnevisionForConditionalGeneration"]
+EXTRA_CLASSES["llava_next_video"] = ["LlavaNextVideoForConditionalGeneration"]
+VARIATIONS["llava_onevision"] = [
+    dict(text_config=dict(_TEXT, model_type="qwen2"), vision_config=dict(_SIGLIP, vision_use_head=False)),
+    dict(text_config=dict(_TEXT, model_type="qwen2", tie_word_embeddings=True), vision_config=_SIGLIP,
+         vision_feature_layer=[-2, -1], multimodal_projector_bias=False),
+]
+VARIATIONS["llava_next_video"] = [
+    dict(text_config=dict(_TEXT, model_type="llama"), vision_config=_CLIP),
+    dict(text_config=dict(_TEXT, model_type="mistral", tie_word_embeddings=True), vision_config=_CLIP,
+         spatial_pool_mode="conv", spatial_pool_stride=3, vision_feature_layer=[-2, -1]),
+    dict(text_config=dict(_TEXT, model_type="llama"), vision_config=_CLIP, spatial_pool_mode="conv",
+         spatial_pool_out_channels=40, multimodal_projector_bias=False),
+]
