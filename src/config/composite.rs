@@ -26,10 +26,24 @@ pub enum Projector {
     Linear { projection_dim: u64 },
     /// Mistral 3: RMSNorm, a patch merger over `spatial_merge_size`², then Llava's two linears.
     PatchMerger { merge: u64, bias: bool, feature_layers: u64 },
+    /// Aya Vision: `downsample_factor`² patches shuffled into one token, a LayerNorm, then a
+    /// SwiGLU whose first linear is `intermediate` wide and whose second reads half of it.
+    PixelShuffleSwiglu { factor: u64, intermediate: u64 },
+    /// Idefics3, SmolVLM: `scale_factor`² patches shuffled into one token, one bias-free linear.
+    Connector { factor: u64 },
+    /// Qwen2-VL, Qwen2.5-VL: the tower's own patch merger (`graph/qwen_vision.rs`).
+    QwenMerger,
+    /// InternVL: `int(1 / downsample_ratio)`² patches shuffled into one token, a LayerNorm, then
+    /// linear, GELU, linear to the text width.
+    InternMlp { factor: u64 },
+    /// LLaVA-NeXT-Video with `spatial_pool_mode` "conv": LLaVA-NeXT's projector and a biased
+    /// `vision_resampler.pool` convolution (`stride`², to `out` channels), counted with it.
+    PooledMlp2 { bias: bool, feature_layers: u64, stride: u64, out: u64 },
 }
 
 #[derive(Debug)]
 pub struct CompositeConfig {
+    pub wrapper: &'static super::wrappers::Wrapper,
     pub class: String,
     pub model_type: String,
     /// `ForConditionalGeneration` (true) or the bare `Model`.
@@ -62,7 +76,7 @@ fn feature_layers(value: &Value) -> u64 {
     }
 }
 
-fn top_flag(value: &Value, key: &'static str, default: bool) -> Result<bool, ConfigError> {
+pub(super) fn top_flag(value: &Value, key: &'static str, default: bool) -> Result<bool, ConfigError> {
     match value.get(key) {
         None | Some(Value::Null) => Ok(default),
         Some(Value::Bool(b)) => Ok(*b),
@@ -70,7 +84,7 @@ fn top_flag(value: &Value, key: &'static str, default: bool) -> Result<bool, Con
     }
 }
 
-fn top_size(
+pub(super) fn top_size(
     value: &Value,
     key: &'static str,
     default: u64,
@@ -84,6 +98,22 @@ fn top_size(
         ),
     };
     size(key, v, default, 1 << 20, d)
+}
+
+/// The text model's class: its causal LM under a generating wrapper, else its base model; from
+/// its `TypeDesc` or, for a type described as a table, its `Spec`.
+fn text_class(text_type: &str, generation: bool) -> Option<String> {
+    use super::spec::HeadKind;
+    if let Some(desc) = super::types::lookup(text_type) {
+        return Some(if generation {
+            format!("{}ForCausalLM", desc.classes)
+        } else {
+            desc.base_class.to_string()
+        });
+    }
+    let want = if generation { HeadKind::CausalLm } else { HeadKind::Model };
+    let spec = super::spec_keys::lookup(text_type)?;
+    spec.classes.iter().find(|(_, h)| *h == want).map(|(c, _)| c.to_string())
 }
 
 impl CompositeConfig {
@@ -109,9 +139,16 @@ impl CompositeConfig {
         } else {
             None
         };
-        let vision_value = sub(value, "vision_config", w.vision_default)?;
+        let mut vision_value = sub(value, "vision_config", w.vision_default)?;
+        if let (true, Some(obj)) = (w.vision_fixed, vision_value.as_object_mut()) {
+            obj.insert("model_type".into(), Value::String(w.vision_type.into()));
+        }
         let vision = VisionTower::resolve(&vision_value, w.vision_type, &mut d)?;
-        let mut text_value = sub(value, "text_config", w.text_default)?;
+        let mut text_value = if w.model_type.starts_with("qwen2") {
+            super::qwen_vl::text(value, &mut d)?
+        } else {
+            sub(value, "text_config", w.text_default)?
+        };
         let text_type = match text_value.get("model_type") {
             None => w.text_type.to_string(),
             Some(Value::String(s)) => s.clone(),
@@ -138,7 +175,7 @@ impl CompositeConfig {
                 ),
             });
         }
-        let desc = super::types::lookup(&text_type).ok_or_else(|| {
+        let text_class = text_class(&text_type, generation).ok_or_else(|| {
             ConfigError::field(
                 "text_config.model_type",
                 format!(
@@ -155,8 +192,6 @@ impl CompositeConfig {
             obj.insert("tie_word_embeddings".into(), Value::Bool(tie));
             obj.remove("architectures");
         }
-        let text_class =
-            if generation { format!("{}ForCausalLM", desc.classes) } else { desc.base_class.to_string() };
         let text_common =
             Common { model_type: text_type.clone(), architecture: Some(text_class), torch_dtype: None };
         let text = resolve(&text_value, &text_common).map_err(|e| nested("text_config", e))?;
@@ -172,10 +207,17 @@ impl CompositeConfig {
                     Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: false };
                 (projector, Some((n, "image_seq_length".into())))
             }
-            "llava_next" => {
+            "llava_next" | "llava_onevision" | "llava_next_video" => {
                 // Any-resolution tiling: an image's tokens follow its size and grid.
                 let bias = top_flag(value, "multimodal_projector_bias", true)?;
-                (Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: true }, None)
+                let mlp =
+                    Projector::Mlp2 { bias, feature_layers: feature_layers(value), image_newline: true };
+                match w.model_type {
+                    "llava_next_video" => {
+                        (super::projectors::video_pool(value, mlp, vision.hidden_size, &mut d)?, None)
+                    }
+                    _ => (mlp, None),
+                }
             }
             "paligemma" => {
                 let projection_dim = top_size(value, "projection_dim", 2048, &mut d)?;
@@ -183,6 +225,18 @@ impl CompositeConfig {
                 (
                     Projector::Linear { projection_dim },
                     Some((n, "(vision_config.image_size / patch_size)²".into())),
+                )
+            }
+            "aya_vision" => super::projectors::aya(value, text.dims().hidden_size, &mut d)?,
+            "internvl" => super::projectors::internvl(value)?,
+            "qwen2_vl" | "qwen2_5_vl" => (Projector::QwenMerger, None),
+            "idefics3" | "smolvlm" => {
+                // Tiled by the processor: tokens per image follow its size.
+                (
+                    Projector::Connector {
+                        factor: super::projectors::shuffle_factor(value, "scale_factor", &mut d)?,
+                    },
+                    None,
                 )
             }
             _ => {
@@ -203,6 +257,7 @@ impl CompositeConfig {
                 .map(|x| Defaulted { field: x.field, value: format!("{} (text_config)", x.value) }),
         );
         Ok(CompositeConfig {
+            wrapper: w,
             class,
             model_type: w.model_type.to_string(),
             generation,

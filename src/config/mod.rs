@@ -50,6 +50,8 @@ pub mod phi;
 pub mod prophetnet;
 pub mod reformer;
 mod read;
+pub mod projectors;
+pub mod qwen_vl;
 pub mod release;
 pub mod seq2seq;
 pub mod seq2seq_misc;

@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 
+#[derive(Debug)]
 pub struct Wrapper {
     pub model_type: &'static str,
     pub prefix: &'static str,
@@ -18,10 +19,24 @@ pub struct Wrapper {
     pub tie_from_text: bool,
     /// Whether the modeling file defines `<X>ForSequenceClassification`.
     pub sequence_classification: bool,
+    /// The sub-config class is fixed (Idefics3's `vision_config`): a nested dict's `model_type`
+    /// is not read.
+    pub vision_fixed: bool,
+    /// Module names under `model.`: the tower, the projector, the language model.
+    pub tower: &'static str,
+    pub projector: &'static str,
+    pub language_model: &'static str,
 }
 
 fn empty() -> Value {
     json!({})
+}
+
+/// SigLIP-So400m at 384 pixels without its pooling head, as Aya Vision's and LLaVA-OneVision's
+/// `sub_configs_defaults` give it (their head counts differ).
+fn siglip_so400m_384(heads: u64) -> Value {
+    json!({"hidden_size": 1152, "intermediate_size": 4304, "patch_size": 14, "image_size": 384,
+           "num_hidden_layers": 26, "num_attention_heads": heads, "vision_use_head": false})
 }
 
 /// What most wrappers share; each entry says what differs.
@@ -35,6 +50,37 @@ const BASE: Wrapper = Wrapper {
     tie_default: true,
     tie_from_text: false,
     sequence_classification: false,
+    vision_fixed: false,
+    tower: "vision_tower",
+    projector: "multi_modal_projector",
+    language_model: "language_model",
+};
+
+/// Qwen2-VL: its tower under `visual`, the merger inside it; the text read by `qwen_vl.rs`.
+const QWEN2_VL: Wrapper = Wrapper {
+    model_type: "qwen2_vl",
+    prefix: "Qwen2VL",
+    text_type: "qwen2",
+    vision_type: "qwen2_vl_vision",
+    tie_default: false,
+    tie_from_text: true,
+    vision_fixed: true,
+    tower: "visual",
+    projector: "visual.merger",
+    ..BASE
+};
+
+/// Idefics3 and SmolVLM: `vision_model`, `connector`, `text_model`; the LM head untied.
+const IDEFICS3: Wrapper = Wrapper {
+    model_type: "idefics3",
+    prefix: "Idefics3",
+    vision_type: "idefics3_vision",
+    tie_default: false,
+    vision_fixed: true,
+    tower: "vision_model",
+    projector: "connector",
+    language_model: "text_model",
+    ..BASE
 };
 
 const LLAVA: Wrapper = Wrapper {
@@ -60,6 +106,15 @@ pub const WRAPPERS: &[Wrapper] = &[
     },
     LLAVA,
     Wrapper { model_type: "llava_next", prefix: "LlavaNext", tie_from_text: false, ..LLAVA },
+    Wrapper { model_type: "llava_next_video", prefix: "LlavaNextVideo", ..LLAVA },
+    Wrapper {
+        model_type: "llava_onevision",
+        prefix: "LlavaOnevision",
+        text_type: "qwen2",
+        vision_type: "siglip_vision_model",
+        vision_default: || siglip_so400m_384(16),
+        ..LLAVA
+    },
     Wrapper {
         model_type: "paligemma",
         prefix: "PaliGemma",
@@ -92,6 +147,26 @@ pub const WRAPPERS: &[Wrapper] = &[
         },
         ..BASE
     },
+    Wrapper {
+        model_type: "aya_vision",
+        prefix: "AyaVision",
+        text_type: "cohere2",
+        vision_type: "siglip_vision_model",
+        vision_default: || siglip_so400m_384(14),
+        ..BASE
+    },
+    IDEFICS3,
+    QWEN2_VL,
+    Wrapper {
+        model_type: "internvl",
+        prefix: "InternVL",
+        text_type: "qwen2",
+        vision_type: "internvl_vision",
+        vision_fixed: true,
+        ..BASE
+    },
+    Wrapper { model_type: "qwen2_5_vl", prefix: "Qwen2_5_VL", vision_type: "qwen2_5_vl_vision", ..QWEN2_VL },
+    Wrapper { model_type: "smolvlm", prefix: "SmolVLM", vision_type: "smolvlm_vision", ..IDEFICS3 },
 ];
 
 pub fn wrapper(model_type: &str) -> Option<&'static Wrapper> {

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::blocks::{linear, rms_norm};
+use super::blocks::{layer_norm, linear, rms_norm};
 use super::kv::KvLayout;
 use super::{Architecture, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::composite::{CompositeConfig, Projector};
@@ -40,10 +40,11 @@ fn moved(name: &str, lm: &str) -> String {
 
 pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
     let p = prefix(c);
-    let t = format!("{p}vision_tower");
+    let w = c.wrapper;
+    let t = format!("{p}{}", w.tower);
     let mut sections = c.vision.sections(&t);
-    sections.push(projector(c, &format!("{p}multi_modal_projector")));
-    let lm = format!("{p}language_model.");
+    sections.push(projector(c, &format!("{p}{}", w.projector)));
+    let lm = format!("{p}{}.", w.language_model);
     for mut s in c.text.graph(seq).sections {
         if s.role != Role::Head {
             s.name = moved(&s.name, &lm);
@@ -95,12 +96,26 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
         Projector::Mlp2 { bias, feature_layers, image_newline } => {
             let mut nodes = mlp2(m, rows, vh * feature_layers, th, bias);
             if image_newline {
-                let name = m.replace("multi_modal_projector", "image_newline");
-                nodes.push(
-                    Node::new(&name, Op::Embedding, "a learned token after each row of patches", &[1, th])
-                        .with([Tensor::new(name.clone(), &[th])]),
-                );
+                nodes.push(newline(m, th));
             }
+            nodes
+        }
+        Projector::PooledMlp2 { bias, feature_layers, stride, out } => {
+            let mut nodes = mlp2(m, rows, vh * feature_layers, th, bias);
+            nodes.push(newline(m, th));
+            let pool = m.replace("multi_modal_projector", "vision_resampler.pool");
+            nodes.push(
+                Node::new(
+                    &pool,
+                    Op::Embedding,
+                    format!("video frames pooled {stride}x{stride}"),
+                    &[rows, out],
+                )
+                .with([
+                    Tensor::new(format!("{pool}.weight"), &[out, vh, stride, stride]),
+                    Tensor::new(format!("{pool}.bias"), &[out]),
+                ]),
+            );
             nodes
         }
         Projector::Linear { projection_dim } => {
@@ -121,8 +136,66 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
             nodes.extend(mlp2(m, rows, vh * feature_layers, th, bias));
             nodes
         }
+        Projector::PixelShuffleSwiglu { factor, intermediate } => {
+            let (rows, wide) = (v.patches() / (factor * factor), vh * factor * factor);
+            vec![
+                layer_norm(
+                    &format!("{m}.layernorm"),
+                    &format!("LayerNorm on {factor}x{factor} patches shuffled into one token"),
+                    &[rows, wide],
+                    wide,
+                    true,
+                ),
+                linear(
+                    &format!("{m}.linear_1"),
+                    "projector up, halves x and gate",
+                    rows,
+                    wide,
+                    intermediate,
+                    true,
+                ),
+                Node::new(
+                    format!("{m}.act"),
+                    Op::Activation,
+                    "SwiGLU (SiLU on the gate half)",
+                    &[rows, intermediate / 2],
+                ),
+                linear(&format!("{m}.linear_2"), "projector out", rows, intermediate / 2, th, true),
+            ]
+        }
+        Projector::Connector { factor } => vec![linear(
+            &format!("{m}.modality_projection.proj"),
+            &format!("{factor}x{factor} patches shuffled into one token, to the text width"),
+            v.patches() / (factor * factor),
+            vh * factor * factor,
+            th,
+            false,
+        )],
+        Projector::InternMlp { factor } => {
+            let (rows, wide) = (v.patches() / (factor * factor), vh * factor * factor);
+            let mut nodes = vec![layer_norm(
+                &format!("{m}.layer_norm"),
+                &format!("LayerNorm on {factor}x{factor} patches shuffled into one token"),
+                &[rows, wide],
+                wide,
+                true,
+            )];
+            nodes.extend(mlp2(m, rows, wide, th, true));
+            nodes
+        }
+        Projector::QwenMerger => match &v.qwen {
+            Some(q) => super::qwen_vision::merger(v, q, m),
+            None => vec![],
+        },
     };
     Section { name: m.to_string(), role: Role::Vision, repeat: 1, nodes }
+}
+
+/// LLaVA-NeXT's learned `image_newline`, beside the projector.
+fn newline(m: &str, th: u64) -> Node {
+    let name = m.replace("multi_modal_projector", "image_newline");
+    Node::new(&name, Op::Embedding, "a learned token after each row of patches", &[1, th])
+        .with([Tensor::new(name.clone(), &[th])])
 }
 
 fn mlp2(m: &str, rows: u64, inp: u64, th: u64, bias: bool) -> Vec<Node> {
@@ -140,8 +213,11 @@ impl CompositeConfig {
         let within = |start: &str| {
             g.sections.iter().filter(|s| s.name.starts_with(start)).map(Section::param_count).sum::<u64>()
         };
-        let tower_params = within(&format!("{p}vision_tower"));
-        let projector_params = within(&format!("{p}multi_modal_projector"));
+        let projector_params = within(&format!("{p}{}", self.wrapper.projector));
+        // Qwen's merger sits inside its tower (`visual.merger`).
+        let inside = self.wrapper.projector.starts_with(self.wrapper.tower);
+        let tower_params =
+            within(&format!("{p}{}", self.wrapper.tower)) - if inside { projector_params } else { 0 };
         let kv_per_token = self.text.kv_layout().map_or(0, |l| l.values_per_token());
         VisionPart {
             tower: self.vision.model_type.clone(),
@@ -174,13 +250,13 @@ impl Architecture for CompositeConfig {
     }
     fn training_notes(&self) -> Vec<String> {
         let part = self.vision_part();
+        let per_image = match part.image_size {
+            0 => "patches as many as each image's resolution gives".to_string(),
+            s => format!("{} patches per {s}x{s} image", self.vision.patches()),
+        };
         vec![format!(
-            "Not modelled: the vision tower's and projector's activations, which depend on the images per sample, not on the sequence ({} patches per {}x{} image through {} layers of width {}); the training figures count their weights, gradients and optimizer states, and the language model's activations at the sequence length (image tokens included in it). Likewise the cost's FLOPs are the language model's per token; the tower's per image are not added.",
-            self.vision.patches(),
-            part.image_size,
-            part.image_size,
-            self.vision.num_layers,
-            self.vision.hidden_size
+            "Not modelled: the vision tower's and projector's activations, which depend on the images per sample, not on the sequence ({} through {} layers of width {}); the training figures count their weights, gradients and optimizer states, and the language model's activations at the sequence length (image tokens included in it). Likewise the cost's FLOPs are the language model's per token; the tower's per image are not added.",
+            per_image, self.vision.num_layers, self.vision.hidden_size
         )]
     }
     fn vision(&self) -> Option<VisionPart> {

@@ -18,6 +18,9 @@ pub enum TowerKind {
     Siglip,
     Clip,
     Pixtral,
+    Qwen2Vl,
+    Qwen25Vl,
+    InternVit,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -34,6 +37,12 @@ pub struct VisionTower {
     /// SigLIP's attention-pooling head (`vision_use_head`).
     pub use_head: bool,
     pub hidden_act: String,
+    /// Qwen2-VL's and Qwen2.5-VL's merge and output widths (`graph/qwen_vision.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qwen: Option<super::qwen_vision::QwenVision>,
+    /// InternViT's switches (`graph/intern_vision.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intern: Option<super::intern_vision::InternVision>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -59,6 +68,10 @@ fn class_defaults(model_type: &str) -> Option<(TowerKind, ClassDefaults)> {
         }
         "clip_vision_model" => Some((TowerKind::Clip, (768, 3072, 12, 12, 224, 32, false, "quick_gelu"))),
         "pixtral" => Some((TowerKind::Pixtral, (1024, 4096, 24, 16, 1024, 16, false, "gelu"))),
+        // Idefics3's and SmolVLM's towers are SigLIP's layers without the pooling head.
+        "idefics3_vision" | "smolvlm_vision" => {
+            Some((TowerKind::Siglip, (1152, 3072, 12, 16, 224, 32, false, "gelu_pytorch_tanh")))
+        }
         _ => None,
     }
 }
@@ -79,6 +92,12 @@ impl VisionTower {
     /// file has none).
     pub fn resolve(value: &Value, default_type: &str, d: &mut Vec<Defaulted>) -> Result<Self, ConfigError> {
         let key = "vision_config";
+        if default_type == "qwen2_vl_vision" || default_type == "qwen2_5_vl_vision" {
+            return super::qwen_vision::resolve(value, default_type, d);
+        }
+        if default_type == "internvl_vision" {
+            return super::intern_vision::resolve(value, d);
+        }
         let model_type = match value.get("model_type") {
             None => default_type.to_string(),
             Some(Value::String(s)) => s.clone(),
@@ -92,7 +111,7 @@ impl VisionTower {
         let (kind, (h, f, l, n, img, p, head, act)) = class_defaults(&model_type).ok_or_else(|| {
             ConfigError::field(
                 "vision_config.model_type",
-                format!("{model_type:?} is not a vision tower the planner knows (siglip_vision_model, clip_vision_model, pixtral)"),
+                format!("{model_type:?} is not a vision tower the planner knows (siglip_vision_model, clip_vision_model, pixtral, idefics3_vision, smolvlm_vision)"),
             )
         })?;
         let raw: Raw = deserialize_raw(value).map_err(|e| nested(key, e))?;
@@ -109,9 +128,12 @@ impl VisionTower {
             num_channels: sz("num_channels", raw.num_channels, 3, 64, &mut local)?,
             image_size: sz("image_size", raw.image_size, img, 1 << 15, &mut local)?,
             patch_size: sz("patch_size", raw.patch_size, p, 1 << 10, &mut local)?,
-            use_head: kind == TowerKind::Siglip && raw.vision_use_head.unwrap_or(head),
+            // Only SigLIP's own config class reads vision_use_head.
+            use_head: model_type == "siglip_vision_model" && raw.vision_use_head.unwrap_or(head),
             hidden_act: raw.hidden_act.unwrap_or_else(|| act.into()),
             model_type,
+            qwen: None,
+            intern: None,
         };
         // Every defaulted key of the tower is recorded under its nested name.
         d.extend(local.into_iter().map(|x| Defaulted {
@@ -123,12 +145,21 @@ impl VisionTower {
 
     /// Patches of one image at `image_size` (SigLIP and CLIP position tables are sized by it).
     pub fn patches(&self) -> u64 {
+        if let Some(q) = &self.qwen {
+            return q.spatial_merge_size * q.spatial_merge_size;
+        }
         let side = self.image_size / self.patch_size;
         side * side
     }
 
     /// The tower's sections under `t` (`model.vision_tower`), sized at one image.
     pub fn sections(&self, t: &str) -> Vec<Section> {
+        if let Some(q) = &self.qwen {
+            return super::qwen_vision::sections(self, q, t);
+        }
+        if let Some(x) = &self.intern {
+            return super::intern_vision::sections(self, x, t);
+        }
         let (h, f, c, p) = (self.hidden_size, self.intermediate_size, self.num_channels, self.patch_size);
         let tokens = self.patches() + u64::from(self.kind == TowerKind::Clip);
         let shape = [tokens, h];
@@ -217,6 +248,7 @@ impl VisionTower {
                     post.extend(fc(&format!("{hd}.mlp"), 1));
                 }
             }
+            TowerKind::Qwen2Vl | TowerKind::Qwen25Vl | TowerKind::InternVit => return vec![],
             TowerKind::Pixtral => {
                 embed.push(conv(&format!("{t}.patch_conv"), false));
                 embed.push(rms_norm(&format!("{t}.ln_pre"), "RMSNorm", &shape, h));
