@@ -23,6 +23,7 @@ mod described_misc6;
 mod described_moe3;
 mod described_newdec;
 mod described_recur;
+mod described_vlb;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -124,7 +125,7 @@ fn jamba(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     scaled(crate::config::jamba::JambaConfig::resolve(v, c), "num_hidden_layers")
 }
 
-fn composite(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+pub(super) fn composite(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     scaled(crate::config::composite::CompositeConfig::resolve(v, c), "vision_config.hidden_size")
 }
 
@@ -704,6 +705,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_enc7::FAMILIES)
         .chain(described_gemma::FAMILIES)
         .chain(described_misc6::FAMILIES)
+        .chain(described_vlb::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

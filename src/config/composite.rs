@@ -48,9 +48,11 @@ pub struct CompositeConfig {
     pub model_type: String,
     /// `ForConditionalGeneration` (true) or the bare `Model`.
     pub generation: bool,
-    /// `ForSequenceClassification` (Gemma 3): the bare model under `model.` and a bias-free
-    /// `score` over the text width, with this many labels.
+    /// `ForSequenceClassification` (Gemma 3, Qwen3.5): the bare model under `model.` and a
+    /// bias-free `score` over the text width, with this many labels; `ForTokenClassification`
+    /// (Qwen3.5): the same `score` with a bias, per token (`score_per_token`).
     pub score_labels: Option<u64>,
+    pub score_per_token: bool,
     pub text: Box<dyn Architecture>,
     pub text_type: String,
     pub vision: VisionTower,
@@ -127,6 +129,7 @@ impl CompositeConfig {
             Some("Model") => false,
             Some("ForConditionalGeneration") => true,
             Some("ForSequenceClassification") if w.sequence_classification => false,
+            Some("ForTokenClassification") if w.token_classification => false,
             _ => {
                 return Err(ConfigError::field(
                     "architectures[0]",
@@ -134,7 +137,8 @@ impl CompositeConfig {
                 ));
             }
         };
-        let score_labels = if class.ends_with("ForSequenceClassification") {
+        let score_per_token = class.ends_with("ForTokenClassification");
+        let score_labels = if class.ends_with("ForSequenceClassification") || score_per_token {
             Some(super::classifier_labels(super::num_labels(value)?, &mut d)?)
         } else {
             None
@@ -144,10 +148,10 @@ impl CompositeConfig {
             obj.insert("model_type".into(), Value::String(w.vision_type.into()));
         }
         let vision = VisionTower::resolve(&vision_value, w.vision_type, &mut d)?;
-        let mut text_value = if w.model_type.starts_with("qwen2") {
-            super::qwen_vl::text(value, &mut d)?
-        } else {
-            sub(value, "text_config", w.text_default)?
+        let mut text_value = match w.model_type {
+            t if t.starts_with("qwen2") => super::qwen_vl::text(value, &mut d)?,
+            t if t.starts_with("qwen3") => super::qwen3_vl::text(value, t, &mut d)?,
+            _ => sub(value, "text_config", w.text_default)?,
         };
         let text_type = match text_value.get("model_type") {
             None => w.text_type.to_string(),
@@ -229,7 +233,7 @@ impl CompositeConfig {
             }
             "aya_vision" => super::projectors::aya(value, text.dims().hidden_size, &mut d)?,
             "internvl" => super::projectors::internvl(value)?,
-            "qwen2_vl" | "qwen2_5_vl" => (Projector::QwenMerger, None),
+            t if t.starts_with("qwen") => (Projector::QwenMerger, None),
             "idefics3" | "smolvlm" => {
                 // Tiled by the processor: tokens per image follow its size.
                 (
@@ -262,6 +266,7 @@ impl CompositeConfig {
             model_type: w.model_type.to_string(),
             generation,
             score_labels,
+            score_per_token,
             text,
             text_type,
             vision,

@@ -48,12 +48,23 @@ pub fn text(value: &Value, d: &mut Vec<Defaulted>) -> Result<Value, ConfigError>
             return Err(ConfigError::field("text_config", format!("expected an object, found {other}")));
         }
     };
-    for (key, default) in defaults() {
+    write_defaults(&mut obj, defaults(), "Qwen-VL", d);
+    obj.insert("model_type".into(), Value::String("qwen2".into()));
+    Ok(Value::Object(obj))
+}
+
+/// Writes a wrapper's text class defaults where the file has none or null (a null
+/// `num_key_value_heads` is kept: the text class makes it the head count), each recorded.
+pub(super) fn write_defaults(
+    obj: &mut Map<String, Value>,
+    defaults: impl IntoIterator<Item = (&'static str, Value)>,
+    class: &str,
+    d: &mut Vec<Defaulted>,
+) {
+    for (key, default) in defaults {
         if obj.get(key).is_none_or(|v| v.is_null() && key != "num_key_value_heads") {
-            d.push(Defaulted { field: key, value: format!("{default} (the Qwen-VL text class's default)") });
+            d.push(Defaulted { field: key, value: format!("{default} (the {class} text class's default)") });
             obj.insert(key.to_string(), default);
         }
     }
-    obj.insert("model_type".into(), Value::String("qwen2".into()));
-    Ok(Value::Object(Map::from_iter(obj)))
 }

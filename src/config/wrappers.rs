@@ -19,6 +19,8 @@ pub struct Wrapper {
     pub tie_from_text: bool,
     /// Whether the modeling file defines `<X>ForSequenceClassification`.
     pub sequence_classification: bool,
+    /// Whether it defines `<X>ForTokenClassification` (a biased `score` per token).
+    pub token_classification: bool,
     /// The sub-config class is fixed (Idefics3's `vision_config`): a nested dict's `model_type`
     /// is not read.
     pub vision_fixed: bool,
@@ -50,6 +52,7 @@ const BASE: Wrapper = Wrapper {
     tie_default: true,
     tie_from_text: false,
     sequence_classification: false,
+    token_classification: false,
     vision_fixed: false,
     tower: "vision_tower",
     projector: "multi_modal_projector",
@@ -68,6 +71,17 @@ const QWEN2_VL: Wrapper = Wrapper {
     tower: "visual",
     projector: "visual.merger",
     ..BASE
+};
+
+/// Qwen3-VL and Qwen3.5: Qwen2-VL's layout; the text read by `qwen3_vl.rs`, the head tied by the
+/// top-level flag only.
+const QWEN3_VL: Wrapper = Wrapper {
+    model_type: "qwen3_vl",
+    prefix: "Qwen3VL",
+    text_type: "qwen3",
+    vision_type: "qwen3_vl_vision",
+    tie_from_text: false,
+    ..QWEN2_VL
 };
 
 /// Idefics3 and SmolVLM: `vision_model`, `connector`, `text_model`; the LM head untied.
@@ -167,6 +181,30 @@ pub const WRAPPERS: &[Wrapper] = &[
     },
     Wrapper { model_type: "qwen2_5_vl", prefix: "Qwen2_5_VL", vision_type: "qwen2_5_vl_vision", ..QWEN2_VL },
     Wrapper { model_type: "smolvlm", prefix: "SmolVLM", vision_type: "smolvlm_vision", ..IDEFICS3 },
+    QWEN3_VL,
+    Wrapper {
+        model_type: "qwen3_vl_moe",
+        prefix: "Qwen3VLMoe",
+        text_type: "qwen3_moe",
+        vision_type: "qwen3_vl_moe_vision",
+        ..QWEN3_VL
+    },
+    Wrapper {
+        model_type: "qwen3_5",
+        prefix: "Qwen3_5",
+        text_type: "qwen3_5_text",
+        vision_type: "qwen3_5_vision",
+        sequence_classification: true,
+        token_classification: true,
+        ..QWEN3_VL
+    },
+    Wrapper {
+        model_type: "qwen3_5_moe",
+        prefix: "Qwen3_5Moe",
+        text_type: "qwen3_5_moe_text",
+        vision_type: "qwen3_5_moe_vision",
+        ..QWEN3_VL
+    },
 ];
 
 pub fn wrapper(model_type: &str) -> Option<&'static Wrapper> {

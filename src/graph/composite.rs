@@ -65,14 +65,11 @@ pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
         sections.push(s);
     }
     if let Some(labels) = c.score_labels {
-        let node = linear(
-            "score",
-            "labels, read at the last non-padding token",
-            1,
-            c.text.dims().hidden_size,
-            labels,
-            false,
-        );
+        let (what, rows) = match c.score_per_token {
+            true => ("labels per token", seq),
+            false => ("labels, read at the last non-padding token", 1),
+        };
+        let node = linear("score", what, rows, c.text.dims().hidden_size, labels, c.score_per_token);
         sections.push(Section { name: "score".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
     }
     Graph { seq_len: seq, sections }
@@ -244,6 +241,10 @@ impl Architecture for CompositeConfig {
     }
     fn kv_layout(&self) -> Option<KvLayout> {
         self.text.kv_layout()
+    }
+    fn prediction_layers(&self) -> Option<Graph> {
+        // Qwen3.5's checkpoints keep the text model's `mtp.` weights at the top level.
+        self.text.prediction_layers()
     }
     fn context_source(&self) -> String {
         format!("the language model's context (text_config, {})", self.text_type)

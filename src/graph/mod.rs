@@ -66,6 +66,7 @@ pub mod phi;
 mod privacy_filter;
 mod prophetnet;
 pub mod quantized;
+pub mod qwen3_vision;
 pub mod qwen_vision;
 pub mod recurrent_gemma;
 mod reformer;

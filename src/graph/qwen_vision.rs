@@ -21,6 +21,9 @@ pub struct QwenVision {
     pub spatial_merge_size: u64,
     /// The merger's output width (Qwen2-VL's `hidden_size`, Qwen2.5-VL's `out_hidden_size`).
     pub out_hidden_size: u64,
+    /// Qwen3-VL's and Qwen3.5's position table and DeepStack mergers (`graph/qwen3_vision.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub v3: Option<super::qwen3_vision::Qwen3Extras>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -61,6 +64,9 @@ pub(super) fn size(
 
 /// Reads a Qwen `vision_config` (`qwen2_vl_vision` or `qwen2_5_vl_vision`).
 pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Result<VisionTower, ConfigError> {
+    if super::qwen3_vision::is_qwen3(model_type) {
+        return super::qwen3_vision::resolve(value, model_type, d);
+    }
     let raw: Raw = deserialize_raw(value).map_err(|e| nested("vision_config", e))?;
     let two_five = model_type == "qwen2_5_vl_vision";
     let sz = size;
@@ -83,6 +89,7 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
         temporal_patch_size: sz("temporal_patch_size", raw.temporal_patch_size, 2, 64, d)?,
         spatial_merge_size: sz("spatial_merge_size", raw.spatial_merge_size, 2, 64, d)?,
         out_hidden_size: out,
+        v3: None,
     };
     Ok(VisionTower {
         kind: if two_five { TowerKind::Qwen25Vl } else { TowerKind::Qwen2Vl },
@@ -104,6 +111,9 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
 
 /// The tower's sections under `t` (`model.visual`), at one merged token's patches.
 pub fn sections(v: &VisionTower, q: &QwenVision, t: &str) -> Vec<Section> {
+    if let Some(x) = &q.v3 {
+        return super::qwen3_vision::sections(v, q, x, t);
+    }
     let (h, f, c, p, tp) =
         (v.hidden_size, v.intermediate_size, v.num_channels, v.patch_size, q.temporal_patch_size);
     let rows = q.spatial_merge_size * q.spatial_merge_size;
@@ -154,6 +164,9 @@ pub fn sections(v: &VisionTower, q: &QwenVision, t: &str) -> Vec<Section> {
 /// The patch merger (`visual.merger`): a norm over the tower's width, then two linears over
 /// `spatial_merge_size`² patches concatenated, to the merger's output width.
 pub fn merger(v: &VisionTower, q: &QwenVision, m: &str) -> Vec<Node> {
+    if q.v3.is_some() {
+        return super::qwen3_vision::merger(v, q, m);
+    }
     let (h, merge) = (v.hidden_size, q.spatial_merge_size);
     let wide = h * merge * merge;
     let ln = if v.kind == TowerKind::Qwen25Vl {

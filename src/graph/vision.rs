@@ -20,6 +20,7 @@ pub enum TowerKind {
     Pixtral,
     Qwen2Vl,
     Qwen25Vl,
+    Qwen3Vl,
     InternVit,
 }
 
@@ -92,7 +93,7 @@ impl VisionTower {
     /// file has none).
     pub fn resolve(value: &Value, default_type: &str, d: &mut Vec<Defaulted>) -> Result<Self, ConfigError> {
         let key = "vision_config";
-        if default_type == "qwen2_vl_vision" || default_type == "qwen2_5_vl_vision" {
+        if default_type.starts_with("qwen") {
             return super::qwen_vision::resolve(value, default_type, d);
         }
         if default_type == "internvl_vision" {
@@ -248,7 +249,9 @@ impl VisionTower {
                     post.extend(fc(&format!("{hd}.mlp"), 1));
                 }
             }
-            TowerKind::Qwen2Vl | TowerKind::Qwen25Vl | TowerKind::InternVit => return vec![],
+            TowerKind::Qwen2Vl | TowerKind::Qwen25Vl | TowerKind::Qwen3Vl | TowerKind::InternVit => {
+                return vec![];
+            }
             TowerKind::Pixtral => {
                 embed.push(conv(&format!("{t}.patch_conv"), false));
                 embed.push(rms_norm(&format!("{t}.ln_pre"), "RMSNorm", &shape, h));
