@@ -114,61 +114,26 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
     })
 }
 
-/// The tower's sections under `t` (`model.visual`), at one merged token's patches.
-pub fn sections(v: &VisionTower, q: &QwenVision, x: &Qwen3Extras, t: &str) -> Vec<Section> {
-    let (h, f, c, p, tp) =
-        (v.hidden_size, v.intermediate_size, v.num_channels, v.patch_size, q.temporal_patch_size);
-    let rows = q.spatial_merge_size * q.spatial_merge_size;
-    let embed = vec![
-        Node::new("pixel_values", Op::Input, "patches of any image, flattened", &[rows, c * tp * p * p]),
-        Node::new(
-            format!("{t}.patch_embed.proj"),
-            Op::Embedding,
-            format!("{tp}x{p}x{p} patches of {c} channels"),
-            &[rows, h],
-        )
-        .with([
-            Tensor::new(format!("{t}.patch_embed.proj.weight"), &[h, c, tp, p, p]),
-            Tensor::new(format!("{t}.patch_embed.proj.bias"), &[h]),
-        ]),
-        Node::new(
-            format!("{t}.pos_embed"),
-            Op::Embedding,
-            "learned positions, resampled to the image's grid",
-            &[rows, h],
-        )
-        .with([Tensor::new(format!("{t}.pos_embed.weight"), &[x.num_position_embeddings, h])]),
-    ];
-    let l = format!("{t}.blocks.{{i}}");
-    let layer = vec![
-        layer_norm(&format!("{l}.norm1"), "LayerNorm before attention", &[rows, h], h, true),
-        linear(&format!("{l}.attn.qkv"), "fused query, key, value", rows, h, 3 * h, true),
-        Node::new(
-            format!("{l}.attn"),
-            Op::Attention,
-            format!("{} heads, 2-D rotary", v.num_heads),
-            &[rows, h],
-        ),
-        linear(&format!("{l}.attn.proj"), "attention output projection", rows, h, h, true),
-        layer_norm(&format!("{l}.norm2"), "LayerNorm before the MLP", &[rows, h], h, true),
-        linear(&format!("{l}.mlp.linear_fc1"), "MLP up projection", rows, h, f, true),
-        Node::new(format!("{l}.mlp.act"), Op::Activation, v.hidden_act.clone(), &[rows, f]),
-        linear(&format!("{l}.mlp.linear_fc2"), "MLP down projection", rows, f, h, true),
-    ];
-    let mut out = vec![
-        Section { name: format!("{t}.patch_embed"), role: Role::Vision, repeat: 1, nodes: embed },
-        Section { name: l, role: Role::Vision, repeat: v.num_layers, nodes: layer },
-    ];
-    if x.deepstack_mergers > 0 {
-        let m = format!("{t}.deepstack_merger_list.{{i}}");
-        out.push(Section {
-            name: m.clone(),
-            role: Role::Vision,
-            repeat: x.deepstack_mergers,
-            nodes: merger_nodes(v, q, &m, true),
-        });
-    }
-    out
+/// The learned position table, added to the patches (`pos_embed`).
+pub(super) fn positions(x: &Qwen3Extras, t: &str, rows: u64, h: u64) -> Node {
+    Node::new(
+        format!("{t}.pos_embed"),
+        Op::Embedding,
+        "learned positions, resampled to the image's grid",
+        &[rows, h],
+    )
+    .with([Tensor::new(format!("{t}.pos_embed.weight"), &[x.num_position_embeddings, h])])
+}
+
+/// The DeepStack mergers (`deepstack_merger_list`), none when the list is empty.
+pub(super) fn deepstack(v: &VisionTower, q: &QwenVision, x: &Qwen3Extras, t: &str) -> Option<Section> {
+    let m = format!("{t}.deepstack_merger_list.{{i}}");
+    (x.deepstack_mergers > 0).then(|| Section {
+        name: m.clone(),
+        role: Role::Vision,
+        repeat: x.deepstack_mergers,
+        nodes: merger_nodes(v, q, &m, true),
+    })
 }
 
 /// The patch merger (`visual.merger`): a LayerNorm over the tower's width, then two linears over

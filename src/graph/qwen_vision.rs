@@ -109,15 +109,18 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
     })
 }
 
-/// The tower's sections under `t` (`model.visual`), at one merged token's patches.
+/// The tower's sections under `t` (`model.visual`), at one merged token's patches. Qwen3-VL's
+/// (`graph/qwen3_vision.rs`) adds a bias to the patch convolution, the learned position table,
+/// `linear_fc1` / `linear_fc2` names and its DeepStack mergers.
 pub fn sections(v: &VisionTower, q: &QwenVision, t: &str) -> Vec<Section> {
-    if let Some(x) = &q.v3 {
-        return super::qwen3_vision::sections(v, q, x, t);
-    }
     let (h, f, c, p, tp) =
         (v.hidden_size, v.intermediate_size, v.num_channels, v.patch_size, q.temporal_patch_size);
     let rows = q.spatial_merge_size * q.spatial_merge_size;
-    let embed = vec![
+    let mut conv = vec![Tensor::new(format!("{t}.patch_embed.proj.weight"), &[h, c, tp, p, p])];
+    if q.v3.is_some() {
+        conv.push(Tensor::new(format!("{t}.patch_embed.proj.bias"), &[h]));
+    }
+    let mut embed = vec![
         Node::new("pixel_values", Op::Input, "patches of any image, flattened", &[rows, c * tp * p * p]),
         Node::new(
             format!("{t}.patch_embed.proj"),
@@ -125,8 +128,9 @@ pub fn sections(v: &VisionTower, q: &QwenVision, t: &str) -> Vec<Section> {
             format!("{tp}x{p}x{p} patches of {c} channels"),
             &[rows, h],
         )
-        .with([Tensor::new(format!("{t}.patch_embed.proj.weight"), &[h, c, tp, p, p])]),
+        .with(conv),
     ];
+    embed.extend(q.v3.as_ref().map(|x| super::qwen3_vision::positions(x, t, rows, h)));
     let l = format!("{t}.blocks.{{i}}");
     let two_five = v.kind == TowerKind::Qwen25Vl;
     let norm = |name: &str, what: &str| {
@@ -148,17 +152,20 @@ pub fn sections(v: &VisionTower, q: &QwenVision, t: &str) -> Vec<Section> {
         linear(&format!("{l}.attn.proj"), "attention output projection", rows, h, h, true),
         norm(&format!("{l}.norm2"), "norm before the MLP"),
     ];
+    let (up, down) = if q.v3.is_some() { ("linear_fc1", "linear_fc2") } else { ("fc1", "fc2") };
     if two_five {
         layer.extend(gated_mlp(&format!("{l}.mlp"), rows, h, f, &v.hidden_act, true, false));
     } else {
-        layer.push(linear(&format!("{l}.mlp.fc1"), "MLP up projection", rows, h, f, true));
+        layer.push(linear(&format!("{l}.mlp.{up}"), "MLP up projection", rows, h, f, true));
         layer.push(Node::new(format!("{l}.mlp.act"), Op::Activation, v.hidden_act.clone(), &[rows, f]));
-        layer.push(linear(&format!("{l}.mlp.fc2"), "MLP down projection", rows, f, h, true));
+        layer.push(linear(&format!("{l}.mlp.{down}"), "MLP down projection", rows, f, h, true));
     }
-    vec![
+    let mut out = vec![
         Section { name: format!("{t}.patch_embed"), role: Role::Vision, repeat: 1, nodes: embed },
         Section { name: l, role: Role::Vision, repeat: v.num_layers, nodes: layer },
-    ]
+    ];
+    out.extend(q.v3.as_ref().and_then(|x| super::qwen3_vision::deepstack(v, q, x, t)));
+    out
 }
 
 /// The patch merger (`visual.merger`): a norm over the tower's width, then two linears over
