@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::blocks::{layer_norm, linear};
-use super::qwen_vision::{QwenVision, size};
+use super::qwen_vision::{QwenVision, size, tower};
 use super::vision::{TowerKind, VisionTower, nested};
 use super::{Node, Op, Role, Section, Tensor};
 use crate::config::{ConfigError, Defaulted, deserialize_raw};
@@ -96,22 +96,16 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
         out_hidden_size: sz("out_hidden_size", raw.out_hidden_size, 3584, 1 << 16, d)?,
         v3: Some(extras),
     };
-    Ok(VisionTower {
-        kind: TowerKind::Qwen3Vl,
-        model_type: model_type.to_string(),
-        hidden_size: sz("hidden_size", raw.hidden_size, 1152, 1 << 16, d)?,
-        intermediate_size: sz("intermediate_size", raw.intermediate_size, 4304, 1 << 18, d)?,
-        num_layers: depth,
-        num_heads: heads,
-        num_channels: sz("in_channels", raw.in_channels, 3, 64, d)?,
-        // Not a config fact: the processor resizes each image within its pixel bounds.
-        image_size: 0,
-        patch_size: sz("patch_size", raw.patch_size, 16, 1 << 10, d)?,
-        use_head: false,
-        hidden_act: raw.hidden_act.unwrap_or_else(|| "gelu_pytorch_tanh".into()),
-        qwen: Some(qwen),
-        intern: None,
-    })
+    let sizes = [
+        sz("hidden_size", raw.hidden_size, 1152, 1 << 16, d)?,
+        sz("intermediate_size", raw.intermediate_size, 4304, 1 << 18, d)?,
+        depth,
+        heads,
+        sz("in_channels", raw.in_channels, 3, 64, d)?,
+        sz("patch_size", raw.patch_size, 16, 1 << 10, d)?,
+    ];
+    let act = raw.hidden_act.unwrap_or_else(|| "gelu_pytorch_tanh".into());
+    Ok(tower(TowerKind::Qwen3Vl, model_type, sizes, act, qwen))
 }
 
 /// The learned position table, added to the patches (`pos_embed`).

@@ -62,7 +62,8 @@ pub(super) fn size(
     Ok(n)
 }
 
-/// Reads a Qwen `vision_config` (`qwen2_vl_vision` or `qwen2_5_vl_vision`).
+/// Reads a Qwen `vision_config` (`qwen2_vl_vision` or `qwen2_5_vl_vision`; Qwen3-VL's and
+/// Qwen3.5's classes in `qwen3_vision.rs`).
 pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Result<VisionTower, ConfigError> {
     if super::qwen3_vision::is_qwen3(model_type) {
         return super::qwen3_vision::resolve(value, model_type, d);
@@ -91,22 +92,37 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
         out_hidden_size: out,
         v3: None,
     };
-    Ok(VisionTower {
-        kind: if two_five { TowerKind::Qwen25Vl } else { TowerKind::Qwen2Vl },
+    let act = raw.hidden_act.unwrap_or_else(|| if two_five { "silu" } else { "quick_gelu" }.into());
+    let kind = if two_five { TowerKind::Qwen25Vl } else { TowerKind::Qwen2Vl };
+    let channels = sz("in_channels", raw.in_channels, 3, 64, d)?;
+    let patch = sz("patch_size", raw.patch_size, 14, 1 << 10, d)?;
+    Ok(tower(kind, model_type, [width, ffn, depth, heads, channels, patch], act, extras))
+}
+
+/// A Qwen tower from its sizes (hidden, MLP, depth, heads, channels, patch): no image size (the
+/// processor resizes each image within its pixel bounds, not a config fact), no pooling head.
+pub(super) fn tower(
+    kind: TowerKind,
+    model_type: &str,
+    [hidden_size, intermediate_size, num_layers, num_heads, num_channels, patch_size]: [u64; 6],
+    hidden_act: String,
+    qwen: QwenVision,
+) -> VisionTower {
+    VisionTower {
+        kind,
         model_type: model_type.to_string(),
-        hidden_size: width,
-        intermediate_size: ffn,
-        num_layers: depth,
-        num_heads: heads,
-        num_channels: sz("in_channels", raw.in_channels, 3, 64, d)?,
-        // Not a config fact: the processor resizes each image within its pixel bounds.
+        hidden_size,
+        intermediate_size,
+        num_layers,
+        num_heads,
+        num_channels,
         image_size: 0,
-        patch_size: sz("patch_size", raw.patch_size, 14, 1 << 10, d)?,
+        patch_size,
         use_head: false,
-        hidden_act: raw.hidden_act.unwrap_or_else(|| if two_five { "silu" } else { "quick_gelu" }.into()),
-        qwen: Some(extras),
+        hidden_act,
+        qwen: Some(qwen),
         intern: None,
-    })
+    }
 }
 
 /// The tower's sections under `t` (`model.visual`), at one merged token's patches. Qwen3-VL's
