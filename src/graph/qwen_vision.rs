@@ -99,6 +99,7 @@ pub fn resolve(value: &Value, model_type: &str, d: &mut Vec<Defaulted>) -> Resul
         hidden_act: raw.hidden_act.unwrap_or_else(|| if two_five { "silu" } else { "quick_gelu" }.into()),
         qwen: Some(extras),
         intern: None,
+        llama: None,
     })
 }
 

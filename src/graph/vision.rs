@@ -21,6 +21,8 @@ pub enum TowerKind {
     Qwen2Vl,
     Qwen25Vl,
     InternVit,
+    Mllama,
+    Llama4,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -43,6 +45,9 @@ pub struct VisionTower {
     /// InternViT's switches (`graph/intern_vision.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub intern: Option<super::intern_vision::InternVision>,
+    /// Llama 3.2 Vision's and Llama 4's (`graph/mllama_vision.rs`, `graph/llama4_vision.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llama: Option<super::mllama_vision::LlamaVision>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -95,8 +100,11 @@ impl VisionTower {
         if default_type == "qwen2_vl_vision" || default_type == "qwen2_5_vl_vision" {
             return super::qwen_vision::resolve(value, default_type, d);
         }
-        if default_type == "internvl_vision" {
-            return super::intern_vision::resolve(value, d);
+        match default_type {
+            "internvl_vision" => return super::intern_vision::resolve(value, d),
+            "mllama_vision_model" => return super::mllama_vision::resolve(value, d),
+            "llama4_vision_model" => return super::llama4_vision::resolve(value, d),
+            _ => {}
         }
         let model_type = match value.get("model_type") {
             None => default_type.to_string(),
@@ -134,6 +142,7 @@ impl VisionTower {
             model_type,
             qwen: None,
             intern: None,
+            llama: None,
         };
         // Every defaulted key of the tower is recorded under its nested name.
         d.extend(local.into_iter().map(|x| Defaulted {
@@ -159,6 +168,15 @@ impl VisionTower {
         }
         if let Some(x) = &self.intern {
             return super::intern_vision::sections(self, x, t);
+        }
+        match &self.llama {
+            Some(super::mllama_vision::LlamaVision::Mllama(m)) => {
+                return super::mllama_vision::sections(self, m, t);
+            }
+            Some(super::mllama_vision::LlamaVision::Llama4(x)) => {
+                return super::llama4_vision::sections(self, x, t);
+            }
+            None => {}
         }
         let (h, f, c, p) = (self.hidden_size, self.intermediate_size, self.num_channels, self.patch_size);
         let tokens = self.patches() + u64::from(self.kind == TowerKind::Clip);
@@ -248,7 +266,13 @@ impl VisionTower {
                     post.extend(fc(&format!("{hd}.mlp"), 1));
                 }
             }
-            TowerKind::Qwen2Vl | TowerKind::Qwen25Vl | TowerKind::InternVit => return vec![],
+            TowerKind::Qwen2Vl
+            | TowerKind::Qwen25Vl
+            | TowerKind::InternVit
+            | TowerKind::Mllama
+            | TowerKind::Llama4 => {
+                return vec![];
+            }
             TowerKind::Pixtral => {
                 embed.push(conv(&format!("{t}.patch_conv"), false));
                 embed.push(rms_norm(&format!("{t}.ln_pre"), "RMSNorm", &shape, h));
