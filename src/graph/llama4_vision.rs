@@ -50,7 +50,7 @@ pub fn resolve(value: &Value, d: &mut Vec<Defaulted>) -> Result<VisionTower, Con
     if !(ratio.is_finite() && ratio > 0.0 && ratio <= 64.0) {
         return Err(ConfigError::field(
             "vision_config.pixel_shuffle_ratio",
-            format!("{ratio} is not a shuffle ratio transformers builds (above 0)"),
+            format!("{ratio} is not a shuffle ratio transformers builds (above 0, at most 64 here)"),
         ));
     }
     let llama4 = Llama4Vision {

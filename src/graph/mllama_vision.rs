@@ -200,6 +200,16 @@ pub fn sections(v: &VisionTower, m: &MllamaVision, t: &str) -> Vec<Section> {
     ]
 }
 
+impl LlamaVision {
+    /// The tower's sections under `t`.
+    pub(super) fn sections(&self, v: &VisionTower, t: &str) -> Vec<Section> {
+        match self {
+            LlamaVision::Mllama(m) => sections(v, m, t),
+            LlamaVision::Llama4(x) => super::llama4_vision::sections(v, x, t),
+        }
+    }
+}
+
 impl VisionTower {
     /// Llama 3.2 Vision: the patch states one image leaves in each cross-attention layer's
     /// cache, `max_num_tiles x ((image_size / patch_size)² + 1)`; none for other towers.
