@@ -167,3 +167,64 @@ fn llama4_has_no_bare_model_class() {
     let err = plan_text(&config.to_string()).unwrap_err().to_string();
     assert!(err.contains("architectures[0]"), "{err}");
 }
+
+#[test]
+fn every_key_of_scouts_config_and_of_its_sub_configs_set_to_a_bad_value_plans_or_fails_cleanly() {
+    let text =
+        std::fs::read_to_string(common::snapshot_config_path("meta-llama--Llama-4-Scout-17B-16E-Instruct"))
+            .unwrap();
+    let base: Value = serde_json::from_str(&text).unwrap();
+    let bad =
+        [json!(0), json!(-1), json!(u64::MAX), json!(3.5), json!("x"), json!(null), json!([]), json!({})];
+    let mut cases = vec![];
+    for (model_type, class) in
+        [("llama4", "Llama4ForConditionalGeneration"), ("mllama", "MllamaForConditionalGeneration")]
+    {
+        let mut v = base.clone();
+        v["model_type"] = json!(model_type);
+        v["architectures"] = json!([class]);
+        if model_type == "mllama" {
+            v["text_config"] = json!({"cross_attention_layers": [1, 3]});
+            v["vision_config"] = json!({"max_num_tiles": 4, "supported_aspect_ratios": [[1, 1]]});
+        }
+        cases.push(v);
+    }
+    for v in cases {
+        for sub in [None, Some("text_config"), Some("vision_config")] {
+            let keys: Vec<String> = match sub {
+                None => v.as_object().unwrap().keys().cloned().collect(),
+                Some(s) => v[s].as_object().unwrap().keys().cloned().collect(),
+            };
+            for key in keys {
+                for value in &bad {
+                    let mut w = v.clone();
+                    match sub {
+                        None => w[&key] = value.clone(),
+                        Some(s) => w[s][&key] = value.clone(),
+                    }
+                    if let Ok(p) = plan_text(&w.to_string()) {
+                        assert!(p.params.is_some() || !p.supported, "{sub:?} {key}={value}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_pages_of_both_wrappers_and_their_text_models_render() {
+    let manifest = modelatlas::manifest::Manifest::load(&common::repo().join("models.toml")).unwrap();
+    let renderer = modelatlas::render::Renderer::new();
+    let pages = [
+        common::plan_id("meta-llama/Llama-4-Scout-17B-16E-Instruct"),
+        page(json!({"model_type": "llama4", "architectures": ["Llama4ForCausalLM"]})),
+        page(json!({"model_type": "mllama", "architectures": ["MllamaForConditionalGeneration"]})),
+        page(json!({"model_type": "mllama", "architectures": ["MllamaForCausalLM"]})),
+        page(json!({"model_type": "mllama"})),
+    ];
+    for p in &pages {
+        assert!(p.supported, "{}", p.family);
+        let out = renderer.model(p, &manifest.site, "../../").unwrap();
+        assert!(!out.html.is_empty() && !out.markdown.is_empty());
+    }
+}

@@ -147,7 +147,7 @@ fn text_only(value: &Value, w: &Wrapper, class: String) -> Result<Box<dyn Archit
 pub fn resolve(
     value: &Value,
     common: &Common,
-    composite: fn(&Value, &Common) -> Result<Box<dyn Architecture>, ConfigError>,
+    composite: crate::family::Resolver,
 ) -> Result<Box<dyn Architecture>, ConfigError> {
     let w = wrapper(&common.model_type)
         .ok_or_else(|| ConfigError::field("model_type", "not a vision-language wrapper the planner knows"))?;

@@ -9,7 +9,10 @@ use crate::config::{Common, ConfigError};
 use crate::graph::Architecture;
 
 fn meta_vision(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    crate::config::mllama::resolve(v, c, super::composite)
+    let a = crate::config::mllama::resolve(v, c, super::composite)?;
+    // The text model alone is checked here; the wrapper was by `composite`.
+    crate::graph::ssm::check_scale(&a.graph(1), "text_config.hidden_size")?;
+    Ok(a)
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[

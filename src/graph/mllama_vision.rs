@@ -81,7 +81,7 @@ pub fn resolve(value: &Value, d: &mut Vec<Defaulted>) -> Result<VisionTower, Con
         aspect_ratios,
         vision_output_dim: size("vision_output_dim", raw.vision_output_dim, 7680, 1 << 20, d)?,
     };
-    Ok(VisionTower {
+    let tower = VisionTower {
         kind: TowerKind::Mllama,
         model_type: "mllama_vision_model".into(),
         hidden_size: hidden,
@@ -96,7 +96,15 @@ pub fn resolve(value: &Value, d: &mut Vec<Defaulted>) -> Result<VisionTower, Con
         qwen: None,
         intern: None,
         llama: Some(LlamaVision::Mllama(mllama)),
-    })
+    };
+    // Every tile's patch states are cached by each cross-attention layer.
+    match tower.cross_tokens() {
+        Some(n) if n > 1 << 24 => Err(ConfigError::field(
+            "vision_config.image_size",
+            format!("{n} patch states an image is beyond any real model (at most 2^24)"),
+        )),
+        _ => Ok(tower),
+    }
 }
 
 /// One encoder layer under `l`: LayerNorm, q/k/v/o (`attn_bias`), LayerNorm, fc1/fc2 (biased).
