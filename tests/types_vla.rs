@@ -141,7 +141,7 @@ fn llama4_keeps_its_causal_lm_whole_and_ties_the_head_by_the_text_flag_alone() {
         "vision_model.model.layers.1.self_attn.o_proj.bias",
         "vision_model.vision_adapter.mlp.fc2.weight",
         "multi_modal_projector.linear_1.weight",
-        "language_model.model.layers.0.feed_forward.experts.gate_up_proj",
+        "language_model.model.layers.0.feed_forward.router.weight",
     ] {
         assert!(names.contains(&name.to_string()), "{name} missing");
     }
