@@ -39,6 +39,8 @@ VARIATIONS = {
         dict(text_config=dict(_MLLAMA_TEXT, num_key_value_heads=4, cross_attention_layers=[]),
              vision_config=dict(_MLLAMA_VISION, hidden_size=48, image_size=42, patch_size=7,
                                 num_channels=1, vision_output_dim=200)),
+        # Llama 3.2 11B Vision's sizes: the defaults with 560-pixel tiles.
+        dict(vision_config=dict(image_size=560)),
     ],
     # The tie by text_config's flag alone (the top level's ignored), a shuffle ratio other than
     # 0.5, projector widths unlike the tower's, MoE every other layer.
