@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::blocks::{layer_norm, linear};
-use super::mllama_vision::{LlamaVision, encoder_layer, heads_dividing, table};
+use super::mllama_vision::{LlamaVision, encoder_layer, table, tower};
 use super::qwen_vision::size;
 use super::vision::{TowerKind, VisionTower, nested};
 use super::{Node, Op, Role, Section};
@@ -27,15 +27,7 @@ pub struct Llama4Vision {
 
 #[derive(Debug, Deserialize)]
 struct Raw {
-    hidden_size: Option<u64>,
-    hidden_act: Option<String>,
-    num_hidden_layers: Option<u64>,
     num_attention_heads: Option<u64>,
-    num_channels: Option<u64>,
-    intermediate_size: Option<u64>,
-    vision_output_dim: Option<u64>,
-    image_size: Option<u64>,
-    patch_size: Option<u64>,
     pixel_shuffle_ratio: Option<f64>,
     projector_input_dim: Option<u64>,
     projector_output_dim: Option<u64>,
@@ -43,8 +35,6 @@ struct Raw {
 
 pub fn resolve(value: &Value, d: &mut Vec<Defaulted>) -> Result<VisionTower, ConfigError> {
     let raw: Raw = deserialize_raw(value).map_err(|e| nested("vision_config", e))?;
-    let hidden = size("hidden_size", raw.hidden_size, 768, 1 << 16, d)?;
-    let heads = size("num_attention_heads", raw.num_attention_heads, 16, 1 << 12, d)?;
     let ratio = raw.pixel_shuffle_ratio.unwrap_or(0.5);
     // The adapter divides by ratio² when it is built: zero fails there.
     if !(ratio.is_finite() && ratio > 0.0 && ratio <= 64.0) {
@@ -53,27 +43,14 @@ pub fn resolve(value: &Value, d: &mut Vec<Defaulted>) -> Result<VisionTower, Con
             format!("{ratio} is not a shuffle ratio transformers builds (above 0, at most 64 here)"),
         ));
     }
-    let llama4 = Llama4Vision {
-        vision_output_dim: size("vision_output_dim", raw.vision_output_dim, 7680, 1 << 20, d)?,
-        projector_input_dim: size("projector_input_dim", raw.projector_input_dim, 4096, 1 << 20, d)?,
-        projector_output_dim: size("projector_output_dim", raw.projector_output_dim, 4096, 1 << 20, d)?,
-        pixel_shuffle_ratio: ratio,
-    };
-    Ok(VisionTower {
-        kind: TowerKind::Llama4,
-        model_type: "llama4_vision_model".into(),
-        hidden_size: hidden,
-        intermediate_size: size("intermediate_size", raw.intermediate_size, 5632, 1 << 18, d)?,
-        num_layers: size("num_hidden_layers", raw.num_hidden_layers, 34, 1000, d)?,
-        num_heads: heads_dividing("num_attention_heads", heads, hidden)?,
-        num_channels: size("num_channels", raw.num_channels, 3, 64, d)?,
-        image_size: size("image_size", raw.image_size, 448, 1 << 15, d)?,
-        patch_size: size("patch_size", raw.patch_size, 14, 1 << 10, d)?,
-        use_head: false,
-        hidden_act: raw.hidden_act.unwrap_or_else(|| "gelu".into()),
-        qwen: None,
-        intern: None,
-        llama: Some(LlamaVision::Llama4(llama4)),
+    let heads = ("num_attention_heads", raw.num_attention_heads, 16);
+    tower(value, (TowerKind::Llama4, "llama4_vision_model"), [768, 5632, 34], heads, d, |out, d| {
+        Ok(LlamaVision::Llama4(Llama4Vision {
+            vision_output_dim: out,
+            projector_input_dim: size("projector_input_dim", raw.projector_input_dim, 4096, 1 << 20, d)?,
+            projector_output_dim: size("projector_output_dim", raw.projector_output_dim, 4096, 1 << 20, d)?,
+            pixel_shuffle_ratio: ratio,
+        }))
     })
 }
 

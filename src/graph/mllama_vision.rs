@@ -34,60 +34,42 @@ pub struct MllamaVision {
     pub vision_output_dim: u64,
 }
 
+/// The keys both towers' config classes read alike.
 #[derive(Debug, Deserialize)]
-struct Raw {
+struct Sizes {
     hidden_size: Option<u64>,
     hidden_act: Option<String>,
     num_hidden_layers: Option<u64>,
-    num_global_layers: Option<u64>,
-    attention_heads: Option<u64>,
-    num_attention_heads: Option<u64>,
     num_channels: Option<u64>,
     intermediate_size: Option<u64>,
     vision_output_dim: Option<u64>,
     image_size: Option<u64>,
     patch_size: Option<u64>,
-    max_num_tiles: Option<u64>,
-    supported_aspect_ratios: Option<Vec<Vec<u64>>>,
 }
 
-/// Heads that divide the width (`head_dim` is `hidden_size // heads`; a remainder has no shape).
-pub(super) fn heads_dividing(field: &'static str, heads: u64, hidden: u64) -> Result<u64, ConfigError> {
-    crate::config::dividing_heads((field, heads), hidden).map_err(|e| nested("vision_config", e))
-}
-
-pub fn resolve(value: &Value, d: &mut Vec<Defaulted>) -> Result<VisionTower, ConfigError> {
-    let raw: Raw = deserialize_raw(value).map_err(|e| nested("vision_config", e))?;
-    let hidden = size("hidden_size", raw.hidden_size, 1280, 1 << 16, d)?;
-    // attribute_map: num_attention_heads is attention_heads.
-    let heads = size("attention_heads", raw.num_attention_heads.or(raw.attention_heads), 16, 1 << 12, d)?;
-    let tiles = size("max_num_tiles", raw.max_num_tiles, 4, 1 << 10, d)?;
-    let aspect_ratios = match raw.supported_aspect_ratios {
-        Some(list) => list.len() as u64,
-        // MllamaVisionConfig.validate_architecture: the default list is for 4 tiles only.
-        None if tiles != 4 => {
-            return Err(ConfigError::field(
-                "vision_config.max_num_tiles",
-                format!(
-                    "{tiles} tiles with the default supported_aspect_ratios, which transformers refuses (they are for 4)"
-                ),
-            ));
-        }
-        None => 8,
-    };
-    let mllama = MllamaVision {
-        global_layers: size("num_global_layers", raw.num_global_layers, 8, 1000, d)?,
-        max_num_tiles: tiles,
-        aspect_ratios,
-        vision_output_dim: size("vision_output_dim", raw.vision_output_dim, 7680, 1 << 20, d)?,
-    };
-    let tower = VisionTower {
-        kind: TowerKind::Mllama,
-        model_type: "mllama_vision_model".into(),
+/// A tower read as both config classes read it: `defaults` are the class's width, MLP and
+/// layers; `heads` the heads' key, value and default (a width they do not divide has no
+/// `head_dim`); `llama` what the class reads beyond, given `vision_output_dim`.
+pub(super) fn tower(
+    value: &Value,
+    (kind, model_type): (TowerKind, &str),
+    [hidden, ffn, layers]: [u64; 3],
+    (field, heads, default_heads): (&'static str, Option<u64>, u64),
+    d: &mut Vec<Defaulted>,
+    llama: impl FnOnce(u64, &mut Vec<Defaulted>) -> Result<LlamaVision, ConfigError>,
+) -> Result<VisionTower, ConfigError> {
+    let raw: Sizes = deserialize_raw(value).map_err(|e| nested("vision_config", e))?;
+    let hidden = size("hidden_size", raw.hidden_size, hidden, 1 << 16, d)?;
+    let heads = size(field, heads, default_heads, 1 << 12, d)?;
+    let output = size("vision_output_dim", raw.vision_output_dim, 7680, 1 << 20, d)?;
+    Ok(VisionTower {
+        kind,
+        model_type: model_type.into(),
         hidden_size: hidden,
-        intermediate_size: size("intermediate_size", raw.intermediate_size, 5120, 1 << 18, d)?,
-        num_layers: size("num_hidden_layers", raw.num_hidden_layers, 32, 1000, d)?,
-        num_heads: heads_dividing("attention_heads", heads, hidden)?,
+        intermediate_size: size("intermediate_size", raw.intermediate_size, ffn, 1 << 18, d)?,
+        num_layers: size("num_hidden_layers", raw.num_hidden_layers, layers, 1000, d)?,
+        num_heads: crate::config::dividing_heads((field, heads), hidden)
+            .map_err(|e| nested("vision_config", e))?,
         num_channels: size("num_channels", raw.num_channels, 3, 64, d)?,
         image_size: size("image_size", raw.image_size, 448, 1 << 15, d)?,
         patch_size: size("patch_size", raw.patch_size, 14, 1 << 10, d)?,
@@ -95,8 +77,53 @@ pub fn resolve(value: &Value, d: &mut Vec<Defaulted>) -> Result<VisionTower, Con
         hidden_act: raw.hidden_act.unwrap_or_else(|| "gelu".into()),
         qwen: None,
         intern: None,
-        llama: Some(LlamaVision::Mllama(mllama)),
-    };
+        llama: Some(llama(output, d)?),
+    })
+}
+
+#[derive(Debug, Deserialize)]
+struct Raw {
+    num_global_layers: Option<u64>,
+    attention_heads: Option<u64>,
+    num_attention_heads: Option<u64>,
+    max_num_tiles: Option<u64>,
+    supported_aspect_ratios: Option<Vec<Vec<u64>>>,
+}
+
+pub fn resolve(value: &Value, d: &mut Vec<Defaulted>) -> Result<VisionTower, ConfigError> {
+    let raw: Raw = deserialize_raw(value).map_err(|e| nested("vision_config", e))?;
+    // attribute_map: num_attention_heads is attention_heads.
+    let heads = ("attention_heads", raw.num_attention_heads.or(raw.attention_heads), 16);
+    let tower = tower(
+        value,
+        (TowerKind::Mllama, "mllama_vision_model"),
+        [1280, 5120, 32],
+        heads,
+        d,
+        |out, d| {
+            let tiles = size("max_num_tiles", raw.max_num_tiles, 4, 1 << 10, d)?;
+            let aspect_ratios = match raw.supported_aspect_ratios {
+                Some(list) => list.len() as u64,
+                // MllamaVisionConfig.validate_architecture: the default list is for 4 tiles only.
+                None if tiles != 4 => {
+                    return Err(ConfigError::field(
+                        "vision_config.max_num_tiles",
+                        format!(
+                            "{tiles} tiles with the default supported_aspect_ratios, which transformers refuses (they are for 4)"
+                        ),
+                    ));
+                }
+                None => 8,
+            };
+            let global_layers = size("num_global_layers", raw.num_global_layers, 8, 1000, d)?;
+            Ok(LlamaVision::Mllama(MllamaVision {
+                global_layers,
+                max_num_tiles: tiles,
+                aspect_ratios,
+                vision_output_dim: out,
+            }))
+        },
+    )?;
     // Every tile's patch states are cached by each cross-attention layer.
     match tower.cross_tokens() {
         Some(n) if n > 1 << 24 => Err(ConfigError::field(
