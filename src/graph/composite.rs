@@ -264,10 +264,12 @@ impl Architecture for CompositeConfig {
             0 => "patches as many as each image's resolution gives".to_string(),
             s => format!("{} patches per {s}x{s} image", self.vision.patches()),
         };
-        vec![format!(
+        let mut notes = vec![format!(
             "Not modelled: the vision tower's and projector's activations, which depend on the images per sample, not on the sequence ({} through {} layers of width {}); the training figures count their weights, gradients and optimizer states, and the language model's activations at the sequence length (image tokens included in it). Likewise the cost's FLOPs are the language model's per token; the tower's per image are not added.",
             per_image, self.vision.num_layers, self.vision.hidden_size
-        )]
+        )];
+        notes.extend(self.text.training_notes());
+        notes
     }
     fn vision(&self) -> Option<VisionPart> {
         Some(self.vision_part())

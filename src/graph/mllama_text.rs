@@ -85,6 +85,12 @@ architecture!(
             recurrent: None,
         })
     }
+    fn training_notes(&self) -> Vec<String> {
+        let crossing = self.cross.iter().filter(|x| **x).count();
+        vec![format!(
+            "The {crossing} cross-attention layers are counted as if they read the text: their keys and values come from an image's patch states instead (none without images, when transformers skips these layers), so their activations and FLOPs here are an estimate at the sequence length."
+        )]
+    }
 );
 
 impl MllamaTextConfig {
