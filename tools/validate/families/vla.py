@@ -39,8 +39,12 @@ VARIATIONS = {
         dict(text_config=dict(_MLLAMA_TEXT, num_key_value_heads=4, cross_attention_layers=[]),
              vision_config=dict(_MLLAMA_VISION, hidden_size=48, image_size=42, patch_size=7,
                                 num_channels=1, vision_output_dim=200)),
-        # Llama 3.2 11B Vision's sizes: the defaults with 560-pixel tiles.
+        # Llama 3.2 11B Vision's sizes: the defaults with 560-pixel tiles; 90B's text model (100
+        # layers of 8192, a cross-attention layer every fifth from 3).
         dict(vision_config=dict(image_size=560)),
+        dict(text_config=dict(hidden_size=8192, intermediate_size=28672, num_hidden_layers=100,
+                              num_attention_heads=64, cross_attention_layers=list(range(3, 100, 5))),
+             vision_config=dict(image_size=560)),
     ],
     # The tie by text_config's flag alone (the top level's ignored), a shuffle ratio other than
     # 0.5, projector widths unlike the tower's, MoE every other layer.
@@ -53,5 +57,8 @@ VARIATIONS = {
         dict(text_config=_LLAMA4_TEXT, tie_word_embeddings=True,
              vision_config=dict(_LLAMA4_VISION, hidden_size=48, num_channels=1, image_size=56,
                                 multi_modal_projector_bias=True)),
+        # Maverick's layout: 128 experts in every other layer, Scout's tower.
+        dict(text_config=dict(num_local_experts=128, interleave_moe_layer_step=2),
+             vision_config=dict(hidden_size=1408, image_size=336, vision_output_dim=4096)),
     ],
 }
