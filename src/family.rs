@@ -24,6 +24,7 @@ mod described_moe3;
 mod described_newdec;
 mod described_recur;
 mod described_vlb;
+mod described_vla;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -706,6 +707,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_gemma::FAMILIES)
         .chain(described_misc6::FAMILIES)
         .chain(described_vlb::FAMILIES)
+        .chain(described_vla::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -39,6 +39,9 @@ pub enum Projector {
     /// LLaVA-NeXT-Video with `spatial_pool_mode` "conv": LLaVA-NeXT's projector and a biased
     /// `vision_resampler.pool` convolution (`stride`², to `out` channels), counted with it.
     PooledMlp2 { bias: bool, feature_layers: u64, stride: u64, out: u64 },
+    /// Mllama, Llama 4: one linear from the tower's `vision_output_dim` (named `sub` under the
+    /// projector).
+    VisionOutput { input: u64, bias: bool, sub: &'static str },
 }
 
 #[derive(Debug)]
@@ -63,7 +66,7 @@ pub struct CompositeConfig {
 }
 
 /// A nested config: the file's object, or the wrapper's default when the key is absent or null.
-fn sub(value: &Value, key: &str, default: fn() -> Value) -> Result<Value, ConfigError> {
+pub(super) fn sub(value: &Value, key: &str, default: fn() -> Value) -> Result<Value, ConfigError> {
     match value.get(key) {
         None | Some(Value::Null) => Ok(default()),
         Some(v @ Value::Object(_)) => Ok(v.clone()),
@@ -113,6 +116,9 @@ fn text_class(text_type: &str, generation: bool) -> Option<String> {
             desc.base_class.to_string()
         });
     }
+    if let Some(class) = super::mllama::text_class(text_type, generation) {
+        return Some(class);
+    }
     let want = if generation { HeadKind::CausalLm } else { HeadKind::Model };
     let spec = super::spec_keys::lookup(text_type)?;
     spec.classes.iter().find(|(_, h)| *h == want).map(|(c, _)| c.to_string())
@@ -124,9 +130,10 @@ impl CompositeConfig {
             ConfigError::field("model_type", "not a vision-language wrapper the planner knows")
         })?;
         let mut d = Vec::new();
-        let class = super::class_or(common, &format!("{}Model", w.prefix), &mut d);
+        let base = if w.bare { "Model" } else { "ForConditionalGeneration" };
+        let class = super::class_or(common, &format!("{}{base}", w.prefix), &mut d);
         let generation = match class.strip_prefix(w.prefix) {
-            Some("Model") => false,
+            Some("Model") if w.bare => false,
             Some("ForConditionalGeneration") => true,
             Some("ForSequenceClassification") if w.sequence_classification => false,
             Some("ForTokenClassification") if w.token_classification => false,
@@ -153,6 +160,9 @@ impl CompositeConfig {
             t if t.starts_with("qwen3") => super::qwen3_vl::text(value, t, &mut d)?,
             _ => sub(value, "text_config", w.text_default)?,
         };
+        if let (true, Some(obj)) = (w.text_fixed, text_value.as_object_mut()) {
+            obj.insert("model_type".into(), Value::String(w.text_type.into()));
+        }
         let text_type = match text_value.get("model_type") {
             None => w.text_type.to_string(),
             Some(Value::String(s)) => s.clone(),
@@ -165,8 +175,11 @@ impl CompositeConfig {
         };
         let text_tie =
             top_flag(&text_value, "tie_word_embeddings", false).map_err(|e| nested("text_config", e))?;
-        let tie = top_flag(value, "tie_word_embeddings", w.tie_default)? || (w.tie_from_text && text_tie);
-        if value.get("tie_word_embeddings").is_none()
+        let top =
+            if w.tie_top { top_flag(value, "tie_word_embeddings", w.tie_default)? } else { w.tie_default };
+        let tie = top || (w.tie_from_text && text_tie);
+        if w.tie_top
+            && value.get("tie_word_embeddings").is_none()
             && text_value.get("tie_word_embeddings").is_some()
             && tie != text_tie
         {
@@ -188,9 +201,7 @@ impl CompositeConfig {
                 ),
             )
         })?;
-        let resolve = crate::family::info(&text_type).and_then(|f| f.resolve).ok_or_else(|| {
-            ConfigError::field("text_config.model_type", format!("{text_type:?} is not planned yet"))
-        })?;
+        let resolve = crate::family::info(&text_type).and_then(|f| f.resolve);
         if let Some(obj) = text_value.as_object_mut() {
             // The wrapper's LM head, not the text model's, is tied or not: its flag decides.
             obj.insert("tie_word_embeddings".into(), Value::Bool(tie));
@@ -198,7 +209,14 @@ impl CompositeConfig {
         }
         let text_common =
             Common { model_type: text_type.clone(), architecture: Some(text_class), torch_dtype: None };
-        let text = resolve(&text_value, &text_common).map_err(|e| nested("text_config", e))?;
+        let text = match (vision.cross_tokens(), resolve) {
+            (Some(n), _) => super::mllama::text_in_wrapper(&text_value, &text_common, n),
+            (None, Some(resolve)) => resolve(&text_value, &text_common),
+            (None, None) => {
+                Err(ConfigError::field("model_type", format!("{text_type:?} is not planned yet")))
+            }
+        }
+        .map_err(|e| nested("text_config", e))?;
         let (projector, image_tokens) = match w.model_type {
             "gemma3" => {
                 let n = top_size(value, "mm_tokens_per_image", 256, &mut d)?;
@@ -233,6 +251,7 @@ impl CompositeConfig {
             }
             "aya_vision" => super::projectors::aya(value, text.dims().hidden_size, &mut d)?,
             "internvl" => super::projectors::internvl(value)?,
+            "mllama" | "llama4" => super::projectors::vision_output(&vision),
             t if t.starts_with("qwen") => (Projector::QwenMerger, None),
             "idefics3" | "smolvlm" => {
                 // Tiled by the processor: tokens per image follow its size.

@@ -39,6 +39,7 @@ pub mod jetmoe;
 pub mod layoutlmv3;
 pub mod llama;
 pub mod lxmert;
+pub mod mllama;
 pub mod mobilebert;
 pub mod modernbert;
 pub mod modernvbert;
@@ -108,6 +109,7 @@ pub mod zamba_core;
 pub mod zaya;
 
 pub use dims::Dims;
+pub(crate) use dims::dividing_heads;
 pub use types::QkNorm;
 
 use serde::Serialize;

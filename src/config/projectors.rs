@@ -5,6 +5,8 @@ use serde_json::Value;
 
 use super::composite::{Projector, top_size};
 use super::{ConfigError, Defaulted};
+use crate::graph::mllama_vision::LlamaVision;
+use crate::graph::vision::VisionTower;
 
 /// A pixel-shuffle factor (2 by default in every config that has one).
 pub(super) fn shuffle_factor(
@@ -89,5 +91,25 @@ pub(super) fn video_pool(
             "spatial_pool_mode",
             format!("{other:?} is not one transformers builds (average, max, conv)"),
         )),
+    }
+}
+
+/// Mllama's projector (biased, the module itself) and Llama 4's (`linear_1`, no bias, whatever
+/// `multi_modal_projector_bias` says). An Mllama image is one `<|image|>` token in the text, its
+/// patch states cross-attended; a Llama 4 image is tiled by its processor, so its token count is
+/// not a config fact.
+pub(super) fn vision_output(v: &VisionTower) -> (Projector, Option<(u64, String)>) {
+    match &v.llama {
+        Some(LlamaVision::Mllama(m)) => (
+            Projector::VisionOutput { input: m.vision_output_dim, bias: true, sub: "" },
+            Some((
+                1,
+                "one <|image|> token per image; its max_num_tiles x ((image_size / patch_size)² + 1) patch states are cached by the cross-attention layers".into(),
+            )),
+        ),
+        Some(LlamaVision::Llama4(x)) => {
+            (Projector::VisionOutput { input: x.vision_output_dim, bias: false, sub: ".linear_1" }, None)
+        }
+        None => (Projector::VisionOutput { input: v.hidden_size, bias: false, sub: "" }, None),
     }
 }

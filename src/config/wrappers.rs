@@ -14,6 +14,9 @@ pub struct Wrapper {
     pub text_default: fn() -> Value,
     pub vision_default: fn() -> Value,
     pub tie_default: bool,
+    /// Whether the top-level `tie_word_embeddings` is read (Mllama's and Llama 4's heads ignore
+    /// it: never tied, or tied by `text_config`'s flag alone).
+    pub tie_top: bool,
     /// Pre-5.x files kept `tie_word_embeddings` in `text_config`; LLaVA's and Qwen-VL's configs
     /// forward it to the top level, the others ignore it.
     pub tie_from_text: bool,
@@ -24,6 +27,13 @@ pub struct Wrapper {
     /// The sub-config class is fixed (Idefics3's `vision_config`): a nested dict's `model_type`
     /// is not read.
     pub vision_fixed: bool,
+    /// Likewise for `text_config` (Mllama, Llama 4).
+    pub text_fixed: bool,
+    /// Whether the modeling file defines the bare `<X>Model` (Llama 4's does not).
+    pub bare: bool,
+    /// Llama 4: the text type's whole `ForCausalLM` under `language_model.`, head included, and no
+    /// `model.` around the wrapper's parts.
+    pub text_whole: bool,
     /// Module names under `model.`: the tower, the projector, the language model.
     pub tower: &'static str,
     pub projector: &'static str,
@@ -50,10 +60,14 @@ const BASE: Wrapper = Wrapper {
     text_default: empty,
     vision_default: empty,
     tie_default: true,
+    tie_top: true,
     tie_from_text: false,
     sequence_classification: false,
     token_classification: false,
     vision_fixed: false,
+    text_fixed: false,
+    bare: true,
+    text_whole: false,
     tower: "vision_tower",
     projector: "multi_modal_projector",
     language_model: "language_model",
@@ -205,7 +219,33 @@ pub const WRAPPERS: &[Wrapper] = &[
         vision_type: "qwen3_5_moe_vision",
         ..QWEN3_VL
     },
+    MLLAMA,
+    Wrapper {
+        model_type: "llama4",
+        prefix: "Llama4",
+        text_type: "llama4_text",
+        vision_type: "llama4_vision_model",
+        tie_from_text: true,
+        bare: false,
+        text_whole: true,
+        ..MLLAMA
+    },
 ];
+
+/// Llama 3.2 Vision: `vision_model`, `multi_modal_projector`, `language_model`; both sub-configs'
+/// classes fixed; the LM head never tied (its `_tied_weights_keys` is commented out).
+const MLLAMA: Wrapper = Wrapper {
+    model_type: "mllama",
+    prefix: "Mllama",
+    text_type: "mllama_text_model",
+    vision_type: "mllama_vision_model",
+    tie_default: false,
+    tie_top: false,
+    vision_fixed: true,
+    text_fixed: true,
+    tower: "vision_model",
+    ..BASE
+};
 
 pub fn wrapper(model_type: &str) -> Option<&'static Wrapper> {
     WRAPPERS.iter().find(|w| w.model_type == model_type)

@@ -30,7 +30,7 @@ pub struct VisionPart {
 }
 
 fn prefix(c: &CompositeConfig) -> &'static str {
-    if c.generation || c.score_labels.is_some() { "model." } else { "" }
+    if (c.generation || c.score_labels.is_some()) && !c.wrapper.text_whole { "model." } else { "" }
 }
 
 fn moved(name: &str, lm: &str) -> String {
@@ -45,8 +45,10 @@ pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
     let mut sections = c.vision.sections(&t);
     sections.push(projector(c, &format!("{p}{}", w.projector)));
     let lm = format!("{p}{}.", w.language_model);
+    // Llama 4 keeps the text class whole under `language_model.`; the others move its base model.
+    let moved = |name: &str, lm: &str| if w.text_whole { format!("{lm}{name}") } else { moved(name, lm) };
     for mut s in c.text.graph(seq).sections {
-        if s.role != Role::Head {
+        if s.role != Role::Head || w.text_whole {
             s.name = moved(&s.name, &lm);
             for n in &mut s.nodes {
                 if n.op != Op::Input {
@@ -180,6 +182,9 @@ fn projector(c: &CompositeConfig, m: &str) -> Section {
             nodes.extend(mlp2(m, rows, wide, th, true));
             nodes
         }
+        Projector::VisionOutput { input, bias, sub } => {
+            vec![linear(&format!("{m}{sub}"), "vision_output_dim to the text width", rows, input, th, bias)]
+        }
         Projector::QwenMerger => match &v.qwen {
             Some(q) => super::qwen_vision::merger(v, q, m),
             None => vec![],
@@ -215,7 +220,12 @@ impl CompositeConfig {
         let inside = self.wrapper.projector.starts_with(self.wrapper.tower);
         let tower_params =
             within(&format!("{p}{}", self.wrapper.tower)) - if inside { projector_params } else { 0 };
-        let kv_per_token = self.text.kv_layout().map_or(0, |l| l.values_per_token());
+        let layout = self.text.kv_layout();
+        let kv_per_token = layout.as_ref().map_or(0, |l| l.values_per_token());
+        // Mllama: an image's patch states, cached once in each cross-attention layer.
+        let cross = layout.as_ref().map_or(0, |l| {
+            l.cross.as_ref().map_or(0, |x| x.layers * x.values_per_token) * l.cross_fixed_len.unwrap_or(0)
+        });
         VisionPart {
             tower: self.vision.model_type.clone(),
             tower_params,
@@ -229,7 +239,7 @@ impl CompositeConfig {
             kv_bytes_per_image_bf16: self
                 .image_tokens
                 .as_ref()
-                .and_then(|(n, _)| n.checked_mul(kv_per_token)?.checked_mul(2)),
+                .and_then(|(n, _)| n.checked_mul(kv_per_token)?.checked_add(cross)?.checked_mul(2)),
         }
     }
 }
@@ -237,7 +247,7 @@ impl CompositeConfig {
 impl Architecture for CompositeConfig {
     super::common::wrapper_basics!(text);
     fn checkpoint_prefixes(&self) -> Vec<String> {
-        vec!["model.".into()]
+        if self.wrapper.text_whole { vec![] } else { vec!["model.".into()] }
     }
     fn kv_layout(&self) -> Option<KvLayout> {
         self.text.kv_layout()
@@ -255,10 +265,12 @@ impl Architecture for CompositeConfig {
             0 => "patches as many as each image's resolution gives".to_string(),
             s => format!("{} patches per {s}x{s} image", self.vision.patches()),
         };
-        vec![format!(
+        let mut notes = vec![format!(
             "Not modelled: the vision tower's and projector's activations, which depend on the images per sample, not on the sequence ({} through {} layers of width {}); the training figures count their weights, gradients and optimizer states, and the language model's activations at the sequence length (image tokens included in it). Likewise the cost's FLOPs are the language model's per token; the tower's per image are not added.",
             per_image, self.vision.num_layers, self.vision.hidden_size
-        )]
+        )];
+        notes.extend(self.text.training_notes());
+        notes
     }
     fn vision(&self) -> Option<VisionPart> {
         Some(self.vision_part())

@@ -170,11 +170,11 @@ fn layer(c: &Gemma4Config, l: &str, g: &G4Layer, seq: u64) -> Vec<Node> {
 }
 
 /// The layers: a run of like layers from layer 0 repeats with `{i}`; the later ones are named
-/// one by one.
-pub(crate) fn layer_sections(
-    layers: &[G4Layer],
+/// one by one (Gemma 4's and Gemma 3n's layers, Llama 3.2 Vision's text layers).
+pub(crate) fn layer_sections<L: PartialEq>(
+    layers: &[L],
     p: &str,
-    make: impl Fn(&str, &G4Layer) -> Vec<Node>,
+    make: impl Fn(&str, &L) -> Vec<Node>,
 ) -> Vec<Section> {
     let Some(first) = layers.first() else { return vec![] };
     let run = layers.iter().take_while(|l| *l == first).count();

@@ -83,6 +83,7 @@ pub fn resolve(value: &Value, d: &mut Vec<Defaulted>) -> Result<VisionTower, Con
         use_head: false,
         hidden_act: raw.hidden_act.unwrap_or_else(|| "gelu".into()),
         qwen: None,
+        llama: None,
         intern: Some(InternVision {
             attention_bias: raw.attention_bias.unwrap_or(false),
             qk_norm: raw.use_qk_norm.unwrap_or(false),

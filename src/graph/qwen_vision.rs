@@ -122,6 +122,7 @@ pub(super) fn tower(
         hidden_act,
         qwen: Some(qwen),
         intern: None,
+        llama: None,
     }
 }
 

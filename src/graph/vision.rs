@@ -22,6 +22,8 @@ pub enum TowerKind {
     Qwen25Vl,
     Qwen3Vl,
     InternVit,
+    Mllama,
+    Llama4,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -44,6 +46,9 @@ pub struct VisionTower {
     /// InternViT's switches (`graph/intern_vision.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub intern: Option<super::intern_vision::InternVision>,
+    /// Llama 3.2 Vision's and Llama 4's (`graph/mllama_vision.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llama: Option<super::mllama_vision::LlamaVision>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -93,11 +98,14 @@ impl VisionTower {
     /// file has none).
     pub fn resolve(value: &Value, default_type: &str, d: &mut Vec<Defaulted>) -> Result<Self, ConfigError> {
         let key = "vision_config";
-        if default_type.starts_with("qwen") {
-            return super::qwen_vision::resolve(value, default_type, d);
-        }
-        if default_type == "internvl_vision" {
-            return super::intern_vision::resolve(value, d);
+        match default_type {
+            t if t.starts_with("qwen") => {
+                return super::qwen_vision::resolve(value, default_type, d);
+            }
+            "internvl_vision" => return super::intern_vision::resolve(value, d),
+            "mllama_vision_model" => return super::mllama_vision::resolve(value, d),
+            "llama4_vision_model" => return super::llama4_vision::resolve(value, d),
+            _ => {}
         }
         let model_type = match value.get("model_type") {
             None => default_type.to_string(),
@@ -135,6 +143,7 @@ impl VisionTower {
             model_type,
             qwen: None,
             intern: None,
+            llama: None,
         };
         // Every defaulted key of the tower is recorded under its nested name.
         d.extend(local.into_iter().map(|x| Defaulted {
@@ -160,6 +169,9 @@ impl VisionTower {
         }
         if let Some(x) = &self.intern {
             return super::intern_vision::sections(self, x, t);
+        }
+        if let Some(x) = &self.llama {
+            return x.sections(self, t);
         }
         let (h, f, c, p) = (self.hidden_size, self.intermediate_size, self.num_channels, self.patch_size);
         let tokens = self.patches() + u64::from(self.kind == TowerKind::Clip);
@@ -249,9 +261,6 @@ impl VisionTower {
                     post.extend(fc(&format!("{hd}.mlp"), 1));
                 }
             }
-            TowerKind::Qwen2Vl | TowerKind::Qwen25Vl | TowerKind::Qwen3Vl | TowerKind::InternVit => {
-                return vec![];
-            }
             TowerKind::Pixtral => {
                 embed.push(conv(&format!("{t}.patch_conv"), false));
                 embed.push(rms_norm(&format!("{t}.ln_pre"), "RMSNorm", &shape, h));
@@ -259,17 +268,12 @@ impl VisionTower {
                 layer.push(rms_norm(&format!("{l}.attention_norm"), "RMSNorm before attention", &shape, h));
                 layer.extend(attn(&format!("{l}.attention"), "o_proj", false, tokens));
                 layer.push(rms_norm(&format!("{l}.ffn_norm"), "RMSNorm before the MLP", &shape, h));
-                layer.extend(gated_mlp(
-                    &format!("{l}.feed_forward"),
-                    tokens,
-                    h,
-                    f,
-                    &self.hidden_act,
-                    false,
-                    false,
-                ));
+                let ff = format!("{l}.feed_forward");
+                layer.extend(gated_mlp(&ff, tokens, h, f, &self.hidden_act, false, false));
                 return vec![section(t.to_string(), 1, embed), section(l, self.num_layers, layer)];
             }
+            // The towers of their own files, built above.
+            _ => return vec![],
         }
         vec![
             section(format!("{t}.embeddings"), 1, embed),
