@@ -23,6 +23,8 @@ mod cpmant;
 pub mod dbrx;
 pub mod deberta_v2;
 pub mod decoder;
+pub mod deepseek_v4;
+mod deepseek_v4_cache;
 pub mod distilbert;
 pub mod doc_text;
 pub mod doge_dory;

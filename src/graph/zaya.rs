@@ -158,14 +158,7 @@ fn layer(c: &ZayaConfig, l: &str, first: bool, seq: u64) -> Vec<Node> {
             false,
         ),
     ]);
-    let e = format!("{l}.mlp.experts");
-    let slice = |name: &str, out: u64, inp: u64, what: &str| {
-        Node::new(format!("{e}.{name}"), Op::Linear, what, &[seq, out])
-            .with([Tensor::new(format!("{e}.{name}[{{e}}]"), &[out, inp])])
-            .experts(n, 1)
-    };
-    nodes.push(slice("gate_up_proj", 2 * f, h, "stacked experts' gate and up projection"));
-    nodes.push(slice("down_proj", h, f, "stacked experts' down projection"));
+    nodes.extend(super::blocks::stacked_experts(&format!("{l}.mlp.experts"), seq, h, f, n, 1));
     nodes.push(residual_scale(&format!("{l}.post_mlp_residual_scale"), seq, h));
     nodes
 }

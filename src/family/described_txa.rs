@@ -1,0 +1,21 @@
+//! The families helper txa added: DeepSeek-V4 (`config/deepseek_v4.rs`, its own reader and
+//! builder).
+
+use serde_json::Value;
+
+use super::{FamilyInfo, ModelKind, scaled};
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+fn deepseek_v4(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::deepseek_v4::DeepseekV4Config::resolve(v, c), "n_routed_experts")
+}
+
+pub const FAMILIES: &[FamilyInfo] = &[FamilyInfo {
+    key: "deepseek_v4",
+    name: "DeepSeek-V4",
+    derives_from: Some("deepseek_v3"),
+    summary: "DeepSeek's V4 (2026): one shared key/value head behind a query latent, a sliding window on every layer beside a compressor that pools the older context (every 4 tokens with an indexer choosing entries, or every 128), a sink per head and a grouped output projection; routed experts, hashed by token id on the first layers, with a shared expert; hyper-connections keeping the residual stream as several mixed copies.",
+    kind: ModelKind::Decoder,
+    resolve: Some(deepseek_v4),
+}];

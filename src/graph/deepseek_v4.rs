@@ -1,0 +1,235 @@
+//! The DeepSeek-V4 graph (`config/deepseek_v4.rs`), named as transformers' `DeepseekV4Model`
+//! under `model.` in the causal-LM class: per layer a hyper-connection (`attn_hc`), an RMSNorm,
+//! attention (a query latent, `q_a_proj` and its norm, `q_b_proj`; one shared key/value head,
+//! `kv_proj` and its norm; the compressor of the layer's kind; a sink per head; the grouped
+//! output projection `o_a_proj`, `o_b_proj`), another hyper-connection (`ffn_hc`), an RMSNorm,
+//! the router, stacked experts and the shared expert; then `hc_head` folding the residual copies
+//! into one before the final norm. The cache is in `graph/deepseek_v4_cache.rs`.
+
+use super::blocks::{gated_mlp, linear, rms_norm, stacked_experts, token_embeddings};
+use super::decoder::base_prefix;
+use super::kv::KvLayout;
+use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use crate::config::deepseek_v4::{Compress, DeepseekV4Config};
+
+architecture!(
+    DeepseekV4Config,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["model."],
+    candidates: checkpoint_candidates,
+    unscaled_residual_init: true;
+    fn kv_layout(&self) -> Option<KvLayout> {
+        Some(super::deepseek_v4_cache::kv_layout(self))
+    }
+    fn training_notes(&self) -> Vec<String> {
+        vec![format!(
+            "The residual stream is kept as {} copies (hyper-connections); activations count one, and leave out the compressors' pooled windows.",
+            self.hc_mult
+        )]
+    }
+);
+
+/// The routers' persistent buffers: the learned routers' score corrections, and the hashed
+/// layers' token-to-expert tables.
+fn checkpoint_candidates(c: &DeepseekV4Config) -> Vec<Candidate> {
+    let d = &c.dims;
+    let (n, k) = (d.num_experts.unwrap_or(0), d.experts_per_token.unwrap_or(0));
+    let p = base_prefix(c.head, "model.");
+    let gate = |i: usize, buffer: &str| format!("{p}layers.{i}.mlp.gate.{buffer}");
+    let layers = || c.hashed.iter().enumerate();
+    let corrections =
+        layers().filter(|(_, h)| !**h).map(|(i, _)| (gate(i, "e_score_correction_bias"), vec![n]));
+    let tables = layers().filter(|(_, h)| **h).map(|(i, _)| (gate(i, "tid2eid"), vec![d.vocab_size, k]));
+    vec![
+        Candidate::extra(
+            "router score-correction biases",
+            corrections.collect(),
+            "the learned routers register e_score_correction_bias as a persistent buffer: saved with the weights, not a parameter",
+        ),
+        Candidate::extra(
+            "hash routers' token-to-expert tables",
+            tables.collect(),
+            "the hashed layers' routers register tid2eid (experts per token id) as a persistent buffer: saved with the weights, not a parameter",
+        ),
+    ]
+}
+
+/// A hyper-connection `name` over `m` residual copies: `fn` [rows, m x hidden], `base` [rows],
+/// `scale` [scales], in float32.
+fn hyper(name: &str, what: String, seq: u64, rows: u64, width: u64, scales: u64) -> Node {
+    Node::new(name, Op::Linear, what, &[seq, rows]).with([
+        Tensor::new(format!("{name}.fn"), &[rows, width]),
+        Tensor::new(format!("{name}.base"), &[rows]),
+        Tensor::new(format!("{name}.scale"), &[scales]),
+    ])
+}
+
+/// A compressor's (or its indexer's) projections of each token and its pooling: `kv_proj` and
+/// `gate_proj` to `width` (two series where the windows overlap), a learned bias per position
+/// in the window, then an RMSNorm of the pooled entry (`norm` wide).
+fn pooled(p: &str, seq: u64, h: u64, width: u64, norm: u64, rate: u64) -> Vec<Node> {
+    vec![
+        linear(&format!("{p}.kv_proj"), "values to pool", seq, h, width, false),
+        linear(&format!("{p}.gate_proj"), "pooling weights", seq, h, width, false),
+        Node::new(
+            p,
+            Op::Add,
+            format!(
+                "softmax-weighted pooling of each {rate} tokens into one entry, a learned bias per position"
+            ),
+            &[seq.div_ceil(rate), norm],
+        )
+        .with([Tensor::new(format!("{p}.position_bias"), &[rate, width])]),
+        rms_norm(&format!("{p}.kv_norm"), "RMSNorm of the pooled entries", &[seq.div_ceil(rate), norm], norm),
+    ]
+}
+
+fn attention(c: &DeepseekV4Config, a: &str, kind: Compress, seq: u64) -> Vec<Node> {
+    let d = &c.dims;
+    let (h, heads, hd, r) = (d.hidden_size, d.num_heads, d.head_dim, c.q_lora_rank);
+    let mut nodes = vec![
+        linear(&format!("{a}.q_a_proj"), "query down-projection", seq, h, r, false),
+        rms_norm(&format!("{a}.q_a_norm"), "RMSNorm of the query latent", &[seq, r], r),
+        linear(&format!("{a}.q_b_proj"), "query up-projection", seq, r, heads * hd, false),
+        Node::new(
+            format!("{a}.q_b_norm"),
+            Op::LayerNorm,
+            "RMSNorm without weight, per head",
+            &[seq, heads * hd],
+        ),
+        linear(&format!("{a}.kv_proj"), "the shared key/value head", seq, h, hd, false),
+        rms_norm(&format!("{a}.kv_norm"), "RMSNorm of the key/value head", &[seq, hd], hd),
+    ];
+    let p = format!("{a}.compressor");
+    match kind {
+        Compress::None => {}
+        Compress::Heavy => nodes.extend(pooled(&p, seq, h, hd, hd, c.rates.1)),
+        Compress::Sparse => {
+            let rate = c.rates.0;
+            nodes.extend(pooled(&p, seq, h, 2 * hd, hd, rate));
+            let i = format!("{p}.indexer");
+            let (n, id) = (c.index_heads, c.index_head_dim);
+            nodes.extend(pooled(&i, seq, h, 2 * id, id, rate));
+            nodes.push(linear(
+                &format!("{i}.q_b_proj"),
+                "indexer queries from the query latent",
+                seq,
+                r,
+                n * id,
+                false,
+            ));
+            nodes.push(linear(&format!("{i}.scorer.weights_proj"), "indexer head weights", seq, h, n, false));
+        }
+    }
+    let what = match kind {
+        Compress::None => format!("window of {} tokens", c.sliding_window),
+        Compress::Heavy => {
+            format!("window of {} tokens and one entry per {} tokens before it", c.sliding_window, c.rates.1)
+        }
+        Compress::Sparse => format!(
+            "window of {} tokens and the indexer's top entries of one per {} tokens",
+            c.sliding_window, c.rates.0
+        ),
+    };
+    let (g, o) = (c.o_groups, c.o_lora_rank);
+    nodes.extend([
+        Node::new(
+            a,
+            Op::Attention,
+            format!("{heads} query heads x {hd} over one shared key/value head, {what}, rotary, a learned sink logit per head"),
+            &[seq, heads * hd],
+        )
+        .with([Tensor::new(format!("{a}.sinks"), &[heads])]),
+        linear(&format!("{a}.o_a_proj"), &format!("output projection of each of {g} head groups"), seq, heads * hd / g, g * o, false),
+        linear(&format!("{a}.o_b_proj"), "output projection mixing the groups", seq, g * o, h, false),
+    ]);
+    nodes
+}
+
+fn layer(c: &DeepseekV4Config, l: &str, i: usize, seq: u64) -> Vec<Node> {
+    let d = &c.dims;
+    let (h, m) = (d.hidden_size, c.hc_mult);
+    let (n, k) = (d.num_experts.unwrap_or(1), d.experts_per_token.unwrap_or(1));
+    let kind = c.attention.get(i).copied().unwrap_or(Compress::None);
+    let mix = |name: &str| {
+        let what = format!("hyper-connection mixing {m} residual copies");
+        hyper(&format!("{l}.{name}"), what, seq, (2 + m) * m, m * h, 3)
+    };
+    let mut nodes = vec![
+        mix("attn_hc"),
+        rms_norm(&format!("{l}.input_layernorm"), "RMSNorm before attention", &[seq, h], h),
+    ];
+    nodes.extend(attention(c, &format!("{l}.self_attn"), kind, seq));
+    nodes.push(mix("ffn_hc"));
+    nodes.push(rms_norm(
+        &format!("{l}.post_attention_layernorm"),
+        "RMSNorm before the experts",
+        &[seq, h],
+        h,
+    ));
+    let router = match c.hashed.get(i).copied().unwrap_or(false) {
+        true => format!("expert scores over {n} experts, the {k} experts from a token-id table"),
+        false => format!("router over {n} experts, top {k}"),
+    };
+    nodes.push(linear(&format!("{l}.mlp.gate"), &router, seq, h, n, false));
+    nodes.extend(stacked_experts(&format!("{l}.mlp.experts"), seq, h, d.intermediate_size, n, k));
+    nodes.extend(gated_mlp(
+        &format!("{l}.mlp.shared_experts"),
+        seq,
+        h,
+        d.intermediate_size,
+        &c.hidden_act,
+        c.mlp_bias,
+        false,
+    ));
+    nodes
+}
+
+pub fn build(c: &DeepseekV4Config, seq: u64) -> Graph {
+    let p = base_prefix(c.head, "model.");
+    let d = &c.dims;
+    let (h, v, m) = (d.hidden_size, d.vocab_size, c.hc_mult);
+    let embed = format!("{p}embed_tokens");
+    let embed_weight = format!("{embed}.weight");
+    let mut sections = vec![token_embeddings(&embed, seq, v, h)];
+    // A run of like layers from layer 0 repeats with `{i}`; the others are named one by one.
+    let kind = |i: usize| (c.attention.get(i).copied(), c.hashed.get(i).copied());
+    let first_run = (0..d.num_layers as usize).take_while(|i| kind(*i) == kind(0)).count();
+    if first_run > 0 {
+        let l = format!("{p}layers.{{i}}");
+        let nodes = layer(c, &l, 0, seq);
+        sections.push(Section { name: l, role: Role::Layers, repeat: first_run as u64, nodes });
+    }
+    for i in first_run..d.num_layers as usize {
+        let l = format!("{p}layers.{i}");
+        sections.push(Section {
+            name: l.clone(),
+            role: Role::Layers,
+            repeat: 1,
+            nodes: layer(c, &l, i, seq),
+        });
+    }
+    let head = format!("{p}hc_head");
+    let fold = Node::new(&head, Op::Linear, format!("folds {m} residual copies into one"), &[seq, h]).with([
+        Tensor::new(format!("{head}.hc_fn"), &[m, m * h]),
+        Tensor::new(format!("{head}.hc_base"), &[m]),
+        Tensor::new(format!("{head}.hc_scale"), &[1]),
+    ]);
+    let norm = format!("{p}norm");
+    sections.push(Section {
+        name: norm.clone(),
+        role: Role::Layers,
+        repeat: 1,
+        nodes: vec![fold, rms_norm(&norm, "final RMSNorm", &[seq, h], h)],
+    });
+    let names = super::blocks::HeadNames {
+        lm: "lm_head",
+        lm_bias: false,
+        lm_note: String::new(),
+        token: "score",
+        score_rows: None,
+        tied_to: d.tie_word_embeddings.then_some(&embed_weight),
+    };
+    sections.extend(super::blocks::head_section(c.head, &names, seq, h, v));
+    Graph { seq_len: seq, sections }
+}
