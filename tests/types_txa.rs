@@ -1,7 +1,8 @@
-//! DeepSeek-V4 (`src/config/deepseek_v4.rs`, `src/graph/deepseek_v4.rs`): a small config with
-//! its count written out by hand from transformers 5.24's `modeling_deepseek_v4.py`, never read
-//! back from the program; the same figure is what transformers 5.24 counts for that config on
-//! the meta device (`tools/validate/families/txa.py` var 1, `tools/validate/params_report_txa.md`).
+//! DeepSeek-V4 (`src/config/deepseek_v4.rs`, `src/graph/deepseek_v4.rs`) and Qwen4-Exp's
+//! language model (`src/config/qwen4_exp.rs`, `src/graph/qwen4_exp.rs`): small configs with
+//! their counts written out by hand from transformers 5.24's modeling files, never read
+//! back from the program; the same figures are what transformers 5.24 counts for that config on
+//! the meta device (`tools/validate/families/txa.py`, `tools/validate/params_report_txa.md`).
 //! The serving cache is derived by hand from the cache classes (`DeepseekV4HCACache`,
 //! `DeepseekV4CSACache`).
 
@@ -125,6 +126,110 @@ fn deepseek_v4_refuses_what_its_classes_cannot_build() {
         (json!({"num_experts_per_tok": 7}), "num_experts_per_tok"),
     ] {
         let err = plan_text(&v4(patch.clone()).to_string()).err().map(|e| e.to_string());
+        assert!(err.as_deref().is_some_and(|e| e.contains(field)), "{patch}: {err:?}");
+    }
+}
+
+fn q4(extra: Value) -> Value {
+    let mut c = json!({"model_type": "qwen4_exp_text", "architectures": ["Qwen4ExpForCausalLM"],
+        "vocab_size": 1000, "hidden_size": 64, "num_hidden_layers": 4, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "head_dim": 16, "linear_conv_kernel_dim": 3,
+        "linear_key_head_dim": 8, "linear_value_head_dim": 12, "linear_num_key_heads": 2,
+        "linear_num_value_heads": 4, "moe_intermediate_size": 32,
+        "shared_expert_intermediate_size": 40, "num_experts": 6, "num_experts_per_tok": 2,
+        "hc_count": 3, "hc_lowrank": 16, "indexer_n_heads": 2, "indexer_kv_heads": 1,
+        "indexer_head_dim": 16, "indexer_budget": 8, "indexer_compress_ratio": 4});
+    for (k, v) in extra.as_object().unwrap() {
+        c[k] = v.clone();
+    }
+    c
+}
+
+// Per-layer pieces of `q4(json!({}))`, hidden 64, three copies of the residual stream (192).
+// Gated DeltaNet: in_proj_qkv [2 x 2 x 8 + 4 x 12 = 80, 64], in_proj_z [48, 64], in_proj_b and
+// in_proj_a [4, 64], conv1d [80, 1, 3], dt_bias and A_log [4], norm [12], out_proj [64, 48].
+const GDN: u64 = 80 * H + 48 * H + 2 * 4 * H + 80 * 3 + 2 * 4 + 12 + H * 48;
+// Gated attention: q_proj [2 x 4 x 16, 64] (queries and the output gate), k_proj and v_proj
+// [2 x 16, 64], o_proj [64, 64], q_norm and k_norm [16]; its indexer: index_qk_proj
+// [(2 + 1) x 16, 64], q_layernorm and k_layernorm [16].
+const Q4_ATTN: u64 = 128 * H + 2 * 32 * H + H * H + 2 * 16 + 48 * H + 2 * 16;
+// mlp.gate [6, 64], experts [6, 64, 64] and [6, 64, 32], shared_expert 3 x [40, 64],
+// shared_expert_gate [1, 64].
+const Q4_MLP: u64 = 6 * H + 6 * (64 * H + H * 32) + 3 * 40 * H + H;
+// A gated residual: hc_norm [192], input_mix_weight_down [16, 192], input_mix_weight_up
+// [192, 16], and around a block block_inject_weight [3, 192].
+const MIXER: u64 = 192 + 16 * 192 + 192 * 16;
+const GATED: u64 = MIXER + 3 * 192;
+
+#[test]
+fn qwen4_exp_text_counts_gated_residuals_in_place_of_norms_and_the_indexer_on_attention() {
+    assert_eq!((GDN, Q4_ATTN, Q4_MLP, GATED), (12_036, 19_520, 44_992, 6_912));
+    // Four layers, attention on every fourth (layer 3); no norm in a layer and no final norm,
+    // but hyper_connection_mixer (without injection weights) before the untied head.
+    let layers = 3 * (GDN + Q4_MLP + 2 * GATED) + (Q4_ATTN + Q4_MLP + 2 * GATED);
+    let total = 1000 * H + layers + MIXER + 1000 * H;
+    assert_eq!(derived(q4(json!({}))), total);
+    // What transformers 5.24 counts for the same config (params_report_txa.md, var 1).
+    assert_eq!(total, 425_228);
+}
+
+#[test]
+fn qwen4_exp_text_ngram_tables_take_consecutive_primes_across_its_layers() {
+    // ple_layer_ids [3, 1] (sorted: layer 1 has table 0, layer 3 table 1); n-grams of 2 and 3,
+    // 8 heads each: 16 heads per table, ple_embed_dim 32 / 16 = 2 wide. The heads' vocabularies
+    // are the primes from ngram_vocab_size_base 1000 on, numbered across the tables.
+    let first =
+        [1009, 1013, 1019, 1021, 1031, 1033, 1039, 1049, 1051, 1061, 1063, 1069, 1087, 1091, 1093, 1097];
+    let second =
+        [1103, 1109, 1117, 1123, 1129, 1151, 1153, 1163, 1171, 1181, 1187, 1193, 1201, 1213, 1217, 1223];
+    let (a, b): (u64, u64) = (first.iter().sum(), second.iter().sum());
+    assert_eq!((a, b), (16_826, 18_634));
+    // Padded to a multiple of 128 rows: 16,896 and 18,688.
+    let (a, b) = (a.div_ceil(128) * 128, b.div_ceil(128) * 128);
+    // Beside the table: key_proj [192, 32], value_proj [64, 32], norm_key, norm_query and
+    // norm_conv [192], conv1d [192, 1, 3] (ple_conv_kernel_size 3).
+    let beside = 192 * 32 + H * 32 + 3 * 192 + 192 * 3;
+    // The indexer at 3 heads of 20: index_qk_proj [4 x 20, 64] and two norms [20], in place of
+    // [48, 64] and two of [16].
+    let indexer = (80 * H + 40) - (48 * H + 32);
+    let c = q4(json!({"ple_layer_ids": [3, 1], "eos_token_id": 0, "ngram_vocab_size_base": 1000,
+        "ple_embed_dim": 32, "ple_conv_kernel_size": 3, "indexer_n_heads": 3, "indexer_head_dim": 20}));
+    let base = 3 * (GDN + Q4_MLP + 2 * GATED) + (Q4_ATTN + Q4_MLP + 2 * GATED) + MIXER + 2000 * H;
+    let total = base + indexer + (a * 2 + beside) + (b * 2 + beside);
+    assert_eq!(derived(c), total);
+    // What transformers 5.24 counts for the same config (params_report_txa.md, var 3).
+    assert_eq!(total, 517_140);
+}
+
+#[test]
+fn qwen4_exp_text_serving_keeps_the_indexer_key_beside_keys_and_values_and_the_delta_state() {
+    let page = plan_text(&q4(json!({})).to_string()).unwrap();
+    let kv = page.serving.as_ref().unwrap().kv.as_ref().unwrap();
+    let groups: Vec<_> = kv.layout.groups.iter().map(|g| (g.layers, g.values_per_token, g.window)).collect();
+    // The attention layer: 2 x 2 KV heads x 16 + the indexer's key of 16 (cache.update_indexer).
+    assert_eq!(groups, vec![(1, 2 * 2 * 16 + 16, None)]);
+    // Three Gated DeltaNet layers: the convolution's 80 channels x 3 and 4 value heads' 8 x 12
+    // state each.
+    let r = kv.layout.recurrent.as_ref().unwrap();
+    assert_eq!((r.layers, r.conv_values, r.ssm_values), (3, 80 * 3, 4 * 8 * 12));
+}
+
+#[test]
+fn qwen4_exp_text_refuses_what_its_config_class_refuses() {
+    let none = json!({"indexer_n_heads": null, "indexer_kv_heads": null, "indexer_head_dim": null,
+        "indexer_budget": null, "indexer_compress_ratio": null});
+    for (patch, field) in [
+        (none, "indexer_n_heads"),
+        (json!({"indexer_kv_heads": 2}), "indexer_kv_heads"),
+        (json!({"indexer_budget": 6}), "indexer_budget"),
+        (json!({"ple_layer_ids": [4], "eos_token_id": 0}), "ple_layer_ids"),
+        (json!({"ple_layer_ids": [1]}), "eos_token_id"),
+        (json!({"ple_layer_ids": [1], "eos_token_id": 0, "ple_embed_dim": 40}), "ple_embed_dim"),
+        (json!({"hc_count": 1}), "hc_count"),
+        (json!({"hidden_act": "gelu"}), "hidden_act"),
+        (json!({"output_gate_type": "tanh"}), "output_gate_type"),
+    ] {
+        let err = plan_text(&q4(patch.clone()).to_string()).err().map(|e| e.to_string());
         assert!(err.as_deref().is_some_and(|e| e.contains(field)), "{patch}: {err:?}");
     }
 }

@@ -51,6 +51,8 @@ pub mod perceiver;
 pub mod phi;
 pub mod projectors;
 pub mod prophetnet;
+pub mod qwen4_exp;
+mod qwen4_exp_layers;
 pub mod qwen_vl;
 mod read;
 pub mod reformer;

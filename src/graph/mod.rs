@@ -68,6 +68,7 @@ pub mod phi;
 mod privacy_filter;
 mod prophetnet;
 pub mod quantized;
+pub mod qwen4_exp;
 pub mod qwen_vision;
 pub mod recurrent_gemma;
 mod reformer;
