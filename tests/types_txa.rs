@@ -233,3 +233,53 @@ fn qwen4_exp_text_refuses_what_its_config_class_refuses() {
         assert!(err.as_deref().is_some_and(|e| e.contains(field)), "{patch}: {err:?}");
     }
 }
+
+#[test]
+fn deepseek_v4_pro_published_stored_elements_reconcile_with_fp4_experts_and_the_prediction_layer() {
+    // The checkpoint's 861,608,274,846 stored elements (tests/fixtures/reference/checkpoints.tsv),
+    // written out from the layer's modules: FP8 weights with one scale per 128 x 128 block;
+    // the compressors', the indexers' kv/gate projections, weights_proj, the router and the head
+    // in BF16 (no scales); routed experts in FP4, two values a byte, one scale per 32 inputs.
+    let (h, v, heads, hd, q, g, o, e, f, m, id, ih) =
+        (7168u64, 129_280u64, 128u64, 512u64, 1536u64, 16u64, 1024u64, 384u64, 3072u64, 4u64, 128u64, 64u64);
+    let fp8 = |out: u64, inp: u64| out * inp + out.div_ceil(128) * inp.div_ceil(128);
+    let fp4 = |out: u64, inp: u64| out * inp / 2 + out * (inp / 32);
+    let attn = |rate: u64| {
+        let base = fp8(q, h)
+            + q
+            + fp8(heads * hd, q)
+            + fp8(hd, h)
+            + hd
+            + fp8(g * o, heads * hd / g)
+            + fp8(h, g * o)
+            + heads;
+        base + match rate {
+            128 => 2 * hd * h + 128 * hd + hd,
+            4 => {
+                (2 * 2 * hd * h + 4 * 2 * hd + hd)
+                    + (2 * 2 * id * h + 4 * 2 * id + id + fp8(ih * id, q) + ih * h)
+            }
+            _ => 0,
+        }
+    };
+    // Router weight, then its correction bias (learned) or its token-id table [vocab, 6] (hashed).
+    let ffn = |hashed: bool| {
+        e * h + if hashed { v * 6 } else { e } + e * (2 * fp4(f, h) + fp4(h, f)) + 2 * fp8(f, h) + fp8(h, f)
+    };
+    let around = 2 * ((2 + m) * m * m * h + (2 + m) * m + 3) + 2 * h;
+    let hc_head = m * m * h + m + 1;
+    // compress_ratios cut to 61 layers: 128, 128, then 4 on even layers and 128 on odd ones.
+    let rate = |i: u64| if i < 2 || i % 2 == 1 { 128 } else { 4 };
+    let layers: u64 = (0..61).map(|i| attn(rate(i)) + ffn(i < 3) + around).sum();
+    let model = v * h + layers + h + hc_head + v * h;
+    // mtp.0: compress_ratios' 62nd entry (0: a sliding window), a learned router; enorm, hnorm,
+    // e_proj and h_proj (FP8), its own hc_head and norm; it shares the embeddings and the head.
+    let mtp = attn(0) + ffn(false) + around + 2 * h + 2 * fp8(h, h) + hc_head + h;
+    assert_eq!(model + mtp, 861_608_274_846);
+    // The page (from the snapshot, with its recorded total) finds that combination alone.
+    let params = common::plan_id("deepseek-ai/DeepSeek-V4-Pro").params.unwrap();
+    assert_eq!(params.checkpoint, Some(861_608_274_846));
+    let r = params.reconciliation;
+    assert_eq!(r.unexplained, Some(0), "{r:?}");
+    assert!(r.alternatives.is_empty());
+}

@@ -28,7 +28,7 @@ const KEYS: Spec = Spec {
         max_position_embeddings: U(1_048_576), hc_mult: U(4), sliding_window: U(128),
         o_groups: U(8), o_lora_rank: U(1024), index_n_heads: U(64), index_head_dim: U(128),
         hidden_act: S("silu"), rms_norm_eps: F(1e-6), tie_word_embeddings: B(false),
-        mlp_bias: B(false), pad_token_id: Null],
+        mlp_bias: B(false), pad_token_id: Null, num_nextn_predict_layers: U(1)],
     aliases: &[("num_local_experts", "n_routed_experts"), ("intermediate_size", "moe_intermediate_size")],
     ..BASE
 };
@@ -63,6 +63,13 @@ pub struct DeepseekV4Config {
     pub attention: Vec<Compress>,
     /// Per layer, whether a token-id table picks its experts (`hash_moe`).
     pub hashed: Vec<bool>,
+    /// The multi-token-prediction layers a checkpoint stores (`num_nextn_predict_layers`), each
+    /// with its attention kind (from the legacy `compress_ratios`' entries past the last layer,
+    /// else a sliding window); no class builds them.
+    pub mtp: Vec<Compress>,
+    /// Whether a checkpoint may store the routed experts in FP4 (an `fp8` quantization config
+    /// whose `expert_dtype`, if any, is `fp4`, as DeepSeek-V4's releases ship).
+    pub fp4_experts: bool,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -108,6 +115,7 @@ impl DeepseekV4Config {
             )
         };
         let attention = super::deepseek_v4_layers::attention(&mut r, layers)?;
+        let mtp = super::deepseek_v4_layers::prediction(&mut r, layers)?;
         let rates = super::deepseek_v4_layers::rates(&r, &attention)?;
         let hashed = super::deepseek_v4_layers::hashed(&mut r, layers)?;
         let mut c = DeepseekV4Config {
@@ -126,6 +134,8 @@ impl DeepseekV4Config {
             rates,
             attention,
             hashed,
+            mtp,
+            fp4_experts: super::deepseek_v4_layers::fp4_experts(value),
             defaulted: vec![],
         };
         let mut defaulted = r.defaulted;

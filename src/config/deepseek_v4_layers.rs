@@ -118,3 +118,27 @@ pub(crate) fn hashed(r: &mut Reader, layers: u64) -> Result<Vec<bool>, ConfigErr
     };
     Ok((0..layers).map(|i| i < n).collect())
 }
+
+/// The prediction layers' attention kinds: `num_nextn_predict_layers` of them, each the legacy
+/// `compress_ratios` entry past the last layer where there is one, else a sliding window.
+pub(crate) fn prediction(r: &mut Reader, layers: u64) -> Result<Vec<Compress>, ConfigError> {
+    let n = r.opt_u("num_nextn_predict_layers")?.unwrap_or(0);
+    let n = if n == 0 { 0 } else { check_range(Limit { field: "num_nextn_predict_layers", max: 64 }, n)? };
+    let ratios = r.raw("compress_ratios").and_then(Value::as_array);
+    Ok((layers..layers + n)
+        .map(|i| match ratios.and_then(|l| l.get(i as usize)).and_then(Value::as_u64) {
+            Some(4) => Compress::Sparse,
+            Some(128) => Compress::Heavy,
+            _ => Compress::None,
+        })
+        .collect())
+}
+
+/// An `fp8` quantization config whose `expert_dtype` (there or at the top level, which the class
+/// moves there) is absent or `fp4`.
+pub(crate) fn fp4_experts(value: &Value) -> bool {
+    let q = value.get("quantization_config");
+    let fp8 = q.and_then(|q| q.get("quant_method")).and_then(Value::as_str) == Some("fp8");
+    let dtype = q.and_then(|q| q.get("expert_dtype")).or(value.get("expert_dtype")).and_then(Value::as_str);
+    fp8 && dtype.is_none_or(|d| d == "fp4")
+}

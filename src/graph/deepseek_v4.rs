@@ -9,17 +9,25 @@
 use super::blocks::{gated_mlp, linear, rms_norm, stacked_experts, token_embeddings};
 use super::decoder::base_prefix;
 use super::kv::KvLayout;
-use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
+use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::deepseek_v4::{Compress, DeepseekV4Config};
 
 architecture!(
     DeepseekV4Config,
     |c| activations: vec![("hidden_act", c.hidden_act.clone())],
     prefixes: ["model."],
-    candidates: checkpoint_candidates,
+    candidates: super::deepseek_v4_ckpt::checkpoint_candidates,
     unscaled_residual_init: true;
     fn kv_layout(&self) -> Option<KvLayout> {
         Some(super::deepseek_v4_cache::kv_layout(self))
+    }
+    fn prediction_layers(&self) -> Option<Graph> {
+        super::deepseek_v4_ckpt::prediction_layers(self)
+    }
+    fn fp8_unconverted(&self) -> Vec<&'static str> {
+        // `_keep_in_fp32_modules` and the router, a bare parameter; the head is never converted.
+        let kept = ["compressor.kv_proj", "compressor.gate_proj", "indexer.kv_proj", "indexer.gate_proj"];
+        kept.into_iter().chain(["scorer.weights_proj", ".mlp.gate", "lm_head"]).collect()
     }
     fn training_notes(&self) -> Vec<String> {
         vec![format!(
@@ -28,31 +36,6 @@ architecture!(
         )]
     }
 );
-
-/// The routers' persistent buffers: the learned routers' score corrections, and the hashed
-/// layers' token-to-expert tables.
-fn checkpoint_candidates(c: &DeepseekV4Config) -> Vec<Candidate> {
-    let d = &c.dims;
-    let (n, k) = (d.num_experts.unwrap_or(0), d.experts_per_token.unwrap_or(0));
-    let p = base_prefix(c.head, "model.");
-    let gate = |i: usize, buffer: &str| format!("{p}layers.{i}.mlp.gate.{buffer}");
-    let layers = || c.hashed.iter().enumerate();
-    let corrections =
-        layers().filter(|(_, h)| !**h).map(|(i, _)| (gate(i, "e_score_correction_bias"), vec![n]));
-    let tables = layers().filter(|(_, h)| **h).map(|(i, _)| (gate(i, "tid2eid"), vec![d.vocab_size, k]));
-    vec![
-        Candidate::extra(
-            "router score-correction biases",
-            corrections.collect(),
-            "the learned routers register e_score_correction_bias as a persistent buffer: saved with the weights, not a parameter",
-        ),
-        Candidate::extra(
-            "hash routers' token-to-expert tables",
-            tables.collect(),
-            "the hashed layers' routers register tid2eid (experts per token id) as a persistent buffer: saved with the weights, not a parameter",
-        ),
-    ]
-}
 
 /// A hyper-connection `name` over `m` residual copies: `fn` [rows, m x hidden], `base` [rows],
 /// `scale` [scales], in float32.
@@ -147,10 +130,15 @@ fn attention(c: &DeepseekV4Config, a: &str, kind: Compress, seq: u64) -> Vec<Nod
 }
 
 fn layer(c: &DeepseekV4Config, l: &str, i: usize, seq: u64) -> Vec<Node> {
+    let kind = c.attention.get(i).copied().unwrap_or(Compress::None);
+    layer_of(c, l, kind, c.hashed.get(i).copied().unwrap_or(false), seq)
+}
+
+/// A layer of attention `kind`, its experts picked by a token-id table where `hashed`.
+pub(super) fn layer_of(c: &DeepseekV4Config, l: &str, kind: Compress, hashed: bool, seq: u64) -> Vec<Node> {
     let d = &c.dims;
     let (h, m) = (d.hidden_size, c.hc_mult);
     let (n, k) = (d.num_experts.unwrap_or(1), d.experts_per_token.unwrap_or(1));
-    let kind = c.attention.get(i).copied().unwrap_or(Compress::None);
     let mix = |name: &str| {
         let what = format!("hyper-connection mixing {m} residual copies");
         hyper(&format!("{l}.{name}"), what, seq, (2 + m) * m, m * h, 3)
@@ -167,7 +155,7 @@ fn layer(c: &DeepseekV4Config, l: &str, i: usize, seq: u64) -> Vec<Node> {
         &[seq, h],
         h,
     ));
-    let router = match c.hashed.get(i).copied().unwrap_or(false) {
+    let router = match hashed {
         true => format!("expert scores over {n} experts, the {k} experts from a token-id table"),
         false => format!("router over {n} experts, top {k}"),
     };
@@ -183,6 +171,16 @@ fn layer(c: &DeepseekV4Config, l: &str, i: usize, seq: u64) -> Vec<Node> {
         false,
     ));
     nodes
+}
+
+/// `hc_head` under `name`, folding the residual copies into one (`hc_fn` [m, m x hidden],
+/// `hc_base` [m], `hc_scale` [1]).
+pub(super) fn hc_head(name: &str, seq: u64, h: u64, m: u64) -> Node {
+    Node::new(name, Op::Linear, format!("folds {m} residual copies into one"), &[seq, h]).with([
+        Tensor::new(format!("{name}.hc_fn"), &[m, m * h]),
+        Tensor::new(format!("{name}.hc_base"), &[m]),
+        Tensor::new(format!("{name}.hc_scale"), &[1]),
+    ])
 }
 
 pub fn build(c: &DeepseekV4Config, seq: u64) -> Graph {
@@ -209,12 +207,7 @@ pub fn build(c: &DeepseekV4Config, seq: u64) -> Graph {
             nodes: layer(c, &l, i, seq),
         });
     }
-    let head = format!("{p}hc_head");
-    let fold = Node::new(&head, Op::Linear, format!("folds {m} residual copies into one"), &[seq, h]).with([
-        Tensor::new(format!("{head}.hc_fn"), &[m, m * h]),
-        Tensor::new(format!("{head}.hc_base"), &[m]),
-        Tensor::new(format!("{head}.hc_scale"), &[1]),
-    ]);
+    let fold = hc_head(&format!("{p}hc_head"), seq, h, m);
     let norm = format!("{p}norm");
     sections.push(Section {
         name: norm.clone(),

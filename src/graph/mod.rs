@@ -25,6 +25,7 @@ pub mod deberta_v2;
 pub mod decoder;
 pub mod deepseek_v4;
 mod deepseek_v4_cache;
+mod deepseek_v4_ckpt;
 pub mod distilbert;
 pub mod doc_text;
 pub mod doge_dory;
