@@ -88,32 +88,10 @@ impl DeepseekV4Config {
                 format!("{heads} heads x {head_dim} do not split into {o_groups} equal groups"),
             ));
         }
-        let layers = r.size("num_hidden_layers", 10_000)?;
-        let n = r.size("n_routed_experts", 1 << 16)?;
-        let k = r.size("num_experts_per_tok", 1 << 16)?;
-        if k > n {
-            return Err(ConfigError::field(
-                "num_experts_per_tok",
-                format!("{k} experts per token, but only {n} experts"),
-            ));
-        }
-        let dims = Dims {
-            num_kv_heads: 1,
-            head_dim,
-            pad_token_id: r.opt_u("pad_token_id")?,
-            tie_word_embeddings: r.flag("tie_word_embeddings")?,
-            layer_norm_eps: r.float("rms_norm_eps")?,
-            num_experts: Some(n),
-            experts_per_token: Some(k),
-            ..Dims::mha(
-                r.size("hidden_size", 1 << 18)?,
-                layers,
-                heads,
-                r.size("moe_intermediate_size", 1 << 22)?,
-                r.size("vocab_size", 100_000_000)?,
-                r.size("max_position_embeddings", 1 << 30)?,
-            )
-        };
+        let experts = r.experts("n_routed_experts", "num_experts_per_tok")?;
+        // One shared key/value head whatever `num_key_value_heads` says: the class ignores it.
+        let dims = r.moe_dims((heads, 1, head_dim), "moe_intermediate_size", experts)?;
+        let layers = dims.num_layers;
         let attention = super::deepseek_v4_layers::attention(&mut r, layers)?;
         let mtp = super::deepseek_v4_layers::prediction(&mut r, layers)?;
         let rates = super::deepseek_v4_layers::rates(&r, &attention)?;

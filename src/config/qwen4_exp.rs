@@ -78,49 +78,12 @@ impl Qwen4ExpConfig {
             return Err(ConfigError::NotObject);
         }
         let mut r = Reader { spec: &KEYS, value, defaulted: vec![] };
-        let heads = r.size("num_attention_heads", 1 << 16)?;
-        let kv = r.size("num_key_value_heads", 1 << 16)?;
-        if heads % kv != 0 {
-            return Err(ConfigError::field(
-                "num_key_value_heads",
-                format!("{heads} query heads are not a multiple of {kv} key/value heads"),
-            ));
-        }
-        let n = r.size("num_experts", 1 << 16)?;
-        let k = r.size("num_experts_per_tok", 1 << 16)?;
-        if k > n {
-            return Err(ConfigError::field(
-                "num_experts_per_tok",
-                format!("{k} experts per token, but only {n} experts"),
-            ));
-        }
-        let layers = r.size("num_hidden_layers", 10_000)?;
-        let hidden = r.size("hidden_size", 1 << 18)?;
-        let dims = Dims {
-            num_kv_heads: kv,
-            head_dim: r.size("head_dim", 1 << 16)?,
-            pad_token_id: r.opt_u("pad_token_id")?,
-            tie_word_embeddings: r.flag("tie_word_embeddings")?,
-            layer_norm_eps: r.float("rms_norm_eps")?,
-            num_experts: Some(n),
-            experts_per_token: Some(k),
-            ..Dims::mha(
-                hidden,
-                layers,
-                heads,
-                r.size("moe_intermediate_size", 1 << 22)?,
-                r.size("vocab_size", 100_000_000)?,
-                r.size("max_position_embeddings", 1 << 30)?,
-            )
-        };
-        let linear = LinearDims {
-            key_heads: r.size("linear_num_key_heads", 1 << 14)?,
-            key_dim: r.size("linear_key_head_dim", 1 << 14)?,
-            value_heads: r.size("linear_num_value_heads", 1 << 14)?,
-            value_dim: r.size("linear_value_head_dim", 1 << 14)?,
-            conv_kernel: r.size("linear_conv_kernel_dim", 1024)?,
-            bias: false,
-        };
+        let (heads, kv) = r.heads_and_kv()?;
+        let experts = r.experts("num_experts", "num_experts_per_tok")?;
+        let head_dim = r.size("head_dim", 1 << 16)?;
+        let dims = r.moe_dims((heads, kv, head_dim), "moe_intermediate_size", experts)?;
+        let (layers, hidden) = (dims.num_layers, dims.hidden_size);
+        let linear = r.delta_net()?;
         let linear_layers = super::qwen4_exp_layers::linear_layers(&mut r, layers)?;
         let indexer = super::qwen4_exp_layers::indexer(&mut r, &linear_layers)?;
         let hc_count = r.size("hc_count", 64)?;

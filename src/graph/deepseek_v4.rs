@@ -190,23 +190,8 @@ pub fn build(c: &DeepseekV4Config, seq: u64) -> Graph {
     let embed = format!("{p}embed_tokens");
     let embed_weight = format!("{embed}.weight");
     let mut sections = vec![token_embeddings(&embed, seq, v, h)];
-    // A run of like layers from layer 0 repeats with `{i}`; the others are named one by one.
     let kind = |i: usize| (c.attention.get(i).copied(), c.hashed.get(i).copied());
-    let first_run = (0..d.num_layers as usize).take_while(|i| kind(*i) == kind(0)).count();
-    if first_run > 0 {
-        let l = format!("{p}layers.{{i}}");
-        let nodes = layer(c, &l, 0, seq);
-        sections.push(Section { name: l, role: Role::Layers, repeat: first_run as u64, nodes });
-    }
-    for i in first_run..d.num_layers as usize {
-        let l = format!("{p}layers.{i}");
-        sections.push(Section {
-            name: l.clone(),
-            role: Role::Layers,
-            repeat: 1,
-            nodes: layer(c, &l, i, seq),
-        });
-    }
+    sections.extend(super::common::layer_sections(p, d.num_layers, kind, |l, i| layer(c, l, i, seq)));
     let fold = hc_head(&format!("{p}hc_head"), seq, h, m);
     let norm = format!("{p}norm");
     sections.push(Section {
@@ -215,14 +200,7 @@ pub fn build(c: &DeepseekV4Config, seq: u64) -> Graph {
         repeat: 1,
         nodes: vec![fold, rms_norm(&norm, "final RMSNorm", &[seq, h], h)],
     });
-    let names = super::blocks::HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: String::new(),
-        token: "score",
-        score_rows: None,
-        tied_to: d.tie_word_embeddings.then_some(&embed_weight),
-    };
-    sections.extend(super::blocks::head_section(c.head, &names, seq, h, v));
+    let tied = d.tie_word_embeddings;
+    sections.extend(super::common::decoder_head(c.head, &embed_weight, tied, false, seq, h, v));
     Graph { seq_len: seq, sections }
 }
