@@ -43,7 +43,9 @@ pub(super) fn kv_layout(c: &DeepseekV4Config) -> KvLayout {
             layers,
             values_per_token: share,
             window: None,
-            what: format!("compressed: {what}, counted as {share} values per token{exact}"),
+            what: format!(
+                "compressed: {what}, counted as {share} values per token{exact} (exact at every multiple of {rate} tokens; the fewer than {rate} tokens not yet pooled, which the compressor buffers, are left out)"
+            ),
         });
     }
     KvLayout { groups, cross: None, cross_fixed_len: None, recurrent: None }
