@@ -25,6 +25,7 @@ mod described_newdec;
 mod described_recur;
 mod described_vlb;
 mod described_vla;
+mod described_txa;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -708,6 +709,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_misc6::FAMILIES)
         .chain(described_vlb::FAMILIES)
         .chain(described_vla::FAMILIES)
+        .chain(described_txa::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -83,18 +83,3 @@ fn lara_mini_mixes_gated_deltanet_with_sliding_and_full_attention_by_three_layer
     let biased = attn + 64 + 32 + 32 + 64;
     assert_eq!(derived(listed), v * h + 2 * biased + delta + 3 * moe + h + v * h);
 }
-
-#[test]
-fn deepseek_v4_pro_is_not_planned_and_its_page_says_why_instead_of_a_count() {
-    // tests/fixtures/reference/checkpoints.tsv holds DeepSeek-V4-Pro's 861,608,274,846 stored
-    // elements (FP4 experts packed two to an int8, F8_E8M0 scales, I64 `tid2eid` tables, the
-    // `mtp.0.*` block). Reconciling it needs the logical count first, which needs DeepSeek-V4's
-    // hyper-connections and compressed attention planned; until then the page gives no count to
-    // reconcile and says why, and models.toml leaves the model out (tests/snapshot_source.rs).
-    let path = common::snapshot_config_path("deepseek-ai--DeepSeek-V4-Pro");
-    let text = std::fs::read_to_string(path).unwrap();
-    let page = plan_text(&text).unwrap();
-    assert!(page.params.is_none());
-    let why = page.unsupported_reason.unwrap();
-    assert!(why.contains("deepseek_v4") && why.contains("hyper-connection"), "{why}");
-}

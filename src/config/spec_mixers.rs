@@ -105,14 +105,7 @@ pub(crate) fn read(r: &mut Reader, spec: &Spec, layers: u64) -> Result<Mixers, C
             (Some(dims), layers)
         }
         Linear::GatedDeltaNet { .. } => {
-            let dims = LinearDims {
-                key_heads: r.size("linear_num_key_heads", 1 << 14)?,
-                key_dim: r.size("linear_key_head_dim", 1 << 14)?,
-                value_heads: r.size("linear_num_value_heads", 1 << 14)?,
-                value_dim: r.size("linear_value_head_dim", 1 << 14)?,
-                conv_kernel: r.size("linear_conv_kernel_dim", 1024)?,
-                bias: false,
-            };
+            let dims = r.delta_net()?;
             let list = match spec.window {
                 super::spec::Window::ThreeKinds(p) => super::spec_dec5::three_kinds(r, layers, p)?.0,
                 _ => linear_layers(r, layers)?,

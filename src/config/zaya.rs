@@ -49,14 +49,7 @@ impl ZayaConfig {
             return Err(ConfigError::NotObject);
         }
         let mut r = Reader { spec: &KEYS, value, defaulted: vec![] };
-        let heads = r.size("num_attention_heads", 1 << 16)?;
-        let kv = r.size("num_key_value_heads", 1 << 16)?;
-        if heads % kv != 0 {
-            return Err(ConfigError::field(
-                "num_key_value_heads",
-                format!("{heads} query heads are not a multiple of {kv} key/value heads"),
-            ));
-        }
+        let (heads, kv) = r.heads_and_kv()?;
         let n = r.size("num_experts", 1 << 16)?;
         // ZayaConfig refuses any other top-k.
         if r.size("num_experts_per_tok", 1 << 16)? != 1 {
@@ -65,25 +58,9 @@ impl ZayaConfig {
                 "ZAYA routes each token to one expert (or none)",
             ));
         }
-        let layers = r.size("num_hidden_layers", 10_000)?;
-        let hidden = r.size("hidden_size", 1 << 18)?;
-        let dims = Dims {
-            num_kv_heads: kv,
-            head_dim: r.size("head_dim", 1 << 16)?,
-            pad_token_id: r.opt_u("pad_token_id")?,
-            tie_word_embeddings: r.flag("tie_word_embeddings")?,
-            layer_norm_eps: r.float("rms_norm_eps")?,
-            num_experts: Some(n),
-            experts_per_token: Some(1),
-            ..Dims::mha(
-                hidden,
-                layers,
-                heads,
-                r.size("moe_intermediate_size", 1 << 22)?,
-                r.size("vocab_size", 100_000_000)?,
-                r.size("max_position_embeddings", 1 << 30)?,
-            )
-        };
+        let head_dim = r.size("head_dim", 1 << 16)?;
+        let dims = r.moe_dims((heads, kv, head_dim), "moe_intermediate_size", (n, 1))?;
+        let layers = dims.num_layers;
         let windows = windows(&mut r, layers)?;
         let kernels = (r.size("cca_time0", 64)?, r.size("cca_time1", 64)?);
         let router_hidden_size = r.size("router_hidden_size", 1 << 18)?;

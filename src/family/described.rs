@@ -206,7 +206,6 @@ pub fn not_yet(model_type: &str) -> Option<&'static str> {
     NOT_YET
         .iter()
         .chain(super::described_newdec::NOT_YET)
-        .chain(super::described_dec5::NOT_YET)
         .chain(super::described_enc7::NOT_YET)
         .chain(super::described_misc6::NOT_YET)
         .find(|(t, _)| *t == model_type)

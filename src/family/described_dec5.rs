@@ -75,9 +75,3 @@ pub const FAMILIES: &[FamilyInfo] = &[
         resolve: Some(zaya),
     },
 ];
-
-/// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
-pub const NOT_YET: &[(&str, &str)] = &[(
-    "deepseek_v4",
-    "DeepSeek-V4's attention compresses the context per layer (compressors at `compress_ratios`, each with its own indexer), so its cache grows by a fraction of a value per token that the KV layout cannot state; its hyper-connection layers (which HY V4's description has) also route some layers by token hash and group the output projection, which no block says yet",
-)];

@@ -57,10 +57,6 @@ pub const FAMILIES: &[FamilyInfo] = &[
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
 pub const NOT_YET: &[(&str, &str)] = &[
     (
-        "qwen4_exp_text",
-        "Qwen4-Exp adds an indexer over sparse attention, gated residuals, n-gram and per-layer embeddings to Qwen3.5-MoE's layers; the planner has no such blocks yet",
-    ),
-    (
         "inkling_text",
         "Inkling's layers add relative-position logits and short convolutions to attention and shared experts; the planner has no such blocks yet",
     ),

@@ -253,3 +253,18 @@ pub(crate) fn wte_wpe_section(prefix: &str, vocab: u64, positions: u64, width: u
         ],
     }
 }
+
+/// Stacked experts under `e` (`mlp.experts`): one `[experts, 2 x ffn, hidden]` `gate_up_proj`
+/// and one `[experts, hidden, ffn]` `down_proj`, `[{e}]` naming an expert's slice; `n` experts,
+/// `k` per token.
+pub(crate) fn stacked_experts(e: &str, seq: u64, hidden: u64, ffn: u64, n: u64, k: u64) -> [Node; 2] {
+    let slice = |name: &str, out: u64, inp: u64, what: &str| {
+        Node::new(format!("{e}.{name}"), Op::Linear, what, &[seq, out])
+            .with([Tensor::new(format!("{e}.{name}[{{e}}]"), &[out, inp])])
+            .experts(n, k)
+    };
+    [
+        slice("gate_up_proj", 2 * ffn, hidden, "stacked experts' gate and up projection"),
+        slice("down_proj", hidden, ffn, "stacked experts' down projection"),
+    ]
+}

@@ -158,14 +158,7 @@ fn layer(c: &ZayaConfig, l: &str, first: bool, seq: u64) -> Vec<Node> {
             false,
         ),
     ]);
-    let e = format!("{l}.mlp.experts");
-    let slice = |name: &str, out: u64, inp: u64, what: &str| {
-        Node::new(format!("{e}.{name}"), Op::Linear, what, &[seq, out])
-            .with([Tensor::new(format!("{e}.{name}[{{e}}]"), &[out, inp])])
-            .experts(n, 1)
-    };
-    nodes.push(slice("gate_up_proj", 2 * f, h, "stacked experts' gate and up projection"));
-    nodes.push(slice("down_proj", h, f, "stacked experts' down projection"));
+    nodes.extend(super::blocks::stacked_experts(&format!("{l}.mlp.experts"), seq, h, f, n, 1));
     nodes.push(residual_scale(&format!("{l}.post_mlp_residual_scale"), seq, h));
     nodes
 }
@@ -191,17 +184,8 @@ pub fn build(c: &ZayaConfig, seq: u64) -> Graph {
     );
     let mut sections = vec![embeddings];
     // Layer 0's router has no previous state to scale: it repeats alone, the others by name.
-    let l = format!("{p}layers.{{i}}");
-    sections.push(Section { name: l.clone(), role: Role::Layers, repeat: 1, nodes: layer(c, &l, true, seq) });
-    for i in 1..d.num_layers {
-        let l = format!("{p}layers.{i}");
-        sections.push(Section {
-            name: l.clone(),
-            role: Role::Layers,
-            repeat: 1,
-            nodes: layer(c, &l, false, seq),
-        });
-    }
+    let layers = super::common::layer_sections(p, d.num_layers, |i| i == 0, |l, i| layer(c, l, i == 0, seq));
+    sections.extend(layers);
     let norm = format!("{p}norm");
     sections.push(Section {
         name: norm.clone(),
@@ -209,14 +193,7 @@ pub fn build(c: &ZayaConfig, seq: u64) -> Graph {
         repeat: 1,
         nodes: vec![rms_norm(&norm, "final RMSNorm", &[seq, h], h)],
     });
-    let names = super::blocks::HeadNames {
-        lm: "lm_head",
-        lm_bias: c.lm_head_bias,
-        lm_note: String::new(),
-        token: "score",
-        score_rows: None,
-        tied_to: d.tie_word_embeddings.then_some(&embed_weight),
-    };
-    sections.extend(super::blocks::head_section(c.head, &names, seq, h, v));
+    let (tied, bias) = (d.tie_word_embeddings, c.lm_head_bias);
+    sections.extend(super::common::decoder_head(c.head, &embed_weight, tied, bias, seq, h, v));
     Graph { seq_len: seq, sections }
 }
