@@ -23,6 +23,7 @@ mod described_misc6;
 mod described_moe3;
 mod described_newdec;
 mod described_recur;
+mod described_txc;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -107,7 +108,7 @@ fn decoder(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> 
 }
 
 /// Resolves, then refuses sizes whose product no machine holds (see `graph::ssm::check_scale`).
-fn scaled<T: Architecture + 'static>(
+pub(crate) fn scaled<T: Architecture + 'static>(
     r: Result<T, ConfigError>,
     field: &'static str,
 ) -> Result<Box<dyn Architecture>, ConfigError> {
@@ -704,6 +705,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_enc7::FAMILIES)
         .chain(described_gemma::FAMILIES)
         .chain(described_misc6::FAMILIES)
+        .chain(described_txc::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -4,6 +4,7 @@
 //! can say which numbers rest on a default.
 
 pub mod albert;
+pub mod audio_lm;
 pub mod bart;
 pub mod bert;
 pub mod bloom;
@@ -47,11 +48,11 @@ pub mod nllb_moe;
 pub mod pegasus_x;
 pub mod perceiver;
 pub mod phi;
-pub mod prophetnet;
-pub mod reformer;
-mod read;
 pub mod projectors;
+pub mod prophetnet;
 pub mod qwen_vl;
+mod read;
+pub mod reformer;
 pub mod release;
 pub mod seq2seq;
 pub mod seq2seq_misc;

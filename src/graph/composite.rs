@@ -44,26 +44,7 @@ pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
     let t = format!("{p}{}", w.tower);
     let mut sections = c.vision.sections(&t);
     sections.push(projector(c, &format!("{p}{}", w.projector)));
-    let lm = format!("{p}{}.", w.language_model);
-    for mut s in c.text.graph(seq).sections {
-        if s.role != Role::Head {
-            s.name = moved(&s.name, &lm);
-            for n in &mut s.nodes {
-                if n.op != Op::Input {
-                    n.name = moved(&n.name, &lm);
-                }
-                for t in &mut n.params {
-                    t.name = moved(&t.name, &lm);
-                }
-            }
-        }
-        for n in &mut s.nodes {
-            for t in &mut n.params {
-                t.tied_to = t.tied_to.as_ref().map(|to| moved(to, &lm));
-            }
-        }
-        sections.push(s);
-    }
+    sections.extend(language_sections(c.text.as_ref(), seq, &format!("{p}{}.", w.language_model)));
     if let Some(labels) = c.score_labels {
         let node = linear(
             "score",
@@ -76,6 +57,31 @@ pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
         sections.push(Section { name: "score".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
     }
     Graph { seq_len: seq, sections }
+}
+
+/// The language model's graph with its sections moved under `lm` (`model.language_model.`); its
+/// head keeps its own name.
+pub(crate) fn language_sections(text: &dyn Architecture, seq: u64, lm: &str) -> Vec<Section> {
+    let mut sections = text.graph(seq).sections;
+    for s in &mut sections {
+        if s.role != Role::Head {
+            s.name = moved(&s.name, lm);
+            for n in &mut s.nodes {
+                if n.op != Op::Input {
+                    n.name = moved(&n.name, lm);
+                }
+                for t in &mut n.params {
+                    t.name = moved(&t.name, lm);
+                }
+            }
+        }
+        for n in &mut s.nodes {
+            for t in &mut n.params {
+                t.tied_to = t.tied_to.as_ref().map(|to| moved(to, lm));
+            }
+        }
+    }
+    sections
 }
 
 fn projector(c: &CompositeConfig, m: &str) -> Section {

@@ -9,6 +9,7 @@
 mod architecture;
 
 pub mod albert;
+mod audio_lm;
 mod bailing_hybrid;
 pub mod bart;
 pub mod bert;

@@ -1,0 +1,33 @@
+//! Families of helper txc's types: the audio-language models (`config/audio_lm.rs`).
+
+use serde_json::Value;
+
+use super::{FamilyInfo, ModelKind, scaled};
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+fn audio_lm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::audio_lm::AudioLmConfig::resolve(v, c), "audio_config.hidden_size")
+}
+
+pub const FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        key: "audioflamingo3",
+        name: "Audio Flamingo 3",
+        derives_from: Some("qwen2"),
+        summary: "NVIDIA's Audio Flamingo 3 (Goel et al., 2025): a Whisper-large-style audio encoder whose frames are average-pooled two to one and projected by a two-layer MLP into a Qwen2 decoder.",
+        kind: ModelKind::Decoder,
+        resolve: Some(audio_lm),
+    },
+    FamilyInfo {
+        key: "musicflamingo",
+        name: "Music Flamingo",
+        derives_from: Some("audioflamingo3"),
+        summary: "NVIDIA's Music Flamingo (2025): Audio Flamingo 3's encoder, projector and Qwen2 decoder, with rotary time embeddings (no weights) on the audio tokens, tuned for music understanding.",
+        kind: ModelKind::Decoder,
+        resolve: Some(audio_lm),
+    },
+];
+
+/// This branch's types the planner cannot yet say exactly, with why (read by `not_yet`).
+pub const NOT_YET: &[(&str, &str)] = &[];

@@ -1,0 +1,84 @@
+//! Helper txc's types: each count written out by hand from the config's numbers and the config
+//! classes' defaults (transformers 5.24 `configuration_<type>.py`), the shapes from the modeling
+//! files; the sums are checked against transformers on the meta device
+//! (tools/validate/params_report_txc.md).
+
+mod common;
+
+use common::plan_text;
+use serde_json::{Value, json};
+
+fn page(config: Value) -> modelatlas::page::ModelPage {
+    plan_text(&config.to_string()).unwrap()
+}
+
+fn small_audio_lm(model_type: &str, class: &str) -> Value {
+    json!({"model_type": model_type, "architectures": [class],
+        "audio_config": {"model_type": "audioflamingo3_encoder", "num_hidden_layers": 2,
+            "hidden_size": 64, "num_attention_heads": 4, "intermediate_size": 128,
+            "num_mel_bins": 16, "max_source_positions": 30},
+        "text_config": {"model_type": "qwen2", "hidden_size": 64, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 96,
+            "vocab_size": 1000, "tie_word_embeddings": true},
+        "tie_word_embeddings": true})
+}
+
+/// The small audio tower: Whisper's encoder at width 64, 16 mel bins, 30 frames, 2 layers of MLP
+/// 128, then its LayerNorm (the average pooling has no weights).
+const TOWER: u64 = (64 * 16 * 3 + 64) // conv1, kernel 3
+    + (64 * 64 * 3 + 64) // conv2, kernel 3, stride 2
+    + 30 * 64 // embed_positions (frozen, still a parameter)
+    + 2 * (2 * 64 // self_attn_layer_norm
+        + (64 * 64 + 64) + 64 * 64 + (64 * 64 + 64) + (64 * 64 + 64) // q, k (no bias), v, out
+        + 2 * 64 // final_layer_norm
+        + (64 * 128 + 128) + (128 * 64 + 64)) // fc1, fc2
+    + 2 * 64; // layer_norm
+
+/// Qwen2 at hidden 64, 4 heads of 16 over 2 KV heads, MLP 96, vocab 1000: q, k, v with biases,
+/// o without; a gated MLP; two RMSNorms per layer; the final norm.
+const QWEN2_BODY: u64 =
+    1000 * 64 + 2 * ((64 * 64 + 64) + 2 * (64 * 32 + 32) + 64 * 64 + 3 * 64 * 96 + 2 * 64) + 64;
+
+#[test]
+fn audioflamingo3_counts_whisper_tower_projector_and_an_untied_head() {
+    // Projector: linear_1 64 -> 64 and linear_2 64 -> 64, both with bias (projector_bias).
+    let projector = 2 * (64 * 64 + 64);
+    // `_tied_weights_keys = None`: lm_head (1000 x 64) stays its own matrix though both flags
+    // ask for a tie.
+    let head = 1000 * 64;
+    let p = page(small_audio_lm("audioflamingo3", "AudioFlamingo3ForConditionalGeneration"));
+    assert_eq!(p.params.unwrap().derived, TOWER + projector + QWEN2_BODY + head);
+    // transformers 5.24 builds this model with 282,688 parameters (meta device,
+    // AudioFlamingo3ForConditionalGeneration, tie_weights() called; /tmp script of helper txc).
+    assert_eq!(TOWER + projector + QWEN2_BODY + head, 282_688);
+}
+
+#[test]
+fn musicflamingo_is_audio_flamingo_3s_weights_without_a_head_in_its_bare_model() {
+    // The rotary time embedding holds buffers only; MusicFlamingoModel has no lm_head.
+    let mut config = small_audio_lm("musicflamingo", "MusicFlamingoModel");
+    config["projector_bias"] = json!(false);
+    let projector = 2 * 64 * 64;
+    let p = page(config);
+    assert_eq!(p.params.unwrap().derived, TOWER + projector + QWEN2_BODY);
+}
+
+#[test]
+fn audio_lm_bad_values_name_their_field() {
+    for (edit, field) in [
+        (
+            json!({"audio_config": {"num_attention_heads": 3, "hidden_size": 64}}),
+            "audio_config.num_attention_heads",
+        ),
+        (json!({"audio_config": {"model_type": "whisper"}}), "audio_config.model_type"),
+        (json!({"projector_bias": "yes"}), "projector_bias"),
+        (json!({"architectures": ["AudioFlamingo3ForCausalLM"]}), "architectures[0]"),
+    ] {
+        let mut config = json!({"model_type": "audioflamingo3"});
+        for (k, v) in edit.as_object().unwrap() {
+            config[k] = v.clone();
+        }
+        let err = plan_text(&config.to_string()).unwrap_err().to_string();
+        assert!(err.contains(field), "{config}: {err}");
+    }
+}
