@@ -82,3 +82,69 @@ fn audio_lm_bad_values_name_their_field() {
         assert!(err.contains(field), "{config}: {err}");
     }
 }
+
+/// A BLT layer of width `h`, `heads` query heads over `kv` key/value heads, SwiGLU `ffn`: two
+/// RMSNorms, q/k/v/o without biases, gate/up/down.
+fn blt_layer(h: u64, heads: u64, kv: u64, ffn: u64) -> u64 {
+    let hd = h / heads;
+    2 * h + h * heads * hd + 2 * h * kv * hd + heads * hd * h + 3 * h * ffn
+}
+
+/// A BLT cross-attention of width `h` (multi-head): q_norm and k_norm, q/k/v/o without biases.
+fn blt_cross(h: u64) -> u64 {
+    2 * h + 4 * h * h
+}
+
+#[test]
+fn blt_counts_hash_embeddings_patcher_and_three_stacks() {
+    let config = json!({"model_type": "blt", "architectures": ["BltForCausalLM"],
+        "encoder_config": {"hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 2},
+        "global_config": {"hidden_size": 128, "num_attention_heads": 4, "num_hidden_layers": 2,
+            "intermediate_size": 200},
+        "decoder_config": {"hidden_size": 64, "num_attention_heads": 4, "num_hidden_layers": 2,
+            "intermediate_size": 96, "hidden_size_global": 128},
+        "patcher_config": {"hidden_size": 32, "num_attention_heads": 2, "num_hidden_layers": 1,
+            "intermediate_size": 48},
+        "encoder_hash_byte_group_vocab": 100, "encoder_hash_byte_group_size": [3, 4]});
+    // Embeddings: 260 bytes x 64; hash tables 1 function x 2 n-gram sizes x 100 rows x 64.
+    let embeddings = 260 * 64 + 2 * 100 * 64;
+    // Local encoder: MLP int(8 * 64 / 3) = 170; patch projection 64 -> 64 x cross_attn_k 2; one
+    // cross-attention (cross_attn_all_layers false by default).
+    let encoder = 2 * blt_layer(64, 4, 4, 170) + 64 * 128 + blt_cross(64);
+    // Global: 64 x cross_attn_k 2 = 128 is its width, so no token_embedding_projection.
+    let global = 2 * blt_layer(128, 4, 4, 200);
+    // Local decoder: projection from hidden_size_global 128 to 64 x 2, a cross-attention per
+    // layer (true by default), its layers, its norm.
+    let decoder = 128 * 128 + 2 * blt_cross(64) + 2 * blt_layer(64, 4, 4, 96) + 64;
+    // Patcher: 260 x 32 embeddings, one layer, norm, its own 260 x 32 head.
+    let patcher = 260 * 32 + blt_layer(32, 2, 2, 48) + 32 + 260 * 32;
+    // lm_head 260 x 64, untied (tie_word_embeddings false by default).
+    let head = 260 * 64;
+    let total = embeddings + encoder + global + decoder + patcher + head;
+    let p = page(config);
+    assert_eq!(p.params.unwrap().derived, total);
+    // transformers 5.24 builds this model with 599,072 parameters (meta device, BltForCausalLM,
+    // tie_weights() called; script of helper txc).
+    assert_eq!(total, 599_072);
+}
+
+#[test]
+fn blt_bad_values_name_their_field() {
+    for (edit, field) in [
+        (json!({"decoder_config": {"intermediate_size": null}}), "decoder_config.intermediate_size"),
+        (json!({"encoder_config": {"num_hidden_layers": 0}}), "encoder_config.num_hidden_layers"),
+        (json!({"encoder_hash_byte_group_vocab": 0}), "encoder_hash_byte_group_vocab"),
+        (
+            json!({"architectures": ["BltForCausalLM"], "tie_word_embeddings": true,
+                "decoder_config": {"hidden_size": 128}}),
+            "tie_word_embeddings",
+        ),
+    ] {
+        let mut config = json!({"model_type": "blt"});
+        for (k, v) in edit.as_object().unwrap() {
+            config[k] = v.clone();
+        }
+        let err = plan_text(&config.to_string()).unwrap_err().to_string();
+        assert!(err.contains(field), "{config}: {err}");
+    }
+}

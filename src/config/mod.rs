@@ -8,6 +8,7 @@ pub mod audio_lm;
 pub mod bart;
 pub mod bert;
 pub mod bloom;
+pub mod blt;
 pub mod canine;
 pub mod clip_text;
 pub mod composite;

@@ -1,4 +1,5 @@
-//! Families of helper txc's types: the audio-language models (`config/audio_lm.rs`).
+//! Families of helper txc's types: the audio-language models (`config/audio_lm.rs`) and the
+//! Byte Latent Transformer (`config/blt.rs`).
 
 use serde_json::Value;
 
@@ -8,6 +9,10 @@ use crate::graph::Architecture;
 
 fn audio_lm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     scaled(crate::config::audio_lm::AudioLmConfig::resolve(v, c), "audio_config.hidden_size")
+}
+
+fn blt(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    scaled(crate::config::blt::BltConfig::resolve(v, c), "encoder_hash_byte_group_vocab")
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
@@ -26,6 +31,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "NVIDIA's Music Flamingo (2025): Audio Flamingo 3's encoder, projector and Qwen2 decoder, with rotary time embeddings (no weights) on the audio tokens, tuned for music understanding.",
         kind: ModelKind::Decoder,
         resolve: Some(audio_lm),
+    },
+    FamilyInfo {
+        key: "blt",
+        name: "Byte Latent Transformer",
+        derives_from: None,
+        summary: "Meta's Byte Latent Transformer (Pagnoni et al., 2024): bytes embedded with hashed n-gram tables, grouped into patches where a small entropy model predicts a hard next byte, a local encoder cross-attending them into patch states, a large global transformer over the patches, and a local decoder cross-attending back to predict bytes.",
+        kind: ModelKind::Decoder,
+        resolve: Some(blt),
     },
 ];
 

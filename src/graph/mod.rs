@@ -16,6 +16,7 @@ pub mod bert;
 mod bigbird_pegasus;
 pub mod blocks;
 pub mod bloom;
+mod blt;
 pub mod canine;
 pub mod clip_text;
 mod common;

@@ -31,3 +31,30 @@ for _t, _enc in (("audioflamingo3", {}), ("musicflamingo", dict(model_type="musi
         dict(audio_config=_a,
              text_config=dict(_TEXT, model_type="llama", num_key_value_heads=4)),
     ]
+
+# BLT (src/config/blt.rs): four sub-configs with their own classes' defaults; the global
+# projection present or not (encoder width x cross_attn_k against the global width), cross-
+# attention in every local layer or one, the encoder's null MLP width (int(8 * hidden / 3)), no patcher,
+# several hash functions, the head tied to the byte embeddings (which then take lm_head's
+# vocab_size rows).
+_ENC = dict(hidden_size=64, num_attention_heads=4, num_hidden_layers=2, vocab_size=260)
+_GLOBAL = dict(hidden_size=128, num_attention_heads=4, num_hidden_layers=2, intermediate_size=200)
+_DEC = dict(hidden_size=64, num_attention_heads=4, num_hidden_layers=2, intermediate_size=96,
+            hidden_size_global=128)
+_PATCHER = dict(hidden_size=32, num_attention_heads=2, num_hidden_layers=1, intermediate_size=48)
+FAMILIES.append("blt")
+EXTRA_CLASSES["blt"] = ["BltForCausalLM"]
+VARIATIONS["blt"] = [
+    dict(encoder_config=_ENC, global_config=_GLOBAL, decoder_config=_DEC, patcher_config=_PATCHER,
+         encoder_hash_byte_group_vocab=100, encoder_hash_byte_group_size=[3, 4]),
+    dict(encoder_config=dict(_ENC, cross_attn_all_layers=True, num_key_value_heads=2,
+                             intermediate_size=None),
+         global_config=dict(_GLOBAL, hidden_size=96, num_hidden_layers=3),
+         decoder_config=dict(_DEC, cross_attn_all_layers=False, hidden_size_global=96,
+                             cross_attn_k=3),
+         patch_in_forward=False, encoder_hash_byte_group_vocab=50,
+         encoder_hash_byte_group_nb_functions=2, vocab_size=300),
+    dict(encoder_config=_ENC, global_config=dict(_GLOBAL, hidden_size=160),
+         decoder_config=dict(_DEC, hidden_size_global=160), patcher_config=_PATCHER,
+         cross_attn_k=3, encoder_hash_byte_group_vocab=70, tie_word_embeddings=True, vocab_size=300),
+]
