@@ -148,3 +148,37 @@ fn blt_bad_values_name_their_field() {
         assert!(err.contains(field), "{config}: {err}");
     }
 }
+
+#[test]
+fn moshi_text_decoder_counts_a_padding_row_and_a_half_width_fc2() {
+    let config = json!({"model_type": "moshi", "architectures": ["MoshiForCausalLM"],
+        "vocab_size": 1000, "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+        "ffn_dim": 96});
+    // embed_tokens: vocab_size + 1 rows x 64.
+    let embed = 1001 * 64;
+    // A layer: two RMSNorms; q, k, v, o 64 x 64 (4 heads of 16, KV heads default to 4), no
+    // biases; fc1 64 -> 96 (gate and value), fc2 from half of it, 48 -> 64.
+    let layer = 2 * 64 + 4 * 64 * 64 + 64 * 96 + 48 * 64;
+    // The final norm, and lm_head 1000 x 64, never tied.
+    let total = embed + 2 * layer + 64 + 1000 * 64;
+    let p = page(config);
+    assert_eq!(p.params.unwrap().derived, total);
+    // transformers 5.24 builds this model with 179,584 parameters (meta device, MoshiForCausalLM).
+    assert_eq!(total, 179_584);
+}
+
+#[test]
+fn moshi_bad_values_and_the_codec_class_name_their_field() {
+    for (edit, field) in [
+        (json!({"ffn_dim": 97}), "ffn_dim"),
+        (json!({"hidden_size": 64, "num_attention_heads": 5}), "num_attention_heads"),
+        (json!({"architectures": ["MoshiForConditionalGeneration"]}), "architectures[0]"),
+    ] {
+        let mut config = json!({"model_type": "moshi"});
+        for (k, v) in edit.as_object().unwrap() {
+            config[k] = v.clone();
+        }
+        let err = plan_text(&config.to_string()).unwrap_err().to_string();
+        assert!(err.contains(field), "{config}: {err}");
+    }
+}

@@ -44,6 +44,7 @@ pub mod lxmert;
 pub mod mobilebert;
 pub mod modernbert;
 pub mod modernvbert;
+pub mod moshi;
 pub mod mpnet;
 pub mod nllb_moe;
 pub mod pegasus_x;

@@ -1,9 +1,9 @@
 //! Families of helper txc's types: the audio-language models (`config/audio_lm.rs`) and the
-//! Byte Latent Transformer (`config/blt.rs`).
+//! Byte Latent Transformer (`config/blt.rs`), Moshi's text decoder (`config/moshi.rs`).
 
 use serde_json::Value;
 
-use super::{FamilyInfo, ModelKind, scaled};
+use super::{FamilyInfo, ModelKind, boxed, scaled};
 use crate::config::{Common, ConfigError};
 use crate::graph::Architecture;
 
@@ -13,6 +13,10 @@ fn audio_lm(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError>
 
 fn blt(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     scaled(crate::config::blt::BltConfig::resolve(v, c), "encoder_hash_byte_group_vocab")
+}
+
+fn moshi(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::moshi::MoshiConfig::resolve(v, c))
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
@@ -39,6 +43,14 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Meta's Byte Latent Transformer (Pagnoni et al., 2024): bytes embedded with hashed n-gram tables, grouped into patches where a small entropy model predicts a hard next byte, a local encoder cross-attending them into patch states, a large global transformer over the patches, and a local decoder cross-attending back to predict bytes.",
         kind: ModelKind::Decoder,
         resolve: Some(blt),
+    },
+    FamilyInfo {
+        key: "moshi",
+        name: "Moshi",
+        derives_from: None,
+        summary: "Kyutai's Moshi (Défossez et al., 2024): a full-duplex speech-text model whose 7B text decoder (planned here) predicts an inner-monologue text token per frame, beside a small depth transformer over the Mimi codec's audio codebooks.",
+        kind: ModelKind::Decoder,
+        resolve: Some(moshi),
     },
 ];
 

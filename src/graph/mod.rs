@@ -59,6 +59,7 @@ mod mixers;
 mod mobilebert;
 mod modernbert;
 mod modernvbert;
+mod moshi;
 pub mod mpnet;
 mod nllb_moe;
 mod olmo_hybrid;

@@ -58,3 +58,14 @@ VARIATIONS["blt"] = [
          decoder_config=dict(_DEC, hidden_size_global=160), patcher_config=_PATCHER,
          cross_attn_k=3, encoder_hash_byte_group_vocab=70, tie_word_embeddings=True, vocab_size=300),
 ]
+
+# Moshi's text decoder (src/config/moshi.rs; MoshiForConditionalGeneration, which adds the Mimi
+# codec, is refused): grouped KV heads, a head_dim that is not hidden / heads, other widths.
+FAMILIES.append("moshi")
+_MOSHI = dict(vocab_size=1000, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+              ffn_dim=96)
+VARIATIONS["moshi"] = [
+    _MOSHI,
+    dict(_MOSHI, num_key_value_heads=2, head_dim=24, num_hidden_layers=3, sliding_window=100),
+    dict(_MOSHI, hidden_size=48, num_attention_heads=3, ffn_dim=130, vocab_size=777),
+]
