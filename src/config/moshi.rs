@@ -11,6 +11,9 @@ use serde_json::Value;
 
 use super::{Common, ConfigError, Defaulted, class_or, deserialize_raw, size};
 
+/// Why `MoshiForConditionalGeneration` is not planned.
+pub const CODEC_NOT_DESCRIBED: &str = "MoshiForConditionalGeneration also builds the Mimi audio codec (audio_encoder_config), the depth decoder over its codebooks and their embeddings; the planner does not describe Mimi yet, so it plans only MoshiModel and MoshiForCausalLM (the text decoder)";
+
 #[derive(Debug, Clone)]
 pub struct MoshiConfig {
     pub class: String,
@@ -53,10 +56,7 @@ impl MoshiConfig {
             "MoshiModel" => false,
             "MoshiForCausalLM" => true,
             "MoshiForConditionalGeneration" => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    "MoshiForConditionalGeneration also builds the Mimi audio codec (audio_encoder_config) and the depth decoder; the planner does not describe Mimi yet, so it plans only MoshiModel and MoshiForCausalLM (the text decoder)",
-                ));
+                return Err(ConfigError::field("architectures[0]", CODEC_NOT_DESCRIBED));
             }
             _ => {
                 return Err(ConfigError::field(
