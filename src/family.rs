@@ -25,7 +25,7 @@ mod described_newdec;
 mod described_recur;
 mod described_txc;
 mod seq2seq;
-pub use described::{class_not_yet, not_yet};
+pub use described::not_yet;
 
 /// Reads a family's config (the whole JSON value) into its resolved, planable form.
 pub type Resolver = fn(&Value, &Common) -> Result<Box<dyn Architecture>, ConfigError>;

@@ -91,17 +91,12 @@ pub fn plan_with(
         family_size: 1,
         changes,
     };
-    let class_why = common.architecture.as_deref().and_then(family::class_not_yet);
-    match fam.and_then(|f| f.resolve).filter(|_| class_why.is_none()) {
+    match fam.and_then(|f| f.resolve) {
         None => {
             page.config_facts = config::facts(&value);
-            page.unsupported_reason = Some(match (class_why, family::not_yet(&common.model_type)) {
-                (Some(why), _) => format!(
-                    "class {:?} is not planned yet: {why}",
-                    common.architecture.as_deref().unwrap_or_default()
-                ),
-                (None, Some(why)) => format!("model_type {:?} is not planned yet: {why}", common.model_type),
-                (None, None) => format!(
+            page.unsupported_reason = Some(match family::not_yet(&common.model_type) {
+                Some(why) => format!("model_type {:?} is not planned yet: {why}", common.model_type),
+                None => format!(
                     "model_type {:?} is not a family the planner supports yet; the page shows what its config says",
                     common.model_type
                 ),

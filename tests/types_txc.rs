@@ -167,11 +167,77 @@ fn moshi_text_decoder_counts_a_padding_row_and_a_half_width_fc2() {
     assert_eq!(total, 179_584);
 }
 
+/// Mimi's SEANet residual block at `dim` channels (compress 2, kernel 3, no shortcut): a
+/// biased conv to dim / 2, a biased 1x1 conv back.
+fn mimi_resnet(dim: u64) -> u64 {
+    (dim / 2 * dim * 3 + dim / 2) + (dim * dim / 2 + dim)
+}
+
 #[test]
-fn moshi_with_the_codec_is_unsupported_with_why() {
-    let p = page(json!({"model_type": "moshi", "architectures": ["MoshiForConditionalGeneration"]}));
-    assert!(!p.supported);
-    assert!(p.unsupported_reason.unwrap().contains("Mimi audio codec"));
+fn moshi_with_the_mimi_codec_and_the_depth_decoder_counts_them_all() {
+    let config = json!({"model_type": "moshi", "architectures": ["MoshiForConditionalGeneration"],
+        "vocab_size": 1000, "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+        "ffn_dim": 96, "num_codebooks": 4,
+        "depth_decoder_config": {"hidden_size": 32, "num_hidden_layers": 2,
+            "num_attention_heads": 4, "ffn_dim": 48},
+        "audio_encoder_config": {"model_type": "mimi", "num_quantizers": 8, "codebook_size": 128,
+            "hidden_size": 64, "num_hidden_layers": 1, "num_attention_heads": 4,
+            "num_key_value_heads": 4, "intermediate_size": 96, "num_filters": 8,
+            "upsample_groups": 8, "vector_quantization_hidden_dimension": 32}});
+    // Mimi, upsampling_ratios [8, 6, 5, 4] by default, kernels 7 / 3, one residual layer.
+    // Encoder: 1 -> 8 channels; per ratio (4, 5, 6, 8 in turn) a residual block at 8 << s and a
+    // biased downsampling conv to twice the channels, kernel 2 x ratio; 128 -> 64, kernel 3.
+    let seanet_encoder = (8 * 7 + 8)
+        + mimi_resnet(8)
+        + (16 * 8 * 8 + 16)
+        + mimi_resnet(16)
+        + (32 * 16 * 10 + 32)
+        + mimi_resnet(32)
+        + (64 * 32 * 12 + 64)
+        + mimi_resnet(64)
+        + (128 * 64 * 16 + 128)
+        + (64 * 128 * 3 + 64);
+    // Decoder: 64 -> 128, kernel 7; per ratio (8, 6, 5, 4) a transposed conv halving the
+    // channels ([in, out, 2 x ratio] and a bias) then a residual block; 8 -> 1, kernel 3.
+    let seanet_decoder = (128 * 64 * 7 + 128)
+        + (128 * 64 * 16 + 64)
+        + mimi_resnet(64)
+        + (64 * 32 * 12 + 32)
+        + mimi_resnet(32)
+        + (32 * 16 * 10 + 16)
+        + mimi_resnet(16)
+        + (16 * 8 * 8 + 8)
+        + mimi_resnet(8)
+        + (8 * 3 + 1);
+    // One transformer layer on each side: q, k, v, o 64 x 64, MLP 64 -> 96 -> 64 (no biases),
+    // two LayerNorms (weight, bias), two layer scales.
+    let transformers = 2 * (4 * 64 * 64 + 2 * 64 * 96 + 2 * 2 * 64 + 2 * 64);
+    // Frame rate 24000 / (960 x 2) = 12.5 against the encoder's ceil(24000 / 960) = 25: the
+    // latent stride is 2, so a downsampling conv [64, 64, 4] and an upsampling transposed conv
+    // in 8 groups [64, 8, 4], both without bias.
+    let resample = 64 * 64 * 4 + 64 * 8 * 4;
+    // The quantizer's codebooks are buffers; its width 32 differs from 64, so the semantic and
+    // acoustic quantizers each hold a 1x1 input and output projection.
+    let quantizer = 2 * (32 * 64 + 64 * 32);
+    let mimi = seanet_encoder + seanet_decoder + transformers + resample + quantizer;
+    // Audio embeddings: 2 x num_codebooks of audio_vocab_size (the codec's codebook_size 128)
+    // + 1 rows x 64.
+    let audio_embeddings = 8 * 129 * 64;
+    // The text decoder: MoshiForCausalLM as in the test above.
+    let text = 1001 * 64 + 2 * (2 * 64 + 4 * 64 * 64 + 64 * 96 + 48 * 64) + 64 + 1000 * 64;
+    // Depth decoder (input_size, vocab_size, audio_vocab_size and num_codebooks from the top):
+    // text embeddings 1001 x 32, 3 audio embeddings 129 x 32, input projections [4, 32, 64],
+    // two layers whose every linear is per codebook ([4, out, in]: q, k, v, o 32 x 32, fc1
+    // 32 -> 48, fc2 24 -> 32) with two RMSNorms, heads [4, 128, 32].
+    let depth_layer = 2 * 32 + 4 * (4 * 32 * 32) + 4 * 48 * 32 + 4 * 32 * 24;
+    let depth = 1001 * 32 + 3 * 129 * 32 + 4 * 32 * 64 + 2 * depth_layer + 4 * 128 * 32;
+    let total = mimi + audio_embeddings + text + depth;
+    let p = page(config);
+    assert_eq!(p.params.unwrap().derived, total);
+    // transformers 5.24 builds this model with 878,953 parameters (meta device,
+    // MoshiForConditionalGeneration: audio_encoder 513,001, decoder 179,584, depth_decoder
+    // 120,320; script of helper txc).
+    assert_eq!((mimi, depth, total), (513_001, 120_320, 878_953));
 }
 
 #[test]
@@ -179,6 +245,11 @@ fn moshi_bad_values_name_their_field() {
     for (edit, field) in [
         (json!({"ffn_dim": 97}), "ffn_dim"),
         (json!({"hidden_size": 64, "num_attention_heads": 5}), "num_attention_heads"),
+        (
+            json!({"architectures": ["MoshiForConditionalGeneration"], "audio_encoder_config": {"codebook_size": 100}}),
+            "audio_encoder_config.codebook_size",
+        ),
+        (json!({"architectures": ["MoshiForConditionalGeneration"]}), "audio_vocab_size"),
     ] {
         let mut config = json!({"model_type": "moshi"});
         for (k, v) in edit.as_object().unwrap() {

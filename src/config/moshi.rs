@@ -2,23 +2,25 @@
 //! `MoshiForCausalLM`) is planned: RMSNorm layers with attention whose projections are wrapped in
 //! `MoshiLinear` (`q_proj.linear`), a gating MLP whose `fc1` makes both halves (`ffn_dim`, even)
 //! and whose `fc2` reads one, a `vocab_size + 1` embedding table (the extra row for padding), an
-//! untied head. `MoshiForConditionalGeneration` adds the Mimi audio codec, which the planner does
-//! not describe, so that class is refused with why. Defaults: transformers 5.24
+//! untied head. `MoshiForConditionalGeneration` adds the Mimi audio codec (`config/mimi.rs`),
+//! the depth decoder over the audio codebooks (`config/moshi_depth.rs`) and the codebooks'
+//! embeddings. Defaults: transformers 5.24
 //! `configuration_moshi.py`. Built by `graph/moshi.rs`.
 
 use serde::Deserialize;
 use serde_json::Value;
 
+pub use super::moshi_depth::Codec;
 use super::{Common, ConfigError, Defaulted, class_or, deserialize_raw, size};
-
-/// Why `MoshiForConditionalGeneration` is not planned.
-pub const CODEC_NOT_DESCRIBED: &str = "MoshiForConditionalGeneration also builds the Mimi audio codec (audio_encoder_config), the depth decoder over its codebooks and their embeddings; the planner does not describe Mimi yet, so it plans only MoshiModel and MoshiForCausalLM (the text decoder)";
 
 #[derive(Debug, Clone)]
 pub struct MoshiConfig {
     pub class: String,
-    /// `MoshiForCausalLM` (true: `model.` and `lm_head`) or the bare `MoshiModel`.
+    /// `MoshiForCausalLM` or `MoshiForConditionalGeneration` (true: `model.` and `lm_head`) or
+    /// the bare `MoshiModel`.
     pub causal_lm: bool,
+    /// `MoshiForConditionalGeneration`'s codec, depth decoder and audio embeddings.
+    pub codec: Option<Codec>,
     pub vocab_size: u64,
     pub hidden_size: u64,
     pub num_layers: u64,
@@ -55,9 +57,7 @@ impl MoshiConfig {
         let causal_lm = match class.as_str() {
             "MoshiModel" => false,
             "MoshiForCausalLM" => true,
-            "MoshiForConditionalGeneration" => {
-                return Err(ConfigError::field("architectures[0]", CODEC_NOT_DESCRIBED));
-            }
+            "MoshiForConditionalGeneration" => true,
             _ => {
                 return Err(ConfigError::field(
                     "architectures[0]",
@@ -88,10 +88,16 @@ impl MoshiConfig {
             ));
         }
         let pad_token_id = r.pad_token_id;
+        let vocab_size = size("vocab_size", r.vocab_size, 32000, 100_000_000, &mut d)?;
+        let codec = match class.as_str() {
+            "MoshiForConditionalGeneration" => Some(Codec::resolve(value, hidden_size, vocab_size, &mut d)?),
+            _ => None,
+        };
         Ok(MoshiConfig {
             class,
             causal_lm,
-            vocab_size: size("vocab_size", r.vocab_size, 32000, 100_000_000, &mut d)?,
+            codec,
+            vocab_size,
             hidden_size,
             num_layers: size("num_hidden_layers", r.num_hidden_layers, 32, 10_000, &mut d)?,
             num_heads,

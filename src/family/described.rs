@@ -201,12 +201,6 @@ pub const FAMILIES: &[FamilyInfo] = &[
 /// so instead of a count that could be wrong.
 pub const NOT_YET: &[(&str, &str)] = &[];
 
-/// Why a class of a planned type is not planned (a part the planner does not describe), where
-/// it is known: its page is unsupported, with the reason, as an unplanned type's is.
-pub fn class_not_yet(class: &str) -> Option<&'static str> {
-    super::described_txc::NOT_YET_CLASSES.iter().find(|(c, _)| *c == class).map(|(_, why)| *why)
-}
-
 /// Why a model type is not planned, where it is known.
 pub fn not_yet(model_type: &str) -> Option<&'static str> {
     NOT_YET

@@ -56,8 +56,3 @@ pub const FAMILIES: &[FamilyInfo] = &[
 
 /// This branch's types the planner cannot yet say exactly, with why (read by `not_yet`).
 pub const NOT_YET: &[(&str, &str)] = &[];
-
-/// Classes of this branch's planned types that are not planned, with why (read by
-/// `class_not_yet`).
-pub const NOT_YET_CLASSES: &[(&str, &str)] =
-    &[("MoshiForConditionalGeneration", crate::config::moshi::CODEC_NOT_DESCRIBED)];

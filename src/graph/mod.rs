@@ -55,6 +55,7 @@ mod lilt;
 pub mod llama;
 mod lxmert;
 mod mamba2;
+mod mimi;
 mod mixers;
 mod mobilebert;
 mod modernbert;

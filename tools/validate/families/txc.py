@@ -69,3 +69,22 @@ VARIATIONS["moshi"] = [
     dict(_MOSHI, num_key_value_heads=2, head_dim=24, num_hidden_layers=3, sliding_window=100),
     dict(_MOSHI, hidden_size=48, num_attention_heads=3, ffn_dim=130, vocab_size=777),
 ]
+
+# MoshiForConditionalGeneration: a small Mimi codec (resampling layers present by default; a
+# frame rate equal to the encoder's drops them), the depth decoder synced from the top level, or
+# MoshiDepthConfig's own defaults when the file has none; conv shortcuts, two residual layers,
+# vector-quantization width equal to the codec's (no projections), a dropped codec decoder.
+_MIMI = dict(model_type="mimi", num_quantizers=8, codebook_size=128, hidden_size=64,
+             num_hidden_layers=1, num_attention_heads=4, intermediate_size=96, num_filters=8,
+             upsample_groups=8, vector_quantization_hidden_dimension=32)
+_DEPTH = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, ffn_dim=48)
+EXTRA_CLASSES["moshi"] = ["MoshiForConditionalGeneration"]
+VARIATIONS["moshi"] += [
+    dict(_MOSHI, num_codebooks=4, depth_decoder_config=_DEPTH, audio_encoder_config=_MIMI),
+    dict(_MOSHI, num_codebooks=3, audio_vocab_size=200, depth_decoder_config=dict(_DEPTH, num_key_value_heads=2),
+         audio_encoder_config=dict(_MIMI, use_conv_shortcut=True, num_residual_layers=2,
+                                   upsampling_ratios=[4, 3], attention_bias=True, compress=4,
+                                   vector_quantization_hidden_dimension=64, frame_rate=2000)),
+    dict(_MOSHI, num_codebooks=2, audio_encoder_config=dict(_MIMI, decoder_config=None,
+                                                           sampling_rate=16000)),
+]
