@@ -12,6 +12,18 @@ fn page(config: Value) -> modelatlas::page::ModelPage {
     plan_text(&config.to_string()).unwrap()
 }
 
+/// Each case's keys, set on a config of `model_type`, must fail naming `field`.
+fn assert_bad(model_type: &str, cases: &[(Value, &str)]) {
+    for (edit, field) in cases {
+        let mut config = json!({"model_type": model_type});
+        for (k, v) in edit.as_object().unwrap() {
+            config[k] = v.clone();
+        }
+        let err = plan_text(&config.to_string()).unwrap_err().to_string();
+        assert!(err.contains(field), "{config}: {err}");
+    }
+}
+
 fn small_audio_lm(model_type: &str, class: &str) -> Value {
     json!({"model_type": model_type, "architectures": [class],
         "audio_config": {"model_type": "audioflamingo3_encoder", "num_hidden_layers": 2,
@@ -65,7 +77,7 @@ fn musicflamingo_is_audio_flamingo_3s_weights_without_a_head_in_its_bare_model()
 
 #[test]
 fn audio_lm_bad_values_name_their_field() {
-    for (edit, field) in [
+    let cases = [
         (
             json!({"audio_config": {"num_attention_heads": 3, "hidden_size": 64}}),
             "audio_config.num_attention_heads",
@@ -73,14 +85,8 @@ fn audio_lm_bad_values_name_their_field() {
         (json!({"audio_config": {"model_type": "whisper"}}), "audio_config.model_type"),
         (json!({"projector_bias": "yes"}), "projector_bias"),
         (json!({"architectures": ["AudioFlamingo3ForCausalLM"]}), "architectures[0]"),
-    ] {
-        let mut config = json!({"model_type": "audioflamingo3"});
-        for (k, v) in edit.as_object().unwrap() {
-            config[k] = v.clone();
-        }
-        let err = plan_text(&config.to_string()).unwrap_err().to_string();
-        assert!(err.contains(field), "{config}: {err}");
-    }
+    ];
+    assert_bad("audioflamingo3", &cases);
 }
 
 /// A BLT layer of width `h`, `heads` query heads over `kv` key/value heads, SwiGLU `ffn`: two
@@ -130,7 +136,7 @@ fn blt_counts_hash_embeddings_patcher_and_three_stacks() {
 
 #[test]
 fn blt_bad_values_name_their_field() {
-    for (edit, field) in [
+    let cases = [
         (json!({"decoder_config": {"intermediate_size": null}}), "decoder_config.intermediate_size"),
         (json!({"encoder_config": {"num_hidden_layers": 0}}), "encoder_config.num_hidden_layers"),
         (json!({"encoder_hash_byte_group_vocab": 0}), "encoder_hash_byte_group_vocab"),
@@ -139,14 +145,8 @@ fn blt_bad_values_name_their_field() {
                 "decoder_config": {"hidden_size": 128}}),
             "tie_word_embeddings",
         ),
-    ] {
-        let mut config = json!({"model_type": "blt"});
-        for (k, v) in edit.as_object().unwrap() {
-            config[k] = v.clone();
-        }
-        let err = plan_text(&config.to_string()).unwrap_err().to_string();
-        assert!(err.contains(field), "{config}: {err}");
-    }
+    ];
+    assert_bad("blt", &cases);
 }
 
 #[test]
@@ -242,7 +242,7 @@ fn moshi_with_the_mimi_codec_and_the_depth_decoder_counts_them_all() {
 
 #[test]
 fn moshi_bad_values_name_their_field() {
-    for (edit, field) in [
+    let cases = [
         (json!({"ffn_dim": 97}), "ffn_dim"),
         (json!({"hidden_size": 64, "num_attention_heads": 5}), "num_attention_heads"),
         (
@@ -250,12 +250,6 @@ fn moshi_bad_values_name_their_field() {
             "audio_encoder_config.codebook_size",
         ),
         (json!({"architectures": ["MoshiForConditionalGeneration"]}), "audio_vocab_size"),
-    ] {
-        let mut config = json!({"model_type": "moshi"});
-        for (k, v) in edit.as_object().unwrap() {
-            config[k] = v.clone();
-        }
-        let err = plan_text(&config.to_string()).unwrap_err().to_string();
-        assert!(err.contains(field), "{config}: {err}");
-    }
+    ];
+    assert_bad("moshi", &cases);
 }

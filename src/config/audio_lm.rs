@@ -112,7 +112,13 @@ impl AudioLmConfig {
                 ),
             ));
         }
-        let (audio, audio_act) = audio(&audio_value, &mut d).map_err(|e| nested("audio_config", e))?;
+        let mut local = vec![];
+        let (audio, audio_act) = audio(&audio_value, &mut local).map_err(|e| nested("audio_config", e))?;
+        d.extend(
+            local
+                .into_iter()
+                .map(|x| Defaulted { field: x.field, value: format!("{} (audio_config)", x.value) }),
+        );
         let text_value = sub(value, "text_config", || json!({}))?;
         let text_type = sub_type(&text_value, "text_config", "qwen2")?;
         // `_tied_weights_keys = None`: the wrapper's lm_head is never tied, whatever the flags say.
