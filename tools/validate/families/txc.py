@@ -70,7 +70,9 @@ VARIATIONS["moshi"] = [
     dict(_MOSHI, hidden_size=48, num_attention_heads=3, ffn_dim=130, vocab_size=777),
 ]
 
-# MoshiForConditionalGeneration: a small Mimi codec (resampling layers present by default; a
+# MoshiForConditionalGeneration (its "default (sparse)" row is a transformers error: without an
+# audio_encoder_config, MoshiConfig leaves audio_vocab_size None and the class cannot size its
+# audio embeddings; the planner refuses it too): a small Mimi codec (resampling layers present by default; a
 # frame rate equal to the encoder's drops them), the depth decoder synced from the top level, or
 # MoshiDepthConfig's own defaults when the file has none; conv shortcuts, two residual layers,
 # vector-quantization width equal to the codec's (no projections), a dropped codec decoder.
