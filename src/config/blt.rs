@@ -230,17 +230,20 @@ impl BltConfig {
         (width != self.global.hidden_size).then_some(width)
     }
 
+    /// The local decoder's sizes (it runs per byte and feeds the head), all three stacks' layers,
+    /// the byte context of the local encoder.
     pub fn dims(&self) -> super::Dims {
         let (e, g, dec) = (&self.encoder, &self.global, &self.decoder);
         super::Dims {
-            num_kv_heads: g.num_kv_heads,
+            num_kv_heads: dec.num_kv_heads,
+            head_dim: dec.head_dim(),
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: 1e-5,
             ..super::Dims::mha(
                 dec.hidden_size,
                 e.num_layers + g.num_layers + dec.num_layers,
-                g.num_heads,
-                g.intermediate_size,
+                dec.num_heads,
+                dec.intermediate_size,
                 self.vocab_size,
                 e.max_position_embeddings,
             )
