@@ -26,6 +26,7 @@ mod described_recur;
 mod described_vlb;
 mod described_vla;
 mod described_txa;
+mod described_txc;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -110,7 +111,7 @@ fn decoder(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> 
 }
 
 /// Resolves, then refuses sizes whose product no machine holds (see `graph::ssm::check_scale`).
-fn scaled<T: Architecture + 'static>(
+pub(crate) fn scaled<T: Architecture + 'static>(
     r: Result<T, ConfigError>,
     field: &'static str,
 ) -> Result<Box<dyn Architecture>, ConfigError> {
@@ -710,6 +711,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_vlb::FAMILIES)
         .chain(described_vla::FAMILIES)
         .chain(described_txa::FAMILIES)
+        .chain(described_txc::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

@@ -124,6 +124,51 @@ fn text_class(text_type: &str, generation: bool) -> Option<String> {
     spec.classes.iter().find(|(_, h)| *h == want).map(|(c, _)| c.to_string())
 }
 
+/// A wrapper's language model, as `text_config` reads under its own type (`text_type`): its
+/// causal LM (head tied by the wrapper's `tie`) under a generating class, else its base model.
+/// Errors name the key under `text_config.`.
+pub(super) fn language_model(
+    mut text_value: Value,
+    text_type: &str,
+    generation: bool,
+    tie: bool,
+    wrapper: &str,
+    cross_tokens: Option<u64>,
+) -> Result<Box<dyn Architecture>, ConfigError> {
+    let text_class = text_class(text_type, generation).ok_or_else(|| {
+        ConfigError::field(
+            "text_config.model_type",
+            format!("{text_type:?} is not a language model type the planner knows inside {wrapper}"),
+        )
+    })?;
+    let resolve = crate::family::info(text_type).and_then(|f| f.resolve);
+    if let Some(obj) = text_value.as_object_mut() {
+        // The wrapper's LM head, not the text model's, is tied or not: its flag decides.
+        obj.insert("tie_word_embeddings".into(), Value::Bool(tie));
+        obj.remove("architectures");
+    }
+    let text_common =
+        Common { model_type: text_type.to_string(), architecture: Some(text_class), torch_dtype: None };
+    // Mllama's text model holds cross-attention layers over the tower's tokens.
+    match (cross_tokens, resolve) {
+        (Some(n), _) => super::mllama::text_in_wrapper(&text_value, &text_common, n),
+        (None, Some(resolve)) => resolve(&text_value, &text_common),
+        (None, None) => Err(ConfigError::field("model_type", format!("{text_type:?} is not planned yet"))),
+    }
+    .map_err(|e| nested("text_config", e))
+}
+
+/// A nested config's `model_type` (`text_config.model_type`), else the wrapper's default.
+pub(super) fn sub_type(sub: &Value, key: &str, default: &str) -> Result<String, ConfigError> {
+    match sub.get("model_type") {
+        None => Ok(default.to_string()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(other) => {
+            Err(ConfigError::field(format!("{key}.model_type"), format!("expected a string, found {other}")))
+        }
+    }
+}
+
 impl CompositeConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let w = wrapper(&common.model_type).ok_or_else(|| {
@@ -163,16 +208,7 @@ impl CompositeConfig {
         if let (true, Some(obj)) = (w.text_fixed, text_value.as_object_mut()) {
             obj.insert("model_type".into(), Value::String(w.text_type.into()));
         }
-        let text_type = match text_value.get("model_type") {
-            None => w.text_type.to_string(),
-            Some(Value::String(s)) => s.clone(),
-            Some(other) => {
-                return Err(ConfigError::field(
-                    "text_config.model_type",
-                    format!("expected a string, found {other}"),
-                ));
-            }
-        };
+        let text_type = sub_type(&text_value, "text_config", w.text_type)?;
         let text_tie =
             top_flag(&text_value, "tie_word_embeddings", false).map_err(|e| nested("text_config", e))?;
         let top =
@@ -192,31 +228,7 @@ impl CompositeConfig {
                 ),
             });
         }
-        let text_class = text_class(&text_type, generation).ok_or_else(|| {
-            ConfigError::field(
-                "text_config.model_type",
-                format!(
-                    "{text_type:?} is not a language model type the planner knows inside {}",
-                    w.model_type
-                ),
-            )
-        })?;
-        let resolve = crate::family::info(&text_type).and_then(|f| f.resolve);
-        if let Some(obj) = text_value.as_object_mut() {
-            // The wrapper's LM head, not the text model's, is tied or not: its flag decides.
-            obj.insert("tie_word_embeddings".into(), Value::Bool(tie));
-            obj.remove("architectures");
-        }
-        let text_common =
-            Common { model_type: text_type.clone(), architecture: Some(text_class), torch_dtype: None };
-        let text = match (vision.cross_tokens(), resolve) {
-            (Some(n), _) => super::mllama::text_in_wrapper(&text_value, &text_common, n),
-            (None, Some(resolve)) => resolve(&text_value, &text_common),
-            (None, None) => {
-                Err(ConfigError::field("model_type", format!("{text_type:?} is not planned yet")))
-            }
-        }
-        .map_err(|e| nested("text_config", e))?;
+        let text = language_model(text_value, &text_type, generation, tie, w.model_type, vision.cross_tokens())?;
         let (projector, image_tokens) = match w.model_type {
             "gemma3" => {
                 let n = top_size(value, "mm_tokens_per_image", 256, &mut d)?;

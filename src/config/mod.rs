@@ -4,9 +4,11 @@
 //! can say which numbers rest on a default.
 
 pub mod albert;
+pub mod audio_lm;
 pub mod bart;
 pub mod bert;
 pub mod bloom;
+pub mod blt;
 pub mod canine;
 pub mod clip_text;
 pub mod composite;
@@ -46,6 +48,9 @@ pub mod mobilebert;
 pub mod modernbert;
 pub mod modernvbert;
 mod moe_read;
+pub mod mimi;
+pub mod moshi;
+pub mod moshi_depth;
 pub mod mpnet;
 pub mod nllb_moe;
 pub mod pegasus_x;

@@ -208,6 +208,7 @@ pub fn not_yet(model_type: &str) -> Option<&'static str> {
         .chain(super::described_newdec::NOT_YET)
         .chain(super::described_enc7::NOT_YET)
         .chain(super::described_misc6::NOT_YET)
+        .chain(super::described_txc::NOT_YET)
         .find(|(t, _)| *t == model_type)
         .map(|(_, why)| *why)
 }

@@ -59,13 +59,4 @@ pub const FAMILIES: &[FamilyInfo] = &[
 ];
 
 /// This area's types the planner cannot yet say exactly, with why (read by `not_yet`).
-pub const NOT_YET: &[(&str, &str)] = &[
-    (
-        "audioflamingo3",
-        "Audio Flamingo 3 joins a Whisper-style audio encoder (`audio_config`) through a projector to a Qwen2 language model; the planner has no audio tower for a composite model yet",
-    ),
-    (
-        "musicflamingo",
-        "Music Flamingo joins Audio Flamingo 3's audio encoder, with rotary time embeddings, through a projector to a Qwen2 language model; the planner has no audio tower for a composite model yet",
-    ),
-];
+pub const NOT_YET: &[(&str, &str)] = &[];

@@ -72,12 +72,4 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "hrm_text",
         "HRM stacks a high-level and a low-level recurrent module that run in nested loops over the same tokens; the planner has no such structure yet",
     ),
-    (
-        "moshi",
-        "Moshi runs a depth transformer over audio codebooks beside its text decoder; the planner has no such structure yet",
-    ),
-    (
-        "blt",
-        "The Byte Latent Transformer encodes bytes with hash n-gram embeddings and cross-attention into patches for a global transformer; the planner has no such structure yet",
-    ),
 ];

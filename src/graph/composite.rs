@@ -44,28 +44,7 @@ pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
     let t = format!("{p}{}", w.tower);
     let mut sections = c.vision.sections(&t);
     sections.push(projector(c, &format!("{p}{}", w.projector)));
-    let lm = format!("{p}{}.", w.language_model);
-    // Llama 4 keeps the text class whole under `language_model.`; the others move its base model.
-    let moved = |name: &str, lm: &str| if w.text_whole { format!("{lm}{name}") } else { moved(name, lm) };
-    for mut s in c.text.graph(seq).sections {
-        if s.role != Role::Head || w.text_whole {
-            s.name = moved(&s.name, &lm);
-            for n in &mut s.nodes {
-                if n.op != Op::Input {
-                    n.name = moved(&n.name, &lm);
-                }
-                for t in &mut n.params {
-                    t.name = moved(&t.name, &lm);
-                }
-            }
-        }
-        for n in &mut s.nodes {
-            for t in &mut n.params {
-                t.tied_to = t.tied_to.as_ref().map(|to| moved(to, &lm));
-            }
-        }
-        sections.push(s);
-    }
+    sections.extend(language_sections(c.text.as_ref(), seq, &format!("{p}{}.", w.language_model), w.text_whole));
     if let Some(labels) = c.score_labels {
         let (what, rows) = match c.score_per_token {
             true => ("labels per token", seq),
@@ -75,6 +54,33 @@ pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
         sections.push(Section { name: "score".into(), role: Role::Head, repeat: 1, nodes: vec![node] });
     }
     Graph { seq_len: seq, sections }
+}
+
+/// The language model's graph with its sections moved under `lm` (`model.language_model.`); its
+/// head keeps its own name.
+pub(crate) fn language_sections(text: &dyn Architecture, seq: u64, lm: &str, whole: bool) -> Vec<Section> {
+    // Llama 4 keeps the text class whole under `language_model.`; the others move its base model.
+    let to = |name: &str| if whole { format!("{lm}{name}") } else { moved(name, lm) };
+    let mut sections = text.graph(seq).sections;
+    for s in &mut sections {
+        if s.role != Role::Head || whole {
+            s.name = to(&s.name);
+            for n in &mut s.nodes {
+                if n.op != Op::Input {
+                    n.name = to(&n.name);
+                }
+                for t in &mut n.params {
+                    t.name = to(&t.name);
+                }
+            }
+        }
+        for n in &mut s.nodes {
+            for t in &mut n.params {
+                t.tied_to = t.tied_to.as_ref().map(|to_| to(to_));
+            }
+        }
+    }
+    sections
 }
 
 fn projector(c: &CompositeConfig, m: &str) -> Section {

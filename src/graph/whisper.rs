@@ -5,6 +5,8 @@
 use super::bart::{decoder_layer, encoder_layer, layer_norm, linear};
 use super::common::kv_what;
 use super::kv::{KvGroup, KvLayout};
+use serde::Serialize;
+
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::whisper::{Head, WhisperConfig};
 
@@ -64,32 +66,15 @@ pub fn build(c: &WhisperConfig, seq: u64) -> Graph {
     let src = c.max_source_positions;
     let mut sections = vec![];
     if c.has_encoder() {
-        let e = format!("{p}encoder");
-        sections.push(Section {
-            name: e.clone(),
-            role: Role::Embeddings,
-            repeat: 1,
-            nodes: vec![
-                Node::new(
-                    "input_features",
-                    Op::Input,
-                    format!("log-mel spectrogram: {} bins x {} frames (30 s)", c.num_mel_bins, 2 * src),
-                    &[c.num_mel_bins, 2 * src],
-                ),
-                conv(&format!("{e}.conv1"), "kernel 3, then GELU", &[2 * src, h], c.num_mel_bins, h),
-                conv(&format!("{e}.conv2"), "kernel 3, stride 2, then GELU", &[src, h], h, h),
-                Node::new(
-                    format!("{e}.embed_positions"),
-                    Op::Embedding,
-                    format!("{src} positions, sinusoidal values stored as a frozen parameter (requires_grad False)"),
-                    &[src, h],
-                )
-                .with([Tensor::new(format!("{e}.embed_positions.weight"), &[src, h])]),
-            ],
-        });
-        let (heads, ffn) = (c.encoder_attention_heads, c.encoder_ffn_dim);
-        let layer = |l: &str| encoder_layer(l, src, h, heads, ffn, act, false);
-        sections.extend(layers_then_norm(&e, c.encoder_layers, layer, "the encoder's output", [src, h]));
+        let sizes = EncoderSizes {
+            mel_bins: c.num_mel_bins,
+            positions: src,
+            hidden: h,
+            layers: c.encoder_layers,
+            heads: c.encoder_attention_heads,
+            ffn: c.encoder_ffn_dim,
+        };
+        sections.extend(encoder(&format!("{p}encoder"), &sizes, act));
     }
     if c.has_decoder() {
         let dec = format!("{p}decoder");
@@ -149,6 +134,51 @@ pub fn build(c: &WhisperConfig, seq: u64) -> Graph {
         sections.push(Section { name: "classifier".into(), role: Role::Head, repeat: 1, nodes });
     }
     Graph { seq_len: seq, sections }
+}
+
+/// A Whisper encoder's sizes (`max_source_positions` frames after the strided convolution).
+#[derive(Debug, Clone, Serialize)]
+pub struct EncoderSizes {
+    pub mel_bins: u64,
+    pub positions: u64,
+    pub hidden: u64,
+    pub layers: u64,
+    pub heads: u64,
+    pub ffn: u64,
+}
+
+/// A Whisper encoder under `e`: the two convolutions over the log-mel spectrogram, the frozen
+/// sinusoidal positions, the pre-norm layers and the final `layer_norm` (also the audio tower of
+/// Audio Flamingo 3, whose average pooling has no weights).
+pub fn encoder(e: &str, s: &EncoderSizes, act: &str) -> Vec<Section> {
+    let (h, src) = (s.hidden, s.positions);
+    let mut sections = vec![Section {
+        name: e.to_string(),
+        role: Role::Embeddings,
+        repeat: 1,
+        nodes: vec![
+            Node::new(
+                "input_features",
+                Op::Input,
+                format!("log-mel spectrogram: {} bins x {} frames (30 s)", s.mel_bins, 2 * src),
+                &[s.mel_bins, 2 * src],
+            ),
+            conv(&format!("{e}.conv1"), "kernel 3, then GELU", &[2 * src, h], s.mel_bins, h),
+            conv(&format!("{e}.conv2"), "kernel 3, stride 2, then GELU", &[src, h], h, h),
+            Node::new(
+                format!("{e}.embed_positions"),
+                Op::Embedding,
+                format!(
+                    "{src} positions, sinusoidal values stored as a frozen parameter (requires_grad False)"
+                ),
+                &[src, h],
+            )
+            .with([Tensor::new(format!("{e}.embed_positions.weight"), &[src, h])]),
+        ],
+    }];
+    let layer = |l: &str| encoder_layer(l, src, h, s.heads, s.ffn, act, false);
+    sections.extend(layers_then_norm(e, s.layers, layer, "the encoder's output", [src, h]));
+    sections
 }
 
 pub fn checkpoint_candidates(c: &WhisperConfig) -> Vec<Candidate> {
