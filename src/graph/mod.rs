@@ -78,6 +78,7 @@ mod spec_cache;
 mod spec_extras;
 mod spec_hybrid;
 mod spec_longcat;
+mod spec_moe;
 pub mod ssm;
 pub mod t5;
 mod t5_blocks;
