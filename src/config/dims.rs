@@ -27,6 +27,18 @@ pub struct Dims {
     pub experts_per_token: Option<u64>,
 }
 
+/// [`Dims::mha`] over a config whose fields carry these names: `hidden_size`, `num_layers`,
+/// `num_heads`, `vocab_size`, and unless given, `intermediate_size` and `max_position_embeddings`.
+macro_rules! mha_dims {
+    ($c:expr) => {
+        $crate::config::mha_dims!($c, $c.intermediate_size, $c.max_position_embeddings)
+    };
+    ($c:expr, $ffn:expr, $context:expr) => {
+        $crate::config::Dims::mha($c.hidden_size, $c.num_layers, $c.num_heads, $ffn, $c.vocab_size, $context)
+    };
+}
+pub(crate) use mha_dims;
+
 impl Dims {
     /// A dense stack of multi-head layers: every head has its own keys and values, `hidden / heads`
     /// wide; every position is usable; no experts. A family overrides what differs.

@@ -116,10 +116,7 @@ impl FsmtConfig {
             "FSMTModel" => false,
             "FSMTForConditionalGeneration" => true,
             _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
+                return Err(super::read::unknown_class(&class));
             }
         };
         Ok(FsmtConfig {

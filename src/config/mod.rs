@@ -109,6 +109,7 @@ pub mod zamba_core;
 pub mod zaya;
 
 pub use dims::Dims;
+pub(crate) use dims::mha_dims;
 pub use types::QkNorm;
 
 use serde::Serialize;

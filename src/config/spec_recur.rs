@@ -59,10 +59,7 @@ impl RwkvConfig {
             "RwkvModel" => false,
             "RwkvForCausalLM" => true,
             _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
+                return Err(super::read::unknown_class(&class));
             }
         };
         Ok(RwkvConfig {
@@ -220,19 +217,12 @@ impl XlstmConfig {
             "xLSTMModel" => false,
             "xLSTMForCausalLM" => true,
             _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
+                return Err(super::read::unknown_class(&class));
             }
         };
         // The class declares no tied weights: its lm_head is its own whatever the flag says.
         let _ = flag("tie_word_embeddings", raw.tie_word_embeddings, false, &mut d);
-        let pad_token_id = match raw.pad_token_id {
-            Some(p) => Some(p),
-            None if value.get("pad_token_id").is_some() => None,
-            None => Some(1),
-        };
+        let pad_token_id = super::read::pad_or_null(raw.pad_token_id, value, 1);
         Ok(XlstmConfig {
             class,
             causal_lm,

@@ -138,18 +138,11 @@ impl SsmConfig {
             Some("Model") => false,
             Some("ForCausalLM") => true,
             _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
+                return Err(super::read::unknown_class(&class));
             }
         };
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, t.tie, &mut d);
-        let pad_token_id = match raw.pad_token_id {
-            Some(p) => Some(p),
-            None if value.get("pad_token_id").is_some() => None,
-            None => Some(t.pad),
-        };
+        let pad_token_id = super::read::pad_or_null(raw.pad_token_id, value, t.pad);
         Ok(SsmConfig {
             class,
             causal_lm,

@@ -248,3 +248,24 @@ pub(crate) fn lm_head(
         embeddings,
     )])
 }
+
+/// Each size is bounded on its own, but their products can still describe a model no machine
+/// holds, whose count would overflow: the graph (built at one token) is sized in floating point
+/// first, and refused past 1e15 parameters, naming the key `field_of` gives for the name of the
+/// node holding the most.
+pub(crate) fn check_scale(
+    g: &super::Graph,
+    field_of: impl FnOnce(&str) -> &'static str,
+) -> Result<(), crate::config::ConfigError> {
+    const MAX_SCALARS: f64 = 1e15;
+    let (total, name) = g.approx_scalars();
+    if total <= MAX_SCALARS {
+        return Ok(());
+    }
+    Err(crate::config::ConfigError::field(
+        field_of(name),
+        format!(
+            "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
+        ),
+    ))
+}

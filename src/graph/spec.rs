@@ -23,28 +23,16 @@ impl SpecConfig {
         Ok(c)
     }
 
-    /// Each size is bounded alone, but their products can still overflow a count: the graph is
-    /// sized in floating point first (at one token) and refused past 1e15 parameters.
+    /// Refuses sizes whose product is beyond any real model ([`super::common::check_scale`]).
     fn check_scale(&self) -> Result<(), ConfigError> {
-        const MAX_SCALARS: f64 = 1e15;
-        let g = build(self, 1);
-        let (total, name) = g.approx_scalars();
-        if total <= MAX_SCALARS {
-            return Ok(());
-        }
-        let field = match (&self.spec.moe, name) {
+        let field = |name: &str| match (&self.spec.moe, name) {
             (_, n) if n.contains("embed_tokens") || n == "lm_head" => "vocab_size",
             (Some(m), n) if n.contains(".experts") => m.experts_key,
             (_, n) if n.contains("self_attn") => "num_attention_heads",
             (_, n) if n.contains("proj") => self.spec.dense_width_key,
             _ => "num_hidden_layers",
         };
-        Err(ConfigError::field(
-            field,
-            format!(
-                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
-            ),
-        ))
+        super::common::check_scale(&build(self, 1), field)
     }
 
     fn prefix(&self) -> &'static str {
