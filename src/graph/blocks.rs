@@ -48,17 +48,20 @@ pub(crate) fn embedding(name: &str, detail: impl Into<String>, seq: u64, rows: u
         .with([Tensor::new(format!("{name}.weight"), &[rows, width])])
 }
 
-/// The first section of a decoder: the token ids and the embedding table `name` (vocab x width).
-pub(crate) fn token_embeddings(name: &str, seq: u64, vocab: u64, width: u64) -> Section {
+/// An embeddings section under `name`: the token ids, then `nodes` (the tables, their norm).
+pub(crate) fn embeddings_section(name: &str, seq: u64, nodes: impl IntoIterator<Item = Node>) -> Section {
+    let ids = Node::new("input_ids", Op::Input, "token ids", &[seq]);
     Section {
         name: name.into(),
         role: Role::Embeddings,
         repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(name, format!("{vocab} tokens"), seq, vocab, width),
-        ],
+        nodes: [ids].into_iter().chain(nodes).collect(),
     }
+}
+
+/// The first section of a decoder: the token ids and the embedding table `name` (vocab x width).
+pub(crate) fn token_embeddings(name: &str, seq: u64, vocab: u64, width: u64) -> Section {
+    embeddings_section(name, seq, [embedding(name, format!("{vocab} tokens"), seq, vocab, width)])
 }
 
 /// Grouped-query attention (MHA when `kv_heads == heads`, MQA when it is 1): its projections, its

@@ -209,12 +209,10 @@ pub(crate) fn word_and_position_embeddings(
     [v, positions, h]: [u64; 3],
     what: String,
 ) -> Section {
-    Section {
-        name: emb.into(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", super::Op::Input, "token ids", &[seq]),
+    super::blocks::embeddings_section(
+        &emb,
+        seq,
+        [
             super::embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens"), seq, v, h),
             super::embedding(&format!("{emb}.position_embeddings"), what, seq, positions, h),
             super::bert::layer_norm(
@@ -224,7 +222,7 @@ pub(crate) fn word_and_position_embeddings(
                 h,
             ),
         ],
-    }
+    )
 }
 
 /// A section of one node under the node's own name: a model's final norm, or its head.
@@ -268,4 +266,12 @@ pub(crate) fn check_scale(
             "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
         ),
     ))
+}
+
+/// ELECTRA's replaced-token discriminator (Funnel's too): a dense layer, then one logit per
+/// token, which `what` words.
+pub(crate) fn discriminator_head(act: &str, seq: u64, h: u64, what: &str) -> (&'static str, Vec<Node>) {
+    let d = "discriminator_predictions";
+    let dense = linear(&format!("{d}.dense"), &format!("dense, then {act}"), seq, h, h);
+    (d, vec![dense, linear(&format!("{d}.dense_prediction"), what, seq, h, 1)])
 }

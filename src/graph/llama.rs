@@ -140,16 +140,12 @@ pub fn build(c: &DecoderConfig, seq: u64) -> Graph {
     let embed = format!("{p}embed_tokens");
     let embed_weight = format!("{embed}.weight");
     let scale = if c.desc.gemma_norm { format!(", scaled by sqrt({h})") } else { String::new() };
-    let mut sections = vec![Section {
-        name: embed.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            Node::new(&embed, Op::Embedding, format!("{v} tokens{scale}"), &[seq, h])
-                .with([Tensor::new(&embed_weight, &[v, h])]),
-        ],
-    }];
+    let mut sections = vec![super::blocks::embeddings_section(
+        &embed,
+        seq,
+        [Node::new(&embed, Op::Embedding, format!("{v} tokens{scale}"), &[seq, h])
+            .with([Tensor::new(&embed_weight, &[v, h])])],
+    )];
 
     // Layers whose MLP differs (dense layers before or between mixture-of-experts layers) cannot
     // share a section: a run from layer 0 repeats with `{i}`, later layers are named one by one.
