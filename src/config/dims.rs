@@ -60,6 +60,17 @@ impl Dims {
             experts_per_token: None,
         }
     }
+
+    /// A stack without attention (state-space and recurrent layers): one nominal head of width
+    /// 0, so attention terms vanish; the context is what the plan assumes.
+    pub(crate) fn attention_free(hidden: u64, layers: u64, ffn: u64, vocab: u64, context: u64) -> Dims {
+        Dims {
+            num_heads: 1,
+            num_kv_heads: 1,
+            head_dim: 0,
+            ..Dims::mha(hidden, layers, 1, ffn, vocab, context)
+        }
+    }
 }
 
 /// `heads` (read from `field`) checked to divide `width`: a head width that is not whole has no

@@ -78,21 +78,12 @@ impl RwkvConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
+        let (h, layers, ffn, v) =
+            (self.hidden_size, self.num_layers, self.intermediate_size, self.vocab_size);
         super::Dims {
-            // No attention: one nominal head of width 0, so attention terms vanish.
-            num_heads: 1,
-            num_kv_heads: 1,
-            head_dim: 0,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_epsilon,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                1,
-                self.intermediate_size,
-                self.vocab_size,
-                self.context_length,
-            )
+            ..super::Dims::attention_free(h, layers, ffn, v, self.context_length)
         }
     }
 }
@@ -245,20 +236,11 @@ impl XlstmConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
+        let (h, blocks, ffn, v) = (self.hidden_size, self.num_blocks, self.ffn_dim, self.vocab_size);
         super::Dims {
-            num_heads: 1,
-            num_kv_heads: 1,
-            head_dim: 0,
             pad_token_id: self.pad_token_id,
             layer_norm_eps: self.norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_blocks,
-                1,
-                self.ffn_dim,
-                self.vocab_size,
-                super::ssm::SSM_PLAN_CONTEXT,
-            )
+            ..super::Dims::attention_free(h, blocks, ffn, v, super::ssm::SSM_PLAN_CONTEXT)
         }
     }
 }

@@ -192,22 +192,13 @@ impl SsmConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
+        let (h, layers, ffn, v) =
+            (self.hidden_size, self.num_layers, self.intermediate_size, self.vocab_size);
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            // No attention: one nominal head of width 0, so attention terms vanish.
-            num_heads: 1,
-            num_kv_heads: 1,
-            head_dim: 0,
-            intermediate_size: self.intermediate_size,
-            vocab_size: self.vocab_size,
-            context: SSM_PLAN_CONTEXT,
-            usable_context: SSM_PLAN_CONTEXT,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_epsilon,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::attention_free(h, layers, ffn, v, SSM_PLAN_CONTEXT)
         }
     }
 }

@@ -218,21 +218,25 @@ pub(crate) fn ln_f_and_head(
     width: u64,
     vocab: u64,
 ) -> Vec<Section> {
-    let mut sections = vec![Section {
-        name: format!("{prefix}ln_f"),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![layer_norm(&format!("{prefix}ln_f"), "final norm", &[seq, width], width, true)],
-    }];
-    let names = HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: String::new(),
-        score_rows: None,
-        token: "classifier",
-        tied_to,
-    };
-    sections.extend(head_section(head, &names, seq, width, vocab));
+    let ln_f = layer_norm(&format!("{prefix}ln_f"), "final norm", &[seq, width], width, true);
+    norm_and_head(ln_f, (head, "classifier"), tied_to, seq, width, vocab)
+}
+
+/// The final norm, a section of its own, then the head class's `lm_head` (tied to `tied_to` when
+/// given, without bias) or its `token` head (`score`, `classifier`).
+pub(crate) fn norm_and_head(
+    norm: Node,
+    (head, token): (DecoderHead, &'static str),
+    tied_to: Option<&str>,
+    seq: u64,
+    h: u64,
+    v: u64,
+) -> Vec<Section> {
+    let mut sections =
+        vec![Section { name: norm.name.clone(), role: Role::Layers, repeat: 1, nodes: vec![norm] }];
+    let names =
+        HeadNames { lm: "lm_head", lm_bias: false, lm_note: String::new(), token, score_rows: None, tied_to };
+    sections.extend(head_section(head, &names, seq, h, v));
     sections
 }
 
