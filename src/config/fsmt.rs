@@ -115,9 +115,7 @@ impl FsmtConfig {
         let generation = match class.as_str() {
             "FSMTModel" => false,
             "FSMTForConditionalGeneration" => true,
-            _ => {
-                return Err(super::read::unknown_class(&class));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         Ok(FsmtConfig {
             class,

@@ -126,9 +126,7 @@ impl JambaConfig {
             "JambaModel" => None,
             "JambaForCausalLM" => Some(None),
             "JambaForSequenceClassification" => Some(Some(classifier_labels(num_labels(value)?, &mut d)?)),
-            _ => {
-                return Err(super::read::unknown_class(&class));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         let pad_token_id = super::read::pad_or_null(raw.pad_token_id, value, 0);
         Ok(JambaConfig {

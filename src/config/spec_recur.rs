@@ -58,9 +58,7 @@ impl RwkvConfig {
         let causal_lm = match class.as_str() {
             "RwkvModel" => false,
             "RwkvForCausalLM" => true,
-            _ => {
-                return Err(super::read::unknown_class(&class));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         Ok(RwkvConfig {
             class,
@@ -207,9 +205,7 @@ impl XlstmConfig {
         let causal_lm = match class.as_str() {
             "xLSTMModel" => false,
             "xLSTMForCausalLM" => true,
-            _ => {
-                return Err(super::read::unknown_class(&class));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         // The class declares no tied weights: its lm_head is its own whatever the flag says.
         let _ = flag("tie_word_embeddings", raw.tie_word_embeddings, false, &mut d);

@@ -101,9 +101,7 @@ impl RecurrentGemmaConfig {
         let causal_lm = match class.as_str() {
             "RecurrentGemmaModel" => false,
             "RecurrentGemmaForCausalLM" => true,
-            _ => {
-                return Err(super::read::unknown_class(&class));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         let pad_token_id = super::read::pad_or_null(raw.pad_token_id, value, 0);
         Ok(RecurrentGemmaConfig {

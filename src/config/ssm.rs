@@ -137,9 +137,7 @@ impl SsmConfig {
         let causal_lm = match class.strip_prefix(t.prefix) {
             Some("Model") => false,
             Some("ForCausalLM") => true,
-            _ => {
-                return Err(super::read::unknown_class(&class));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, t.tie, &mut d);
         let pad_token_id = super::read::pad_or_null(raw.pad_token_id, value, t.pad);

@@ -174,9 +174,7 @@ impl T5GemmaConfig {
             "T5GemmaForTokenClassification" => {
                 T5GemmaHead::Classifier { labels: labels(&mut d)?, tokens: true }
             }
-            _ => {
-                return Err(super::read::unknown_class(&class));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         let encoder = stack(value, "encoder", &mut d)?;
         let decoder = stack(value, "decoder", &mut d)?;
