@@ -72,7 +72,7 @@ fn kind_of(class: &str) -> Result<ProphetNetClass, ConfigError> {
         Some("ForCausalLM") => ProphetNetClass::CausalLm,
         Some("Encoder") => ProphetNetClass::Encoder,
         Some("Decoder") => ProphetNetClass::Decoder,
-        _ => return Err(super::read::unknown_class(&class)),
+        _ => return Err(super::read::unknown_class(class)),
     })
 }
 

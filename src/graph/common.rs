@@ -210,7 +210,7 @@ pub(crate) fn word_and_position_embeddings(
     what: String,
 ) -> Section {
     super::blocks::embeddings_section(
-        &emb,
+        emb,
         seq,
         [
             super::embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens"), seq, v, h),
