@@ -108,7 +108,7 @@ impl AlbertConfig {
     pub fn dims(&self) -> super::Dims {
         // Applications, not parameter sets: activations and the serving working set grow with
         // every pass through a shared layer.
-        super::Dims { ..super::encoders::encoder_dims!(self) }
+        super::encoders::encoder_dims!(self)
     }
 }
 
@@ -116,9 +116,7 @@ impl AlbertConfig {
 mod tests {
     use super::*;
 
-    fn albert(text: &str) -> Result<AlbertConfig, ConfigError> {
-        crate::config::testing::read(text, AlbertConfig::resolve)
-    }
+    crate::config::testing::reader!(albert, AlbertConfig);
 
     #[test]
     fn defaults_are_the_xxlarge_shape() {

@@ -166,12 +166,7 @@ impl BartConfig {
         };
         let labels = num_labels_or(value, dd.num_labels)?;
         let class = class_or(common, &format!("{}Model", desc.prefix), &mut d);
-        let head = classify(desc, &class, labels.0).ok_or_else(|| {
-            ConfigError::field(
-                "architectures[0]",
-                format!("class {class} is not one the planner knows for this family"),
-            )
-        })?;
+        let head = classify(desc, &class, labels.0).ok_or_else(|| super::read::unknown_class(&class))?;
         if matches!(head, Head::SequenceClassification { .. }) {
             classifier_labels(labels, &mut d)?;
         }

@@ -52,10 +52,7 @@ pub(crate) fn model_or_causal_lm(
     match class.strip_prefix(prefix) {
         Some("Model") => Ok((class, false)),
         Some("ForCausalLM") => Ok((class, true)),
-        _ => Err(ConfigError::field(
-            "architectures[0]",
-            format!("class {class} is not one the planner knows for this family"),
-        )),
+        _ => Err(super::read::unknown_class(&class)),
     }
 }
 

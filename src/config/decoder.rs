@@ -47,12 +47,7 @@ pub(crate) fn classify(
             base
         }
     };
-    let unknown = || {
-        ConfigError::field(
-            "architectures[0]",
-            format!("class {class} is not one the planner knows for this family"),
-        )
-    };
+    let unknown = || super::read::unknown_class(&class);
     let rest = class.strip_prefix(classes.prefix).ok_or_else(unknown)?;
     let head = match rest {
         "Model" => DecoderHead::Model,

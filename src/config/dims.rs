@@ -27,6 +27,18 @@ pub struct Dims {
     pub experts_per_token: Option<u64>,
 }
 
+/// [`Dims::mha`] over a config whose fields carry these names: `hidden_size`, `num_layers`,
+/// `num_heads`, `vocab_size`, and unless given, `intermediate_size` and `max_position_embeddings`.
+macro_rules! mha_dims {
+    ($c:expr) => {
+        $crate::config::mha_dims!($c, $c.intermediate_size, $c.max_position_embeddings)
+    };
+    ($c:expr, $ffn:expr, $context:expr) => {
+        $crate::config::Dims::mha($c.hidden_size, $c.num_layers, $c.num_heads, $ffn, $c.vocab_size, $context)
+    };
+}
+pub(crate) use mha_dims;
+
 impl Dims {
     /// A dense stack of multi-head layers: every head has its own keys and values, `hidden / heads`
     /// wide; every position is usable; no experts. A family overrides what differs.
@@ -46,6 +58,17 @@ impl Dims {
             layer_norm_eps: 0.0,
             num_experts: None,
             experts_per_token: None,
+        }
+    }
+
+    /// A stack without attention (state-space and recurrent layers): one nominal head of width
+    /// 0, so attention terms vanish; the context is what the plan assumes.
+    pub(crate) fn attention_free(hidden: u64, layers: u64, ffn: u64, vocab: u64, context: u64) -> Dims {
+        Dims {
+            num_heads: 1,
+            num_kv_heads: 1,
+            head_dim: 0,
+            ..Dims::mha(hidden, layers, 1, ffn, vocab, context)
         }
     }
 }

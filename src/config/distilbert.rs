@@ -122,9 +122,7 @@ impl DistilBertConfig {
 mod tests {
     use super::*;
 
-    fn distilbert(text: &str) -> Result<DistilBertConfig, ConfigError> {
-        crate::config::testing::read(text, DistilBertConfig::resolve)
-    }
+    crate::config::testing::reader!(distilbert, DistilBertConfig);
 
     #[test]
     fn standard_names_are_aliases_of_the_family_keys() {

@@ -118,7 +118,7 @@ impl ElectraConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
-        super::Dims { ..super::encoders::encoder_dims!(self) }
+        super::encoders::encoder_dims!(self)
     }
 }
 
@@ -126,9 +126,7 @@ impl ElectraConfig {
 mod tests {
     use super::*;
 
-    fn electra(text: &str) -> Result<ElectraConfig, ConfigError> {
-        crate::config::testing::read(text, ElectraConfig::resolve)
-    }
+    crate::config::testing::reader!(electra, ElectraConfig);
 
     #[test]
     fn defaults_are_the_small_generator_shape() {

@@ -90,10 +90,7 @@ impl EncoderDecoderConfig {
         let mut d = Vec::new();
         let class = super::class_or(common, "EncoderDecoderModel", &mut d);
         if class != "EncoderDecoderModel" {
-            return Err(ConfigError::field(
-                "architectures[0]",
-                format!("class {class} is not one the planner knows for this family"),
-            ));
+            return Err(super::read::unknown_class(&class));
         }
         let (mut enc_value, encoder_type) = part(value, "encoder")?;
         if encoder_type == "encoder-decoder" {

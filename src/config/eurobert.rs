@@ -156,14 +156,7 @@ impl EuroBertConfig {
             pad_token_id: Some(self.pad_token_id),
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.rms_norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            ..super::mha_dims!(self)
         }
     }
 }
@@ -172,9 +165,7 @@ impl EuroBertConfig {
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> Result<EuroBertConfig, ConfigError> {
-        crate::config::testing::read(text, EuroBertConfig::resolve)
-    }
+    crate::config::testing::reader!(read, EuroBertConfig);
 
     #[test]
     fn key_value_heads_and_head_width_follow_the_heads_when_left_out() {

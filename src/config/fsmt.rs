@@ -115,12 +115,7 @@ impl FsmtConfig {
         let generation = match class.as_str() {
             "FSMTModel" => false,
             "FSMTForConditionalGeneration" => true,
-            _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         Ok(FsmtConfig {
             class,

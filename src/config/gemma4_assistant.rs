@@ -60,10 +60,7 @@ impl Gemma4AssistantConfig {
         let mut d = Vec::new();
         let class = super::class_or(common, base, &mut d);
         if class != base {
-            return Err(ConfigError::field(
-                "architectures[0]",
-                format!("class {class} is not one the planner knows for this family"),
-            ));
+            return Err(super::read::unknown_class(&class));
         }
         let mut text = match value.get("text_config") {
             None | Some(Value::Null) => Value::Object(Default::default()),

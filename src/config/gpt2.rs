@@ -164,9 +164,7 @@ fn double_heads_summary(
 mod tests {
     use super::*;
 
-    fn gpt2(text: &str) -> Result<Gpt2Config, ConfigError> {
-        crate::config::testing::read(text, Gpt2Config::resolve)
-    }
+    crate::config::testing::reader!(gpt2, Gpt2Config);
 
     #[test]
     fn aliases_are_read_and_win_over_the_own_key() {

@@ -10,25 +10,16 @@ use serde_json::Value;
 use super::decoder::{Classes, DecoderHead, classify};
 use super::spec::{Dv, Reader, Spec};
 use super::spec_dense::BASE;
+use super::spec_llama_like::keys;
 use super::{Common, ConfigError, Defaulted};
 use Dv::{B, F, Null, S, U};
 
 const KEYS: Spec = Spec {
     model_type: "gpt_bigcode",
-    keys: &[
-        ("vocab_size", U(50257)),
-        ("n_positions", U(1024)),
-        ("n_embd", U(768)),
-        ("n_layer", U(12)),
-        ("n_head", U(12)),
-        ("n_inner", Null),
-        ("activation_function", S("gelu_pytorch_tanh")),
-        ("layer_norm_epsilon", F(1e-5)),
-        ("pad_token_id", Null),
-        ("multi_query", B(true)),
-        ("add_cross_attention", B(false)),
-        ("tie_word_embeddings", B(true)),
-    ],
+    keys: keys![vocab_size: U(50257), n_positions: U(1024), n_embd: U(768), n_layer: U(12), n_head: U(12),
+        n_inner: Null, activation_function: S("gelu_pytorch_tanh"), layer_norm_epsilon: F(1e-5),
+        pad_token_id: Null, multi_query: B(true), add_cross_attention: B(false),
+        tie_word_embeddings: B(true)],
     aliases: &[
         ("hidden_size", "n_embd"),
         ("max_position_embeddings", "n_positions"),

@@ -106,12 +106,7 @@ impl LxmertConfig {
             Some("Model") => LxmertHead::None,
             Some("ForQuestionAnswering") => LxmertHead::QuestionAnswering,
             Some("ForPreTraining") => LxmertHead::PreTraining(pre_training(&raw, visual_feat_dim, &mut d)?),
-            _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         let qa_used = match &head {
             LxmertHead::QuestionAnswering => true,

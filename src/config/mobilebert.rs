@@ -179,9 +179,7 @@ impl MobileBertConfig {
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> Result<MobileBertConfig, ConfigError> {
-        crate::config::testing::read(text, MobileBertConfig::resolve)
-    }
+    crate::config::testing::reader!(read, MobileBertConfig);
 
     #[test]
     fn the_files_true_hidden_size_wins_over_the_bottleneck() {

@@ -75,6 +75,7 @@ pub mod spec_dec6;
 pub mod spec_dense;
 pub mod spec_dots3;
 pub mod spec_enc6;
+mod spec_experts;
 mod spec_extra;
 pub mod spec_gpt;
 mod spec_gpt_classic;
@@ -98,6 +99,7 @@ pub mod spec_moe3;
 pub mod spec_newdec;
 pub mod spec_olmo_hybrid;
 pub mod spec_own;
+mod spec_patterns;
 mod spec_read;
 pub mod spec_recur;
 pub mod spec_recur_gemma;
@@ -120,6 +122,7 @@ pub mod zaya;
 
 pub use dims::Dims;
 pub(crate) use dims::dividing_heads;
+pub(crate) use dims::mha_dims;
 pub use types::QkNorm;
 
 use serde::Serialize;

@@ -189,14 +189,7 @@ impl ModernBertConfig {
             pad_token_id: Some(self.pad_token_id),
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            ..super::mha_dims!(self)
         }
     }
 }
@@ -205,9 +198,7 @@ impl ModernBertConfig {
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> Result<ModernBertConfig, ConfigError> {
-        crate::config::testing::read(text, ModernBertConfig::resolve)
-    }
+    crate::config::testing::reader!(read, ModernBertConfig);
 
     #[test]
     fn every_third_layer_attends_globally_from_the_first() {

@@ -160,9 +160,7 @@ impl ModernVBertConfig {
 mod tests {
     use super::*;
 
-    fn read(text: &str) -> Result<ModernVBertConfig, ConfigError> {
-        crate::config::testing::read(text, ModernVBertConfig::resolve)
-    }
+    crate::config::testing::reader!(read, ModernVBertConfig);
 
     #[test]
     fn ultravbert_builds_its_default_tower_without_the_pooling_head() {

@@ -93,9 +93,7 @@ impl MpnetConfig {
 mod tests {
     use super::*;
 
-    fn mpnet(text: &str) -> Result<MpnetConfig, ConfigError> {
-        crate::config::testing::read(text, MpnetConfig::resolve)
-    }
+    crate::config::testing::reader!(mpnet, MpnetConfig);
 
     #[test]
     fn positions_lose_the_padding_offset() {

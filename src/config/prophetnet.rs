@@ -72,12 +72,7 @@ fn kind_of(class: &str) -> Result<ProphetNetClass, ConfigError> {
         Some("ForCausalLM") => ProphetNetClass::CausalLm,
         Some("Encoder") => ProphetNetClass::Encoder,
         Some("Decoder") => ProphetNetClass::Decoder,
-        _ => {
-            return Err(ConfigError::field(
-                "architectures[0]",
-                format!("class {class} is not one the planner knows for this family"),
-            ));
-        }
+        _ => return Err(super::read::unknown_class(class)),
     })
 }
 

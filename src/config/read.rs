@@ -1,5 +1,6 @@
 //! Keys that the older BERT-like encoder families (ALBERT, ELECTRA, MPNet, DeBERTa-v2,
-//! DistilBERT) read alike, each with its config class's own defaults.
+//! DistilBERT) read alike, each with its config class's own defaults; the padding index as the
+//! state-space hybrids read it; the error for a class a family does not build.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -51,4 +52,21 @@ pub(crate) fn pad_token_id(value: Option<u64>, default: u64, d: &mut Vec<Default
         d.push(Defaulted { field: "pad_token_id", value: default.to_string() });
         default
     })
+}
+
+/// `pad_token_id` as the file writes it: a null stays None, an absent key takes `default`.
+pub(crate) fn pad_or_null(raw: Option<u64>, value: &Value, default: u64) -> Option<u64> {
+    match raw {
+        Some(p) => Some(p),
+        None if value.get("pad_token_id").is_some() => None,
+        None => Some(default),
+    }
+}
+
+/// The error for a class the family does not build, on `architectures[0]`.
+pub(crate) fn unknown_class(class: &str) -> ConfigError {
+    ConfigError::field(
+        "architectures[0]",
+        format!("class {class} is not one the planner knows for this family"),
+    )
 }

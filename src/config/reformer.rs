@@ -72,12 +72,7 @@ fn head_of(class: &str, value: &Value, d: &mut Vec<Defaulted>) -> Result<Reforme
         Some("ForQuestionAnswering") => {
             ReformerHead::Qa { num_labels: classifier_labels(num_labels(value)?, d)? }
         }
-        _ => {
-            return Err(ConfigError::field(
-                "architectures[0]",
-                format!("class {class} is not one the planner knows for this family"),
-            ));
-        }
+        _ => return Err(super::read::unknown_class(class)),
     })
 }
 

@@ -8,6 +8,7 @@ use super::decoder::DecoderHead;
 use super::spec::Dv::{B, F, S, U};
 use super::spec::{HeadKind, Spec, SpecConfig, Window};
 use super::spec_dense::BASE;
+use super::spec_llama_like::keys;
 use super::spec_moe::GPT_OSS_MOE;
 use super::{Common, ConfigError, Defaulted, num_labels_or};
 use HeadKind::{Model, Token};
@@ -18,24 +19,11 @@ pub const NER_LABELS: u64 = 1 + 4 * 8;
 pub const TYPES: &[Spec] = &[Spec {
     model_type: "openai_privacy_filter",
     classes: &[("OpenAIPrivacyFilterModel", Model), ("OpenAIPrivacyFilterForTokenClassification", Token)],
-    keys: &[
-        ("vocab_size", U(200064)),
-        ("hidden_size", U(640)),
-        ("intermediate_size", U(640)),
-        ("num_hidden_layers", U(8)),
-        ("num_attention_heads", U(14)),
-        ("num_key_value_heads", U(2)),
-        ("head_dim", U(64)),
-        ("max_position_embeddings", U(131072)),
-        ("rms_norm_eps", F(1e-5)),
-        ("tie_word_embeddings", B(false)),
+    keys: keys![sizes(200064, 640, 640, 8, 14, U(2), U(64), 131072), rms_norm_eps: F(1e-5),
+        tie_word_embeddings: B(false),
         // Not read by the class: the experts' activation is fixed (as gpt-oss's row says it).
-        ("hidden_act", S("silu")),
-        ("attention_bias", B(true)),
-        ("num_local_experts", U(128)),
-        ("num_experts_per_tok", U(4)),
-        ("sliding_window", U(128)),
-    ],
+        hidden_act: S("silu"), attention_bias: B(true), num_local_experts: U(128), num_experts_per_tok: U(4),
+        sliding_window: U(128)],
     aliases: &[("num_experts", "num_local_experts")],
     sinks: true,
     moe: Some(GPT_OSS_MOE),

@@ -6,6 +6,7 @@ use super::spec::{Bias, Dv, HeadKind, Spec};
 use super::spec_dense::BASE;
 use super::spec_gpt::{Act, Buffers, Ffn, GptDesc, OFF, Positions, Qkv, Residual, SizeKeys};
 use super::spec_gpt_types::BIOGPT;
+use super::spec_llama_like::keys;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, QuestionAnswering, Sequence, Token};
 
@@ -20,21 +21,11 @@ pub(super) const GPT_NEOX: GptDesc = GptDesc {
             ("GPTNeoXForTokenClassification", Token),
             ("GPTNeoXForQuestionAnswering", QuestionAnswering),
         ],
-        keys: &[
-            ("vocab_size", U(50432)),
-            ("hidden_size", U(6144)),
-            ("num_hidden_layers", U(44)),
-            ("num_attention_heads", U(64)),
-            ("intermediate_size", U(24576)),
-            ("hidden_act", S("gelu")),
-            ("max_position_embeddings", U(2048)),
-            ("rotary_pct", F(0.25)),
-            ("layer_norm_eps", F(1e-5)),
-            ("tie_word_embeddings", B(false)),
-            ("use_parallel_residual", B(true)),
-            ("attention_bias", B(true)),
-            ("pad_token_id", Null),
-        ],
+        keys: keys![vocab_size: U(50432), hidden_size: U(6144), num_hidden_layers: U(44),
+            num_attention_heads: U(64), intermediate_size: U(24576), hidden_act: S("gelu"),
+            max_position_embeddings: U(2048), rotary_pct: F(0.25), layer_norm_eps: F(1e-5),
+            tie_word_embeddings: B(false), use_parallel_residual: B(true), attention_bias: B(true),
+            pad_token_id: Null],
         ..BASE
     },
     sizes: SizeKeys { eps: Some("layer_norm_eps"), ..BIOGPT.sizes },
@@ -70,21 +61,11 @@ pub(super) const OPT: GptDesc = GptDesc {
             ("OPTForSequenceClassification", Sequence),
             ("OPTForQuestionAnswering", QuestionAnswering),
         ],
-        keys: &[
-            ("vocab_size", U(50272)),
-            ("hidden_size", U(768)),
-            ("num_hidden_layers", U(12)),
-            ("num_attention_heads", U(12)),
-            ("ffn_dim", U(3072)),
-            ("max_position_embeddings", U(2048)),
-            ("word_embed_proj_dim", Null),
-            ("do_layer_norm_before", B(true)),
-            ("pad_token_id", U(1)),
-            ("enable_bias", B(true)),
-            ("layer_norm_elementwise_affine", B(true)),
-            ("tie_word_embeddings", B(true)),
-            ("activation_function", S("relu")),
-        ],
+        keys: keys![vocab_size: U(50272), hidden_size: U(768), num_hidden_layers: U(12),
+            num_attention_heads: U(12), ffn_dim: U(3072), max_position_embeddings: U(2048),
+            word_embed_proj_dim: Null, do_layer_norm_before: B(true), pad_token_id: U(1),
+            enable_bias: B(true), layer_norm_elementwise_affine: B(true), tie_word_embeddings: B(true),
+            activation_function: S("relu")],
         ..BASE
     },
     sizes: SizeKeys { ffn: Ffn::Key("ffn_dim"), act: Act::Key("activation_function"), ..BIOGPT.sizes },

@@ -6,6 +6,7 @@ use super::spec::{Dv, HeadKind, Spec};
 use super::spec_dense::BASE;
 use super::spec_gpt::{Act, Ffn, GptDesc, OFF, ON, Positions, Qkv, Residual, SizeKeys};
 use super::spec_gpt_types::{BIOGPT, GPT2_ALIASES, GPT2_SIZES, GPTJ};
+use super::spec_llama_like::keys;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, QuestionAnswering, Sequence, Token};
 
@@ -19,17 +20,9 @@ pub const TYPES: &[GptDesc] = &[
                 ("OpenAIGPTLMHeadModel", CausalLm),
                 ("OpenAIGPTForSequenceClassification", Sequence),
             ],
-            keys: &[
-                ("vocab_size", U(40478)),
-                ("n_positions", U(512)),
-                ("n_embd", U(768)),
-                ("n_layer", U(12)),
-                ("n_head", U(12)),
-                ("afn", S("gelu")),
-                ("layer_norm_epsilon", F(1e-5)),
-                ("pad_token_id", Null),
-                ("tie_word_embeddings", B(true)),
-            ],
+            keys: keys![vocab_size: U(40478), n_positions: U(512), n_embd: U(768), n_layer: U(12),
+                n_head: U(12), afn: S("gelu"), layer_norm_epsilon: F(1e-5), pad_token_id: Null,
+                tie_word_embeddings: B(true)],
             aliases: GPT2_ALIASES,
             ..BASE
         },
@@ -59,17 +52,9 @@ pub const TYPES: &[GptDesc] = &[
                 ("CTRLLMHeadModel", CausalLm),
                 ("CTRLForSequenceClassification", Sequence),
             ],
-            keys: &[
-                ("vocab_size", U(246534)),
-                ("n_positions", U(256)),
-                ("n_embd", U(1280)),
-                ("dff", U(8192)),
-                ("n_layer", U(48)),
-                ("n_head", U(16)),
-                ("layer_norm_epsilon", F(1e-6)),
-                ("pad_token_id", Null),
-                ("tie_word_embeddings", B(true)),
-            ],
+            keys: keys![vocab_size: U(246534), n_positions: U(256), n_embd: U(1280), dff: U(8192),
+                n_layer: U(48), n_head: U(16), layer_norm_epsilon: F(1e-6), pad_token_id: Null,
+                tie_word_embeddings: B(true)],
             aliases: GPT2_ALIASES,
             ..BASE
         },
@@ -103,16 +88,9 @@ pub const TYPES: &[GptDesc] = &[
                 ("MptForTokenClassification", Token),
                 ("MptForQuestionAnswering", QuestionAnswering),
             ],
-            keys: &[
-                ("d_model", U(2048)),
-                ("n_heads", U(16)),
-                ("n_layers", U(24)),
-                ("max_seq_len", U(2048)),
-                ("vocab_size", U(50368)),
-                ("layer_norm_epsilon", F(1e-5)),
-                ("tie_word_embeddings", B(true)),
-                ("pad_token_id", Null),
-            ],
+            keys: keys![d_model: U(2048), n_heads: U(16), n_layers: U(24), max_seq_len: U(2048),
+                vocab_size: U(50368), layer_norm_epsilon: F(1e-5), tie_word_embeddings: B(true),
+                pad_token_id: Null],
             aliases: &[
                 ("num_attention_heads", "n_heads"),
                 ("hidden_size", "d_model"),
@@ -161,19 +139,10 @@ pub const TYPES: &[GptDesc] = &[
                 ("PersimmonForSequenceClassification", Sequence),
                 ("PersimmonForTokenClassification", Token),
             ],
-            keys: &[
-                ("vocab_size", U(262144)),
-                ("hidden_size", U(4096)),
-                ("intermediate_size", U(16384)),
-                ("num_hidden_layers", U(36)),
-                ("num_attention_heads", U(64)),
-                ("hidden_act", S("relu2")),
-                ("max_position_embeddings", U(16384)),
-                ("layer_norm_eps", F(1e-5)),
-                ("tie_word_embeddings", B(false)),
-                ("qk_layernorm", B(true)),
-                ("pad_token_id", Null),
-            ],
+            keys: keys![vocab_size: U(262144), hidden_size: U(4096), intermediate_size: U(16384),
+                num_hidden_layers: U(36), num_attention_heads: U(64), hidden_act: S("relu2"),
+                max_position_embeddings: U(16384), layer_norm_eps: F(1e-5), tie_word_embeddings: B(false),
+                qk_layernorm: B(true), pad_token_id: Null],
             ..BASE
         },
         sizes: SizeKeys { eps: Some("layer_norm_eps"), ..BIOGPT.sizes },
@@ -200,18 +169,10 @@ pub const TYPES: &[GptDesc] = &[
         keys: Spec {
             model_type: "gpt_neox_japanese",
             classes: &[("GPTNeoXJapaneseModel", Model), ("GPTNeoXJapaneseForCausalLM", CausalLm)],
-            keys: &[
-                ("vocab_size", U(32000)),
-                ("hidden_size", U(2560)),
-                ("num_hidden_layers", U(32)),
-                ("num_attention_heads", U(32)),
-                ("intermediate_multiple_size", U(4)),
-                ("hidden_act", S("gelu")),
-                ("max_position_embeddings", U(2048)),
-                ("layer_norm_eps", F(1e-5)),
-                ("pad_token_id", Null),
-                ("tie_word_embeddings", B(true)),
-            ],
+            keys: keys![vocab_size: U(32000), hidden_size: U(2560), num_hidden_layers: U(32),
+                num_attention_heads: U(32), intermediate_multiple_size: U(4), hidden_act: S("gelu"),
+                max_position_embeddings: U(2048), layer_norm_eps: F(1e-5), pad_token_id: Null,
+                tie_word_embeddings: B(true)],
             ..BASE
         },
         sizes: SizeKeys {

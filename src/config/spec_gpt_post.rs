@@ -7,6 +7,7 @@ use super::spec::{Bias, Dv, HeadKind, Spec};
 use super::spec_dense::BASE;
 use super::spec_gpt::{Act, Ffn, GptDesc, ON, Positions, Qkv, Residual, SizeKeys};
 use super::spec_gpt_types::BIOGPT;
+use super::spec_llama_like::keys;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model};
 
@@ -18,19 +19,10 @@ pub const TYPES: &[GptDesc] = &[
         keys: Spec {
             model_type: "bert-generation",
             classes: &[("BertGenerationEncoder", Model), ("BertGenerationDecoder", CausalLm)],
-            keys: &[
-                ("vocab_size", U(50358)),
-                ("hidden_size", U(1024)),
-                ("num_hidden_layers", U(24)),
-                ("num_attention_heads", U(16)),
-                ("intermediate_size", U(4096)),
-                ("hidden_act", S("gelu")),
-                ("max_position_embeddings", U(512)),
-                ("layer_norm_eps", F(1e-12)),
-                ("pad_token_id", U(0)),
-                ("add_cross_attention", B(false)),
-                ("tie_word_embeddings", B(true)),
-            ],
+            keys: keys![vocab_size: U(50358), hidden_size: U(1024), num_hidden_layers: U(24),
+                num_attention_heads: U(16), intermediate_size: U(4096), hidden_act: S("gelu"),
+                max_position_embeddings: U(512), layer_norm_eps: F(1e-12), pad_token_id: U(0),
+                add_cross_attention: B(false), tie_word_embeddings: B(true)],
             ..BASE
         },
         sizes: SizeKeys { eps: Some("layer_norm_eps"), ..BIOGPT.sizes },
@@ -62,21 +54,11 @@ pub const TYPES: &[GptDesc] = &[
         keys: Spec {
             model_type: "trocr",
             classes: &[("TrOCRForCausalLM", CausalLm)],
-            keys: &[
-                ("vocab_size", U(50265)),
-                ("d_model", U(1024)),
-                ("decoder_layers", U(12)),
-                ("decoder_attention_heads", U(16)),
-                ("decoder_ffn_dim", U(4096)),
-                ("activation_function", S("gelu")),
-                ("max_position_embeddings", U(512)),
-                ("scale_embedding", B(false)),
-                ("use_learned_position_embeddings", B(true)),
-                ("layernorm_embedding", B(true)),
-                ("pad_token_id", U(1)),
-                ("cross_attention_hidden_size", Null),
-                ("tie_word_embeddings", B(true)),
-            ],
+            keys: keys![vocab_size: U(50265), d_model: U(1024), decoder_layers: U(12),
+                decoder_attention_heads: U(16), decoder_ffn_dim: U(4096), activation_function: S("gelu"),
+                max_position_embeddings: U(512), scale_embedding: B(false),
+                use_learned_position_embeddings: B(true), layernorm_embedding: B(true), pad_token_id: U(1),
+                cross_attention_hidden_size: Null, tie_word_embeddings: B(true)],
             aliases: &[
                 ("num_attention_heads", "decoder_attention_heads"),
                 ("hidden_size", "d_model"),

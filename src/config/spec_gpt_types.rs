@@ -5,6 +5,7 @@
 use super::spec::{Bias, Dv, HeadKind, Spec};
 use super::spec_dense::BASE;
 use super::spec_gpt::{Act, Buffers, Ffn, GptDesc, GptWindow, OFF, ON, Positions, Qkv, Residual, SizeKeys};
+use super::spec_llama_like::keys;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model, QuestionAnswering, Sequence, Token};
 
@@ -39,18 +40,9 @@ pub(super) const GPTJ: GptDesc = GptDesc {
             ("GPTJForSequenceClassification", Sequence),
             ("GPTJForQuestionAnswering", QuestionAnswering),
         ],
-        keys: &[
-            ("vocab_size", U(50400)),
-            ("n_positions", U(2048)),
-            ("n_embd", U(4096)),
-            ("n_layer", U(28)),
-            ("n_head", U(16)),
-            ("n_inner", Null),
-            ("activation_function", S("gelu_new")),
-            ("layer_norm_epsilon", F(1e-5)),
-            ("pad_token_id", Null),
-            ("tie_word_embeddings", B(false)),
-        ],
+        keys: keys![vocab_size: U(50400), n_positions: U(2048), n_embd: U(4096), n_layer: U(28),
+            n_head: U(16), n_inner: Null, activation_function: S("gelu_new"), layer_norm_epsilon: F(1e-5),
+            pad_token_id: Null, tie_word_embeddings: B(false)],
         aliases: GPT2_ALIASES,
         ..BASE
     },
@@ -103,18 +95,10 @@ pub(super) const BIOGPT: GptDesc = GptDesc {
             ("BioGptForTokenClassification", Token),
             ("BioGptForSequenceClassification", Sequence),
         ],
-        keys: &[
-            ("vocab_size", U(42384)),
-            ("hidden_size", U(1024)),
-            ("num_hidden_layers", U(24)),
-            ("num_attention_heads", U(16)),
-            ("intermediate_size", U(4096)),
-            ("hidden_act", S("gelu")),
-            ("max_position_embeddings", U(1024)),
-            ("scale_embedding", B(true)),
-            ("pad_token_id", U(1)),
-            ("tie_word_embeddings", B(true)),
-        ],
+        keys: keys![vocab_size: U(42384), hidden_size: U(1024), num_hidden_layers: U(24),
+            num_attention_heads: U(16), intermediate_size: U(4096), hidden_act: S("gelu"),
+            max_position_embeddings: U(1024), scale_embedding: B(true), pad_token_id: U(1),
+            tie_word_embeddings: B(true)],
         ..BASE
     },
     sizes: SizeKeys {
@@ -161,19 +145,10 @@ pub const TYPES: &[GptDesc] = &[
                 ("GPTNeoForTokenClassification", Token),
                 ("GPTNeoForQuestionAnswering", QuestionAnswering),
             ],
-            keys: &[
-                ("vocab_size", U(50257)),
-                ("max_position_embeddings", U(2048)),
-                ("hidden_size", U(2048)),
-                ("num_layers", U(24)),
-                ("num_heads", U(16)),
-                ("intermediate_size", Null),
-                ("window_size", U(256)),
-                ("activation_function", S("gelu_new")),
-                ("layer_norm_epsilon", F(1e-5)),
-                ("pad_token_id", Null),
-                ("tie_word_embeddings", B(true)),
-            ],
+            keys: keys![vocab_size: U(50257), max_position_embeddings: U(2048), hidden_size: U(2048),
+                num_layers: U(24), num_heads: U(16), intermediate_size: Null, window_size: U(256),
+                activation_function: S("gelu_new"), layer_norm_epsilon: F(1e-5), pad_token_id: Null,
+                tie_word_embeddings: B(true)],
             aliases: &[("num_attention_heads", "num_heads"), ("num_hidden_layers", "num_layers")],
             ..BASE
         },
@@ -201,17 +176,9 @@ pub const TYPES: &[GptDesc] = &[
         keys: Spec {
             model_type: "codegen",
             classes: &[("CodeGenModel", Model), ("CodeGenForCausalLM", CausalLm)],
-            keys: &[
-                ("vocab_size", U(50400)),
-                ("n_positions", U(2048)),
-                ("n_embd", U(4096)),
-                ("n_layer", U(28)),
-                ("n_head", U(16)),
-                ("n_inner", Null),
-                ("activation_function", S("gelu_new")),
-                ("layer_norm_epsilon", F(1e-5)),
-                ("tie_word_embeddings", B(false)),
-            ],
+            keys: keys![vocab_size: U(50400), n_positions: U(2048), n_embd: U(4096), n_layer: U(28),
+                n_head: U(16), n_inner: Null, activation_function: S("gelu_new"), layer_norm_epsilon: F(1e-5),
+                tie_word_embeddings: B(false)],
             aliases: GPT2_ALIASES,
             ..BASE
         },
@@ -222,19 +189,10 @@ pub const TYPES: &[GptDesc] = &[
         keys: Spec {
             model_type: "xglm",
             classes: &[("XGLMModel", Model), ("XGLMForCausalLM", CausalLm)],
-            keys: &[
-                ("vocab_size", U(256008)),
-                ("max_position_embeddings", U(2048)),
-                ("d_model", U(1024)),
-                ("ffn_dim", U(4096)),
-                ("num_layers", U(24)),
-                ("attention_heads", U(16)),
-                ("activation_function", S("gelu")),
-                ("scale_embedding", B(true)),
-                ("pad_token_id", U(1)),
-                ("add_cross_attention", B(false)),
-                ("tie_word_embeddings", B(true)),
-            ],
+            keys: keys![vocab_size: U(256008), max_position_embeddings: U(2048), d_model: U(1024),
+                ffn_dim: U(4096), num_layers: U(24), attention_heads: U(16), activation_function: S("gelu"),
+                scale_embedding: B(true), pad_token_id: U(1), add_cross_attention: B(false),
+                tie_word_embeddings: B(true)],
             aliases: &[
                 ("num_attention_heads", "attention_heads"),
                 ("hidden_size", "d_model"),

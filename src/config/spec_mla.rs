@@ -5,6 +5,7 @@
 
 use super::spec::{Attn, Dv, HeadKind, Indexer, MoeSpec, Shared, Sparse, Spec};
 use super::spec_dense::BASE;
+use super::spec_llama_like::keys;
 use super::spec_moe::MOE;
 use Dv::{B, F, Null, S, U};
 use HeadKind::{CausalLm, Model};
@@ -52,29 +53,13 @@ pub const TYPES: &[Spec] = &[
     Spec {
         model_type: "glm4_moe_lite",
         classes: &[("Glm4MoeLiteModel", Model), ("Glm4MoeLiteForCausalLM", CausalLm)],
-        keys: &[
-            ("vocab_size", U(154880)),
-            ("hidden_size", U(2048)),
-            ("intermediate_size", U(10240)),
-            ("moe_intermediate_size", U(1536)),
-            ("num_hidden_layers", U(47)),
-            ("num_attention_heads", U(20)),
-            ("num_key_value_heads", U(20)),
-            ("n_shared_experts", U(1)),
-            ("n_routed_experts", U(64)),
-            ("kv_lora_rank", U(512)),
-            ("q_lora_rank", U(768)),
-            ("qk_rope_head_dim", U(64)),
-            ("v_head_dim", U(256)),
-            ("qk_nope_head_dim", U(192)),
-            ("num_experts_per_tok", U(4)),
-            ("max_position_embeddings", U(202752)),
-            ("rms_norm_eps", F(1e-5)),
-            ("tie_word_embeddings", B(false)),
-            ("pad_token_id", Null),
-            ("hidden_act", S("silu")),
-            ("attention_bias", B(false)),
-        ],
+        keys: keys![vocab_size: U(154880), hidden_size: U(2048), intermediate_size: U(10240),
+            moe_intermediate_size: U(1536), num_hidden_layers: U(47), num_attention_heads: U(20),
+            num_key_value_heads: U(20), n_shared_experts: U(1), n_routed_experts: U(64), kv_lora_rank: U(512),
+            q_lora_rank: U(768), qk_rope_head_dim: U(64), v_head_dim: U(256), qk_nope_head_dim: U(192),
+            num_experts_per_tok: U(4), max_position_embeddings: U(202752), rms_norm_eps: F(1e-5),
+            tie_word_embeddings: B(false), pad_token_id: Null, hidden_act: S("silu"),
+            attention_bias: B(false)],
         aliases: &[("num_local_experts", "n_routed_experts"), ("head_dim", "qk_rope_head_dim")],
         attn: Attn::Latent(Indexer::None),
         // The class reads no `first_k_dense_replace`: without `mlp_layer_types`, layer 0 is dense.

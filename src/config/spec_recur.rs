@@ -58,12 +58,7 @@ impl RwkvConfig {
         let causal_lm = match class.as_str() {
             "RwkvModel" => false,
             "RwkvForCausalLM" => true,
-            _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         Ok(RwkvConfig {
             class,
@@ -81,21 +76,12 @@ impl RwkvConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
+        let (h, layers, ffn, v) =
+            (self.hidden_size, self.num_layers, self.intermediate_size, self.vocab_size);
         super::Dims {
-            // No attention: one nominal head of width 0, so attention terms vanish.
-            num_heads: 1,
-            num_kv_heads: 1,
-            head_dim: 0,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_epsilon,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                1,
-                self.intermediate_size,
-                self.vocab_size,
-                self.context_length,
-            )
+            ..super::Dims::attention_free(h, layers, ffn, v, self.context_length)
         }
     }
 }
@@ -219,20 +205,11 @@ impl XlstmConfig {
         let causal_lm = match class.as_str() {
             "xLSTMModel" => false,
             "xLSTMForCausalLM" => true,
-            _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         // The class declares no tied weights: its lm_head is its own whatever the flag says.
         let _ = flag("tie_word_embeddings", raw.tie_word_embeddings, false, &mut d);
-        let pad_token_id = match raw.pad_token_id {
-            Some(p) => Some(p),
-            None if value.get("pad_token_id").is_some() => None,
-            None => Some(1),
-        };
+        let pad_token_id = super::read::pad_or_null(raw.pad_token_id, value, 1);
         Ok(XlstmConfig {
             class,
             causal_lm,
@@ -255,20 +232,11 @@ impl XlstmConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
+        let (h, blocks, ffn, v) = (self.hidden_size, self.num_blocks, self.ffn_dim, self.vocab_size);
         super::Dims {
-            num_heads: 1,
-            num_kv_heads: 1,
-            head_dim: 0,
             pad_token_id: self.pad_token_id,
             layer_norm_eps: self.norm_eps,
-            ..super::Dims::mha(
-                self.hidden_size,
-                self.num_blocks,
-                1,
-                self.ffn_dim,
-                self.vocab_size,
-                super::ssm::SSM_PLAN_CONTEXT,
-            )
+            ..super::Dims::attention_free(h, blocks, ffn, v, super::ssm::SSM_PLAN_CONTEXT)
         }
     }
 }

@@ -101,18 +101,9 @@ impl RecurrentGemmaConfig {
         let causal_lm = match class.as_str() {
             "RecurrentGemmaModel" => false,
             "RecurrentGemmaForCausalLM" => true,
-            _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
-        let pad_token_id = match raw.pad_token_id {
-            Some(p) => Some(p),
-            None if value.get("pad_token_id").is_some() => None,
-            None => Some(0),
-        };
+        let pad_token_id = super::read::pad_or_null(raw.pad_token_id, value, 0);
         Ok(RecurrentGemmaConfig {
             class,
             causal_lm,

@@ -137,19 +137,10 @@ impl SsmConfig {
         let causal_lm = match class.strip_prefix(t.prefix) {
             Some("Model") => false,
             Some("ForCausalLM") => true,
-            _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         let tie_word_embeddings = flag("tie_word_embeddings", raw.tie_word_embeddings, t.tie, &mut d);
-        let pad_token_id = match raw.pad_token_id {
-            Some(p) => Some(p),
-            None if value.get("pad_token_id").is_some() => None,
-            None => Some(t.pad),
-        };
+        let pad_token_id = super::read::pad_or_null(raw.pad_token_id, value, t.pad);
         Ok(SsmConfig {
             class,
             causal_lm,
@@ -199,22 +190,13 @@ impl SsmConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
+        let (h, layers, ffn, v) =
+            (self.hidden_size, self.num_layers, self.intermediate_size, self.vocab_size);
         super::Dims {
-            hidden_size: self.hidden_size,
-            num_layers: self.num_layers,
-            // No attention: one nominal head of width 0, so attention terms vanish.
-            num_heads: 1,
-            num_kv_heads: 1,
-            head_dim: 0,
-            intermediate_size: self.intermediate_size,
-            vocab_size: self.vocab_size,
-            context: SSM_PLAN_CONTEXT,
-            usable_context: SSM_PLAN_CONTEXT,
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.layer_norm_epsilon,
-            num_experts: None,
-            experts_per_token: None,
+            ..super::Dims::attention_free(h, layers, ffn, v, SSM_PLAN_CONTEXT)
         }
     }
 }

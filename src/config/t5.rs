@@ -192,12 +192,8 @@ impl T5Config {
             d.push(Defaulted { field: "architectures", value: base.clone() });
             base
         });
-        let (bias_layout, head) = classify(desc, &class, num_labels).ok_or_else(|| {
-            ConfigError::field(
-                "architectures[0]",
-                format!("class {class} is not one the planner knows for this family"),
-            )
-        })?;
+        let (bias_layout, head) =
+            classify(desc, &class, num_labels).ok_or_else(|| super::read::unknown_class(&class))?;
         let labelled = matches!(
             head,
             Head::SequenceClassification { .. }

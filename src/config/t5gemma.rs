@@ -174,12 +174,7 @@ impl T5GemmaConfig {
             "T5GemmaForTokenClassification" => {
                 T5GemmaHead::Classifier { labels: labels(&mut d)?, tokens: true }
             }
-            _ => {
-                return Err(ConfigError::field(
-                    "architectures[0]",
-                    format!("class {class} is not one the planner knows for this family"),
-                ));
-            }
+            _ => return Err(super::read::unknown_class(&class)),
         };
         let encoder = stack(value, "encoder", &mut d)?;
         let decoder = stack(value, "decoder", &mut d)?;

@@ -13,6 +13,16 @@ pub(crate) fn read<T>(
     resolve(&value, &common)
 }
 
+/// Defines `fn $name(text) -> Result<$config, ConfigError>`: [`read`] through `$config::resolve`.
+macro_rules! reader {
+    ($name:ident, $config:ty) => {
+        fn $name(text: &str) -> Result<$config, $crate::config::ConfigError> {
+            $crate::config::testing::read(text, <$config>::resolve)
+        }
+    };
+}
+pub(crate) use reader;
+
 /// `result`, read from `text`, must be an error on `field`.
 pub(crate) fn assert_field<T: std::fmt::Debug>(result: Result<T, ConfigError>, text: &str, field: &str) {
     match result {

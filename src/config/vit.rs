@@ -186,9 +186,7 @@ impl VitConfig {
 mod tests {
     use super::*;
 
-    fn vit(text: &str) -> Result<VitConfig, ConfigError> {
-        crate::config::testing::read(text, VitConfig::resolve)
-    }
+    crate::config::testing::reader!(vit, VitConfig);
 
     #[test]
     fn sizes_may_be_pairs() {

@@ -134,12 +134,7 @@ impl WhisperConfig {
         let use_weighted_layer_sum = raw.use_weighted_layer_sum.unwrap_or(false);
         let labels = num_labels(value)?;
         let class = class_or(common, "WhisperModel", &mut d);
-        let head = classify(&class, labels.0).ok_or_else(|| {
-            ConfigError::field(
-                "architectures[0]",
-                format!("class {class} is not one the planner knows for this family"),
-            )
-        })?;
+        let head = classify(&class, labels.0).ok_or_else(|| super::read::unknown_class(&class))?;
         if matches!(head, Head::AudioClassification { .. }) {
             classifier_labels(labels, &mut d)?;
         }
@@ -206,9 +201,7 @@ impl WhisperConfig {
 mod tests {
     use super::*;
 
-    fn whisper(text: &str) -> Result<WhisperConfig, ConfigError> {
-        crate::config::testing::read(text, WhisperConfig::resolve)
-    }
+    crate::config::testing::reader!(whisper, WhisperConfig);
 
     #[test]
     fn defaults_are_whisper_tiny_sized() {

@@ -152,20 +152,7 @@ impl XlmConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
-        let d = super::Dims::mha(
-            self.hidden_size,
-            self.num_layers,
-            self.num_heads,
-            4 * self.hidden_size,
-            self.vocab_size,
-            self.max_position_embeddings,
-        );
-        super::Dims {
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..d
-        }
+        super::encoders::encoder_dims!(self, 4 * self.hidden_size, self.max_position_embeddings)
     }
 }
 
@@ -195,12 +182,7 @@ pub(crate) fn head_and_labels(
         .strip_prefix(prefix)
         .and_then(|rest| classes.iter().find(|(s, _)| *s == rest))
         .map(|(_, h)| *h)
-        .ok_or_else(|| {
-            ConfigError::field(
-                "architectures[0]",
-                format!("class {class} is not one the planner knows for this family"),
-            )
-        })?;
+        .ok_or_else(|| super::read::unknown_class(&class))?;
     let labels = num_labels(value)?;
     let num_labels = match head {
         XlmHead::Model | XlmHead::LmHead | XlmHead::QuestionAnswering => labels.0,

@@ -104,19 +104,6 @@ impl XlnetConfig {
     }
 
     pub fn dims(&self) -> super::Dims {
-        let d = super::Dims::mha(
-            self.hidden_size,
-            self.num_layers,
-            self.num_heads,
-            self.intermediate_size,
-            self.vocab_size,
-            TRAINED_CONTEXT,
-        );
-        super::Dims {
-            pad_token_id: Some(self.pad_token_id),
-            tie_word_embeddings: self.tie_word_embeddings,
-            layer_norm_eps: self.layer_norm_eps,
-            ..d
-        }
+        super::encoders::encoder_dims!(self, self.intermediate_size, TRAINED_CONTEXT)
     }
 }

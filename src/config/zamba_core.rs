@@ -103,11 +103,7 @@ impl ZambaCore {
             ));
         }
         let (class, head) = classify(&k.classes, common.architecture.as_deref(), value, d)?;
-        let pad_token_id = match raw.pad_token_id {
-            Some(p) => Some(p),
-            None if value.get("pad_token_id").is_some() => None,
-            None => Some(0),
-        };
+        let pad_token_id = super::read::pad_or_null(raw.pad_token_id, value, 0);
         let core = ZambaCore {
             head,
             vocab_size,

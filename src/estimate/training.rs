@@ -85,18 +85,44 @@ impl Recipe {
     }
 }
 
+const AMP_ADAMW: Recipe = Recipe {
+    id: "amp-adamw",
+    label: "AMP (bf16 autocast, fp32 master weights), AdamW with fp32 states",
+    precision: Precision::AmpFp32Master,
+    optimizer: Optimizer::AdamW,
+    weight_bytes: 4.0,
+    grad_bytes: 4.0,
+    state_bytes: 8.0,
+    step_transient_bytes: 4.0,
+};
+
+const AMP_ADAMW_8BIT: Recipe = Recipe {
+    id: "amp-adamw-8bit",
+    label: "AMP, 8-bit AdamW (bitsandbytes, block-wise states)",
+    precision: Precision::AmpFp32Master,
+    optimizer: Optimizer::AdamW8bit,
+    weight_bytes: 4.0,
+    grad_bytes: 4.0,
+    // Two 8-bit states plus an fp32 absmax per 2,048-value block for each.
+    state_bytes: 2.0 + 2.0 * 4.0 / 2048.0,
+    step_transient_bytes: 0.0,
+};
+
+const AMP_ADAFACTOR: Recipe = Recipe {
+    id: "amp-adafactor",
+    label: "AMP, Adafactor (factored second moment, no first moment)",
+    precision: Precision::AmpFp32Master,
+    optimizer: Optimizer::Adafactor,
+    weight_bytes: 4.0,
+    grad_bytes: 4.0,
+    // Counted per tensor from the graph: rows + columns for a matrix, n for a vector.
+    state_bytes: 0.0,
+    step_transient_bytes: 0.0,
+};
+
 /// Every recipe the page prints; the first is the default.
 pub const RECIPES: [Recipe; 9] = [
-    Recipe {
-        id: "amp-adamw",
-        label: "AMP (bf16 autocast, fp32 master weights), AdamW with fp32 states",
-        precision: Precision::AmpFp32Master,
-        optimizer: Optimizer::AdamW,
-        weight_bytes: 4.0,
-        grad_bytes: 4.0,
-        state_bytes: 8.0,
-        step_transient_bytes: 4.0,
-    },
+    AMP_ADAMW,
     Recipe {
         id: "bf16-adamw-fp32-states",
         label: "Pure bf16 weights and gradients, AdamW with fp32 states",
@@ -117,17 +143,7 @@ pub const RECIPES: [Recipe; 9] = [
         state_bytes: 4.0,
         step_transient_bytes: 2.0,
     },
-    Recipe {
-        id: "amp-adamw-8bit",
-        label: "AMP, 8-bit AdamW (bitsandbytes, block-wise states)",
-        precision: Precision::AmpFp32Master,
-        optimizer: Optimizer::AdamW8bit,
-        weight_bytes: 4.0,
-        grad_bytes: 4.0,
-        // Two 8-bit states plus an fp32 absmax per 2,048-value block for each.
-        state_bytes: 2.0 + 2.0 * 4.0 / 2048.0,
-        step_transient_bytes: 0.0,
-    },
+    AMP_ADAMW_8BIT,
     Recipe {
         id: "amp-sgd-momentum",
         label: "AMP, SGD with momentum (one fp32 buffer)",
@@ -138,46 +154,24 @@ pub const RECIPES: [Recipe; 9] = [
         state_bytes: 4.0,
         step_transient_bytes: 0.0,
     },
-    Recipe {
-        id: "amp-adafactor",
-        label: "AMP, Adafactor (factored second moment, no first moment)",
-        precision: Precision::AmpFp32Master,
-        optimizer: Optimizer::Adafactor,
-        weight_bytes: 4.0,
-        grad_bytes: 4.0,
-        // Counted per tensor from the graph: rows + columns for a matrix, n for a vector.
-        state_bytes: 0.0,
-        step_transient_bytes: 0.0,
-    },
+    AMP_ADAFACTOR,
     Recipe {
         id: "fp32-adamw",
         label: "fp32 throughout (no autocast): weights, gradients, activations, AdamW states",
         precision: Precision::Fp32,
-        optimizer: Optimizer::AdamW,
-        weight_bytes: 4.0,
-        grad_bytes: 4.0,
-        state_bytes: 8.0,
-        step_transient_bytes: 4.0,
+        ..AMP_ADAMW
     },
     Recipe {
         id: "fp32-adamw-8bit",
         label: "fp32 throughout (no autocast), 8-bit AdamW (bitsandbytes, block-wise states)",
         precision: Precision::Fp32,
-        optimizer: Optimizer::AdamW8bit,
-        weight_bytes: 4.0,
-        grad_bytes: 4.0,
-        state_bytes: 2.0 + 2.0 * 4.0 / 2048.0,
-        step_transient_bytes: 0.0,
+        ..AMP_ADAMW_8BIT
     },
     Recipe {
         id: "fp32-adafactor",
         label: "fp32 throughout (no autocast), Adafactor (factored second moment, no first moment)",
         precision: Precision::Fp32,
-        optimizer: Optimizer::Adafactor,
-        weight_bytes: 4.0,
-        grad_bytes: 4.0,
-        state_bytes: 0.0,
-        step_transient_bytes: 0.0,
+        ..AMP_ADAFACTOR
     },
 ];
 

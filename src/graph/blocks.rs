@@ -48,17 +48,20 @@ pub(crate) fn embedding(name: &str, detail: impl Into<String>, seq: u64, rows: u
         .with([Tensor::new(format!("{name}.weight"), &[rows, width])])
 }
 
-/// The first section of a decoder: the token ids and the embedding table `name` (vocab x width).
-pub(crate) fn token_embeddings(name: &str, seq: u64, vocab: u64, width: u64) -> Section {
+/// An embeddings section under `name`: the token ids, then `nodes` (the tables, their norm).
+pub(crate) fn embeddings_section(name: &str, seq: u64, nodes: impl IntoIterator<Item = Node>) -> Section {
+    let ids = Node::new("input_ids", Op::Input, "token ids", &[seq]);
     Section {
         name: name.into(),
         role: Role::Embeddings,
         repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            embedding(name, format!("{vocab} tokens"), seq, vocab, width),
-        ],
+        nodes: [ids].into_iter().chain(nodes).collect(),
     }
+}
+
+/// The first section of a decoder: the token ids and the embedding table `name` (vocab x width).
+pub(crate) fn token_embeddings(name: &str, seq: u64, vocab: u64, width: u64) -> Section {
+    embeddings_section(name, seq, [embedding(name, format!("{vocab} tokens"), seq, vocab, width)])
 }
 
 /// Grouped-query attention (MHA when `kv_heads == heads`, MQA when it is 1): its projections, its
@@ -215,21 +218,25 @@ pub(crate) fn ln_f_and_head(
     width: u64,
     vocab: u64,
 ) -> Vec<Section> {
-    let mut sections = vec![Section {
-        name: format!("{prefix}ln_f"),
-        role: Role::Layers,
-        repeat: 1,
-        nodes: vec![layer_norm(&format!("{prefix}ln_f"), "final norm", &[seq, width], width, true)],
-    }];
-    let names = HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: String::new(),
-        score_rows: None,
-        token: "classifier",
-        tied_to,
-    };
-    sections.extend(head_section(head, &names, seq, width, vocab));
+    let ln_f = layer_norm(&format!("{prefix}ln_f"), "final norm", &[seq, width], width, true);
+    norm_and_head(ln_f, (head, "classifier"), tied_to, seq, width, vocab)
+}
+
+/// The final norm, a section of its own, then the head class's `lm_head` (tied to `tied_to` when
+/// given, without bias) or its `token` head (`score`, `classifier`).
+pub(crate) fn norm_and_head(
+    norm: Node,
+    (head, token): (DecoderHead, &'static str),
+    tied_to: Option<&str>,
+    seq: u64,
+    h: u64,
+    v: u64,
+) -> Vec<Section> {
+    let mut sections =
+        vec![Section { name: norm.name.clone(), role: Role::Layers, repeat: 1, nodes: vec![norm] }];
+    let names =
+        HeadNames { lm: "lm_head", lm_bias: false, lm_note: String::new(), token, score_rows: None, tied_to };
+    sections.extend(head_section(head, &names, seq, h, v));
     sections
 }
 

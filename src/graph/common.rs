@@ -7,6 +7,7 @@ use super::kv::{KvLayout, RecurrentState};
 use super::{Candidate, Node, Role, Section};
 use crate::config::bert::Head;
 use crate::config::decoder::DecoderHead;
+pub(crate) use super::decoder_common::{decoder_head, layer_sections};
 
 /// The causal-LM head's `lm_head.weight` [vocab, width] that a checkpoint stores although the
 /// class ties it; `tied` says what it is tied to, as the reason words it.
@@ -209,12 +210,10 @@ pub(crate) fn word_and_position_embeddings(
     [v, positions, h]: [u64; 3],
     what: String,
 ) -> Section {
-    Section {
-        name: emb.into(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", super::Op::Input, "token ids", &[seq]),
+    super::blocks::embeddings_section(
+        emb,
+        seq,
+        [
             super::embedding(&format!("{emb}.word_embeddings"), format!("{v} tokens"), seq, v, h),
             super::embedding(&format!("{emb}.position_embeddings"), what, seq, positions, h),
             super::bert::layer_norm(
@@ -224,7 +223,7 @@ pub(crate) fn word_and_position_embeddings(
                 h,
             ),
         ],
-    }
+    )
 }
 
 /// A section of one node under the node's own name: a model's final norm, or its head.
@@ -249,47 +248,31 @@ pub(crate) fn lm_head(
     )])
 }
 
-/// A decoder's layers under `p` (`model.`) as sections: the run of layers like layer 0 (by
-/// `kind`) repeats as `layers.{i}`, the others are named one by one; `layer(name, i)` builds
-/// layer `i` under `name`.
-pub(crate) fn layer_sections<K: PartialEq>(
-    p: &str,
-    layers: u64,
-    kind: impl Fn(usize) -> K,
-    layer: impl Fn(&str, usize) -> Vec<Node>,
-) -> Vec<Section> {
-    let first_run = (0..layers as usize).take_while(|i| kind(*i) == kind(0)).count();
-    let mut sections = vec![];
-    if first_run > 0 {
-        let l = format!("{p}layers.{{i}}");
-        let nodes = layer(&l, 0);
-        sections.push(Section { name: l, role: Role::Layers, repeat: first_run as u64, nodes });
+/// Each size is bounded on its own, but their products can still describe a model no machine
+/// holds, whose count would overflow: the graph (built at one token) is sized in floating point
+/// first, and refused past 1e15 parameters, naming the key `field_of` gives for the name of the
+/// node holding the most.
+pub(crate) fn check_scale(
+    g: &super::Graph,
+    field_of: impl FnOnce(&str) -> &'static str,
+) -> Result<(), crate::config::ConfigError> {
+    const MAX_SCALARS: f64 = 1e15;
+    let (total, name) = g.approx_scalars();
+    if total <= MAX_SCALARS {
+        return Ok(());
     }
-    for i in first_run..layers as usize {
-        let l = format!("{p}layers.{i}");
-        sections.push(Section { name: l.clone(), role: Role::Layers, repeat: 1, nodes: layer(&l, i) });
-    }
-    sections
+    Err(crate::config::ConfigError::field(
+        field_of(name),
+        format!(
+            "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
+        ),
+    ))
 }
 
-/// The head of a decoder class whose causal-LM head is `lm_head` (a bias where `bias`), tied to
-/// `embed` where `tied`; none for the bare model.
-pub(crate) fn decoder_head(
-    head: DecoderHead,
-    embed: &str,
-    tied: bool,
-    bias: bool,
-    seq: u64,
-    h: u64,
-    v: u64,
-) -> Option<Section> {
-    let names = super::blocks::HeadNames {
-        lm: "lm_head",
-        lm_bias: bias,
-        lm_note: String::new(),
-        token: "score",
-        score_rows: None,
-        tied_to: tied.then_some(embed),
-    };
-    super::blocks::head_section(head, &names, seq, h, v)
+/// ELECTRA's replaced-token discriminator (Funnel's too): a dense layer, then one logit per
+/// token, which `what` words.
+pub(crate) fn discriminator_head(act: &str, seq: u64, h: u64, what: &str) -> (&'static str, Vec<Node>) {
+    let d = "discriminator_predictions";
+    let dense = linear(&format!("{d}.dense"), &format!("dense, then {act}"), seq, h, h);
+    (d, vec![dense, linear(&format!("{d}.dense_prediction"), what, seq, h, 1)])
 }

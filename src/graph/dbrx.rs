@@ -3,11 +3,10 @@
 //! stacked `ffn.experts.mlp.w1`, `v1`, `w2`, each `[experts x ffn, d_model]`; `norm_f`) under
 //! `transformer.` in `DbrxForCausalLM`. Its LayerNorms have a weight and no bias.
 
-use super::blocks::{HeadNames, head_section, linear, token_embeddings};
+use super::blocks::{linear, norm_and_head, token_embeddings};
 use super::decoder::base_prefix;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::dbrx::DbrxConfig;
-use crate::config::decoder::DecoderHead;
 
 architecture!(
     DbrxConfig,
@@ -66,29 +65,13 @@ pub fn build(c: &DbrxConfig, seq: u64) -> Graph {
         expert("w2", h, "expert down projection (w2 stored transposed)"),
     ];
     sections.push(Section { name: l, role: Role::Layers, repeat: d.num_layers, nodes });
-    sections.extend(norm_and_head(norm(&format!("{p}norm_f"), "final", seq, h), c.head, None, seq, h, v));
+    sections.extend(norm_and_head(
+        norm(&format!("{p}norm_f"), "final", seq, h),
+        (c.head, "score"),
+        None,
+        seq,
+        h,
+        v,
+    ));
     Graph { seq_len: seq, sections }
-}
-
-/// The final norm, a section of its own, then the head class's `lm_head` (tied or not) or `score`.
-pub(super) fn norm_and_head(
-    norm: Node,
-    head: DecoderHead,
-    tied_to: Option<&str>,
-    seq: u64,
-    h: u64,
-    v: u64,
-) -> Vec<Section> {
-    let mut sections =
-        vec![Section { name: norm.name.clone(), role: Role::Layers, repeat: 1, nodes: vec![norm] }];
-    let names = HeadNames {
-        lm: "lm_head",
-        lm_bias: false,
-        lm_note: String::new(),
-        token: "score",
-        score_rows: None,
-        tied_to,
-    };
-    sections.extend(head_section(head, &names, seq, h, v));
-    sections
 }

@@ -2,7 +2,9 @@
 //! `discriminator_predictions` or `generator_predictions` + `generator_lm_head` on top.
 
 use super::bert::{layer_norm, linear};
-use super::common::{BEFORE_4_31, dense_classifier, position_ids_buffer, push_head, token_span_choice_head};
+use super::common::{
+    BEFORE_4_31, dense_classifier, discriminator_head, position_ids_buffer, push_head, token_span_choice_head,
+};
 use super::encoder::{BertLayer, bert_embeddings, bert_layer};
 use super::release::{DISTANCE, note};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, shapes, tied_if};
@@ -77,25 +79,7 @@ pub fn build(c: &ElectraConfig, seq: u64) -> Graph {
             nodes.push(linear("classifier", "a score per choice", 1, h, 1));
             ("classifier", nodes)
         }
-        Head::PreTraining => (
-            "discriminator_predictions",
-            vec![
-                linear(
-                    "discriminator_predictions.dense",
-                    &format!("dense, then {}", c.hidden_act),
-                    seq,
-                    h,
-                    h,
-                ),
-                linear(
-                    "discriminator_predictions.dense_prediction",
-                    "replaced-token logit per token",
-                    seq,
-                    h,
-                    1,
-                ),
-            ],
-        ),
+        Head::PreTraining => discriminator_head(&c.hidden_act, seq, h, "replaced-token logit per token"),
         Head::MaskedLm | Head::CausalLm => (
             "generator_predictions",
             vec![

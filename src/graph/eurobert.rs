@@ -4,7 +4,7 @@
 //! EuroBERT's `lm_head`, `dense` + `classifier`; UltraBERT's `head.linear1`, `head.linear2`,
 //! `head.decoder`, `classifier`, `qa_outputs`.
 
-use super::blocks::{Gqa, embedding, gated_mlp, gqa, linear, rms_norm};
+use super::blocks::{Gqa, gated_mlp, gqa, linear, rms_norm, token_embeddings};
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor, tied_if};
 use crate::config::QkNorm;
 use crate::config::bert::Head;
@@ -99,15 +99,7 @@ pub fn build(c: &EuroBertConfig, seq: u64) -> Graph {
     let l = format!("{p}layers.{{i}}");
     let norm = format!("{p}norm");
     let mut sections = vec![
-        Section {
-            name: embed.clone(),
-            role: Role::Embeddings,
-            repeat: 1,
-            nodes: vec![
-                Node::new("input_ids", Op::Input, "token ids", &[seq]),
-                embedding(&embed, format!("{v} tokens"), seq, v, h),
-            ],
-        },
+        token_embeddings(&embed, seq, v, h),
         Section { name: l.clone(), role: Role::Layers, repeat: c.num_layers, nodes: layer(c, &l, seq) },
         Section {
             name: norm.clone(),

@@ -9,55 +9,16 @@
 //! are equal once the index is set aside become one section `P.{i}` with the layer indices it
 //! stands for, as runs (`3..=77`, or `1, 3, ..., 31` when kinds alternate).
 
-use serde::{Serialize, Serializer};
 use std::collections::HashMap;
 
 use super::{Node, Section};
 
-/// Layer indices `first, first + step, ..., last`, written `[first, last, step]`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Run {
-    pub first: u64,
-    pub last: u64,
-    pub step: u64,
-}
+mod runs;
+#[cfg(test)]
+mod tests;
 
-impl Run {
-    /// How many indices the run holds.
-    pub fn count(&self) -> u64 {
-        (self.last - self.first).checked_div(self.step).map_or(1, |k| k + 1)
-    }
-
-    /// The indices, first to last.
-    pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
-        let step = self.step.max(1);
-        (0..self.count()).map(move |k| self.first + k * step)
-    }
-}
-
-impl Serialize for Run {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        [self.first, self.last, self.step].serialize(s)
-    }
-}
-
-impl std::fmt::Display for Run {
-    /// `5`, `3–77`, or `1, 3, …, 31` (the first two and the last: the step shows).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (self.count(), self.step) {
-            (1, _) => write!(f, "{}", self.first),
-            (_, 1) => write!(f, "{}–{}", self.first, self.last),
-            (2, _) => write!(f, "{}, {}", self.first, self.last),
-            (3, s) => write!(f, "{}, {}, {}", self.first, self.first + s, self.last),
-            (_, s) => write!(f, "{}, {}, …, {}", self.first, self.first + s, self.last),
-        }
-    }
-}
-
-/// Runs in words, `3–77` or `0, 8, …, 24; 2, 10, …, 26`.
-pub fn runs_text(runs: &[Run]) -> String {
-    runs.iter().map(Run::to_string).collect::<Vec<_>>().join("; ")
-}
+use runs::runs_of;
+pub use runs::{Run, runs_text};
 
 /// A section as shown: a layer group, or a section of the graph as it is.
 #[derive(Debug)]
@@ -157,101 +118,6 @@ fn alike(a: &Section, b: &Section) -> bool {
         })
 }
 
-/// Above this many layers in a group the indices are not listed one by one to find the fewest
-/// runs; adjacent runs are joined instead.
-const MAX_LISTED: u64 = 4096;
-
-/// The fewest runs found for a group's indices: consecutive runs of one step, or one run per
-/// residue modulo a period (Jamba's `0, 8, …; 2, 10, …; 6, 14, …`), whichever is shorter.
-fn runs_of(parts: &[Run]) -> Vec<Run> {
-    let count: u64 = parts.iter().fold(0u64, |acc, r| acc.saturating_add(r.count()));
-    if count > MAX_LISTED {
-        let mut sorted = parts.to_vec();
-        crate::sort::stable_by(&mut sorted, &|a, b| a.first.cmp(&b.first));
-        let mut out: Vec<Run> = vec![];
-        for r in sorted {
-            match out.last_mut() {
-                Some(p) if p.step == 1 && r.step == 1 && p.last.checked_add(1) == Some(r.first) => {
-                    p.last = r.last
-                }
-                _ => out.push(r),
-            }
-        }
-        return out;
-    }
-    let mut idx: Vec<u64> = parts.iter().flat_map(|r| r.indices()).collect();
-    idx.sort_unstable();
-    idx.dedup();
-    let mut best = consecutive(&idx);
-    let (Some(&lo), Some(&hi)) = (idx.first(), idx.last()) else { return best };
-    let n = idx.len() as u64;
-    for period in 2..=(hi - lo).clamp(1, MAX_LISTED) {
-        // A residue's run holds at most span / period + 1 indices, so at least this many runs
-        // are needed; it only grows with the period, and only fewer runs than the best win.
-        if n.div_ceil((hi - lo) / period + 1) >= best.len() as u64 {
-            break;
-        }
-        if let Some(r) = by_residue(&idx, period, best.len()) {
-            best = r;
-        }
-    }
-    best
-}
-
-/// Greedy runs: each as long as its first step holds.
-fn consecutive(idx: &[u64]) -> Vec<Run> {
-    let mut out = vec![];
-    let mut i = 0;
-    while i < idx.len() {
-        let first = idx[i];
-        let Some(&next) = idx.get(i + 1) else {
-            out.push(Run { first, last: first, step: 1 });
-            break;
-        };
-        let step = next - first;
-        let mut j = i + 1;
-        while j + 1 < idx.len() && idx[j + 1] - idx[j] == step {
-            j += 1;
-        }
-        out.push(Run { first, last: idx[j], step });
-        i = j + 1;
-    }
-    out
-}
-
-/// One run per residue modulo `period`, where each residue's indices leave no gap; `None` also
-/// where that takes `fewer_than` runs or more.
-fn by_residue(idx: &[u64], period: u64, fewer_than: usize) -> Option<Vec<Run>> {
-    let mut classes: Vec<Run> = vec![];
-    // The class of each residue; periods are at most `MAX_LISTED`.
-    let mut at: Vec<usize> = vec![usize::MAX; usize::try_from(period).ok()?];
-    for &i in idx {
-        let slot = &mut at[usize::try_from(i % period).ok()?];
-        match classes.get_mut(*slot) {
-            Some(r) => {
-                if r.last + period != i {
-                    return None;
-                }
-                r.last = i;
-            }
-            None => {
-                if classes.len() + 1 >= fewer_than {
-                    return None;
-                }
-                *slot = classes.len();
-                classes.push(Run { first: i, last: i, step: period });
-            }
-        }
-    }
-    for r in &mut classes {
-        if r.first == r.last {
-            r.step = 1;
-        }
-    }
-    // Indices come in order, so the classes are already in the order of their first index.
-    Some(classes)
-}
-
 /// The sections as shown: each block of like layers folded into one section per kind, in the
 /// order of each kind's first layer; every other section as it is.
 pub fn fold(sections: &[Section]) -> Vec<Folded<'_>> {
@@ -334,115 +200,5 @@ impl<'a> Members<'a> {
             .rev()
             .filter(|&(_, c)| c == '.')
             .find_map(|(at, _)| self.by_name.get(&name[..at]).copied())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::graph::{Op, Role, Tensor};
-
-    fn layer(name: &str, repeat: u64, width: u64) -> Section {
-        Section {
-            name: name.into(),
-            role: Role::Layers,
-            repeat,
-            nodes: vec![
-                Node::new(format!("{name}.mlp"), Op::Linear, "mlp", &[8, width])
-                    .with([Tensor::new(format!("{name}.mlp.weight"), &[width, 4])]),
-            ],
-        }
-    }
-
-    #[test]
-    fn a_dense_prefix_and_the_layers_after_it_fold_into_one_section_per_kind() {
-        let mut s = vec![layer("m.layers.{i}", 3, 16)];
-        for k in 3..10 {
-            s.push(layer(&format!("m.layers.{k}"), 1, 32));
-        }
-        let f = fold(&s);
-        assert_eq!(f.len(), 2);
-        assert_eq!(f[0].name, "m.layers.{i}");
-        assert_eq!(f[0].layers, Some(vec![Run { first: 0, last: 2, step: 1 }]));
-        assert_eq!(f[1].repeat, 7);
-        assert_eq!(f[1].layers, Some(vec![Run { first: 3, last: 9, step: 1 }]));
-        // 7 layers of a 32 x 4 weight.
-        assert_eq!(f[1].total_params(), 7 * 32 * 4);
-        assert_eq!(f[1].rename("m.layers.5.mlp.weight", f[1].members[2]), "m.layers.{i}.mlp.weight");
-    }
-
-    #[test]
-    fn alternating_kinds_take_one_run_per_residue_of_their_period() {
-        // Jamba-1.5-Mini: attention every 8th layer from 4, experts every 2nd from 1.
-        let s: Vec<Section> = (0..32)
-            .map(|k| {
-                layer(
-                    &format!("m.layers.{k}"),
-                    1,
-                    if k % 8 == 4 {
-                        1
-                    } else if k % 2 == 1 {
-                        2
-                    } else {
-                        3
-                    },
-                )
-            })
-            .collect();
-        let f = fold(&s);
-        let runs: Vec<String> = f.iter().map(|x| runs_text(x.layers.as_deref().unwrap_or(&[]))).collect();
-        assert_eq!(runs, ["0, 8, …, 24; 2, 10, …, 26; 6, 14, …, 30", "1, 3, …, 31", "4, 12, …, 28"]);
-    }
-
-    #[test]
-    fn a_full_attention_layer_every_fourth_leaves_three_runs_of_linear_ones() {
-        let mut s = vec![layer("m.layers.{i}", 3, 1)];
-        for k in 3..48 {
-            s.push(layer(&format!("m.layers.{k}"), 1, if k % 4 == 3 { 2 } else { 1 }));
-        }
-        let f = fold(&s);
-        assert_eq!(f.len(), 2);
-        assert_eq!(f[0].repeat, 36);
-        assert_eq!(runs_text(f[0].layers.as_deref().unwrap_or(&[])), "0, 4, …, 44; 1, 5, …, 45; 2, 6, …, 46");
-        assert_eq!(runs_text(f[1].layers.as_deref().unwrap_or(&[])), "3, 7, …, 47");
-    }
-
-    #[test]
-    fn two_kinds_every_tenth_layer_take_one_run_each_not_a_run_per_pair() {
-        // 0, 10, 20, 30 and 3, 13, 23, 33: in order, steps of 3 and 7 alternate (four runs of
-        // two); modulo 10 they are two residues without gaps.
-        let parts: Vec<Run> =
-            [0, 3, 10, 13, 20, 23, 30, 33].map(|k| Run { first: k, last: k, step: 1 }).to_vec();
-        assert_eq!(consecutive(&[0, 3, 10, 13, 20, 23, 30, 33]).len(), 4);
-        assert_eq!(
-            runs_of(&parts),
-            vec![Run { first: 0, last: 30, step: 10 }, Run { first: 3, last: 33, step: 10 }]
-        );
-        // 0 to 99 in a row: one run, whatever period might be tried.
-        let row: Vec<Run> = (0..100).map(|k| Run { first: k, last: k, step: 1 }).collect();
-        assert_eq!(runs_of(&row), vec![Run { first: 0, last: 99, step: 1 }]);
-    }
-
-    #[test]
-    fn sections_that_are_not_layers_and_a_lone_layer_stay_as_they_are() {
-        let s = vec![layer("m.embed", 1, 4), layer("m.layers.{i}", 2, 4), layer("m.layers.007", 1, 4)];
-        let f = fold(&s);
-        assert_eq!(
-            f.iter().map(|x| x.name.as_str()).collect::<Vec<_>>(),
-            ["m.embed", "m.layers.{i}", "m.layers.007"]
-        );
-        assert_eq!(f[0].layers, None);
-        assert_eq!(f[1].layers, Some(vec![Run { first: 0, last: 1, step: 1 }]));
-    }
-
-    #[test]
-    fn a_member_is_found_from_any_node_name_under_it_and_not_from_a_longer_index() {
-        let s = vec![layer("m.layers.{i}", 3, 1), layer("m.layers.3", 1, 2), layer("m.layers.30", 1, 2)];
-        let f = fold(&s);
-        let m = Members::new(&f);
-        assert_eq!(m.of("m.layers.3.mlp"), Some((1, 0)));
-        assert_eq!(m.of("m.layers.30.mlp"), Some((1, 1)));
-        assert_eq!(m.of("m.layers.{i}.mlp"), Some((0, 0)));
-        assert_eq!(m.of("rotary cos and sin"), None);
     }
 }

@@ -59,16 +59,14 @@ pub fn build(c: &FunnelConfig, seq: u64) -> Graph {
     let (h, v) = (c.hidden_size, c.vocab_size);
     let emb = format!("{p}embeddings");
     let word = format!("{emb}.word_embeddings");
-    let mut sections = vec![Section {
-        name: emb.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+    let mut sections = vec![super::blocks::embeddings_section(
+        &emb,
+        seq,
+        [
             embedding(&word, format!("{v} tokens"), seq, v, h),
             layer_norm(&format!("{emb}.layer_norm"), "norm", &[seq, h], h),
         ],
-    }];
+    )];
     for (b, (&size, len)) in c.block_sizes.iter().zip(c.block_lengths(seq)).enumerate() {
         if size > 0 {
             let l = format!("{p}encoder.blocks.{b}.{{i}}");
@@ -94,19 +92,7 @@ pub fn build(c: &FunnelConfig, seq: u64) -> Graph {
     };
     let (name, nodes) = match c.head {
         Head::Model | Head::CausalLm | Head::NextSentencePrediction => ("", vec![]),
-        Head::PreTraining => (
-            "discriminator_predictions",
-            vec![
-                linear(
-                    "discriminator_predictions.dense",
-                    &format!("dense, then {}", c.hidden_act),
-                    seq,
-                    h,
-                    h,
-                ),
-                linear("discriminator_predictions.dense_prediction", "replaced-token logit", seq, h, 1),
-            ],
-        ),
+        Head::PreTraining => super::common::discriminator_head(&c.hidden_act, seq, h, "replaced-token logit"),
         Head::MaskedLm => (
             "lm_head",
             vec![Node::new("lm_head", Op::Linear, "logits over the vocabulary", &[seq, v]).with([

@@ -7,9 +7,9 @@
 //! `post_laurel_norm`) and the per-layer input's gate, projection and norm; then
 //! `altup_unembed_projections`, `norm` and the tied `lm_head`.
 
-use super::blocks::{gated_mlp, linear, rms_norm, token_embeddings};
+use super::blocks::{gated_mlp, linear, token_embeddings};
 use super::doge_dory::{Tail, norm_and_head};
-use super::gemma4::{attention, kv_layout, layer_sections, per_layer_embeddings};
+use super::gemma4::{attention, kv_layout, layer_sections, norm, per_layer_embeddings, per_layer_input};
 use super::kv::KvLayout;
 use super::{Candidate, Graph, Node, Tensor};
 use crate::config::decoder::DecoderHead;
@@ -29,10 +29,6 @@ architecture!(
 
 fn no_candidates(_: &Gemma3nConfig) -> Vec<Candidate> {
     vec![]
-}
-
-fn norm(name: &str, what: &str, seq: u64, width: u64) -> Node {
-    rms_norm(name, &format!("RMSNorm, {what}"), &[seq, width], width)
 }
 
 fn layer(c: &Gemma3nConfig, l: &str, g: &G4Layer, seq: u64) -> Vec<Node> {
@@ -57,16 +53,7 @@ fn layer(c: &Gemma3nConfig, l: &str, g: &G4Layer, seq: u64) -> Vec<Node> {
         linear(&format!("{a}.correction_coefs"), "AltUp correction coefficients", seq, n, n, false)
             .with([Tensor::new(format!("{a}.correct_output_scale"), &[h])]),
     );
-    nodes.push(linear(&format!("{l}.per_layer_input_gate"), "gate of the per-layer input", seq, h, p, false));
-    nodes.push(linear(
-        &format!("{l}.per_layer_projection"),
-        "per-layer input back to hidden",
-        seq,
-        p,
-        h,
-        false,
-    ));
-    nodes.push(norm(&format!("{l}.post_per_layer_input_norm"), "after the per-layer input", seq, h));
+    nodes.extend(per_layer_input(l, seq, h, p));
     nodes
 }
 

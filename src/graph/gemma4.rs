@@ -64,7 +64,7 @@ pub(crate) fn kv_layout(layers: &[G4Layer], window: u64) -> KvLayout {
     KvLayout { groups, cross: None, cross_fixed_len: None, recurrent: None }
 }
 
-fn norm(name: &str, what: &str, seq: u64, width: u64) -> Node {
+pub(crate) fn norm(name: &str, what: &str, seq: u64, width: u64) -> Node {
     rms_norm(name, &format!("RMSNorm, {what}"), &[seq, width], width)
 }
 
@@ -148,25 +148,19 @@ fn layer(c: &Gemma4Config, l: &str, g: &G4Layer, seq: u64) -> Vec<Node> {
     }
     nodes.push(norm(&format!("{l}.post_feedforward_layernorm"), "after the MLP", seq, h));
     if let Some((_, p)) = c.per_layer {
-        nodes.push(linear(
-            &format!("{l}.per_layer_input_gate"),
-            "gate of the per-layer input",
-            seq,
-            h,
-            p,
-            false,
-        ));
-        nodes.push(linear(
-            &format!("{l}.per_layer_projection"),
-            "per-layer input back to hidden",
-            seq,
-            p,
-            h,
-            false,
-        ));
-        nodes.push(norm(&format!("{l}.post_per_layer_input_norm"), "after the per-layer input", seq, h));
+        nodes.extend(per_layer_input(l, seq, h, p));
     }
     nodes
+}
+
+/// The end of a layer that reads a per-layer input (`p` wide): its gate, its projection back to
+/// the hidden size, and the norm after it (Gemma 3n, Gemma 4).
+pub(crate) fn per_layer_input(l: &str, seq: u64, h: u64, p: u64) -> Vec<Node> {
+    vec![
+        linear(&format!("{l}.per_layer_input_gate"), "gate of the per-layer input", seq, h, p, false),
+        linear(&format!("{l}.per_layer_projection"), "per-layer input back to hidden", seq, p, h, false),
+        norm(&format!("{l}.post_per_layer_input_norm"), "after the per-layer input", seq, h),
+    ]
 }
 
 /// The layers: a run of like layers from layer 0 repeats with `{i}`; the later ones are named

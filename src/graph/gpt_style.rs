@@ -12,20 +12,10 @@ use crate::config::spec_gpt::{GptConfig, Positions, Qkv, Residual};
 impl GptConfig {
     pub fn resolve(value: &serde_json::Value, common: &crate::config::Common) -> Result<Self, ConfigError> {
         let c = Self::read(value, common)?;
-        // Each size is bounded alone; their products are measured in floating point first.
-        const MAX_SCALARS: f64 = 1e15;
-        let g = build(&c, 1);
-        let (total, name) = g.approx_scalars();
-        if total > MAX_SCALARS {
-            let s = c.desc.sizes;
-            let field = if name.contains(c.desc.embed) || name == c.desc.lm { s.vocab } else { s.layers };
-            return Err(ConfigError::field(
-                field,
-                format!(
-                    "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
-                ),
-            ));
-        }
+        let (s, desc) = (c.desc.sizes, c.desc);
+        let field =
+            |name: &str| if name.contains(desc.embed) || name == desc.lm { s.vocab } else { s.layers };
+        super::common::check_scale(&build(&c, 1), field)?;
         Ok(c)
     }
 }

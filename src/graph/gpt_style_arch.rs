@@ -25,14 +25,7 @@ impl Architecture for GptConfig {
             pad_token_id: self.pad_token_id,
             tie_word_embeddings: self.tie_word_embeddings,
             layer_norm_eps: self.norm_eps,
-            ..Dims::mha(
-                self.hidden_size,
-                self.num_layers,
-                self.num_heads,
-                self.intermediate_size,
-                self.vocab_size,
-                self.max_position_embeddings,
-            )
+            ..crate::config::mha_dims!(self)
         }
     }
     fn defaulted(&self) -> &[Defaulted] {

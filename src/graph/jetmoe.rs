@@ -5,8 +5,8 @@
 //! each) beside one shared `kv_proj`, and the MLP's gated experts likewise; each has a router
 //! (`router.layer`) and a bias on its output.
 
+use super::blocks::norm_and_head;
 use super::blocks::{linear, rms_norm, token_embeddings};
-use super::dbrx::norm_and_head;
 use super::decoder::base_prefix;
 use super::{Candidate, Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
@@ -89,7 +89,7 @@ pub fn build(c: &JetMoeConfig, seq: u64) -> Graph {
     let tied_to = d.tie_word_embeddings.then_some(embed_weight.as_str());
     sections.extend(norm_and_head(
         rms_norm(&format!("{p}norm"), "final RMSNorm", &[seq, h], h),
-        c.head,
+        (c.head, "score"),
         tied_to,
         seq,
         h,

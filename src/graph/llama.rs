@@ -27,7 +27,6 @@ impl DecoderConfig {
     /// The graph is built once and sized in floating point to refuse such configs, naming the
     /// key behind the largest part.
     fn check_scale(&self) -> Result<(), ConfigError> {
-        const MAX_SCALARS: f64 = 1e15;
         const MAX_EXPERT_COPIES: u64 = 1 << 20;
         if let Some(m) = &self.moe {
             let sparse = self.sparse_layers.iter().filter(|s| **s).count() as u64;
@@ -41,28 +40,20 @@ impl DecoderConfig {
                 ));
             }
         }
-        let g = build(self, 1);
-        let (total, name) = g.approx_scalars();
-        if total <= MAX_SCALARS {
-            return Ok(());
-        }
-        let field = if name.contains("embed_tokens") || name == "lm_head" {
-            "vocab_size"
-        } else if name.contains("{e}") {
-            self.moe.as_ref().map_or("num_hidden_layers", |m| m.experts_field)
-        } else if name.contains("mlp") || name.contains("shared_expert") {
-            "intermediate_size"
-        } else if name.contains("self_attn") {
-            "num_attention_heads"
-        } else {
-            "num_hidden_layers"
+        let field = |name: &str| {
+            if name.contains("embed_tokens") || name == "lm_head" {
+                "vocab_size"
+            } else if name.contains("{e}") {
+                self.moe.as_ref().map_or("num_hidden_layers", |m| m.experts_field)
+            } else if name.contains("mlp") || name.contains("shared_expert") {
+                "intermediate_size"
+            } else if name.contains("self_attn") {
+                "num_attention_heads"
+            } else {
+                "num_hidden_layers"
+            }
         };
-        Err(ConfigError::field(
-            field,
-            format!(
-                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
-            ),
-        ))
+        super::common::check_scale(&build(self, 1), field)
     }
 }
 
@@ -149,16 +140,12 @@ pub fn build(c: &DecoderConfig, seq: u64) -> Graph {
     let embed = format!("{p}embed_tokens");
     let embed_weight = format!("{embed}.weight");
     let scale = if c.desc.gemma_norm { format!(", scaled by sqrt({h})") } else { String::new() };
-    let mut sections = vec![Section {
-        name: embed.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
-            Node::new(&embed, Op::Embedding, format!("{v} tokens{scale}"), &[seq, h])
-                .with([Tensor::new(&embed_weight, &[v, h])]),
-        ],
-    }];
+    let mut sections = vec![super::blocks::embeddings_section(
+        &embed,
+        seq,
+        [Node::new(&embed, Op::Embedding, format!("{v} tokens{scale}"), &[seq, h])
+            .with([Tensor::new(&embed_weight, &[v, h])])],
+    )];
 
     // Layers whose MLP differs (dense layers before or between mixture-of-experts layers) cannot
     // share a section: a run from layer 0 repeats with `{i}`, later layers are named one by one.

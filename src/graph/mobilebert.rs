@@ -94,12 +94,10 @@ pub fn build(c: &MobileBertConfig, seq: u64) -> Graph {
     let word = format!("{emb}.word_embeddings");
     let (grams, what) =
         if c.trigram_input { (3, "three neighbouring tokens' embeddings") } else { (1, "embeddings") };
-    let mut sections = vec![Section {
-        name: emb.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+    let mut sections = vec![super::blocks::embeddings_section(
+        &emb,
+        seq,
+        [
             embedding(&word, format!("{v} tokens, {e} wide"), seq, v, e),
             linear(
                 &format!("{emb}.embedding_transformation"),
@@ -118,7 +116,7 @@ pub fn build(c: &MobileBertConfig, seq: u64) -> Graph {
             embedding(&format!("{emb}.token_type_embeddings"), "token types", seq, c.type_vocab_size, h),
             norm(c, &format!("{emb}.LayerNorm"), seq, h),
         ],
-    }];
+    )];
     let l = format!("{p}encoder.layer.{{i}}");
     sections.push(Section {
         name: l.clone(),

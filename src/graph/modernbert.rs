@@ -155,16 +155,14 @@ pub fn build(c: &ModernBertConfig, seq: u64) -> Graph {
     let (h, v) = (c.hidden_size, c.vocab_size);
     let emb = format!("{p}embeddings");
     let embed = format!("{emb}.tok_embeddings");
-    let mut sections = vec![Section {
-        name: emb.clone(),
-        role: Role::Embeddings,
-        repeat: 1,
-        nodes: vec![
-            Node::new("input_ids", Op::Input, "token ids", &[seq]),
+    let mut sections = vec![super::blocks::embeddings_section(
+        &emb,
+        seq,
+        [
             embedding(&embed, format!("{v} tokens"), seq, v, h),
             norm(c, &format!("{emb}.norm"), "token embeddings, normalised", seq),
         ],
-    }];
+    )];
     for (i, local) in c.local.iter().enumerate() {
         let l = format!("{p}layers.{i}");
         let nodes = layer(c, &l, i == 0, *local, seq);

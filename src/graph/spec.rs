@@ -8,12 +8,10 @@ use super::blocks::{
 };
 use super::mixers::mla;
 use super::spec_arch::{Kind, kinds};
-use super::spec_extras::{
-    adjust_attention, attention_extras, expert_extras, mlp_extras, router_extras, shared_beside,
-};
+use super::spec_extras::{adjust_attention, attention_extras, mlp_extras};
 use super::{Graph, Node, Op, Role, Section, Tensor};
 use crate::config::decoder::DecoderHead;
-use crate::config::spec::{Attn, Experts, Mlp, MoeSpec, NormKind, QkNorm, Shared, Slot, SpecConfig};
+use crate::config::spec::{Attn, Mlp, NormKind, QkNorm, Slot, SpecConfig};
 use crate::config::{Common, ConfigError};
 
 impl SpecConfig {
@@ -25,28 +23,16 @@ impl SpecConfig {
         Ok(c)
     }
 
-    /// Each size is bounded alone, but their products can still overflow a count: the graph is
-    /// sized in floating point first (at one token) and refused past 1e15 parameters.
+    /// Refuses sizes whose product is beyond any real model ([`super::common::check_scale`]).
     fn check_scale(&self) -> Result<(), ConfigError> {
-        const MAX_SCALARS: f64 = 1e15;
-        let g = build(self, 1);
-        let (total, name) = g.approx_scalars();
-        if total <= MAX_SCALARS {
-            return Ok(());
-        }
-        let field = match (&self.spec.moe, name) {
+        let field = |name: &str| match (&self.spec.moe, name) {
             (_, n) if n.contains("embed_tokens") || n == "lm_head" => "vocab_size",
             (Some(m), n) if n.contains(".experts") => m.experts_key,
             (_, n) if n.contains("self_attn") => "num_attention_heads",
             (_, n) if n.contains("proj") => self.spec.dense_width_key,
             _ => "num_hidden_layers",
         };
-        Err(ConfigError::field(
-            field,
-            format!(
-                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
-            ),
-        ))
+        super::common::check_scale(&build(self, 1), field)
     }
 
     fn prefix(&self) -> &'static str {
@@ -169,67 +155,6 @@ fn mlp_only(c: &SpecConfig, prefix: &str, seq: u64, ffn: u64, bias: bool) -> Vec
     }
 }
 
-fn moe(c: &SpecConfig, m: &MoeSpec, l: &str, seq: u64) -> Vec<Node> {
-    let (h, f) = (c.hidden_size, c.expert_width);
-    let (n, k) = (c.num_experts.unwrap_or(1), c.experts_per_token.unwrap_or(1));
-    let b = format!("{l}.{}", m.block);
-    let r = format!("{b}.{}", m.router);
-    let mut router = linear(&r, &format!("router over {n} experts, top {k}"), seq, h, n, m.router_bias);
-    router_extras(m, &b, &r, n, &mut router);
-    let mut nodes = vec![router];
-    match m.experts {
-        Experts::PerExpert { gate, up, down } => {
-            let e = format!("{b}.experts.{{e}}");
-            nodes.push(
-                linear(&format!("{e}.{gate}"), "expert gate projection", seq, h, f, false).experts(n, k),
-            );
-            nodes.push(linear(&format!("{e}.{up}"), "expert up projection", seq, h, f, false).experts(n, k));
-            nodes.push(
-                linear(&format!("{e}.{down}"), "expert down projection", seq, f, h, false).experts(n, k),
-            );
-        }
-        Experts::Stacked { bias } => {
-            // One [experts, ...] tensor each; `[{e}]` names an expert's slice of it.
-            let e = format!("{b}.experts");
-            let slice = |name: &str, out: u64, inp: u64, what: &str| {
-                let mut node = Node::new(format!("{e}.{name}"), Op::Linear, what, &[seq, out])
-                    .with([Tensor::new(format!("{e}.{name}[{{e}}]"), &[out, inp])]);
-                if bias {
-                    node.params.push(Tensor::new(format!("{e}.{name}_bias[{{e}}]"), &[out]));
-                }
-                node.experts(n, k)
-            };
-            nodes.push(slice("gate_up_proj", 2 * f, h, "stacked experts' gate and up projection"));
-            nodes.push(slice("down_proj", h, f, "stacked experts' down projection"));
-        }
-    }
-    match m.shared {
-        Shared::None => {}
-        Shared::Beside { name, .. } => {
-            if let Some(s) = c.shared_width {
-                nodes.extend(shared_beside(&format!("{l}.{name}"), seq, h, s, &c.hidden_act));
-            }
-        }
-        Shared::Width { name, .. } | Shared::Times { name, .. } => {
-            if let Some(s) = c.shared_width {
-                nodes.extend(mlp(c, &format!("{b}.{name}"), seq, s, c.mlp_bias));
-                if m.shared_gate {
-                    nodes.push(linear(
-                        &format!("{b}.shared_expert_gate"),
-                        "sigmoid gate on the shared expert",
-                        seq,
-                        h,
-                        1,
-                        false,
-                    ));
-                }
-            }
-        }
-    }
-    expert_extras(c, &b, seq, &mut nodes);
-    nodes
-}
-
 pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
     let own = || super::spec_longcat::layer(c, l, seq);
     if let Some(nodes) = super::spec_hybrid::single_block(c, l, k, seq).or_else(own) {
@@ -250,7 +175,7 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
     nodes.extend(mixer.unwrap_or_else(|| attention(c, l, k, seq)));
     nodes.extend(norms(Slot::Between, "between attention and the MLP"));
     match (&c.spec.moe, sparse, super::spec_hybrid::shared_only(c, l, seq)) {
-        (Some(m), true, _) => nodes.extend(moe(c, m, l, seq)),
+        (Some(m), true, _) => nodes.extend(super::spec_moe::moe(c, m, l, seq)),
         (_, _, Some(shared)) => nodes.extend(shared),
         (m, _, None) => {
             let block = m.as_ref().map_or(super::spec_hybrid::mlp_name(c), |m| m.block);

@@ -28,21 +28,9 @@ architecture!(
     }
 );
 
-/// Each size is bounded on its own, but their products can still describe a model no machine
-/// holds, whose count would overflow: the graph is sized in floating point first, and such a
-/// config refused, naming `field`.
+/// [`super::common::check_scale`], naming `field` whatever part is the largest.
 pub(crate) fn check_scale(g: &Graph, field: &'static str) -> Result<(), crate::config::ConfigError> {
-    const MAX_SCALARS: f64 = 1e15;
-    let (total, _) = g.approx_scalars();
-    if total > MAX_SCALARS {
-        return Err(crate::config::ConfigError::field(
-            field,
-            format!(
-                "these sizes make a model of about {total:.3e} parameters, beyond any real model (at most {MAX_SCALARS:e})"
-            ),
-        ));
-    }
-    Ok(())
+    super::common::check_scale(g, |_| field)
 }
 
 /// What the training estimate leaves out for these layers.

@@ -197,6 +197,13 @@ pub(super) fn assemble(
     let embed_weight = format!("{embed}.weight");
     let tied_to = tie.then_some(embed_weight.as_str());
     let norm = rms_norm(&norm, "final RMSNorm", &[seq, h], h);
-    sections.extend(super::dbrx::norm_and_head(norm, core.head, tied_to, seq, h, core.vocab_size));
+    sections.extend(super::blocks::norm_and_head(
+        norm,
+        (core.head, "score"),
+        tied_to,
+        seq,
+        h,
+        core.vocab_size,
+    ));
     Graph { seq_len: seq, sections }
 }

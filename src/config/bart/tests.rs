@@ -1,9 +1,7 @@
 //! BART-lineage reading: defaults per type, classes, bad values.
 use super::*;
 
-fn bart(text: &str) -> Result<BartConfig, ConfigError> {
-    crate::config::testing::read(text, BartConfig::resolve)
-}
+crate::config::testing::reader!(bart, BartConfig);
 
 #[test]
 fn each_type_reads_its_own_defaults_and_classes() {

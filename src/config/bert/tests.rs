@@ -1,8 +1,6 @@
 use super::*;
 
-fn bert(text: &str) -> Result<BertConfig, ConfigError> {
-    crate::config::testing::read(text, BertConfig::resolve)
-}
+crate::config::testing::reader!(bert, BertConfig);
 
 #[test]
 fn missing_keys_take_the_config_class_defaults_and_are_recorded() {

@@ -1,8 +1,6 @@
 use super::*;
 
-fn deberta(text: &str) -> Result<DebertaV2Config, ConfigError> {
-    crate::config::testing::read(text, DebertaV2Config::resolve)
-}
+crate::config::testing::reader!(deberta, DebertaV2Config);
 
 #[test]
 fn relative_table_rows_follow_buckets_then_max_relative_positions() {

@@ -8,20 +8,17 @@ use crate::config::{ConfigError, Defaulted, classifier_labels};
 /// The serving and training dimensions of an encoder config whose fields carry the lineage's
 /// names (`hidden_size`, `num_layers`, `num_heads`, `intermediate_size`, `vocab_size`,
 /// `max_position_embeddings`, `pad_token_id`, `tie_word_embeddings`, `layer_norm_eps`).
+/// With a width and a context, those stand for `intermediate_size` and `max_position_embeddings`.
 macro_rules! encoder_dims {
     ($c:expr) => {
+        $crate::config::encoders::encoder_dims!($c, $c.intermediate_size, $c.max_position_embeddings)
+    };
+    ($c:expr, $ffn:expr, $context:expr) => {
         $crate::config::Dims {
             pad_token_id: Some($c.pad_token_id),
             tie_word_embeddings: $c.tie_word_embeddings,
             layer_norm_eps: $c.layer_norm_eps,
-            ..$crate::config::Dims::mha(
-                $c.hidden_size,
-                $c.num_layers,
-                $c.num_heads,
-                $c.intermediate_size,
-                $c.vocab_size,
-                $c.max_position_embeddings,
-            )
+            ..$crate::config::mha_dims!($c, $ffn, $context)
         }
     };
 }

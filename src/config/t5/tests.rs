@@ -1,8 +1,6 @@
 use super::*;
 
-fn t5(text: &str) -> Result<T5Config, ConfigError> {
-    crate::config::testing::read(text, T5Config::resolve)
-}
+crate::config::testing::reader!(t5, T5Config);
 
 #[test]
 fn each_config_class_has_its_own_defaults() {

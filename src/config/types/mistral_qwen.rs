@@ -130,15 +130,5 @@ pub const QWEN3_MOE_TYPE: TypeDesc = TypeDesc {
     ..LLAMA_TYPE
 };
 
-pub const MINISTRAL_TYPE: TypeDesc = TypeDesc {
-    model_type: "ministral",
-    classes: "Ministral",
-    base_class: "MinistralModel",
-    heads: ALL_HEADS,
-    rules: Family::Mistral,
-    keys: &["hidden_act", "sliding_window"],
-    defaults: MISTRAL,
-    qkv_bias: NO_BIAS,
-    o_bias: NO_BIAS,
-    ..LLAMA_TYPE
-};
+pub const MINISTRAL_TYPE: TypeDesc =
+    TypeDesc { model_type: "ministral", classes: "Ministral", base_class: "MinistralModel", ..MISTRAL_TYPE };
