@@ -23,6 +23,7 @@ mod described_misc6;
 mod described_moe3;
 mod described_newdec;
 mod described_recur;
+mod described_txb;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -704,6 +705,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_enc7::FAMILIES)
         .chain(described_gemma::FAMILIES)
         .chain(described_misc6::FAMILIES)
+        .chain(described_txb::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its
