@@ -25,3 +25,27 @@ fn gpt_sw3_is_read_as_gpt2_under_its_own_model_type() {
     let config = json!({"model_type": "gpt-sw3", "architectures": ["GPT2LMHeadModel"]});
     assert_eq!(derived(config), expected);
 }
+
+#[test]
+fn molmo2_text_embeds_its_additional_rows_and_norms_whole_projections_under_olmo() {
+    let (v, extra, h, heads, kv, hd, f, l) = (1000u64, 128u64, 64u64, 4u64, 1u64, 16u64, 160u64, 2u64);
+    // Molmo2TextModel: embed_tokens over vocab + additional_vocab_size (128 by default).
+    let embed = (v + extra) * h;
+    // Molmo2Attention: q/k/v with the `attention_bias` bias, o_proj without; under `olmo` the
+    // q_norm spans heads x head_dim and the k_norm kv heads x head_dim.
+    let attn = (h * heads * hd + heads * hd) + 2 * (h * kv * hd + kv * hd) + heads * hd * h;
+    let qk_norms = heads * hd + kv * hd;
+    // Gated MLP without biases, input_layernorm and post_attention_layernorm (h each).
+    let layer = attn + qk_norms + 3 * h * f + 2 * h;
+    let expected = embed + l * layer + h;
+    // Molmo2TextModel(Molmo2TextConfig(hidden_size=64, num_attention_heads=4,
+    // num_key_value_heads=1, head_dim=16, intermediate_size=160, num_hidden_layers=2,
+    // vocab_size=1000, qk_norm_type="olmo", attention_bias=True)) on the meta device,
+    // transformers 5.24: 154,784 parameters.
+    assert_eq!(expected, 154_784);
+    let config = json!({"model_type": "molmo2_text", "architectures": ["Molmo2TextModel"],
+        "hidden_size": h, "num_attention_heads": heads, "num_key_value_heads": kv, "head_dim": hd,
+        "intermediate_size": f, "num_hidden_layers": l, "vocab_size": v, "qk_norm_type": "olmo",
+        "qkv_bias": true});
+    assert_eq!(derived(config), expected);
+}

@@ -91,6 +91,7 @@ pub mod spec_recur;
 pub mod spec_recur_gemma;
 pub mod spec_recur_lfm;
 pub mod spec_shared;
+mod spec_txb;
 pub mod ssm;
 pub mod t5;
 pub mod t5_types;

@@ -1,13 +1,23 @@
 //! The families of helper txb's types: GPT-SW3 (transformers maps `gpt-sw3` onto GPT-2's config
-//! and classes, so it is read and built as GPT-2).
+//! and classes, so it is read and built as GPT-2) and Molmo 2's language model
+//! (`config/spec_txb.rs`).
 
+use super::described::decoder;
 use super::{FamilyInfo, ModelKind};
 
-pub const FAMILIES: &[FamilyInfo] = &[FamilyInfo {
-    key: "gpt-sw3",
-    kind: ModelKind::Decoder,
-    name: "GPT-SW3",
-    derives_from: Some("gpt2"),
-    summary: "AI Sweden's GPT-SW3 (2023), for the Nordic languages: GPT-2's layers and classes under its own `model_type`, which transformers maps onto `GPT2Config` with GPT-2's defaults.",
-    resolve: Some(super::gpt2),
-}];
+pub const FAMILIES: &[FamilyInfo] = &[
+    FamilyInfo {
+        key: "gpt-sw3",
+        kind: ModelKind::Decoder,
+        name: "GPT-SW3",
+        derives_from: Some("gpt2"),
+        summary: "AI Sweden's GPT-SW3 (2023), for the Nordic languages: GPT-2's layers and classes under its own `model_type`, which transformers maps onto `GPT2Config` with GPT-2's defaults.",
+        resolve: Some(super::gpt2),
+    },
+    decoder(
+        "molmo2_text",
+        "Molmo 2 (language model)",
+        "qwen3",
+        "Ai2's Molmo 2 (2026) language model: Qwen3's layers with biased q/k/v projections, q/k norms per head or (`qk_norm_type: olmo`) over the whole projection, pre- or post-norm by `norm_after`, and `additional_vocab_size` embedding rows for its image tokens.",
+    ),
+];

@@ -18,3 +18,15 @@ VARIATIONS = {
         _gpt2(64, 1, 2, 300, num_labels=5, n_inner=100),
     ],
 }
+
+# Molmo 2's language model (src/config/spec_txb.rs): its only class is the bare model.
+FAMILIES += ["molmo2_text"]
+_MOLMO = dict(hidden_size=64, num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+              intermediate_size=160, num_hidden_layers=2, vocab_size=1000)
+VARIATIONS["molmo2_text"] = [
+    _MOLMO,
+    dict(_MOLMO, qk_norm_type="olmo", attention_bias=True, additional_vocab_size=0),
+    dict(_MOLMO, num_key_value_heads=4, head_dim=24, additional_vocab_size=37, norm_after=True,
+         num_hidden_layers=3),
+    dict(_MOLMO, qk_norm_type="olmo", num_key_value_heads=1, tie_word_embeddings=True),
+]
