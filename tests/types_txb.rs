@@ -49,3 +49,40 @@ fn molmo2_text_embeds_its_additional_rows_and_norms_whole_projections_under_olmo
         "qkv_bias": true});
     assert_eq!(derived(config), expected);
 }
+
+#[test]
+fn neomme_counts_its_factorized_embedding_patch_stem_value_table_and_untied_decoder() {
+    let (v, r, h, f, l) = (1000u64, 32u64, 64u64, 160u64, 3u64);
+    let (heads, kv, hd, patch) = (4u64, 2u64, 16u64, 4u64);
+    // NeoMMEEmbeddings: word_embeddings (v x r) and embedding_projection (r -> h, no bias).
+    let embed = v * r + r * h;
+    // NeoMMEPatchEmbeddings over a flattened patch of 3 x patch^2: LayerNorm (weight and bias),
+    // up_proj (-> 2h, no bias), down_proj (2h -> h with a bias).
+    let pd = 3 * patch * patch;
+    let stem = 2 * pd + pd * 2 * h + (2 * h * h + h);
+    // value_embeddings: v x (kv heads x head_dim).
+    let values = v * kv * hd;
+    // A layer: q, k, v without bias, exclusive_self_attention.alpha (one per head), the output
+    // gate's gate_proj (h -> heads x hd) and o_proj, the ReLU² MLP's up and down, `lambdas` (2);
+    // its norms hold no weight.
+    let layer = h * heads * hd + 2 * h * kv * hd + heads + 2 * h * heads * hd + 2 * h * f + 2;
+    // NeoMMEForMaskedLM untied: unembedding_projection (h x r) and lm_head (r -> v).
+    let head = h * r + r * v;
+    let expected = embed + stem + values + l * layer + head;
+    // NeoMMEForMaskedLM(NeoMMEConfig(vocab_size=1000, embedding_rank=32, hidden_size=64,
+    // intermediate_size=160, num_hidden_layers=3, num_attention_heads=4, num_key_value_heads=2,
+    // head_dim=16, patch_size=4, tie_word_embeddings=False)) on the meta device, after
+    // tie_weights(), transformers 5.24: 225,202 parameters.
+    assert_eq!(expected, 225_202);
+    let config = json!({"model_type": "neomme", "architectures": ["NeoMMEForMaskedLM"],
+        "vocab_size": v, "embedding_rank": r, "hidden_size": h, "intermediate_size": f,
+        "num_hidden_layers": l, "num_attention_heads": heads, "num_key_value_heads": kv,
+        "head_dim": hd, "patch_size": patch, "tie_word_embeddings": false});
+    assert_eq!(derived(config), expected);
+    // Tied (the class's default), both decoder matrices are the embedding's own.
+    let tied = json!({"model_type": "neomme", "architectures": ["NeoMMEForMaskedLM"],
+        "vocab_size": v, "embedding_rank": r, "hidden_size": h, "intermediate_size": f,
+        "num_hidden_layers": l, "num_attention_heads": heads, "num_key_value_heads": kv,
+        "head_dim": hd, "patch_size": patch});
+    assert_eq!(derived(tied), expected - head);
+}

@@ -43,6 +43,7 @@ pub mod mobilebert;
 pub mod modernbert;
 pub mod modernvbert;
 pub mod mpnet;
+pub mod neomme;
 pub mod nllb_moe;
 pub mod pegasus_x;
 pub mod perceiver;

@@ -1,9 +1,17 @@
 //! The families of helper txb's types: GPT-SW3 (transformers maps `gpt-sw3` onto GPT-2's config
 //! and classes, so it is read and built as GPT-2) and Molmo 2's language model
-//! (`config/spec_txb.rs`).
+//! (`config/spec_txb.rs`), and NeoMME, an encoder with its own reader (`config/neomme.rs`).
+
+use serde_json::Value;
 
 use super::described::decoder;
-use super::{FamilyInfo, ModelKind};
+use super::{FamilyInfo, ModelKind, boxed};
+use crate::config::{Common, ConfigError};
+use crate::graph::Architecture;
+
+fn neomme(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::neomme::NeoMmeConfig::resolve(v, c))
+}
 
 pub const FAMILIES: &[FamilyInfo] = &[
     FamilyInfo {
@@ -20,4 +28,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         "qwen3",
         "Ai2's Molmo 2 (2026) language model: Qwen3's layers with biased q/k/v projections, q/k norms per head or (`qk_norm_type: olmo`) over the whole projection, pre- or post-norm by `norm_after`, and `additional_vocab_size` embedding rows for its image tokens.",
     ),
+    FamilyInfo {
+        key: "neomme",
+        kind: ModelKind::Encoder,
+        name: "NeoMME",
+        derives_from: Some("modernbert"),
+        summary: "H company's NeoMME (2026): a bidirectional encoder over text tokens and image patches, with a factorized token embedding, grouped-query attention with parameter-free q/k norms, a sigmoid output gate and exclusive self-attention, value embeddings on its first and last full layers, ReLU² MLPs, and masked-LM or multi-vector retrieval heads.",
+        resolve: Some(neomme),
+    },
 ];

@@ -58,6 +58,7 @@ mod mobilebert;
 mod modernbert;
 mod modernvbert;
 pub mod mpnet;
+pub mod neomme;
 mod nllb_moe;
 mod olmo_hybrid;
 mod pegasus_x;

@@ -30,3 +30,17 @@ VARIATIONS["molmo2_text"] = [
          num_hidden_layers=3),
     dict(_MOLMO, qk_norm_type="olmo", num_key_value_heads=1, tie_word_embeddings=True),
 ]
+
+# NeoMME (src/config/neomme.rs, src/graph/neomme.rs): an encoder with its own reader.
+FAMILIES += ["neomme"]
+EXTRA_CLASSES["neomme"] = ["NeoMMEForRetrieval"]
+_NEO = dict(vocab_size=1000, embedding_rank=32, hidden_size=64, intermediate_size=160,
+            num_hidden_layers=3, num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+            patch_size=4, embedding_dim=24)
+VARIATIONS["neomme"] = [
+    _NEO,
+    dict(_NEO, tie_word_embeddings=False, attention_bias=True, mlp_bias=True),
+    dict(_NEO, num_hidden_layers=7, num_key_value_heads=1, head_dim=32, hidden_size=48,
+         layer_types=["sliding_attention", "full_attention"] * 3 + ["sliding_attention"]),
+    dict(_NEO, num_attention_heads=6, head_dim=16, patch_size=8, embedding_rank=100),
+]
