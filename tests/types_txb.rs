@@ -86,3 +86,49 @@ fn neomme_counts_its_factorized_embedding_patch_stem_value_table_and_untied_deco
         "head_dim": hd, "patch_size": patch});
     assert_eq!(derived(tied), expected - head);
 }
+
+/// An Inkling attention block (modeling_inkling.py): q, k, v, r and o projections without bias
+/// (`r_proj`: hidden to heads x d_rel), `k_sconv` and `v_sconv` (depthwise, `[kv x hd, 1, k]`),
+/// q_norm and k_norm (head_dim each), `rel_logits_proj.proj` (d_rel x extent), and the layer's
+/// `attn_sconv` (`[h, 1, k]`).
+fn inkling_attention(h: u64, heads: u64, kv: u64, hd: u64, d_rel: u64, extent: u64, k: u64) -> u64 {
+    let (q, kvw) = (heads * hd, kv * hd);
+    h * q + 2 * h * kvw + h * heads * d_rel + q * h + 2 * kvw * k + 2 * hd + d_rel * extent + h * k
+}
+
+#[test]
+fn inkling_text_counts_full_and_sliding_attention_convolutions_and_shared_experts() {
+    let (v, h, k, d_rel) = (1000u64, 64u64, 3u64, 4u64);
+    // Layers 0 and 2: full attention (4 heads over 2 x 16, extent rel_extent 48), dense MLP
+    // (gate/up/down at 96 and its `global_scale`).
+    let full = inkling_attention(h, 4, 2, 16, d_rel, 48, k) + 3 * h * 96 + 1;
+    // Layer 1: sliding attention (2 heads over 1 x 24, extent the window 32), routed experts:
+    // gate (5 routed + 2 shared rows, and `global_scale`), stacked gate_up [5, 80, h] and down
+    // [5, h, 40], shared experts' gate, up and down [2, 40, h] each.
+    let sparse = inkling_attention(h, 2, 1, 24, d_rel, 32, k)
+        + ((5 + 2) * h + 1)
+        + (5 * 2 * 40 * h + 5 * h * 40)
+        + 3 * (2 * 40 * h);
+    // Each layer's two RMSNorms and its `mlp_sconv`.
+    let per_layer = 2 * h + h * k;
+    let layers = 2 * (full + per_layer) + (sparse + per_layer);
+    // embed_tokens and its embed_norm; the final norm; an lm_head never tied.
+    let expected = (v * h + h) + layers + h + v * h;
+    // InklingForCausalLM(InklingTextConfig(vocab_size=1000, hidden_size=64, num_hidden_layers=3,
+    // num_attention_heads=4, num_key_value_heads=2, head_dim=16, swa_num_attention_heads=2,
+    // swa_num_key_value_heads=1, swa_head_dim=24, sliding_window_size=32, d_rel=4,
+    // rel_extent=48, intermediate_size=96, moe_intermediate_size=40, n_routed_experts=5,
+    // num_experts_per_tok=2, n_shared_experts=2, layer_types=["hybrid", "hybrid_sliding",
+    // "hybrid"], mlp_layer_types=["dense", "sparse", "dense"], conv_kernel_size=3)) on the meta
+    // device, transformers 5.24: 258,243 parameters.
+    assert_eq!(expected, 258_243);
+    let config = json!({"model_type": "inkling_text", "architectures": ["InklingForCausalLM"],
+        "vocab_size": v, "hidden_size": h, "num_hidden_layers": 3, "num_attention_heads": 4,
+        "num_key_value_heads": 2, "head_dim": 16, "swa_num_attention_heads": 2,
+        "swa_num_key_value_heads": 1, "swa_head_dim": 24, "sliding_window": 32, "d_rel": d_rel,
+        "rel_extent": 48, "intermediate_size": 96, "moe_intermediate_size": 40,
+        "num_local_experts": 5, "num_experts_per_tok": 2, "n_shared_experts": 2,
+        "layer_types": ["hybrid", "hybrid_sliding", "hybrid"],
+        "mlp_layer_types": ["dense", "sparse", "dense"], "sconv_kernel_size": k});
+    assert_eq!(derived(config), expected);
+}

@@ -34,6 +34,7 @@ pub mod gemma4_assistant;
 pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod hrm_text;
+pub mod inkling;
 pub mod jamba;
 pub mod jetmoe;
 pub mod layoutlmv3;

@@ -1,6 +1,7 @@
 //! The families of helper txb's types: GPT-SW3 (transformers maps `gpt-sw3` onto GPT-2's config
 //! and classes, so it is read and built as GPT-2) and Molmo 2's language model
-//! (`config/spec_txb.rs`), and NeoMME, an encoder with its own reader (`config/neomme.rs`).
+//! (`config/spec_txb.rs`), NeoMME, an encoder with its own reader (`config/neomme.rs`), and
+//! Inkling's language model (`config/inkling.rs`).
 
 use serde_json::Value;
 
@@ -8,6 +9,10 @@ use super::described::decoder;
 use super::{FamilyInfo, ModelKind, boxed};
 use crate::config::{Common, ConfigError};
 use crate::graph::Architecture;
+
+fn inkling_text(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::inkling::InklingTextConfig::resolve(v, c))
+}
 
 fn neomme(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::neomme::NeoMmeConfig::resolve(v, c))
@@ -35,5 +40,13 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("modernbert"),
         summary: "H company's NeoMME (2026): a bidirectional encoder over text tokens and image patches, with a factorized token embedding, grouped-query attention with parameter-free q/k norms, a sigmoid output gate and exclusive self-attention, value embeddings on its first and last full layers, ReLU² MLPs, and masked-LM or multi-vector retrieval heads.",
         resolve: Some(neomme),
+    },
+    FamilyInfo {
+        key: "inkling_text",
+        kind: ModelKind::Decoder,
+        name: "Inkling (language model)",
+        derives_from: Some("deepseek_v3"),
+        summary: "Thinking Machines' Inkling (2026) language model: full and sliding attention layers with their own head counts, a learned relative-position bias mixed per token, short causal convolutions over keys, values and both sublayers' outputs, and routed experts beside shared experts the router also scores.",
+        resolve: Some(inkling_text),
     },
 ];

@@ -44,3 +44,19 @@ VARIATIONS["neomme"] = [
          layer_types=["sliding_attention", "full_attention"] * 3 + ["sliding_attention"]),
     dict(_NEO, num_attention_heads=6, head_dim=16, patch_size=8, embedding_rank=100),
 ]
+
+# Inkling's language model (src/config/inkling.rs, src/graph/inkling.rs).
+FAMILIES += ["inkling_text"]
+_INK = dict(vocab_size=1000, hidden_size=64, num_hidden_layers=3, num_attention_heads=4,
+            num_key_value_heads=2, head_dim=16, swa_num_attention_heads=2,
+            swa_num_key_value_heads=1, swa_head_dim=24, sliding_window_size=32, d_rel=4,
+            rel_extent=48, intermediate_size=96, moe_intermediate_size=40, n_routed_experts=5,
+            num_experts_per_tok=2, n_shared_experts=2)
+VARIATIONS["inkling_text"] = [
+    _INK,
+    dict(_INK, layer_types=["hybrid", "hybrid_sliding", "hybrid"],
+         mlp_layer_types=["dense", "sparse", "dense"], conv_kernel_size=3),
+    dict(_INK, num_hidden_layers=7, local_layer_ids=[1, 2, 5], dense_mlp_idx=2, n_shared_experts=1),
+    dict(_INK, dense_intermediate_size=72, num_hidden_layers=2, dense_mlp_idx=1),
+    dict(_INK, num_hidden_layers=6),
+]

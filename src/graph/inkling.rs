@@ -1,0 +1,193 @@
+//! The Inkling language model's graph, named as transformers' modules:
+//! `model.embed_tokens` (with its `embed_norm`), `model.layers.{i}.self_attn` (`r_proj`,
+//! `k_sconv`, `v_sconv`, `rel_logits_proj.proj`), `attn_sconv` and `mlp_sconv`, `mlp` (dense, or
+//! `gate`, stacked `experts` and `shared_experts`), `model.norm`, `lm_head`. Serving keeps each
+//! layer's keys and values (sliding layers within the window) and its four convolution windows.
+
+use super::blocks::{embedding, linear, rms_norm};
+use super::common::no_candidates;
+use super::kv::{KvGroup, KvLayout, RecurrentState};
+use super::{Graph, Node, Op, Role, Section, Tensor};
+use crate::config::inkling::{InklingAttn, InklingTextConfig};
+
+architecture!(
+    InklingTextConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["model."],
+    candidates: no_candidates,
+    unscaled_residual_init: false;
+    fn kv_layout(&self) -> Option<KvLayout> {
+        Some(kv_layout(self))
+    }
+    fn training_notes(&self) -> Vec<String> {
+        vec!["Inkling's short convolutions run in float32 and their saved inputs are counted at the activations' width; its relative-position bias is materialized per head over the query and key positions, which the attention estimate does not add.".into()]
+    }
+);
+
+/// A depthwise causal convolution over `channels`, without bias (`InklingShortConvolution`).
+fn sconv(name: &str, what: &str, seq: u64, channels: u64, kernel: u64) -> Node {
+    Node::new(name, Op::Conv1d, format!("short convolution over {what}, kernel {kernel}"), &[seq, channels])
+        .with([Tensor::new(format!("{name}.conv1d.weight"), &[channels, 1, kernel])])
+}
+
+fn attention(c: &InklingTextConfig, l: &str, a: InklingAttn, sliding: bool, seq: u64) -> Vec<Node> {
+    let (h, k) = (c.hidden_size, c.conv_kernel_size);
+    let s = format!("{l}.self_attn");
+    let (q, kv) = (a.heads * a.head_dim, a.kv_heads * a.head_dim);
+    let kind = if sliding { format!("causal within {} tokens", c.window) } else { "causal".into() };
+    vec![
+        rms_norm(&format!("{l}.input_layernorm"), "RMSNorm before attention", &[seq, h], h),
+        linear(&format!("{s}.q_proj"), "query projection", seq, h, q, false),
+        linear(&format!("{s}.k_proj"), "key projection", seq, h, kv, false),
+        linear(&format!("{s}.v_proj"), "value projection", seq, h, kv, false),
+        linear(&format!("{s}.r_proj"), "relative states per head", seq, h, a.heads * c.d_rel, false),
+        sconv(&format!("{s}.k_sconv"), "the keys", seq, kv, k),
+        sconv(&format!("{s}.v_sconv"), "the values", seq, kv, k),
+        rms_norm(&format!("{s}.q_norm"), "RMSNorm per query head", &[seq, q], a.head_dim),
+        rms_norm(&format!("{s}.k_norm"), "RMSNorm per key head", &[seq, kv], a.head_dim),
+        Node::new(
+            &s,
+            Op::Attention,
+            format!("{} heads over {} KV heads x {}, {kind}, relative bias", a.heads, a.kv_heads, a.head_dim),
+            &[seq, q],
+        )
+        .with([Tensor::new(format!("{s}.rel_logits_proj.proj"), &[c.d_rel, a.rel_extent])]),
+        linear(&format!("{s}.o_proj"), "attention output projection", seq, q, h, false),
+        sconv(&format!("{l}.attn_sconv"), "the attention output", seq, h, k),
+    ]
+}
+
+fn mlp(c: &InklingTextConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
+    let h = c.hidden_size;
+    let m = format!("{l}.mlp");
+    let mut nodes =
+        vec![rms_norm(&format!("{l}.post_attention_layernorm"), "RMSNorm before the MLP", &[seq, h], h)];
+    if sparse {
+        let (e, s, w, k) = (c.num_experts, c.shared_experts, c.moe_intermediate_size, c.experts_per_token);
+        nodes.push(
+            Node::new(
+                format!("{m}.gate"),
+                Op::Linear,
+                format!("router over {e} experts and {s} shared ones"),
+                &[seq, e + s],
+            )
+            .with([
+                Tensor::new(format!("{m}.gate.weight"), &[e + s, h]),
+                Tensor::new(format!("{m}.gate.global_scale"), &[1]),
+            ]),
+        );
+        nodes.push(
+            Node::new(
+                format!("{m}.experts"),
+                Op::Linear,
+                format!("{e} stacked experts x {w}, {k} per token"),
+                &[seq, h],
+            )
+            .with([
+                Tensor::new(format!("{m}.experts.gate_up_proj"), &[e, 2 * w, h]),
+                Tensor::new(format!("{m}.experts.down_proj"), &[e, h, w]),
+            ]),
+        );
+        let sh = format!("{m}.shared_experts");
+        nodes.push(
+            Node::new(
+                &sh,
+                Op::Linear,
+                format!("{s} shared experts x {w}, weighted by the router"),
+                &[seq, h],
+            )
+            .with([
+                Tensor::new(format!("{sh}.gate_proj"), &[s, w, h]),
+                Tensor::new(format!("{sh}.up_proj"), &[s, w, h]),
+                Tensor::new(format!("{sh}.down_proj"), &[s, h, w]),
+            ]),
+        );
+    } else {
+        let mut gated =
+            super::blocks::gated_mlp(&m, seq, h, c.intermediate_size, &c.hidden_act, false, false);
+        if let Some(down) = gated.iter_mut().find(|n| n.name.ends_with("down_proj")) {
+            down.params.push(Tensor::new(format!("{m}.global_scale"), &[1]));
+        }
+        nodes.extend(gated);
+    }
+    nodes.push(sconv(&format!("{l}.mlp_sconv"), "the MLP output", seq, h, c.conv_kernel_size));
+    nodes
+}
+
+fn layer(c: &InklingTextConfig, l: &str, (sliding, sparse): (bool, bool), seq: u64) -> Vec<Node> {
+    let a = if sliding { c.sliding } else { c.full };
+    let mut nodes = attention(c, l, a, sliding, seq);
+    nodes.extend(mlp(c, l, sparse, seq));
+    nodes
+}
+
+pub fn build(c: &InklingTextConfig, seq: u64) -> Graph {
+    let p = if c.causal_lm { "model." } else { "" };
+    let (h, v) = (c.hidden_size, c.vocab_size);
+    let e = format!("{p}embed_tokens");
+    let nodes = vec![
+        Node::new("input_ids", Op::Input, "token ids", &[seq]),
+        embedding(&e, format!("{v} tokens"), seq, v, h),
+        rms_norm(&format!("{e}.embed_norm"), "RMSNorm on the embeddings", &[seq, h], h),
+    ];
+    let mut sections = vec![Section { name: e, role: Role::Embeddings, repeat: 1, nodes }];
+    let kinds: Vec<(bool, bool)> =
+        c.sliding_layers.iter().copied().zip(c.sparse_layers.iter().copied()).collect();
+    // A run of like layers from layer 0 repeats with `{i}`; the others are named one by one.
+    let first_run = kinds.iter().take_while(|k| **k == kinds[0]).count();
+    if first_run > 0 {
+        let l = format!("{p}layers.{{i}}");
+        let nodes = layer(c, &l, kinds[0], seq);
+        sections.push(Section { name: l, role: Role::Layers, repeat: first_run as u64, nodes });
+    }
+    for (i, kind) in kinds.iter().enumerate().skip(first_run) {
+        let l = format!("{p}layers.{i}");
+        let nodes = layer(c, &l, *kind, seq);
+        sections.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
+    }
+    let norm = format!("{p}norm");
+    let nodes = vec![rms_norm(&norm, "final RMSNorm", &[seq, h], h)];
+    sections.push(Section { name: norm, role: Role::Layers, repeat: 1, nodes });
+    if c.causal_lm {
+        let nodes = vec![linear("lm_head", "logits over the vocabulary (never tied)", seq, h, v, false)];
+        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes });
+    }
+    Graph { seq_len: seq, sections }
+}
+
+/// Keys and values per layer (sliding layers keep the window), and per sequence the four
+/// convolution windows of every layer (keys, values, attention and MLP outputs).
+fn kv_layout(c: &InklingTextConfig) -> KvLayout {
+    let sliding = c.sliding_layers.iter().filter(|s| **s).count() as u64;
+    let group = |layers: u64, a: InklingAttn, window: Option<u64>, kind: &str| KvGroup {
+        layers,
+        values_per_token: 2 * a.kv_heads * a.head_dim,
+        window,
+        what: format!("{kind}: 2 x {} KV heads x {} head_dim", a.kv_heads, a.head_dim),
+    };
+    let groups = vec![
+        group(c.num_layers - sliding, c.full, None, "full layers"),
+        group(sliding, c.sliding, Some(c.window), "sliding layers"),
+    ];
+    let k = c.conv_kernel_size;
+    let conv: u64 = c
+        .sliding_layers
+        .iter()
+        .map(|s| {
+            let a = if *s { c.sliding } else { c.full };
+            (2 * a.kv_heads * a.head_dim + 2 * c.hidden_size) * k
+        })
+        .sum();
+    let recurrent = RecurrentState {
+        layers: 1,
+        conv_values: conv,
+        ssm_values: 0,
+        what: format!("the short convolutions' windows of all {} layers (kernel {k})", c.num_layers),
+    };
+    KvLayout {
+        groups: groups.into_iter().filter(|g| g.layers > 0).collect(),
+        cross: None,
+        cross_fixed_len: None,
+        recurrent: Some(recurrent),
+    }
+}
