@@ -132,3 +132,58 @@ fn inkling_text_counts_full_and_sliding_attention_convolutions_and_shared_expert
         "mlp_layer_types": ["dense", "sparse", "dense"], "sconv_kernel_size": k});
     assert_eq!(derived(config), expected);
 }
+
+/// An Inkling 2 attention block (modeling_inkling2.py) of `heads` over `kv` x `hd`: q_proj's
+/// linear and its scale `[heads, hd]`; k_proj and v_proj each a linear and a short convolution,
+/// dynamic on full layers (`static_weight` `[k, kv x hd]` and `weight_proj`, hidden to kv x k),
+/// depthwise `[kv x hd, 1, k]` on sliding ones; relative_position_bias's linear (hidden to heads
+/// x d_rel), scale `[heads, d_rel]` and bank `[d_rel, extent]`; sink_proj (hidden to heads); the
+/// gated o_proj's gate_proj and linear.
+fn inkling2_attention(
+    h: u64,
+    (heads, kv, hd): (u64, u64, u64),
+    d_rel: u64,
+    extent: u64,
+    k: u64,
+    full: bool,
+) -> u64 {
+    let (q, kvw) = (heads * hd, kv * hd);
+    let conv = if full { k * kvw + h * kv * k } else { kvw * k };
+    (h * q + heads * hd)
+        + 2 * (h * kvw + conv)
+        + (h * heads * d_rel + heads * d_rel + d_rel * extent)
+        + h * heads
+        + 2 * h * q
+}
+
+#[test]
+fn inkling2_text_counts_dynamic_convolutions_attention_residuals_and_an_unpadded_head() {
+    let (v, unpadded, h, k, d_rel, e, w) = (1000u64, 990u64, 64u64, 3u64, 4u64, 5u64, 40u64);
+    // Every layer: post-attention and post-MLP convolutions (`[h, 1, k]`), `mlp_input.query`
+    // (h), the router (experts x h) and the stacked experts (gate_up [e, 2w, h], down [e, h, w]).
+    let common = 2 * h * k + h + e * h + (e * 2 * w * h + e * h * w);
+    // Full layers (0 and 2): 4 heads over 2 x 16, extent rel_extent 48, q/k/v input norms and
+    // the post-attention norm; layer 2's `attention_input` holds three queries [3, h].
+    let full = inkling2_attention(h, (4, 2, 16), d_rel, 48, k, true) + 4 * h + common;
+    // Layer 1, sliding: 2 heads over 1 x 24, extent the window 32, two norms, one query.
+    let sliding = inkling2_attention(h, (2, 1, 24), d_rel, 32, k, false) + 2 * h + common + h;
+    let layers = full + sliding + (full + 3 * h);
+    // embed_tokens and embed_norm; the final norm and `final_input.query`; lm_head over the
+    // unpadded vocabulary, never tied.
+    let expected = (v * h + h) + layers + 2 * h + unpadded * h;
+    // Inkling2ForCausalLM(Inkling2TextConfig(vocab_size=1000, unpadded_vocab_size=990,
+    // hidden_size=64, num_hidden_layers=3, num_attention_heads=4, num_key_value_heads=2,
+    // head_dim=16, swa_num_attention_heads=2, swa_num_key_value_heads=1, swa_head_dim=24,
+    // sliding_window_size=32, d_rel=4, rel_extent=48, moe_intermediate_size=40,
+    // n_routed_experts=5, num_experts_per_tok=2, layer_types=["hybrid", "hybrid_sliding",
+    // "hybrid"], conv_kernel_size=3)) on the meta device, transformers 5.24: 297,000 parameters.
+    assert_eq!(expected, 297_000);
+    let config = json!({"model_type": "inkling2_text", "architectures": ["Inkling2ForCausalLM"],
+        "vocab_size": v, "unpadded_vocab_size": unpadded, "hidden_size": h,
+        "num_hidden_layers": 3, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+        "swa_num_attention_heads": 2, "swa_num_key_value_heads": 1, "swa_head_dim": 24,
+        "sliding_window_size": 32, "d_rel": d_rel, "rel_extent": 48, "intermediate_size": w,
+        "n_routed_experts": e, "num_experts_per_tok": 2,
+        "layer_types": ["hybrid", "hybrid_sliding", "hybrid"], "conv_kernel_size": k});
+    assert_eq!(derived(config), expected);
+}

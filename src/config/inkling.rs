@@ -228,7 +228,7 @@ fn mlp_layer_types(types: Option<Vec<String>>, dense: Option<u64>, n: u64) -> Re
 }
 
 /// One entry per layer, each of the two names; true for the first.
-fn per_layer(
+pub(crate) fn per_layer(
     types: Vec<String>,
     field: &'static str,
     (yes, no): (&str, &str),

@@ -35,6 +35,7 @@ pub mod gpt2;
 pub mod gpt_bigcode;
 pub mod hrm_text;
 pub mod inkling;
+pub mod inkling2;
 pub mod jamba;
 pub mod jetmoe;
 pub mod layoutlmv3;

@@ -1,7 +1,7 @@
 //! The families of helper txb's types: GPT-SW3 (transformers maps `gpt-sw3` onto GPT-2's config
 //! and classes, so it is read and built as GPT-2) and Molmo 2's language model
 //! (`config/spec_txb.rs`), NeoMME, an encoder with its own reader (`config/neomme.rs`), and
-//! Inkling's language model (`config/inkling.rs`).
+//! Inkling's and Inkling 2's language models (`config/inkling.rs`, `config/inkling2.rs`).
 
 use serde_json::Value;
 
@@ -12,6 +12,10 @@ use crate::graph::Architecture;
 
 fn inkling_text(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
     boxed(crate::config::inkling::InklingTextConfig::resolve(v, c))
+}
+
+fn inkling2_text(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
+    boxed(crate::config::inkling2::Inkling2TextConfig::resolve(v, c))
 }
 
 fn neomme(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
@@ -48,5 +52,13 @@ pub const FAMILIES: &[FamilyInfo] = &[
         derives_from: Some("deepseek_v3"),
         summary: "Thinking Machines' Inkling (2026) language model: full and sliding attention layers with their own head counts, a learned relative-position bias mixed per token, short causal convolutions over keys, values and both sublayers' outputs, and routed experts beside shared experts the router also scores.",
         resolve: Some(inkling_text),
+    },
+    FamilyInfo {
+        key: "inkling2_text",
+        kind: ModelKind::Decoder,
+        name: "Inkling 2 (language model)",
+        derives_from: Some("inkling_text"),
+        summary: "Thinking Machines' Inkling 2 (2026) language model: Inkling's full and sliding layers, every one routed experts, with learned scales and L2 clipping on queries and relative states, a sink and a sigmoid output gate per head, dynamic short convolutions on the full layers' keys and values, and attention residuals over blocks of layers.",
+        resolve: Some(inkling2_text),
     },
 ];

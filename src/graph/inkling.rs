@@ -25,7 +25,7 @@ architecture!(
 );
 
 /// A depthwise causal convolution over `channels`, without bias (`InklingShortConvolution`).
-fn sconv(name: &str, what: &str, seq: u64, channels: u64, kernel: u64) -> Node {
+pub(super) fn sconv(name: &str, what: &str, seq: u64, channels: u64, kernel: u64) -> Node {
     Node::new(name, Op::Conv1d, format!("short convolution over {what}, kernel {kernel}"), &[seq, channels])
         .with([Tensor::new(format!("{name}.conv1d.weight"), &[channels, 1, kernel])])
 }
@@ -133,18 +133,7 @@ pub fn build(c: &InklingTextConfig, seq: u64) -> Graph {
     let mut sections = vec![Section { name: e, role: Role::Embeddings, repeat: 1, nodes }];
     let kinds: Vec<(bool, bool)> =
         c.sliding_layers.iter().copied().zip(c.sparse_layers.iter().copied()).collect();
-    // A run of like layers from layer 0 repeats with `{i}`; the others are named one by one.
-    let first_run = kinds.iter().take_while(|k| **k == kinds[0]).count();
-    if first_run > 0 {
-        let l = format!("{p}layers.{{i}}");
-        let nodes = layer(c, &l, kinds[0], seq);
-        sections.push(Section { name: l, role: Role::Layers, repeat: first_run as u64, nodes });
-    }
-    for (i, kind) in kinds.iter().enumerate().skip(first_run) {
-        let l = format!("{p}layers.{i}");
-        let nodes = layer(c, &l, *kind, seq);
-        sections.push(Section { name: l, role: Role::Layers, repeat: 1, nodes });
-    }
+    sections.extend(stack(p, &kinds, |l, kind, _| layer(c, l, kind, seq)));
     let norm = format!("{p}norm");
     let nodes = vec![rms_norm(&norm, "final RMSNorm", &[seq, h], h)];
     sections.push(Section { name: norm, role: Role::Layers, repeat: 1, nodes });
@@ -158,7 +147,22 @@ pub fn build(c: &InklingTextConfig, seq: u64) -> Graph {
 /// Keys and values per layer (sliding layers keep the window), and per sequence the four
 /// convolution windows of every layer (keys, values, attention and MLP outputs).
 fn kv_layout(c: &InklingTextConfig) -> KvLayout {
-    let sliding = c.sliding_layers.iter().filter(|s| **s).count() as u64;
+    let shapes = Shapes { full: c.full, sliding: c.sliding, window: c.window, hidden: c.hidden_size };
+    cache(&c.sliding_layers, shapes, c.conv_kernel_size)
+}
+
+/// The attention shapes of Inkling's two kinds of layer, its window and hidden width.
+pub(super) struct Shapes {
+    pub full: InklingAttn,
+    pub sliding: InklingAttn,
+    pub window: u64,
+    pub hidden: u64,
+}
+
+/// The KV cache by kind of layer, and the four convolution windows of each layer as a
+/// per-sequence state (Inkling 2's layers keep the same four).
+pub(super) fn cache(sliding_layers: &[bool], s: Shapes, k: u64) -> KvLayout {
+    let sliding = sliding_layers.iter().filter(|x| **x).count() as u64;
     let group = |layers: u64, a: InklingAttn, window: Option<u64>, kind: &str| KvGroup {
         layers,
         values_per_token: 2 * a.kv_heads * a.head_dim,
@@ -166,28 +170,46 @@ fn kv_layout(c: &InklingTextConfig) -> KvLayout {
         what: format!("{kind}: 2 x {} KV heads x {} head_dim", a.kv_heads, a.head_dim),
     };
     let groups = vec![
-        group(c.num_layers - sliding, c.full, None, "full layers"),
-        group(sliding, c.sliding, Some(c.window), "sliding layers"),
+        group(sliding_layers.len() as u64 - sliding, s.full, None, "full layers"),
+        group(sliding, s.sliding, Some(s.window), "sliding layers"),
     ];
-    let k = c.conv_kernel_size;
-    let conv: u64 = c
-        .sliding_layers
+    let conv: u64 = sliding_layers
         .iter()
-        .map(|s| {
-            let a = if *s { c.sliding } else { c.full };
-            (2 * a.kv_heads * a.head_dim + 2 * c.hidden_size) * k
+        .map(|x| {
+            let a = if *x { s.sliding } else { s.full };
+            (2 * a.kv_heads * a.head_dim + 2 * s.hidden) * k
         })
         .sum();
     let recurrent = RecurrentState {
         layers: 1,
         conv_values: conv,
         ssm_values: 0,
-        what: format!("the short convolutions' windows of all {} layers (kernel {k})", c.num_layers),
+        what: format!("the short convolutions' windows of all {} layers (kernel {k})", sliding_layers.len()),
     };
-    KvLayout {
-        groups: groups.into_iter().filter(|g| g.layers > 0).collect(),
-        cross: None,
-        cross_fixed_len: None,
-        recurrent: Some(recurrent),
+    let groups = groups.into_iter().filter(|g| g.layers > 0).collect();
+    KvLayout { groups, cross: None, cross_fixed_len: None, recurrent: Some(recurrent) }
+}
+
+/// Layer sections: a run of like layers from layer 0 repeats with `{i}`; the others are named
+/// one by one.
+pub(super) fn stack<K: Copy + PartialEq>(
+    p: &str,
+    kinds: &[K],
+    mut layer: impl FnMut(&str, K, usize) -> Vec<Node>,
+) -> Vec<Section> {
+    let mut sections = vec![];
+    let Some(first) = kinds.first().copied() else { return sections };
+    let run = kinds.iter().take_while(|k| **k == first).count();
+    let l = format!("{p}layers.{{i}}");
+    sections.push(Section {
+        name: l.clone(),
+        role: Role::Layers,
+        repeat: run as u64,
+        nodes: layer(&l, first, 0),
+    });
+    for (i, kind) in kinds.iter().enumerate().skip(run) {
+        let l = format!("{p}layers.{i}");
+        sections.push(Section { name: l.clone(), role: Role::Layers, repeat: 1, nodes: layer(&l, *kind, i) });
     }
+    sections
 }

@@ -45,6 +45,7 @@ pub mod gpt_style;
 mod gpt_style_arch;
 mod hrm_text;
 pub mod inkling;
+pub mod inkling2;
 pub mod intern_vision;
 pub mod jamba;
 pub mod jetmoe;

@@ -60,3 +60,16 @@ VARIATIONS["inkling_text"] = [
     dict(_INK, dense_intermediate_size=72, num_hidden_layers=2, dense_mlp_idx=1),
     dict(_INK, num_hidden_layers=6),
 ]
+
+# Inkling 2's language model (src/config/inkling2.rs, src/graph/inkling2.rs).
+FAMILIES += ["inkling2_text"]
+_INK2 = dict(vocab_size=1000, unpadded_vocab_size=990, hidden_size=64, num_hidden_layers=3,
+             num_attention_heads=4, num_key_value_heads=2, head_dim=16, swa_num_attention_heads=2,
+             swa_num_key_value_heads=1, swa_head_dim=24, sliding_window_size=32, d_rel=4,
+             rel_extent=48, moe_intermediate_size=40, n_routed_experts=5, num_experts_per_tok=2)
+VARIATIONS["inkling2_text"] = [
+    _INK2,
+    dict(_INK2, layer_types=["hybrid", "hybrid_sliding", "hybrid"], conv_kernel_size=3),
+    dict(_INK2, num_hidden_layers=7, unpadded_vocab_size=1000),
+    dict(_INK2, layer_types=["hybrid_sliding", "hybrid_sliding", "hybrid"], intermediate_size=24),
+]

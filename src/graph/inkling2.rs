@@ -1,0 +1,159 @@
+//! The Inkling 2 language model's graph, named as transformers' modules:
+//! `model.embed_tokens` (with its `embed_norm`), `model.layers.{i}.attention_input` and
+//! `mlp_input` (block attention residuals), `self_attn` (`q_proj`, `k_proj`, `v_proj` each a
+//! `linear` with its scale or short convolution, `relative_position_bias`, `sink_proj`, the gated
+//! `o_proj`), the post-attention and post-MLP convolutions, `mlp` (router and stacked experts),
+//! `model.norm`, `model.final_input`, `lm_head`.
+
+use super::blocks::{embedding, linear, rms_norm};
+use super::common::no_candidates;
+use super::inkling::{Shapes, cache, sconv, stack};
+use super::kv::KvLayout;
+use super::{Graph, Node, Op, Role, Section, Tensor};
+use crate::config::inkling2::Inkling2TextConfig;
+
+architecture!(
+    Inkling2TextConfig,
+    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    prefixes: ["model."],
+    candidates: no_candidates,
+    unscaled_residual_init: false;
+    fn kv_layout(&self) -> Option<KvLayout> {
+        let c = self;
+        let shapes = Shapes { full: c.full, sliding: c.sliding, window: c.window, hidden: c.hidden_size };
+        Some(cache(&c.sliding_layers, shapes, c.conv_kernel_size))
+    }
+    fn training_notes(&self) -> Vec<String> {
+        vec!["Inkling 2's short convolutions run in float32 and their saved inputs are counted at the activations' width; its relative-position bias and block attention residuals are not added to the attention estimate.".into()]
+    }
+);
+
+/// A block attention residual: learned queries (one, or three for the full layers' q, k and v
+/// inputs) attending over the outputs of earlier blocks of layers.
+fn residual(name: &str, seq: u64, h: u64, queries: u64) -> Node {
+    let shape: Vec<u64> = if queries == 1 { vec![h] } else { vec![queries, h] };
+    Node::new(name, Op::Attention, format!("{queries} learned queries over the blocks' outputs"), &[seq, h])
+        .with([Tensor::new(format!("{name}.query"), &shape)])
+}
+
+fn scale(name: &str, what: &str, seq: u64, heads: u64, width: u64) -> Node {
+    Node::new(
+        name,
+        Op::LayerNorm,
+        format!("learned scale per head and channel, then L2 clip, {what}"),
+        &[seq, heads * width],
+    )
+    .with([Tensor::new(format!("{name}.scale"), &[heads, width])])
+}
+
+/// Keys or values: a projection, then a short convolution (dynamic on full layers: static taps
+/// plus taps projected from the layer input per key/value head).
+fn key_value(c: &Inkling2TextConfig, s: &str, what: &str, sliding: bool, seq: u64) -> Vec<Node> {
+    let (h, k) = (c.hidden_size, c.conv_kernel_size);
+    let a = if sliding { c.sliding } else { c.full };
+    let w = a.kv_heads * a.head_dim;
+    let mut nodes = vec![linear(&format!("{s}.linear"), &format!("{what} projection"), seq, h, w, false)];
+    if sliding {
+        nodes.push(sconv(&format!("{s}.sconv"), what, seq, w, k));
+    } else {
+        let conv = format!("{s}.sconv");
+        nodes.push(
+            Node::new(
+                &conv,
+                Op::Conv1d,
+                format!("dynamic short convolution over {what}, kernel {k}"),
+                &[seq, w],
+            )
+            .with([Tensor::new(format!("{conv}.static_weight"), &[k, w])]),
+        );
+        nodes.push(linear(
+            &format!("{conv}.weight_proj"),
+            "per-token taps per head",
+            seq,
+            h,
+            a.kv_heads * k,
+            false,
+        ));
+    }
+    nodes
+}
+
+fn layer(c: &Inkling2TextConfig, l: &str, (sliding, first): (bool, bool), seq: u64) -> Vec<Node> {
+    let h = c.hidden_size;
+    let a = if sliding { c.sliding } else { c.full };
+    let (s, q) = (format!("{l}.self_attn"), a.heads * a.head_dim);
+    let mut nodes = vec![];
+    if !first {
+        nodes.push(residual(&format!("{l}.attention_input"), seq, h, if sliding { 1 } else { 3 }));
+    }
+    let norms: &[&str] = if sliding { &["input"] } else { &["q_input", "k_input", "v_input"] };
+    for n in norms {
+        nodes.push(rms_norm(&format!("{l}.{n}_layernorm"), "RMSNorm before attention", &[seq, h], h));
+    }
+    nodes.push(linear(&format!("{s}.q_proj.linear"), "query projection", seq, h, q, false));
+    nodes.push(scale(&format!("{s}.q_proj.norm"), "queries", seq, a.heads, a.head_dim));
+    nodes.extend(key_value(c, &format!("{s}.k_proj"), "the keys", sliding, seq));
+    nodes.extend(key_value(c, &format!("{s}.v_proj"), "the values", sliding, seq));
+    let r = format!("{s}.relative_position_bias");
+    nodes.push(linear(&format!("{r}.linear"), "relative states per head", seq, h, a.heads * c.d_rel, false));
+    nodes.push(scale(&format!("{r}.norm"), "relative states", seq, a.heads, c.d_rel));
+    nodes.push(linear(&format!("{s}.sink_proj"), "a sink logit per head", seq, h, a.heads, false));
+    let kind = if sliding { format!("causal within {} tokens", c.window) } else { "causal".into() };
+    let what =
+        format!("{} heads over {} KV heads x {}, {kind}, relative bias", a.heads, a.kv_heads, a.head_dim);
+    nodes.push(
+        Node::new(&s, Op::Attention, what, &[seq, q])
+            .with([Tensor::new(format!("{r}.proj"), &[c.d_rel, a.rel_extent])]),
+    );
+    nodes.push(linear(&format!("{s}.o_proj.gate_proj"), "sigmoid output gate", seq, h, q, false));
+    nodes.push(linear(&format!("{s}.o_proj.linear"), "attention output projection", seq, q, h, false));
+    let k = c.conv_kernel_size;
+    nodes.push(sconv(&format!("{l}.post_attention_convolution"), "the attention output", seq, h, k));
+    nodes.push(residual(&format!("{l}.mlp_input"), seq, h, 1));
+    nodes.push(rms_norm(&format!("{l}.post_attention_layernorm"), "RMSNorm before the MLP", &[seq, h], h));
+    let (m, e, w) = (format!("{l}.mlp"), c.num_experts, c.moe_intermediate_size);
+    nodes.push(
+        Node::new(format!("{m}.gate"), Op::Linear, format!("router over {e} experts"), &[seq, e])
+            .with([Tensor::new(format!("{m}.gate.weight"), &[e, h])]),
+    );
+    let top = c.experts_per_token;
+    nodes.push(
+        Node::new(
+            format!("{m}.experts"),
+            Op::Linear,
+            format!("{e} stacked experts x {w}, {top} per token"),
+            &[seq, h],
+        )
+        .with([
+            Tensor::new(format!("{m}.experts.gate_up_proj"), &[e, 2 * w, h]),
+            Tensor::new(format!("{m}.experts.down_proj"), &[e, h, w]),
+        ]),
+    );
+    nodes.push(sconv(&format!("{l}.post_mlp_convolution"), "the MLP output", seq, h, k));
+    nodes
+}
+
+pub fn build(c: &Inkling2TextConfig, seq: u64) -> Graph {
+    let p = if c.causal_lm { "model." } else { "" };
+    let (h, v) = (c.hidden_size, c.vocab_size);
+    let e = format!("{p}embed_tokens");
+    let nodes = vec![
+        Node::new("input_ids", Op::Input, "token ids", &[seq]),
+        embedding(&e, format!("{v} tokens"), seq, v, h),
+        rms_norm(&format!("{e}.embed_norm"), "RMSNorm on the embeddings", &[seq, h], h),
+    ];
+    let mut sections = vec![Section { name: e, role: Role::Embeddings, repeat: 1, nodes }];
+    let kinds: Vec<(bool, bool)> = c.sliding_layers.iter().enumerate().map(|(i, s)| (*s, i == 0)).collect();
+    sections.extend(stack(p, &kinds, |l, kind, _| layer(c, l, kind, seq)));
+    let norm = format!("{p}norm");
+    let nodes =
+        vec![residual(&format!("{p}final_input"), seq, h, 1), rms_norm(&norm, "final RMSNorm", &[seq, h], h)];
+    sections.push(Section { name: norm, role: Role::Layers, repeat: 1, nodes });
+    if c.causal_lm {
+        let rows = c.unpadded_vocab_size;
+        let nodes =
+            vec![linear("lm_head", "logits over the unpadded vocabulary (never tied)", seq, h, rows, false)];
+        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes });
+    }
+    Graph { seq_len: seq, sections }
+}
