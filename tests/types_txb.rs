@@ -187,3 +187,35 @@ fn inkling2_text_counts_dynamic_convolutions_attention_residuals_and_an_unpadded
         "layer_types": ["hybrid", "hybrid_sliding", "hybrid"], "conv_kernel_size": k});
     assert_eq!(derived(config), expected);
 }
+
+#[test]
+fn inkling2_loop_text_adds_message_gates_to_its_looped_layers_and_their_queries() {
+    let (v, unpadded, h, k, d_rel, e, w, rank) = (1000u64, 990u64, 64u64, 4u64, 4u64, 5u64, 40u64, 8u64);
+    let common = 2 * h * k + h + e * h + (e * 2 * w * h + e * h * w);
+    // Seven layers, full on the sixth (index 5) by default, the others sliding; every layer but
+    // the first holds `attention_input` (three queries on the full layer).
+    let sliding = inkling2_attention(h, (2, 1, 24), d_rel, 32, k, false) + 2 * h + common;
+    let full = inkling2_attention(h, (4, 2, 16), d_rel, 48, k, true) + 4 * h + common + 3 * h;
+    let layers = sliding + 5 * (sliding + h) + full;
+    // Layers 2 and 3 are looped: four message gates each, `down_proj` (2h to the rank) and the
+    // forget and message gates (rank to h); `message_input.query` is [end - start, 4, h].
+    let gates = 2 * 4 * (2 * h * rank + 2 * rank * h);
+    let messages = (4 - 2) * 4 * h;
+    let expected = (v * h + h) + layers + gates + 2 * h + messages + unpadded * h;
+    // Inkling2LoopForCausalLM(Inkling2LoopTextConfig(vocab_size=1000, unpadded_vocab_size=990,
+    // hidden_size=64, num_hidden_layers=7, num_attention_heads=4, num_key_value_heads=2,
+    // head_dim=16, swa_num_attention_heads=2, swa_num_key_value_heads=1, swa_head_dim=24,
+    // sliding_window_size=32, d_rel=4, rel_extent=48, moe_intermediate_size=40,
+    // n_routed_experts=5, num_experts_per_tok=2, n_layers_per_attn_res_block=2,
+    // loop_layer_index_start=2, loop_layer_index_end=4, loop_num_passes=2, loop_gate_rank=8)) on
+    // the meta device, transformers 5.24 (tools/validate/params_report_txb.md, var 1): 520,096.
+    assert_eq!(expected, 520_096);
+    let config = json!({"model_type": "inkling2_loop_text", "architectures": ["Inkling2LoopForCausalLM"],
+        "vocab_size": v, "unpadded_vocab_size": unpadded, "hidden_size": h,
+        "num_hidden_layers": 7, "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16,
+        "swa_num_attention_heads": 2, "swa_num_key_value_heads": 1, "swa_head_dim": 24,
+        "sliding_window_size": 32, "d_rel": d_rel, "rel_extent": 48, "moe_intermediate_size": w,
+        "n_routed_experts": e, "num_experts_per_tok": 2, "n_layers_per_attn_res_block": 2,
+        "loop_config": {"core_start": 2, "core_end": 4, "num_passes": 2, "gate_rank": rank}});
+    assert_eq!(derived(config), expected);
+}

@@ -13,6 +13,38 @@ use super::inkling::{InklingAttn, per_layer};
 use super::{Common, ConfigError, Defaulted, aliased, class_or, size};
 
 const EXPERTS: u64 = 1 << 16;
+
+/// What the two config classes default differently, and their classes (base, causal LM).
+struct Type {
+    hidden: u64,
+    layers: u64,
+    heads: u64,
+    width: u64,
+    experts: u64,
+    classes: [&'static str; 2],
+    looped: bool,
+}
+
+const TEXT: Type = Type {
+    hidden: 4608,
+    layers: 48,
+    heads: 48,
+    width: 2304,
+    experts: 384,
+    classes: ["Inkling2TextModel", "Inkling2ForCausalLM"],
+    looped: false,
+};
+
+/// `Inkling2LoopTextConfig`: Inkling-2-Mini's sizes.
+const LOOP: Type = Type {
+    hidden: 2304,
+    layers: 24,
+    heads: 24,
+    width: 1152,
+    experts: 128,
+    classes: ["Inkling2LoopTextModel", "Inkling2LoopForCausalLM"],
+    looped: true,
+};
 const KERNEL: u64 = 1 << 10;
 
 #[derive(Debug, Deserialize)]
@@ -69,6 +101,8 @@ pub struct Inkling2TextConfig {
     pub pad_token_id: Option<u64>,
     /// Per layer, whether it attends within the window.
     pub sliding_layers: Vec<bool>,
+    /// Inkling 2 Loop's range of layers run again, and its message gates.
+    pub loop_layers: Option<super::inkling2_loop::Loop>,
     pub defaulted: Vec<Defaulted>,
 }
 
@@ -76,14 +110,15 @@ impl Inkling2TextConfig {
     pub fn resolve(value: &Value, common: &Common) -> Result<Self, ConfigError> {
         let r: Raw = super::deserialize_raw(value)?;
         let mut d = Vec::new();
+        let t = if common.model_type == "inkling2_loop_text" { &LOOP } else { &TEXT };
         let vocab_size = size("vocab_size", r.vocab_size, 201_024, VOCAB, &mut d)?;
         let unpadded = size("unpadded_vocab_size", r.unpadded_vocab_size, 200_058, VOCAB, &mut d)?;
-        let hidden_size = size("hidden_size", r.hidden_size, 4608, WIDTH, &mut d)?;
-        let num_layers = size("num_hidden_layers", r.num_hidden_layers, 48, LAYERS, &mut d)?;
-        let full_heads = size("num_attention_heads", r.num_attention_heads, 48, HEADS, &mut d)?;
+        let hidden_size = size("hidden_size", r.hidden_size, t.hidden, WIDTH, &mut d)?;
+        let num_layers = size("num_hidden_layers", r.num_hidden_layers, t.layers, LAYERS, &mut d)?;
+        let full_heads = size("num_attention_heads", r.num_attention_heads, t.heads, HEADS, &mut d)?;
         let full_kv = size("num_key_value_heads", r.num_key_value_heads, 8, HEADS, &mut d)?;
         let full_hd = size("head_dim", r.head_dim, 128, WIDTH, &mut d)?;
-        let swa_heads = size("swa_num_attention_heads", r.swa_num_attention_heads, 48, HEADS, &mut d)?;
+        let swa_heads = size("swa_num_attention_heads", r.swa_num_attention_heads, t.heads, HEADS, &mut d)?;
         let swa_kv = size("swa_num_key_value_heads", r.swa_num_key_value_heads, 8, HEADS, &mut d)?;
         let swa_hd = size("swa_head_dim", r.swa_head_dim, 128, WIDTH, &mut d)?;
         let window = aliased(r.sliding_window_size, r.sliding_window);
@@ -96,9 +131,9 @@ impl Inkling2TextConfig {
         let conv_kernel_size = size("conv_kernel_size", kernel, 4, KERNEL, &mut d)?;
         // `intermediate_size` is an alias of the experts' width here: every layer is sparse.
         let width = aliased(r.moe_intermediate_size, r.intermediate_size);
-        let moe_intermediate_size = size("moe_intermediate_size", width, 2304, FFN, &mut d)?;
+        let moe_intermediate_size = size("moe_intermediate_size", width, t.width, FFN, &mut d)?;
         let experts = aliased(r.n_routed_experts, r.num_local_experts);
-        let num_experts = size("n_routed_experts", experts, 384, EXPERTS, &mut d)?;
+        let num_experts = size("n_routed_experts", experts, t.experts, EXPERTS, &mut d)?;
         let experts_per_token = size("num_experts_per_tok", r.num_experts_per_tok, 8, EXPERTS, &mut d)?;
         if experts_per_token > num_experts {
             return Err(ConfigError::field(
@@ -120,10 +155,10 @@ impl Inkling2TextConfig {
             Some(types) => per_layer(types, "layer_types", ("hybrid_sliding", "hybrid"), num_layers)?,
             None => (0..num_layers).map(|i| (i + 1) % 6 != 0).collect(),
         };
-        let class = class_or(common, "Inkling2TextModel", &mut d);
+        let class = class_or(common, t.classes[0], &mut d);
         let causal_lm = match class.as_str() {
-            "Inkling2TextModel" => false,
-            "Inkling2ForCausalLM" => true,
+            c if c == t.classes[0] => false,
+            c if c == t.classes[1] => true,
             other => {
                 return Err(ConfigError::field(
                     "architectures[0]",
@@ -150,6 +185,10 @@ impl Inkling2TextConfig {
             experts_per_token,
             hidden_act: r.hidden_act.unwrap_or_else(|| "silu".into()),
             pad_token_id: r.pad_token_id,
+            loop_layers: match t.looped {
+                true => Some(super::inkling2_loop::read(value, &mut d)?),
+                false => None,
+            },
             sliding_layers,
             defaulted: d,
         })

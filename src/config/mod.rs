@@ -36,6 +36,7 @@ pub mod gpt_bigcode;
 pub mod hrm_text;
 pub mod inkling;
 pub mod inkling2;
+pub mod inkling2_loop;
 pub mod jamba;
 pub mod jetmoe;
 pub mod layoutlmv3;

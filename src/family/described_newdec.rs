@@ -61,10 +61,6 @@ pub const NOT_YET: &[(&str, &str)] = &[
         "Qwen4-Exp adds an indexer over sparse attention, gated residuals, n-gram and per-layer embeddings to Qwen3.5-MoE's layers; the planner has no such blocks yet",
     ),
     (
-        "inkling2_loop_text",
-        "Inkling 2 Loop runs a range of Inkling 2's layers again in a loop (`loop_layer_index_start` to `loop_layer_index_end`) with message gates and attention residuals; the planner has no such structure yet",
-    ),
-    (
         "hrm_text",
         "HRM stacks a high-level and a low-level recurrent module that run in nested loops over the same tokens; the planner has no such structure yet",
     ),

@@ -61,4 +61,12 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Thinking Machines' Inkling 2 (2026) language model: Inkling's full and sliding layers, every one routed experts, with learned scales and L2 clipping on queries and relative states, a sink and a sigmoid output gate per head, dynamic short convolutions on the full layers' keys and values, and attention residuals over blocks of layers.",
         resolve: Some(inkling2_text),
     },
+    FamilyInfo {
+        key: "inkling2_loop_text",
+        kind: ModelKind::Decoder,
+        name: "Inkling 2 Loop (language model)",
+        derives_from: Some("inkling2_text"),
+        summary: "Thinking Machines' Inkling 2 Loop (Inkling-2-Mini, 2026) language model: Inkling 2's layers, a range of them run several times with the same weights, each looped layer mixing in messages from the previous pass through low-rank forget and message gates.",
+        resolve: Some(inkling2_text),
+    },
 ];

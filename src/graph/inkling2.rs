@@ -21,10 +21,19 @@ architecture!(
     fn kv_layout(&self) -> Option<KvLayout> {
         let c = self;
         let shapes = Shapes { full: c.full, sliding: c.sliding, window: c.window, hidden: c.hidden_size };
-        Some(cache(&c.sliding_layers, shapes, c.conv_kernel_size))
+        // Inkling 2 Loop's cache keeps an entry per visit of a looped layer.
+        let visited: Vec<bool> = match &c.loop_layers {
+            Some(l) => l.visits(c.num_layers).iter().map(|i| c.sliding_layers[*i as usize]).collect(),
+            None => c.sliding_layers.clone(),
+        };
+        Some(cache(&visited, shapes, c.conv_kernel_size))
     }
     fn training_notes(&self) -> Vec<String> {
-        vec!["Inkling 2's short convolutions run in float32 and their saved inputs are counted at the activations' width; its relative-position bias and block attention residuals are not added to the attention estimate.".into()]
+        let mut notes = vec!["Inkling 2's short convolutions run in float32 and their saved inputs are counted at the activations' width; its relative-position bias and block attention residuals are not added to the attention estimate.".into()];
+        if let Some(l) = &self.loop_layers {
+            notes.push(format!("Layers {} to {} run {} times with the same weights; the activations and compute count them once (the KV cache keeps an entry per pass).", l.start, l.end.saturating_sub(1), l.passes));
+        }
+        notes
     }
 );
 
@@ -78,13 +87,33 @@ fn key_value(c: &Inkling2TextConfig, s: &str, what: &str, sliding: bool, seq: u6
     nodes
 }
 
-fn layer(c: &Inkling2TextConfig, l: &str, (sliding, first): (bool, bool), seq: u64) -> Vec<Node> {
+/// A looped layer's message gate: unweighted norms of the state and the message, `down_proj`
+/// (2 x hidden to the rank), then the forget and message gates back to hidden.
+fn message_gate(name: &str, seq: u64, h: u64, rank: u64) -> Vec<Node> {
+    vec![
+        linear(&format!("{name}.down_proj"), "state and message to the gate rank", seq, 2 * h, rank, false),
+        linear(&format!("{name}.forget_gate_proj"), "tanh forget gate", seq, rank, h, false),
+        linear(&format!("{name}.message_gate_proj"), "tanh message gate", seq, rank, h, false),
+    ]
+}
+
+fn layer(
+    c: &Inkling2TextConfig,
+    l: &str,
+    (sliding, first, looped): (bool, bool, bool),
+    seq: u64,
+) -> Vec<Node> {
     let h = c.hidden_size;
     let a = if sliding { c.sliding } else { c.full };
     let (s, q) = (format!("{l}.self_attn"), a.heads * a.head_dim);
     let mut nodes = vec![];
     if !first {
         nodes.push(residual(&format!("{l}.attention_input"), seq, h, if sliding { 1 } else { 3 }));
+    }
+    if let Some(rank) = c.loop_layers.filter(|_| looped).map(|x| x.gate_rank) {
+        for g in ["q", "k", "v", "mlp"] {
+            nodes.extend(message_gate(&format!("{l}.{g}_message_gate"), seq, h, rank));
+        }
     }
     let norms: &[&str] = if sliding { &["input"] } else { &["q_input", "k_input", "v_input"] };
     for n in norms {
@@ -143,11 +172,21 @@ pub fn build(c: &Inkling2TextConfig, seq: u64) -> Graph {
         rms_norm(&format!("{e}.embed_norm"), "RMSNorm on the embeddings", &[seq, h], h),
     ];
     let mut sections = vec![Section { name: e, role: Role::Embeddings, repeat: 1, nodes }];
-    let kinds: Vec<(bool, bool)> = c.sliding_layers.iter().enumerate().map(|(i, s)| (*s, i == 0)).collect();
+    let looped = |i: usize| c.loop_layers.is_some_and(|x| x.holds(i as u64));
+    let kinds: Vec<(bool, bool, bool)> =
+        c.sliding_layers.iter().enumerate().map(|(i, s)| (*s, i == 0, looped(i))).collect();
     sections.extend(stack(p, &kinds, |l, kind, _| layer(c, l, kind, seq)));
     let norm = format!("{p}norm");
-    let nodes =
+    let mut nodes =
         vec![residual(&format!("{p}final_input"), seq, h, 1), rms_norm(&norm, "final RMSNorm", &[seq, h], h)];
+    if let Some(x) = &c.loop_layers {
+        // Four learned queries (q, k, v and MLP messages) per layer of the looped range.
+        let name = format!("{p}message_input");
+        nodes.push(
+            Node::new(&name, Op::Attention, "message queries over the previous pass's blocks", &[seq, h])
+                .with([Tensor::new(format!("{name}.query"), &[x.end - x.start, 4, h])]),
+        );
+    }
     sections.push(Section { name: norm, role: Role::Layers, repeat: 1, nodes });
     if c.causal_lm {
         let rows = c.unpadded_vocab_size;

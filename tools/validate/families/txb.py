@@ -73,3 +73,15 @@ VARIATIONS["inkling2_text"] = [
     dict(_INK2, num_hidden_layers=7, unpadded_vocab_size=1000),
     dict(_INK2, layer_types=["hybrid_sliding", "hybrid_sliding", "hybrid"], intermediate_size=24),
 ]
+
+# Inkling 2 Loop's language model: Inkling 2's reader with the loop's keys (src/config/inkling2_loop.rs).
+FAMILIES += ["inkling2_loop_text"]
+_LOOP = dict(_INK2, num_hidden_layers=7, n_layers_per_attn_res_block=2, loop_layer_index_start=2,
+             loop_layer_index_end=4, loop_num_passes=2, loop_gate_rank=8)
+VARIATIONS["inkling2_loop_text"] = [
+    _LOOP,
+    dict(_LOOP, loop_layer_index_start=3, loop_layer_index_end=6, n_layers_per_attn_res_block=3,
+         loop_gate_rank=5, layer_types=["hybrid_sliding", "hybrid"] * 3 + ["hybrid"]),
+    dict(_LOOP, loop_layer_index_end=8, num_hidden_layers=6),
+    dict(_LOOP, loop_config=dict(core_start=4, core_end=6, num_passes=4, gate_rank=3)),
+]
