@@ -37,6 +37,7 @@ pub mod hrm_text;
 pub mod inkling;
 pub mod inkling2;
 pub mod inkling2_loop;
+mod inkling_common;
 pub mod jamba;
 pub mod jetmoe;
 pub mod layoutlmv3;

@@ -12,7 +12,7 @@ use crate::config::inkling::{InklingAttn, InklingTextConfig};
 
 architecture!(
     InklingTextConfig,
-    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    |c| activations: vec![("hidden_act", c.sizes.hidden_act.clone())],
     prefixes: ["model."],
     candidates: no_candidates,
     unscaled_residual_init: false;
@@ -31,16 +31,16 @@ pub(super) fn sconv(name: &str, what: &str, seq: u64, channels: u64, kernel: u64
 }
 
 fn attention(c: &InklingTextConfig, l: &str, a: InklingAttn, sliding: bool, seq: u64) -> Vec<Node> {
-    let (h, k) = (c.hidden_size, c.conv_kernel_size);
+    let (h, k) = (c.sizes.hidden_size, c.sizes.conv_kernel_size);
     let s = format!("{l}.self_attn");
     let (q, kv) = (a.heads * a.head_dim, a.kv_heads * a.head_dim);
-    let kind = if sliding { format!("causal within {} tokens", c.window) } else { "causal".into() };
+    let kind = if sliding { format!("causal within {} tokens", c.sizes.window) } else { "causal".into() };
     vec![
         rms_norm(&format!("{l}.input_layernorm"), "RMSNorm before attention", &[seq, h], h),
         linear(&format!("{s}.q_proj"), "query projection", seq, h, q, false),
         linear(&format!("{s}.k_proj"), "key projection", seq, h, kv, false),
         linear(&format!("{s}.v_proj"), "value projection", seq, h, kv, false),
-        linear(&format!("{s}.r_proj"), "relative states per head", seq, h, a.heads * c.d_rel, false),
+        linear(&format!("{s}.r_proj"), "relative states per head", seq, h, a.heads * c.sizes.d_rel, false),
         sconv(&format!("{s}.k_sconv"), "the keys", seq, kv, k),
         sconv(&format!("{s}.v_sconv"), "the values", seq, kv, k),
         rms_norm(&format!("{s}.q_norm"), "RMSNorm per query head", &[seq, q], a.head_dim),
@@ -51,19 +51,20 @@ fn attention(c: &InklingTextConfig, l: &str, a: InklingAttn, sliding: bool, seq:
             format!("{} heads over {} KV heads x {}, {kind}, relative bias", a.heads, a.kv_heads, a.head_dim),
             &[seq, q],
         )
-        .with([Tensor::new(format!("{s}.rel_logits_proj.proj"), &[c.d_rel, a.rel_extent])]),
+        .with([Tensor::new(format!("{s}.rel_logits_proj.proj"), &[c.sizes.d_rel, a.rel_extent])]),
         linear(&format!("{s}.o_proj"), "attention output projection", seq, q, h, false),
         sconv(&format!("{l}.attn_sconv"), "the attention output", seq, h, k),
     ]
 }
 
 fn mlp(c: &InklingTextConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
-    let h = c.hidden_size;
+    let h = c.sizes.hidden_size;
     let m = format!("{l}.mlp");
     let mut nodes =
         vec![rms_norm(&format!("{l}.post_attention_layernorm"), "RMSNorm before the MLP", &[seq, h], h)];
     if sparse {
-        let (e, s, w, k) = (c.num_experts, c.shared_experts, c.moe_intermediate_size, c.experts_per_token);
+        let (e, s, w, k) =
+            (c.sizes.num_experts, c.shared_experts, c.moe_intermediate_size, c.sizes.experts_per_token);
         nodes.push(
             Node::new(
                 format!("{m}.gate"),
@@ -104,26 +105,26 @@ fn mlp(c: &InklingTextConfig, l: &str, sparse: bool, seq: u64) -> Vec<Node> {
         );
     } else {
         let mut gated =
-            super::blocks::gated_mlp(&m, seq, h, c.intermediate_size, &c.hidden_act, false, false);
+            super::blocks::gated_mlp(&m, seq, h, c.intermediate_size, &c.sizes.hidden_act, false, false);
         if let Some(down) = gated.iter_mut().find(|n| n.name.ends_with("down_proj")) {
             down.params.push(Tensor::new(format!("{m}.global_scale"), &[1]));
         }
         nodes.extend(gated);
     }
-    nodes.push(sconv(&format!("{l}.mlp_sconv"), "the MLP output", seq, h, c.conv_kernel_size));
+    nodes.push(sconv(&format!("{l}.mlp_sconv"), "the MLP output", seq, h, c.sizes.conv_kernel_size));
     nodes
 }
 
 fn layer(c: &InklingTextConfig, l: &str, (sliding, sparse): (bool, bool), seq: u64) -> Vec<Node> {
-    let a = if sliding { c.sliding } else { c.full };
+    let a = if sliding { c.sizes.sliding } else { c.sizes.full };
     let mut nodes = attention(c, l, a, sliding, seq);
     nodes.extend(mlp(c, l, sparse, seq));
     nodes
 }
 
 pub fn build(c: &InklingTextConfig, seq: u64) -> Graph {
-    let p = if c.causal_lm { "model." } else { "" };
-    let (h, v) = (c.hidden_size, c.vocab_size);
+    let p = if c.sizes.causal_lm { "model." } else { "" };
+    let (h, v) = (c.sizes.hidden_size, c.sizes.vocab_size);
     let e = format!("{p}embed_tokens");
     let nodes = vec![
         Node::new("input_ids", Op::Input, "token ids", &[seq]),
@@ -137,7 +138,7 @@ pub fn build(c: &InklingTextConfig, seq: u64) -> Graph {
     let norm = format!("{p}norm");
     let nodes = vec![rms_norm(&norm, "final RMSNorm", &[seq, h], h)];
     sections.push(Section { name: norm, role: Role::Layers, repeat: 1, nodes });
-    if c.causal_lm {
+    if c.sizes.causal_lm {
         let nodes = vec![linear("lm_head", "logits over the vocabulary (never tied)", seq, h, v, false)];
         sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes });
     }
@@ -147,8 +148,13 @@ pub fn build(c: &InklingTextConfig, seq: u64) -> Graph {
 /// Keys and values per layer (sliding layers keep the window), and per sequence the four
 /// convolution windows of every layer (keys, values, attention and MLP outputs).
 fn kv_layout(c: &InklingTextConfig) -> KvLayout {
-    let shapes = Shapes { full: c.full, sliding: c.sliding, window: c.window, hidden: c.hidden_size };
-    cache(&c.sliding_layers, shapes, c.conv_kernel_size)
+    let shapes = Shapes {
+        full: c.sizes.full,
+        sliding: c.sizes.sliding,
+        window: c.sizes.window,
+        hidden: c.sizes.hidden_size,
+    };
+    cache(&c.sliding_layers, shapes, c.sizes.conv_kernel_size)
 }
 
 /// The attention shapes of Inkling's two kinds of layer, its window and hidden width.

@@ -14,19 +14,19 @@ use crate::config::inkling2::Inkling2TextConfig;
 
 architecture!(
     Inkling2TextConfig,
-    |c| activations: vec![("hidden_act", c.hidden_act.clone())],
+    |c| activations: vec![("hidden_act", c.sizes.hidden_act.clone())],
     prefixes: ["model."],
     candidates: no_candidates,
     unscaled_residual_init: false;
     fn kv_layout(&self) -> Option<KvLayout> {
         let c = self;
-        let shapes = Shapes { full: c.full, sliding: c.sliding, window: c.window, hidden: c.hidden_size };
+        let shapes = Shapes { full: c.sizes.full, sliding: c.sizes.sliding, window: c.sizes.window, hidden: c.sizes.hidden_size };
         // Inkling 2 Loop's cache keeps an entry per visit of a looped layer.
         let visited: Vec<bool> = match &c.loop_layers {
-            Some(l) => l.visits(c.num_layers).iter().map(|i| c.sliding_layers[*i as usize]).collect(),
+            Some(l) => l.visits(c.sizes.num_layers).iter().map(|i| c.sliding_layers[*i as usize]).collect(),
             None => c.sliding_layers.clone(),
         };
-        Some(cache(&visited, shapes, c.conv_kernel_size))
+        Some(cache(&visited, shapes, c.sizes.conv_kernel_size))
     }
     fn training_notes(&self) -> Vec<String> {
         let mut notes = vec!["Inkling 2's short convolutions run in float32 and their saved inputs are counted at the activations' width; its relative-position bias and block attention residuals are not added to the attention estimate.".into()];
@@ -58,8 +58,8 @@ fn scale(name: &str, what: &str, seq: u64, heads: u64, width: u64) -> Node {
 /// Keys or values: a projection, then a short convolution (dynamic on full layers: static taps
 /// plus taps projected from the layer input per key/value head).
 fn key_value(c: &Inkling2TextConfig, s: &str, what: &str, sliding: bool, seq: u64) -> Vec<Node> {
-    let (h, k) = (c.hidden_size, c.conv_kernel_size);
-    let a = if sliding { c.sliding } else { c.full };
+    let (h, k) = (c.sizes.hidden_size, c.sizes.conv_kernel_size);
+    let a = if sliding { c.sizes.sliding } else { c.sizes.full };
     let w = a.kv_heads * a.head_dim;
     let mut nodes = vec![linear(&format!("{s}.linear"), &format!("{what} projection"), seq, h, w, false)];
     if sliding {
@@ -103,8 +103,8 @@ fn layer(
     (sliding, first, looped): (bool, bool, bool),
     seq: u64,
 ) -> Vec<Node> {
-    let h = c.hidden_size;
-    let a = if sliding { c.sliding } else { c.full };
+    let h = c.sizes.hidden_size;
+    let a = if sliding { c.sizes.sliding } else { c.sizes.full };
     let (s, q) = (format!("{l}.self_attn"), a.heads * a.head_dim);
     let mut nodes = vec![];
     if !first {
@@ -124,28 +124,35 @@ fn layer(
     nodes.extend(key_value(c, &format!("{s}.k_proj"), "the keys", sliding, seq));
     nodes.extend(key_value(c, &format!("{s}.v_proj"), "the values", sliding, seq));
     let r = format!("{s}.relative_position_bias");
-    nodes.push(linear(&format!("{r}.linear"), "relative states per head", seq, h, a.heads * c.d_rel, false));
-    nodes.push(scale(&format!("{r}.norm"), "relative states", seq, a.heads, c.d_rel));
+    nodes.push(linear(
+        &format!("{r}.linear"),
+        "relative states per head",
+        seq,
+        h,
+        a.heads * c.sizes.d_rel,
+        false,
+    ));
+    nodes.push(scale(&format!("{r}.norm"), "relative states", seq, a.heads, c.sizes.d_rel));
     nodes.push(linear(&format!("{s}.sink_proj"), "a sink logit per head", seq, h, a.heads, false));
-    let kind = if sliding { format!("causal within {} tokens", c.window) } else { "causal".into() };
+    let kind = if sliding { format!("causal within {} tokens", c.sizes.window) } else { "causal".into() };
     let what =
         format!("{} heads over {} KV heads x {}, {kind}, relative bias", a.heads, a.kv_heads, a.head_dim);
     nodes.push(
         Node::new(&s, Op::Attention, what, &[seq, q])
-            .with([Tensor::new(format!("{r}.proj"), &[c.d_rel, a.rel_extent])]),
+            .with([Tensor::new(format!("{r}.proj"), &[c.sizes.d_rel, a.rel_extent])]),
     );
     nodes.push(linear(&format!("{s}.o_proj.gate_proj"), "sigmoid output gate", seq, h, q, false));
     nodes.push(linear(&format!("{s}.o_proj.linear"), "attention output projection", seq, q, h, false));
-    let k = c.conv_kernel_size;
+    let k = c.sizes.conv_kernel_size;
     nodes.push(sconv(&format!("{l}.post_attention_convolution"), "the attention output", seq, h, k));
     nodes.push(residual(&format!("{l}.mlp_input"), seq, h, 1));
     nodes.push(rms_norm(&format!("{l}.post_attention_layernorm"), "RMSNorm before the MLP", &[seq, h], h));
-    let (m, e, w) = (format!("{l}.mlp"), c.num_experts, c.moe_intermediate_size);
+    let (m, e, w) = (format!("{l}.mlp"), c.sizes.num_experts, c.moe_intermediate_size);
     nodes.push(
         Node::new(format!("{m}.gate"), Op::Linear, format!("router over {e} experts"), &[seq, e])
             .with([Tensor::new(format!("{m}.gate.weight"), &[e, h])]),
     );
-    let top = c.experts_per_token;
+    let top = c.sizes.experts_per_token;
     nodes.push(
         Node::new(
             format!("{m}.experts"),
@@ -163,8 +170,8 @@ fn layer(
 }
 
 pub fn build(c: &Inkling2TextConfig, seq: u64) -> Graph {
-    let p = if c.causal_lm { "model." } else { "" };
-    let (h, v) = (c.hidden_size, c.vocab_size);
+    let p = if c.sizes.causal_lm { "model." } else { "" };
+    let (h, v) = (c.sizes.hidden_size, c.sizes.vocab_size);
     let e = format!("{p}embed_tokens");
     let nodes = vec![
         Node::new("input_ids", Op::Input, "token ids", &[seq]),
@@ -188,7 +195,7 @@ pub fn build(c: &Inkling2TextConfig, seq: u64) -> Graph {
         );
     }
     sections.push(Section { name: norm, role: Role::Layers, repeat: 1, nodes });
-    if c.causal_lm {
+    if c.sizes.causal_lm {
         let rows = c.unpadded_vocab_size;
         let nodes =
             vec![linear("lm_head", "logits over the unpadded vocabulary (never tied)", seq, h, rows, false)];
