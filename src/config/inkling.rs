@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::encoders::FFN;
-pub use super::inkling_common::InklingAttn;
-use super::inkling_common::{Defaults, EXPERTS, InklingSizes, per_layer};
+use super::inkling_common::{Defaults, EXPERTS, per_layer};
+pub use super::inkling_common::{InklingAttn, InklingSizes};
 use super::{Common, ConfigError, Defaulted, size};
 
 /// `InklingTextConfig`'s defaults for the keys Inkling 2 reads alike.

@@ -8,7 +8,7 @@ use super::blocks::{embedding, linear, rms_norm};
 use super::common::no_candidates;
 use super::kv::{KvGroup, KvLayout, RecurrentState};
 use super::{Graph, Node, Op, Role, Section, Tensor};
-use crate::config::inkling::{InklingAttn, InklingTextConfig};
+use crate::config::inkling::{InklingAttn, InklingSizes, InklingTextConfig};
 
 architecture!(
     InklingTextConfig,
@@ -123,8 +123,24 @@ fn layer(c: &InklingTextConfig, l: &str, (sliding, sparse): (bool, bool), seq: u
 }
 
 pub fn build(c: &InklingTextConfig, seq: u64) -> Graph {
-    let p = if c.sizes.causal_lm { "model." } else { "" };
-    let (h, v) = (c.sizes.hidden_size, c.sizes.vocab_size);
+    let kinds: Vec<(bool, bool)> =
+        c.sliding_layers.iter().copied().zip(c.sparse_layers.iter().copied()).collect();
+    frame(&c.sizes, seq, c.sizes.vocab_size, |p| {
+        (stack(p, &kinds, |l, kind, _| layer(c, l, kind, seq)), vec![])
+    })
+}
+
+/// What Inkling and Inkling 2 build around their layers: the normed token embedding, the layers
+/// (and the nodes a type adds before its final norm, which `inner` gives for the prefix), the
+/// final norm, and the causal LM's head over `rows`, never tied.
+pub(super) fn frame(
+    s: &InklingSizes,
+    seq: u64,
+    rows: u64,
+    inner: impl FnOnce(&str) -> (Vec<Section>, Vec<Node>),
+) -> Graph {
+    let p = if s.causal_lm { "model." } else { "" };
+    let (h, v) = (s.hidden_size, s.vocab_size);
     let e = format!("{p}embed_tokens");
     let nodes = vec![
         Node::new("input_ids", Op::Input, "token ids", &[seq]),
@@ -132,14 +148,13 @@ pub fn build(c: &InklingTextConfig, seq: u64) -> Graph {
         rms_norm(&format!("{e}.embed_norm"), "RMSNorm on the embeddings", &[seq, h], h),
     ];
     let mut sections = vec![Section { name: e, role: Role::Embeddings, repeat: 1, nodes }];
-    let kinds: Vec<(bool, bool)> =
-        c.sliding_layers.iter().copied().zip(c.sparse_layers.iter().copied()).collect();
-    sections.extend(stack(p, &kinds, |l, kind, _| layer(c, l, kind, seq)));
+    let (layers, mut nodes) = inner(p);
+    sections.extend(layers);
     let norm = format!("{p}norm");
-    let nodes = vec![rms_norm(&norm, "final RMSNorm", &[seq, h], h)];
+    nodes.push(rms_norm(&norm, "final RMSNorm", &[seq, h], h));
     sections.push(Section { name: norm, role: Role::Layers, repeat: 1, nodes });
-    if c.sizes.causal_lm {
-        let nodes = vec![linear("lm_head", "logits over the vocabulary (never tied)", seq, h, v, false)];
+    if s.causal_lm {
+        let nodes = vec![linear("lm_head", "logits over the vocabulary (never tied)", seq, h, rows, false)];
         sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes });
     }
     Graph { seq_len: seq, sections }

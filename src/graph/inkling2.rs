@@ -5,11 +5,11 @@
 //! `o_proj`), the post-attention and post-MLP convolutions, `mlp` (router and stacked experts),
 //! `model.norm`, `model.final_input`, `lm_head`.
 
-use super::blocks::{embedding, linear, rms_norm};
+use super::blocks::{linear, rms_norm};
 use super::common::no_candidates;
-use super::inkling::{Shapes, cache, sconv, stack};
+use super::inkling::{Shapes, cache, frame, sconv, stack};
 use super::kv::KvLayout;
-use super::{Graph, Node, Op, Role, Section, Tensor};
+use super::{Graph, Node, Op, Tensor};
 use crate::config::inkling2::Inkling2TextConfig;
 
 architecture!(
@@ -170,36 +170,21 @@ fn layer(
 }
 
 pub fn build(c: &Inkling2TextConfig, seq: u64) -> Graph {
-    let p = if c.sizes.causal_lm { "model." } else { "" };
-    let (h, v) = (c.sizes.hidden_size, c.sizes.vocab_size);
-    let e = format!("{p}embed_tokens");
-    let nodes = vec![
-        Node::new("input_ids", Op::Input, "token ids", &[seq]),
-        embedding(&e, format!("{v} tokens"), seq, v, h),
-        rms_norm(&format!("{e}.embed_norm"), "RMSNorm on the embeddings", &[seq, h], h),
-    ];
-    let mut sections = vec![Section { name: e, role: Role::Embeddings, repeat: 1, nodes }];
+    let h = c.sizes.hidden_size;
     let looped = |i: usize| c.loop_layers.is_some_and(|x| x.holds(i as u64));
     let kinds: Vec<(bool, bool, bool)> =
         c.sliding_layers.iter().enumerate().map(|(i, s)| (*s, i == 0, looped(i))).collect();
-    sections.extend(stack(p, &kinds, |l, kind, _| layer(c, l, kind, seq)));
-    let norm = format!("{p}norm");
-    let mut nodes =
-        vec![residual(&format!("{p}final_input"), seq, h, 1), rms_norm(&norm, "final RMSNorm", &[seq, h], h)];
-    if let Some(x) = &c.loop_layers {
-        // Four learned queries (q, k, v and MLP messages) per layer of the looped range.
-        let name = format!("{p}message_input");
-        nodes.push(
-            Node::new(&name, Op::Attention, "message queries over the previous pass's blocks", &[seq, h])
-                .with([Tensor::new(format!("{name}.query"), &[x.end - x.start, 4, h])]),
-        );
-    }
-    sections.push(Section { name: norm, role: Role::Layers, repeat: 1, nodes });
-    if c.sizes.causal_lm {
-        let rows = c.unpadded_vocab_size;
-        let nodes =
-            vec![linear("lm_head", "logits over the unpadded vocabulary (never tied)", seq, h, rows, false)];
-        sections.push(Section { name: "lm_head".into(), role: Role::Head, repeat: 1, nodes });
-    }
-    Graph { seq_len: seq, sections }
+    frame(&c.sizes, seq, c.unpadded_vocab_size, |p| {
+        let layers = stack(p, &kinds, |l, kind, _| layer(c, l, kind, seq));
+        let mut nodes = vec![residual(&format!("{p}final_input"), seq, h, 1)];
+        if let Some(x) = &c.loop_layers {
+            // Four learned queries (q, k, v and MLP messages) per layer of the looped range.
+            let name = format!("{p}message_input");
+            nodes.push(
+                Node::new(&name, Op::Attention, "message queries over the previous pass's blocks", &[seq, h])
+                    .with([Tensor::new(format!("{name}.query"), &[x.end - x.start, 4, h])]),
+            );
+        }
+        (layers, nodes)
+    })
 }
