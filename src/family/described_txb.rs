@@ -6,20 +6,20 @@
 use serde_json::Value;
 
 use super::described::decoder;
-use super::{FamilyInfo, ModelKind, boxed};
+use super::{FamilyInfo, ModelKind};
 use crate::config::{Common, ConfigError};
 use crate::graph::Architecture;
 
 fn inkling_text(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::inkling::InklingTextConfig::resolve(v, c))
+    super::scaled(crate::config::inkling::InklingTextConfig::resolve(v, c), "n_routed_experts")
 }
 
 fn inkling2_text(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::inkling2::Inkling2TextConfig::resolve(v, c))
+    super::scaled(crate::config::inkling2::Inkling2TextConfig::resolve(v, c), "n_routed_experts")
 }
 
 fn neomme(v: &Value, c: &Common) -> Result<Box<dyn Architecture>, ConfigError> {
-    boxed(crate::config::neomme::NeoMmeConfig::resolve(v, c))
+    super::scaled(crate::config::neomme::NeoMmeConfig::resolve(v, c), "hidden_size")
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
