@@ -27,6 +27,7 @@ mod described_vlb;
 mod described_vla;
 mod described_txa;
 mod described_txc;
+mod described_txb;
 mod seq2seq;
 pub use described::not_yet;
 
@@ -712,6 +713,7 @@ pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
         .chain(described_vla::FAMILIES)
         .chain(described_txa::FAMILIES)
         .chain(described_txc::FAMILIES)
+        .chain(described_txb::FAMILIES)
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its

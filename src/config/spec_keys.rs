@@ -139,6 +139,7 @@ pub fn lookup(model_type: &str) -> Option<&'static Spec> {
         .chain(super::spec_m3::TYPES)
         .chain(super::spec_dots3::TYPES)
         .chain(super::spec_hyv4::TYPES)
+        .chain(super::spec_txb::TYPES)
         .find(|s| s.model_type == model_type)
 }
 

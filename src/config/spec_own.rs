@@ -24,6 +24,10 @@ pub struct Own {
     pub dots3: Option<spec_dots3::Dots3Layers>,
     /// HY V4's residual copies (`hc_mult`; 0: a plain residual stream).
     pub hc_mult: u64,
+    /// Molmo 2's q/k norms over the whole projection (`qk_norm_type: "olmo"`) instead of per head.
+    pub qk_full: bool,
+    /// Embedding rows beyond the vocabulary (Molmo 2's `additional_vocab_size`).
+    pub extra_vocab: u64,
 }
 
 /// The shared reading's per-layer patterns, which some of these types replace.
@@ -60,6 +64,7 @@ pub(crate) fn read(
         p.shared_width = Some(d.shared_width);
         own.dots3 = Some(d);
     }
+    (own.qk_full, own.extra_vocab) = super::spec_txb::read(r)?;
     if let Some((hc, indexed)) = spec_hyv4::read(r, layers)? {
         (own.hc_mult, p.indexed) = (hc, indexed);
     }

@@ -597,7 +597,7 @@ pub fn activations(
                                 };
                                 sq += heads * per_score;
                             }
-                            if family == "gpt2" && version != Transformers::V5 {
+                            if matches!(family, "gpt2" | "gpt-sw3") && version != Transformers::V5 {
                                 // Each layer's causal-mask buffer (positions x positions, bool),
                                 // which `torch.where` saves; transformers 5 builds the mask once
                                 // through its mask interface and keeps no such buffer (measured

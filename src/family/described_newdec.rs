@@ -57,18 +57,6 @@ pub const FAMILIES: &[FamilyInfo] = &[
 /// This area's types the tables cannot yet say exactly, with why (read by `not_yet`).
 pub const NOT_YET: &[(&str, &str)] = &[
     (
-        "inkling_text",
-        "Inkling's layers add relative-position logits and short convolutions to attention and shared experts; the planner has no such blocks yet",
-    ),
-    (
-        "inkling2_text",
-        "Inkling 2's attention adds L2 clipping with learned log scales, relative position biases and dynamic short convolutions; the planner has no such blocks yet",
-    ),
-    (
-        "inkling2_loop_text",
-        "Inkling 2 Loop runs a range of Inkling 2's layers again in a loop (`loop_layer_index_start` to `loop_layer_index_end`) with message gates and attention residuals; the planner has no such structure yet",
-    ),
-    (
         "hrm_text",
         "HRM stacks a high-level and a low-level recurrent module that run in nested loops over the same tokens; the planner has no such structure yet",
     ),

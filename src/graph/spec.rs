@@ -66,7 +66,7 @@ pub(super) fn attention(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node>
     }
     let s = super::spec_cache::shape(c, k);
     let (heads, kv, hd) = (s.heads, s.kv_heads, c.head_dim);
-    let qk = if c.qk_norm { c.spec.qk_norm } else { QkNorm::None };
+    let qk = c.qk_kind();
     let shared_qk = match qk {
         QkNorm::PerHead => crate::config::QkNorm::PerHead,
         QkNorm::Full => crate::config::QkNorm::Full,
@@ -189,7 +189,7 @@ pub(super) fn layer(c: &SpecConfig, l: &str, k: Kind, seq: u64) -> Vec<Node> {
 
 pub fn build(c: &SpecConfig, seq: u64) -> Graph {
     let (p, e, f) = super::spec_hybrid::names(c).unwrap_or((c.prefix(), "embed_tokens", "norm"));
-    let (h, v) = (c.hidden_size, c.vocab_size);
+    let (h, v) = (c.hidden_size, c.vocab_size + c.own.extra_vocab);
     let embed = format!("{p}{e}");
     let embed_weight = format!("{embed}.weight");
     let mut sections = vec![token_embeddings(&embed, seq, v, h)];

@@ -908,7 +908,14 @@ def generated_rows(families: list[str], workdir: Path) -> list[Row]:
                 try:
                     config = config_class(**overrides)
                     config.architectures = [cls]
-                    path.write_text(config.to_json_string(use_diff=True))
+                    text = config.to_json_string(use_diff=True)
+                    if config_class.model_type != model_type:
+                        # A type transformers maps onto another's config class (`gpt-sw3` onto
+                        # GPT2Config) is written under its own name, as its files name it.
+                        data = json.loads(text)
+                        data["model_type"] = model_type
+                        text = json.dumps(data, indent=2, sort_keys=True) + "\n"
+                    path.write_text(text)
                 except Exception as e:
                     row.error = "transformers config: " + short(e)
                 rows.append(row)
