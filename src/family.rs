@@ -23,11 +23,11 @@ mod described_misc6;
 mod described_moe3;
 mod described_newdec;
 mod described_recur;
-mod described_vlb;
-mod described_vla;
 mod described_txa;
-mod described_txc;
 mod described_txb;
+mod described_txc;
+mod described_vla;
+mod described_vlb;
 mod seq2seq;
 pub use described::not_yet;
 

@@ -228,7 +228,8 @@ impl CompositeConfig {
                 ),
             });
         }
-        let text = language_model(text_value, &text_type, generation, tie, w.model_type, vision.cross_tokens())?;
+        let text =
+            language_model(text_value, &text_type, generation, tie, w.model_type, vision.cross_tokens())?;
         let (projector, image_tokens) = match w.model_type {
             "gemma3" => {
                 let n = top_size(value, "mm_tokens_per_image", 256, &mut d)?;

@@ -3,11 +3,11 @@
 //! BERT-like encoders' (ALBERT, ELECTRA, MPNet, DistilBERT, DeBERTa-v2) heads and candidates.
 
 use super::bert::linear;
+pub(crate) use super::decoder_common::{decoder_head, layer_sections};
 use super::kv::{KvLayout, RecurrentState};
 use super::{Candidate, Node, Role, Section};
 use crate::config::bert::Head;
 use crate::config::decoder::DecoderHead;
-pub(crate) use super::decoder_common::{decoder_head, layer_sections};
 
 /// The causal-LM head's `lm_head.weight` [vocab, width] that a checkpoint stores although the
 /// class ties it; `tied` says what it is tied to, as the reason words it.

@@ -44,7 +44,12 @@ pub fn build(c: &CompositeConfig, seq: u64) -> Graph {
     let t = format!("{p}{}", w.tower);
     let mut sections = c.vision.sections(&t);
     sections.push(projector(c, &format!("{p}{}", w.projector)));
-    sections.extend(language_sections(c.text.as_ref(), seq, &format!("{p}{}.", w.language_model), w.text_whole));
+    sections.extend(language_sections(
+        c.text.as_ref(),
+        seq,
+        &format!("{p}{}.", w.language_model),
+        w.text_whole,
+    ));
     if let Some(labels) = c.score_labels {
         let (what, rows) = match c.score_per_token {
             true => ("labels per token", seq),

@@ -48,4 +48,3 @@ pub(crate) fn decoder_head(
     };
     super::blocks::head_section(head, &names, seq, h, v)
 }
-
