@@ -306,8 +306,8 @@ impl Ctx<'_> {
     ) -> Result<(SiblingsView, String), String> {
         let view =
             SiblingsView::new(summary, family_name.to_string(), family.siblings(summary), family.len());
-        let json = serde_json::to_vec(&view).map_err(|e| format!("{}: {e}", summary.id))?;
-        let output = incremental::digest(&[input.as_bytes(), &json]);
+        let output = incremental::digest_json(&[input.as_bytes()], &view)
+            .map_err(|e| format!("{}: {e}", summary.id))?;
         Ok((view, output))
     }
 
@@ -547,7 +547,7 @@ pub fn build_site_opts(
         written: 0,
     };
     write_site_pages(&mut pages, &ctx.key, manifest, renderer, built, &ctx.options.cards)?;
-    pages.group("changes", incremental::digest(&[ctx.key.as_bytes(), &to_vec(&changes)?]), || {
+    pages.group("changes", digest_json(&[ctx.key.as_bytes()], &changes)?, || {
         let page =
             renderer.changes(&changes, &manifest.site).map_err(|e| BuildError::Render(e.to_string()))?;
         Ok(vec![
@@ -637,8 +637,9 @@ pub fn build_site_opts(
     Ok(report)
 }
 
-fn to_vec<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, BuildError> {
-    serde_json::to_vec(value).map_err(|e| BuildError::Render(e.to_string()))
+/// [`incremental::digest_json`]: the view is hashed as it is serialised, never held whole.
+fn digest_json<T: serde::Serialize>(parts: &[&[u8]], value: &T) -> Result<String, BuildError> {
+    incremental::digest_json(parts, value).map_err(|e| BuildError::Render(e.to_string()))
 }
 
 /// Writes the site's pages by group, each group rendered only when its inputs changed since the
@@ -733,7 +734,7 @@ fn write_site_pages(
                 .collect(),
             models: built.iter().filter(|m| &m.family == key).cloned().collect(),
         };
-        let input = incremental::digest(&[build_key.as_bytes(), &to_vec(&view)?]);
+        let input = digest_json(&[build_key.as_bytes()], &view)?;
         pages.group(&format!("family {key}"), input, || {
             let files = renderer.family(&view, &manifest.site).map_err(render_err)?;
             Ok(vec![
@@ -743,15 +744,15 @@ fn write_site_pages(
             ])
         })?;
     }
-    let index = IndexView {
+    let index = std::sync::Arc::new(IndexView {
         schema_version: SCHEMA_VERSION,
         title: manifest.site.title.clone(),
         cards: crate::estimate::cards::builtin().iter().map(|c| c.name.clone()).collect(),
         families: keys.iter().map(|k| family_link(k, &keys)).collect(),
         models: built,
-    };
+    });
     // The index and what lists every model (sitemap, llms.txt) change with any model's summary.
-    let input = incremental::digest(&[build_key.as_bytes(), &to_vec(&index)?]);
+    let input = digest_json(&[build_key.as_bytes()], &*index)?;
     pages.group("index", input, || {
         let files = renderer.index(&index, &manifest.site).map_err(render_err)?;
         let mut out = vec![
