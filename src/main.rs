@@ -40,6 +40,14 @@ const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
 fn keep_freed_pages() {
     // SAFETY: a plain setter of an integer option, valid at any time and from any thread.
     unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, -1) }
+    // And small pages only: a build's heap is tens of MB, and each transparent huge page the
+    // kernel hands it is 2 MB zeroed, often after compacting memory for it (an eighth of a
+    // rebuild with nothing changed; 10 MB more peak memory at 1,000 models). Best effort.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_THP_DISABLE takes integer arguments only.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
 }
 
 #[derive(Parser)]

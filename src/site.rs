@@ -158,13 +158,22 @@ fn size(m: &ModelSummary) -> f64 {
 /// thousands of models would otherwise cost a sort of thousands per model.
 struct Family<'a> {
     sorted: Vec<(f64, &'a ModelSummary)>,
+    /// The digest of each model's summary (its JSON), in `sorted`'s order: a model's sibling
+    /// part is fingerprinted by its siblings' digests, each made once per build rather than
+    /// once per page that lists it (twelve serialisations per model, a quarter of a rebuild
+    /// with nothing changed).
+    digests: Vec<String>,
 }
 
 impl<'a> Family<'a> {
-    fn new(models: &[&'a ModelSummary]) -> Self {
+    fn new(models: &[&'a ModelSummary]) -> Result<Self, String> {
         let mut sorted: Vec<(f64, &ModelSummary)> = models.iter().map(|m| (size(m), *m)).collect();
         sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)));
-        Family { sorted }
+        let digests = sorted
+            .iter()
+            .map(|(_, m)| incremental::digest_json(&[], m).map_err(|e| format!("{}: {e}", m.id)))
+            .collect::<Result<_, _>>()?;
+        Ok(Family { sorted, digests })
     }
 
     fn len(&self) -> usize {
@@ -173,7 +182,13 @@ impl<'a> Family<'a> {
 
     /// Up to [`MAX_SIBLINGS`] other models of the family, nearest in parameter count first (then
     /// by ID), so a 7B page lists the 7Bs and 13Bs before the 70Bs.
+    #[cfg(test)]
     fn siblings(&self, me: &ModelSummary) -> Vec<ModelSummary> {
+        self.nearest(me).into_iter().map(|i| self.sorted[i].1.clone()).collect()
+    }
+
+    /// [`Family::siblings`], as places in `sorted`.
+    fn nearest(&self, me: &ModelSummary) -> Vec<usize> {
         let mine = size(me);
         let list = &self.sorted;
         let distance = |i: usize| (list[i].0 - mine).abs();
@@ -181,7 +196,7 @@ impl<'a> Family<'a> {
         // it; `me` itself is met at distance 0 and skipped.
         let pos = list.partition_point(|(s, m)| s.total_cmp(&mine).then_with(|| m.id.cmp(&me.id)).is_lt());
         let (mut left, mut right) = (pos, pos);
-        let mut out: Vec<&ModelSummary> = vec![];
+        let mut out: Vec<usize> = vec![];
         while out.len() < MAX_SIBLINGS && (left > 0 || right < list.len()) {
             // The next distance, on whichever side is nearer.
             let d = match (left.checked_sub(1).map(distance), (right < list.len()).then(|| distance(right))) {
@@ -197,20 +212,21 @@ impl<'a> Family<'a> {
                 (None, None) => break,
             };
             // Every model at exactly that distance, both sides, ordered by ID.
-            let mut tied: Vec<&ModelSummary> = vec![];
+            let mut tied: Vec<usize> = vec![];
             while left > 0 && distance(left - 1).total_cmp(&d).is_eq() {
                 left -= 1;
-                tied.push(list[left].1);
+                tied.push(left);
             }
             while right < list.len() && distance(right).total_cmp(&d).is_eq() {
-                tied.push(list[right].1);
+                tied.push(right);
                 right += 1;
             }
-            tied.retain(|m| m.id != me.id);
-            tied.sort_by(|a, b| a.id.cmp(&b.id));
+            tied.retain(|&i| list[i].1.id != me.id);
+            tied.sort_by(|&a, &b| list[a].1.id.cmp(&list[b].1.id));
             out.extend(tied);
         }
-        out.into_iter().take(MAX_SIBLINGS).cloned().collect()
+        out.truncate(MAX_SIBLINGS);
+        out
     }
 }
 
@@ -296,19 +312,32 @@ impl Ctx<'_> {
         Ok((summary, pending))
     }
 
-    /// The sibling part's view of a model, and the fingerprint of its files.
-    fn view(
+    /// The fingerprint of a model's files: its inputs and its sibling part's view, the
+    /// siblings by their summaries' digests; and the places of its siblings in the family.
+    fn output(
         &self,
         input: &str,
         summary: &ModelSummary,
         family_name: &str,
         family: &Family,
-    ) -> Result<(SiblingsView, String), String> {
-        let view =
-            SiblingsView::new(summary, family_name.to_string(), family.siblings(summary), family.len());
-        let output = incremental::digest_json(&[input.as_bytes()], &view)
-            .map_err(|e| format!("{}: {e}", summary.id))?;
-        Ok((view, output))
+    ) -> Result<(String, Vec<usize>), String> {
+        let nearest = family.nearest(summary);
+        // The view less its siblings, then their digests: the JSON closes before them, so the
+        // two cannot run together.
+        let bare = SiblingsView::new(summary, family_name.to_string(), vec![], family.len());
+        let mut h = incremental::Hasher::new(&[input.as_bytes()]);
+        serde_json::to_writer(&mut h, &bare).map_err(|e| format!("{}: {e}", summary.id))?;
+        for &i in &nearest {
+            std::io::Write::write_all(&mut h, family.digests[i].as_bytes())
+                .map_err(|e| format!("{}: {e}", summary.id))?;
+        }
+        Ok((h.finish(), nearest))
+    }
+
+    /// The sibling part's view of a model, its siblings at `nearest` in the family.
+    fn view(summary: &ModelSummary, family_name: &str, family: &Family, nearest: &[usize]) -> SiblingsView {
+        let siblings = nearest.iter().map(|&i| family.sorted[i].1.clone()).collect();
+        SiblingsView::new(summary, family_name.to_string(), siblings, family.len())
     }
 
     /// Pass two for a model planned in this build: renders its sibling part and completes its
@@ -324,7 +353,8 @@ impl Ctx<'_> {
         let stem = id.site_stem();
         let writer = self.writer;
         let finish = || -> Result<Second, String> {
-            let (view, output) = self.view(input, summary, &pending.family_name, family)?;
+            let (output, nearest) = self.output(input, summary, &pending.family_name, family)?;
+            let view = Self::view(summary, &pending.family_name, family, &nearest);
             // Rendered in full before the first byte is appended.
             let part = self
                 .renderer
@@ -383,10 +413,11 @@ impl Ctx<'_> {
             ["html", "md", "json", "badge.json"].iter().map(|ext| format!("{stem}.{ext}")).collect();
         files.extend(entry.feed.iter().cloned());
         files.extend(entry.osv.iter().cloned());
-        let (view, output) = self.view(input, &entry.summary, &entry.family_name, family)?;
+        let (output, nearest) = self.output(input, &entry.summary, &entry.family_name, family)?;
         if output == entry.output {
             return Ok(Second { entry: entry.clone(), reuse: Some(files), rendered: false });
         }
+        let view = Self::view(&entry.summary, &entry.family_name, family, &nearest);
         let part = self
             .renderer
             .model_siblings(&view, &self.manifest.site, ROOT)
@@ -478,7 +509,11 @@ pub fn build_site_opts(
     for s in &ok {
         members.entry(s.family.as_str()).or_default().push(s);
     }
-    let by_family: BTreeMap<&str, Family> = members.iter().map(|(k, v)| (*k, Family::new(v))).collect();
+    let by_family: BTreeMap<&str, Family> = members
+        .iter()
+        .map(|(k, v)| Family::new(v).map(|f| (*k, f)))
+        .collect::<Result<_, String>>()
+        .map_err(BuildError::Render)?;
 
     let t = Instant::now();
     let written: Vec<Result<Second, String>> = manifest
@@ -848,7 +883,7 @@ mod tests {
                 })
                 .collect();
             let refs: Vec<&ModelSummary> = models.iter().collect();
-            let family = Family::new(&refs);
+            let family = Family::new(&refs).unwrap();
             for me in &models {
                 let got: Vec<String> = family.siblings(me).into_iter().map(|m| m.id).collect();
                 assert_eq!(got, naive(me, &refs), "round {round}, {}", me.id);

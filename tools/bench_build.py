@@ -184,8 +184,12 @@ def main():
             t1 = statistics.median(r[0] for r in one)
             rendered = re.search(r"(\d+) of \d+ models rendered, (\d+) files carried over", one[-1][2])
             detail = f" ({rendered.group(1)} model(s) rendered, {rendered.group(2)} files carried over)" if rendered else ""
-            print(f"  incremental: nothing changed {ts * 1e3:.0f} ms ({ts / t:.1%} of the full build); "
-                  f"one config changed {t1 * 1e3:.0f} ms ({t1 / t:.1%}){detail}", flush=True)
+            # The CPU time's share too: on a loaded machine a short run's wall time is mostly
+            # waiting for a core.
+            cs, c1 = statistics.median(r[3] for r in same), statistics.median(r[3] for r in one)
+            print(f"  incremental: nothing changed {ts * 1e3:.0f} ms ({ts / t:.1%} of the full build; CPU "
+                  f"{cs / cpu:.1%}), peak RSS {max(r[1] for r in same) / 1024:.0f} MiB; one config changed "
+                  f"{t1 * 1e3:.0f} ms ({t1 / t:.1%}; CPU {c1 / cpu:.1%}){detail}", flush=True)
             shutil.rmtree(root)
 
 
