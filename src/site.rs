@@ -162,18 +162,25 @@ struct Family<'a> {
     /// part is fingerprinted by its siblings' digests, each made once per build rather than
     /// once per page that lists it (twelve serialisations per model, a quarter of a rebuild
     /// with nothing changed).
-    digests: Vec<String>,
+    /// Made when first asked for: the carry-over's families seldom need them.
+    digests: std::sync::OnceLock<Result<Vec<String>, String>>,
 }
 
 impl<'a> Family<'a> {
-    fn new(models: &[&'a ModelSummary]) -> Result<Self, String> {
+    fn new(models: &[&'a ModelSummary]) -> Self {
         let mut sorted: Vec<(f64, &ModelSummary)> = models.iter().map(|m| (size(m), *m)).collect();
         sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)));
-        let digests = sorted
-            .iter()
-            .map(|(_, m)| incremental::digest_json(&[], m).map_err(|e| format!("{}: {e}", m.id)))
-            .collect::<Result<_, _>>()?;
-        Ok(Family { sorted, digests })
+        Family { sorted, digests: std::sync::OnceLock::new() }
+    }
+
+    fn digests(&self) -> Result<&[String], String> {
+        let made = self.digests.get_or_init(|| {
+            self.sorted
+                .iter()
+                .map(|(_, m)| incremental::digest_json(&[], m).map_err(|e| format!("{}: {e}", m.id)))
+                .collect()
+        });
+        made.as_deref().map_err(Clone::clone)
     }
 
     fn len(&self) -> usize {
@@ -237,6 +244,15 @@ pub fn build_site(
     renderer: &Renderer,
 ) -> Result<BuildReport, BuildError> {
     build_site_with(manifest, source, out, renderer, &PlanOptions::default())
+}
+
+/// The models' families, each sorted for its siblings.
+fn families<'a>(summaries: impl Iterator<Item = &'a ModelSummary>) -> BTreeMap<&'a str, Family<'a>> {
+    let mut members: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
+    for s in summaries {
+        members.entry(s.family.as_str()).or_default().push(s);
+    }
+    members.into_iter().map(|(k, v)| (k, Family::new(&v))).collect()
 }
 
 /// [`build_site`] with the plan's options (user cards, the training run's inputs).
@@ -322,13 +338,14 @@ impl Ctx<'_> {
         family: &Family,
     ) -> Result<(String, Vec<usize>), String> {
         let nearest = family.nearest(summary);
+        let digests = family.digests()?;
         // The view less its siblings, then their digests: the JSON closes before them, so the
         // two cannot run together.
         let bare = SiblingsView::new(summary, family_name.to_string(), vec![], family.len());
         let mut h = incremental::Hasher::new(&[input.as_bytes()]);
         serde_json::to_writer(&mut h, &bare).map_err(|e| format!("{}: {e}", summary.id))?;
         for &i in &nearest {
-            std::io::Write::write_all(&mut h, family.digests[i].as_bytes())
+            std::io::Write::write_all(&mut h, digests[i].as_bytes())
                 .map_err(|e| format!("{}: {e}", summary.id))?;
         }
         Ok((h.finish(), nearest))
@@ -504,16 +521,7 @@ pub fn build_site_opts(
         .collect();
     report.phases.push(("plan and render", t.elapsed()));
 
-    let ok: Vec<&ModelSummary> = planned.iter().filter_map(|r| r.as_ref().ok().map(First::summary)).collect();
-    let mut members: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
-    for s in &ok {
-        members.entry(s.family.as_str()).or_default().push(s);
-    }
-    let by_family: BTreeMap<&str, Family> = members
-        .iter()
-        .map(|(k, v)| Family::new(v).map(|f| (*k, f)))
-        .collect::<Result<_, String>>()
-        .map_err(BuildError::Render)?;
+    let by_family = families(planned.iter().filter_map(|r| r.as_ref().ok().map(First::summary)));
 
     let t = Instant::now();
     let written: Vec<Result<Second, String>> = manifest
@@ -532,6 +540,19 @@ pub fn build_site_opts(
         })
         .collect();
     report.phases.push(("render siblings", t.elapsed()));
+    // What pass one kept is dropped before the site's pages are made (a copy of every summary
+    // fewer at the build's peak): every model's summary is in its next cache entry, but for
+    // those whose second pass failed, which stay members of their families as in pass two.
+    drop(by_family);
+    let failed_second: Vec<ModelSummary> = written
+        .iter()
+        .zip(&planned)
+        .filter_map(|(second, first)| match (second, first) {
+            (Err(_), Ok(first)) => Some(first.summary().clone()),
+            _ => None,
+        })
+        .collect();
+    drop(planned);
 
     // Each model's entry moves into the next cache, and its summary is copied once, into the
     // index's list: every copy held here is a copy per model (5,000 models held six before).
@@ -613,6 +634,7 @@ pub fn build_site_opts(
     }
 
     let t = Instant::now();
+    let by_family = families(next.models.values().map(|e| &e.summary).chain(&failed_second));
     let carried: Vec<Result<Option<Second>, String>> = manifest
         .models
         .par_iter()
@@ -630,6 +652,7 @@ pub fn build_site_opts(
             Ok(None)
         })
         .collect();
+    drop(by_family);
     let mut reused = 0;
     for ((id, reuse), carried) in manifest.models.iter().zip(&reuses).zip(carried) {
         match carried {
@@ -883,7 +906,7 @@ mod tests {
                 })
                 .collect();
             let refs: Vec<&ModelSummary> = models.iter().collect();
-            let family = Family::new(&refs).unwrap();
+            let family = Family::new(&refs);
             for me in &models {
                 let got: Vec<String> = family.siblings(me).into_iter().map(|m| m.id).collect();
                 assert_eq!(got, naive(me, &refs), "round {round}, {}", me.id);
