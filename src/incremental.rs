@@ -25,12 +25,53 @@ const FORMAT: u32 = 1;
 
 /// A SHA-256 digest, hex, of the parts given (each length-prefixed, so parts cannot run together).
 pub fn digest(parts: &[&[u8]]) -> String {
-    let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
-    for p in parts {
-        ctx.update(&(p.len() as u64).to_le_bytes());
-        ctx.update(p);
+    Hasher::new(parts).finish()
+}
+
+/// A digest fed as it is written: the length-prefixed parts first, then whatever is written to
+/// it (as bytes, `io::Write`, or as text, `fmt::Write`), unprefixed, so it must come last. A
+/// model's inputs, a page group's view and the cache are hashed without being first written
+/// out whole: those buffers were megabytes at the end of a 10,000-model build.
+pub struct Hasher(ring::digest::Context);
+
+impl Hasher {
+    pub fn new(parts: &[&[u8]]) -> Self {
+        let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
+        for p in parts {
+            ctx.update(&(p.len() as u64).to_le_bytes());
+            ctx.update(p);
+        }
+        Hasher(ctx)
     }
-    ctx.finish().as_ref().iter().map(|b| format!("{b:02x}")).collect()
+
+    pub fn finish(self) -> String {
+        self.0.finish().as_ref().iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl std::io::Write for Hasher {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::fmt::Write for Hasher {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.update(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// [`digest`] of `parts` followed by the compact JSON of `value`, streamed.
+pub fn digest_json<T: Serialize + ?Sized>(parts: &[&[u8]], value: &T) -> serde_json::Result<String> {
+    let mut h = Hasher::new(parts);
+    serde_json::to_writer(&mut h, value)?;
+    Ok(h.finish())
 }
 
 /// What every output of a build depends on besides its own inputs: this binary (its version, and
@@ -61,9 +102,12 @@ pub fn build_key(site: &SiteSettings, options: &PlanOptions) -> String {
 
 /// The fingerprint of one model's inputs: everything its plan is made from.
 pub fn model_input(key: &str, id: &str, files: &ModelFiles) -> String {
-    // Debug prints every field in order and holds no hash map: stable between runs.
-    let files = format!("{files:?}");
-    digest(&[key.as_bytes(), id.as_bytes(), files.as_bytes()])
+    // Debug prints every field in order and holds no hash map: stable between runs. Streamed
+    // into the digest (an FP8 checkpoint's index names run to megabytes of text).
+    let mut h = Hasher::new(&[key.as_bytes(), id.as_bytes()]);
+    // Writing to a hasher cannot fail; a Debug impl that did would only change the digest.
+    let _ = std::fmt::Write::write_fmt(&mut h, format_args!("{files:?}"));
+    h.finish()
 }
 
 /// What a build keeps of one model it built.
@@ -127,11 +171,16 @@ impl Cache {
     /// that a build killed between the two leaves no file beyond the staging folder itself, which
     /// the next build removes).
     pub fn seal_and_save(&mut self, path: &Path, tmp: &Path) -> std::io::Result<String> {
+        // Hashed and written as serialised: two whole copies of the cache in memory were the
+        // end of a build's peak (20 MB at 10,000 models).
         self.stamp = String::new();
-        let body = serde_json::to_vec(self).map_err(std::io::Error::other)?;
-        self.stamp = digest(&[&body]);
-        let body = serde_json::to_vec(self).map_err(std::io::Error::other)?;
-        let saved = std::fs::write(tmp, body).and_then(|()| std::fs::rename(tmp, path));
+        self.stamp = digest_json(&[], self).map_err(std::io::Error::other)?;
+        let write = || -> std::io::Result<()> {
+            let mut file = std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(tmp)?);
+            serde_json::to_writer(&mut file, self).map_err(std::io::Error::other)?;
+            std::io::Write::flush(&mut file)
+        };
+        let saved = write().and_then(|()| std::fs::rename(tmp, path));
         if saved.is_err() {
             // Not left in the staging folder, which becomes the site.
             let _ = std::fs::remove_file(tmp);

@@ -23,6 +23,33 @@ use modelatlas::source::{ModelSource, SourceError};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+unsafe extern "C" {
+    /// mimalloc's `mi_option_set` (in the C library the `mimalloc` crate links; its Rust binding
+    /// is behind a feature that pulls in another crate).
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+/// `mi_option_purge_delay` in mimalloc's `mi_option_t` (the same in the v2 and v3 headers that
+/// libmimalloc-sys 0.1 vendors: the enum keeps its deprecated slots so the numbers never move).
+const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
+/// For a build, which exits when done: freed pages stay with the allocator instead of being
+/// handed back to the system after a second and faulted in again for the next model (a
+/// 5,000-model build: 26,000 minor faults, 430 without; 4 to 7% of its CPU time). `serve`, which
+/// runs on, keeps the default.
+fn keep_freed_pages() {
+    // SAFETY: a plain setter of an integer option, valid at any time and from any thread.
+    unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, -1) }
+    // And small pages only: a build's heap is tens of MB, and each transparent huge page the
+    // kernel hands it is 2 MB zeroed, often after compacting memory for it (an eighth of a
+    // rebuild with nothing changed; 10 MB more peak memory at 1,000 models). Best effort.
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_THP_DISABLE takes integer arguments only.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 #[derive(Parser)]
 #[command(
     name = "modelatlas",
@@ -269,6 +296,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ],
             )?;
             let options = options(cards.as_deref(), &run)?;
+            keep_freed_pages();
             build(&manifest, &hub, &out, allow_failures, jobs, &options, from.as_deref(), full)
         }
         Command::Plan { target, hub, format, cards, run, training } => {

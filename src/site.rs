@@ -158,13 +158,29 @@ fn size(m: &ModelSummary) -> f64 {
 /// thousands of models would otherwise cost a sort of thousands per model.
 struct Family<'a> {
     sorted: Vec<(f64, &'a ModelSummary)>,
+    /// The digest of each model's summary (its JSON), in `sorted`'s order: a model's sibling
+    /// part is fingerprinted by its siblings' digests, each made once per build rather than
+    /// once per page that lists it (twelve serialisations per model, a quarter of a rebuild
+    /// with nothing changed).
+    /// Made when first asked for: the carry-over's families seldom need them.
+    digests: std::sync::OnceLock<Result<Vec<String>, String>>,
 }
 
 impl<'a> Family<'a> {
     fn new(models: &[&'a ModelSummary]) -> Self {
         let mut sorted: Vec<(f64, &ModelSummary)> = models.iter().map(|m| (size(m), *m)).collect();
         sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)));
-        Family { sorted }
+        Family { sorted, digests: std::sync::OnceLock::new() }
+    }
+
+    fn digests(&self) -> Result<&[String], String> {
+        let made = self.digests.get_or_init(|| {
+            self.sorted
+                .iter()
+                .map(|(_, m)| incremental::digest_json(&[], m).map_err(|e| format!("{}: {e}", m.id)))
+                .collect()
+        });
+        made.as_deref().map_err(Clone::clone)
     }
 
     fn len(&self) -> usize {
@@ -173,7 +189,13 @@ impl<'a> Family<'a> {
 
     /// Up to [`MAX_SIBLINGS`] other models of the family, nearest in parameter count first (then
     /// by ID), so a 7B page lists the 7Bs and 13Bs before the 70Bs.
+    #[cfg(test)]
     fn siblings(&self, me: &ModelSummary) -> Vec<ModelSummary> {
+        self.nearest(me).into_iter().map(|i| self.sorted[i].1.clone()).collect()
+    }
+
+    /// [`Family::siblings`], as places in `sorted`.
+    fn nearest(&self, me: &ModelSummary) -> Vec<usize> {
         let mine = size(me);
         let list = &self.sorted;
         let distance = |i: usize| (list[i].0 - mine).abs();
@@ -181,7 +203,7 @@ impl<'a> Family<'a> {
         // it; `me` itself is met at distance 0 and skipped.
         let pos = list.partition_point(|(s, m)| s.total_cmp(&mine).then_with(|| m.id.cmp(&me.id)).is_lt());
         let (mut left, mut right) = (pos, pos);
-        let mut out: Vec<&ModelSummary> = vec![];
+        let mut out: Vec<usize> = vec![];
         while out.len() < MAX_SIBLINGS && (left > 0 || right < list.len()) {
             // The next distance, on whichever side is nearer.
             let d = match (left.checked_sub(1).map(distance), (right < list.len()).then(|| distance(right))) {
@@ -197,20 +219,21 @@ impl<'a> Family<'a> {
                 (None, None) => break,
             };
             // Every model at exactly that distance, both sides, ordered by ID.
-            let mut tied: Vec<&ModelSummary> = vec![];
+            let mut tied: Vec<usize> = vec![];
             while left > 0 && distance(left - 1).total_cmp(&d).is_eq() {
                 left -= 1;
-                tied.push(list[left].1);
+                tied.push(left);
             }
             while right < list.len() && distance(right).total_cmp(&d).is_eq() {
-                tied.push(list[right].1);
+                tied.push(right);
                 right += 1;
             }
-            tied.retain(|m| m.id != me.id);
-            tied.sort_by(|a, b| a.id.cmp(&b.id));
+            tied.retain(|&i| list[i].1.id != me.id);
+            tied.sort_by(|&a, &b| list[a].1.id.cmp(&list[b].1.id));
             out.extend(tied);
         }
-        out.into_iter().take(MAX_SIBLINGS).cloned().collect()
+        out.truncate(MAX_SIBLINGS);
+        out
     }
 }
 
@@ -221,6 +244,15 @@ pub fn build_site(
     renderer: &Renderer,
 ) -> Result<BuildReport, BuildError> {
     build_site_with(manifest, source, out, renderer, &PlanOptions::default())
+}
+
+/// The models' families, each sorted for its siblings.
+fn families<'a>(summaries: impl Iterator<Item = &'a ModelSummary>) -> BTreeMap<&'a str, Family<'a>> {
+    let mut members: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
+    for s in summaries {
+        members.entry(s.family.as_str()).or_default().push(s);
+    }
+    members.into_iter().map(|(k, v)| (k, Family::new(&v))).collect()
 }
 
 /// [`build_site`] with the plan's options (user cards, the training run's inputs).
@@ -296,19 +328,33 @@ impl Ctx<'_> {
         Ok((summary, pending))
     }
 
-    /// The sibling part's view of a model, and the fingerprint of its files.
-    fn view(
+    /// The fingerprint of a model's files: its inputs and its sibling part's view, the
+    /// siblings by their summaries' digests; and the places of its siblings in the family.
+    fn output(
         &self,
         input: &str,
         summary: &ModelSummary,
         family_name: &str,
         family: &Family,
-    ) -> Result<(SiblingsView, String), String> {
-        let view =
-            SiblingsView::new(summary, family_name.to_string(), family.siblings(summary), family.len());
-        let json = serde_json::to_vec(&view).map_err(|e| format!("{}: {e}", summary.id))?;
-        let output = incremental::digest(&[input.as_bytes(), &json]);
-        Ok((view, output))
+    ) -> Result<(String, Vec<usize>), String> {
+        let nearest = family.nearest(summary);
+        let digests = family.digests()?;
+        // The view less its siblings, then their digests: the JSON closes before them, so the
+        // two cannot run together.
+        let bare = SiblingsView::new(summary, family_name.to_string(), vec![], family.len());
+        let mut h = incremental::Hasher::new(&[input.as_bytes()]);
+        serde_json::to_writer(&mut h, &bare).map_err(|e| format!("{}: {e}", summary.id))?;
+        for &i in &nearest {
+            std::io::Write::write_all(&mut h, digests[i].as_bytes())
+                .map_err(|e| format!("{}: {e}", summary.id))?;
+        }
+        Ok((h.finish(), nearest))
+    }
+
+    /// The sibling part's view of a model, its siblings at `nearest` in the family.
+    fn view(summary: &ModelSummary, family_name: &str, family: &Family, nearest: &[usize]) -> SiblingsView {
+        let siblings = nearest.iter().map(|&i| family.sorted[i].1.clone()).collect();
+        SiblingsView::new(summary, family_name.to_string(), siblings, family.len())
     }
 
     /// Pass two for a model planned in this build: renders its sibling part and completes its
@@ -324,7 +370,8 @@ impl Ctx<'_> {
         let stem = id.site_stem();
         let writer = self.writer;
         let finish = || -> Result<Second, String> {
-            let (view, output) = self.view(input, summary, &pending.family_name, family)?;
+            let (output, nearest) = self.output(input, summary, &pending.family_name, family)?;
+            let view = Self::view(summary, &pending.family_name, family, &nearest);
             // Rendered in full before the first byte is appended.
             let part = self
                 .renderer
@@ -383,10 +430,11 @@ impl Ctx<'_> {
             ["html", "md", "json", "badge.json"].iter().map(|ext| format!("{stem}.{ext}")).collect();
         files.extend(entry.feed.iter().cloned());
         files.extend(entry.osv.iter().cloned());
-        let (view, output) = self.view(input, &entry.summary, &entry.family_name, family)?;
+        let (output, nearest) = self.output(input, &entry.summary, &entry.family_name, family)?;
         if output == entry.output {
             return Ok(Second { entry: entry.clone(), reuse: Some(files), rendered: false });
         }
+        let view = Self::view(&entry.summary, &entry.family_name, family, &nearest);
         let part = self
             .renderer
             .model_siblings(&view, &self.manifest.site, ROOT)
@@ -473,12 +521,7 @@ pub fn build_site_opts(
         .collect();
     report.phases.push(("plan and render", t.elapsed()));
 
-    let ok: Vec<&ModelSummary> = planned.iter().filter_map(|r| r.as_ref().ok().map(First::summary)).collect();
-    let mut members: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
-    for s in &ok {
-        members.entry(s.family.as_str()).or_default().push(s);
-    }
-    let by_family: BTreeMap<&str, Family> = members.iter().map(|(k, v)| (*k, Family::new(v))).collect();
+    let by_family = families(planned.iter().filter_map(|r| r.as_ref().ok().map(First::summary)));
 
     let t = Instant::now();
     let written: Vec<Result<Second, String>> = manifest
@@ -497,6 +540,19 @@ pub fn build_site_opts(
         })
         .collect();
     report.phases.push(("render siblings", t.elapsed()));
+    // What pass one kept is dropped before the site's pages are made (a copy of every summary
+    // fewer at the build's peak): every model's summary is in its next cache entry, but for
+    // those whose second pass failed, which stay members of their families as in pass two.
+    drop(by_family);
+    let failed_second: Vec<ModelSummary> = written
+        .iter()
+        .zip(&planned)
+        .filter_map(|(second, first)| match (second, first) {
+            (Err(_), Ok(first)) => Some(first.summary().clone()),
+            _ => None,
+        })
+        .collect();
+    drop(planned);
 
     // Each model's entry moves into the next cache, and its summary is copied once, into the
     // index's list: every copy held here is a copy per model (5,000 models held six before).
@@ -547,7 +603,7 @@ pub fn build_site_opts(
         written: 0,
     };
     write_site_pages(&mut pages, &ctx.key, manifest, renderer, built, &ctx.options.cards)?;
-    pages.group("changes", incremental::digest(&[ctx.key.as_bytes(), &to_vec(&changes)?]), || {
+    pages.group("changes", digest_json(&[ctx.key.as_bytes()], &changes)?, || {
         let page =
             renderer.changes(&changes, &manifest.site).map_err(|e| BuildError::Render(e.to_string()))?;
         Ok(vec![
@@ -578,6 +634,7 @@ pub fn build_site_opts(
     }
 
     let t = Instant::now();
+    let by_family = families(next.models.values().map(|e| &e.summary).chain(&failed_second));
     let carried: Vec<Result<Option<Second>, String>> = manifest
         .models
         .par_iter()
@@ -595,6 +652,7 @@ pub fn build_site_opts(
             Ok(None)
         })
         .collect();
+    drop(by_family);
     let mut reused = 0;
     for ((id, reuse), carried) in manifest.models.iter().zip(&reuses).zip(carried) {
         match carried {
@@ -637,8 +695,9 @@ pub fn build_site_opts(
     Ok(report)
 }
 
-fn to_vec<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, BuildError> {
-    serde_json::to_vec(value).map_err(|e| BuildError::Render(e.to_string()))
+/// [`incremental::digest_json`]: the view is hashed as it is serialised, never held whole.
+fn digest_json<T: serde::Serialize>(parts: &[&[u8]], value: &T) -> Result<String, BuildError> {
+    incremental::digest_json(parts, value).map_err(|e| BuildError::Render(e.to_string()))
 }
 
 /// Writes the site's pages by group, each group rendered only when its inputs changed since the
@@ -733,7 +792,7 @@ fn write_site_pages(
                 .collect(),
             models: built.iter().filter(|m| &m.family == key).cloned().collect(),
         };
-        let input = incremental::digest(&[build_key.as_bytes(), &to_vec(&view)?]);
+        let input = digest_json(&[build_key.as_bytes()], &view)?;
         pages.group(&format!("family {key}"), input, || {
             let files = renderer.family(&view, &manifest.site).map_err(render_err)?;
             Ok(vec![
@@ -743,15 +802,15 @@ fn write_site_pages(
             ])
         })?;
     }
-    let index = IndexView {
+    let index = std::sync::Arc::new(IndexView {
         schema_version: SCHEMA_VERSION,
         title: manifest.site.title.clone(),
         cards: crate::estimate::cards::builtin().iter().map(|c| c.name.clone()).collect(),
         families: keys.iter().map(|k| family_link(k, &keys)).collect(),
         models: built,
-    };
+    });
     // The index and what lists every model (sitemap, llms.txt) change with any model's summary.
-    let input = incremental::digest(&[build_key.as_bytes(), &to_vec(&index)?]);
+    let input = digest_json(&[build_key.as_bytes()], &*index)?;
     pages.group("index", input, || {
         let files = renderer.index(&index, &manifest.site).map_err(render_err)?;
         let mut out = vec![

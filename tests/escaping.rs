@@ -7,6 +7,7 @@
 mod common;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use modelatlas::manifest::SiteSettings;
 use modelatlas::model_id::ModelId;
@@ -307,8 +308,8 @@ fn llms_txt_and_index_md_show_a_hostile_title_and_family_as_text() {
     let get = |files: Vec<(&'static str, String)>, name: &str| {
         files.into_iter().find(|(n, _)| *n == name).map(|(_, text)| text).unwrap()
     };
-    let hostile = renderer.extras(&index_with(title, HOSTILE), &site).unwrap();
-    let plain = renderer.extras(&index_with("plain", "plain"), &site).unwrap();
+    let hostile = renderer.extras(&Arc::new(index_with(title, HOSTILE)), &site).unwrap();
+    let plain = renderer.extras(&Arc::new(index_with("plain", "plain")), &site).unwrap();
     let (h, p) = (get(hostile, "llms.txt"), get(plain, "llms.txt"));
     assert_eq!(shape(&h), shape(&p), "{h}");
     assert!(shape(&h).links.iter().all(|l| l.starts_with("https://example.org/atlas/")), "{h}");
@@ -328,15 +329,15 @@ fn llms_txt_and_index_md_show_a_hostile_title_and_family_as_text() {
             "{line}"
         );
     }
-    let index_md = renderer.index(&index_with(title, HOSTILE), &site).unwrap().markdown;
-    let index_plain = renderer.index(&index_with("plain", "plain"), &site).unwrap().markdown;
+    let index_md = renderer.index(&Arc::new(index_with(title, HOSTILE)), &site).unwrap().markdown;
+    let index_plain = renderer.index(&Arc::new(index_with("plain", "plain")), &site).unwrap().markdown;
     assert_eq!(shape(&index_md), shape(&index_plain), "{index_md}");
 }
 
 #[test]
 fn robots_txt_keeps_its_four_lines_even_if_a_base_url_with_a_newline_got_past_the_manifest() {
     let site = SiteSettings { title: "t".into(), base_url: "https://example.org/\nDisallow: /\n".into() };
-    let files = Renderer::new().extras(&index_with("t", "llama"), &site).unwrap();
+    let files = Renderer::new().extras(&Arc::new(index_with("t", "llama")), &site).unwrap();
     let robots = files.into_iter().find(|(n, _)| *n == "robots.txt").map(|(_, t)| t).unwrap();
     assert!(!robots.lines().any(|l| l.starts_with("Disallow")), "{robots}");
     assert_eq!(robots.lines().count(), 4, "{robots}");

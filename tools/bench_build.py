@@ -87,7 +87,8 @@ def run(args, jobs=None):
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
     rss = int(m.group(1)) if m else 0
     cpu = sum(float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", err))
-    return elapsed, rss, err, cpu
+    sys_s = sum(float(x) for x in re.findall(r"System time \(seconds\): ([\d.]+)", err))
+    return elapsed, rss, err, cpu, sys_s
 
 
 def vary(config: Path, i: int):
@@ -157,7 +158,8 @@ def main():
             per, per_models = site_bytes(root / "site", n)
             verdict = "within" if per <= BUDGET else "OVER"
             line = (f"{n} synthetic models: median {t:.2f} s (min {min(r[0] for r in results):.2f}), {n / t:.0f} models/s, "
-                    f"CPU {cpu:.2f} s ({n / (cpu / 2):.0f} models/s on 2 idle cores), "
+                    f"CPU {cpu:.2f} s ({n / (cpu / 2):.0f} models/s on 2 idle cores; system "
+                    f"{statistics.median(r[4] for r in results):.2f} s of it), "
                     f"peak RSS {rss / 1024:.0f} MiB, {per / 1000:.1f} kB per model ({per_models / 1000:.1f} kB in models/), "
                     f"{verdict} the {BUDGET // 1000} kB budget")
             hugo = hugo_ratio(root, n, int(per_models), a.runs) if n <= a.hugo_max else None
@@ -184,8 +186,12 @@ def main():
             t1 = statistics.median(r[0] for r in one)
             rendered = re.search(r"(\d+) of \d+ models rendered, (\d+) files carried over", one[-1][2])
             detail = f" ({rendered.group(1)} model(s) rendered, {rendered.group(2)} files carried over)" if rendered else ""
-            print(f"  incremental: nothing changed {ts * 1e3:.0f} ms ({ts / t:.1%} of the full build); "
-                  f"one config changed {t1 * 1e3:.0f} ms ({t1 / t:.1%}){detail}", flush=True)
+            # The CPU time's share too: on a loaded machine a short run's wall time is mostly
+            # waiting for a core.
+            cs, c1 = statistics.median(r[3] for r in same), statistics.median(r[3] for r in one)
+            print(f"  incremental: nothing changed {ts * 1e3:.0f} ms ({ts / t:.1%} of the full build; CPU "
+                  f"{cs / cpu:.1%}), peak RSS {max(r[1] for r in same) / 1024:.0f} MiB; one config changed "
+                  f"{t1 * 1e3:.0f} ms ({t1 / t:.1%}; CPU {c1 / cpu:.1%}){detail}", flush=True)
             shutil.rmtree(root)
 
 

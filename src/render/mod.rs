@@ -7,7 +7,9 @@
 
 pub mod format;
 
-use minijinja::value::Serde;
+use std::sync::Arc;
+
+use minijinja::value::{Enumerator, Object, ObjectRepr, Serde};
 use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value, context};
 use serde::Serialize;
 
@@ -296,12 +298,12 @@ impl Renderer {
         })
     }
 
-    pub fn index(&self, view: &IndexView, site: &SiteSettings) -> Result<ModelFilesOut, RenderError> {
-        let ctx = context! { index => Serde(view), site => Serde(site), root => "" };
+    pub fn index(&self, view: &Arc<IndexView>, site: &SiteSettings) -> Result<ModelFilesOut, RenderError> {
+        let ctx = context! { index => IndexObject::value(view), site => Serde(site), root => "" };
         Ok(ModelFilesOut {
             html: self.render("index.html", ctx.clone())?,
             markdown: self.render("index.md.j2", ctx)?,
-            json: to_json(view)?,
+            json: to_json(&**view)?,
         })
     }
 
@@ -310,10 +312,10 @@ impl Renderer {
     /// served at whatever path was asked for, links from the root of base_url's path.
     pub fn extras(
         &self,
-        index: &IndexView,
+        index: &Arc<IndexView>,
         site: &SiteSettings,
     ) -> Result<Vec<(&'static str, String)>, RenderError> {
-        let ctx = context! { index => Serde(index), site => Serde(site), root => site.base_url.clone() };
+        let ctx = context! { index => IndexObject::value(index), site => Serde(site), root => site.base_url.clone() };
         // The 404 page links root-relative (base_url's path only): absolute URLs would send a
         // reader of a mirror or a preview deployment to another host.
         let path =
@@ -1004,4 +1006,53 @@ pub struct IndexView {
     pub cards: Vec<String>,
     pub families: Vec<FamilyLink>,
     pub models: Vec<ModelSummary>,
+}
+
+/// The index's view as the templates see it. Its list of models becomes template values one
+/// model at a time, as a template's loop reaches it, and is dropped after: made whole up front,
+/// twice (the index and the files made from it), it was the peak of a build's memory, several
+/// kB per model (a 10,000-model build: 62 MiB before the index, 128 MiB during it).
+#[derive(Debug)]
+struct IndexObject(Arc<IndexView>);
+
+impl IndexObject {
+    fn value(view: &Arc<IndexView>) -> Value {
+        Value::from_object(IndexObject(Arc::clone(view)))
+    }
+}
+
+impl Object for IndexObject {
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        let v = &self.0;
+        Some(match key.as_str()? {
+            "schema_version" => Value::from(v.schema_version),
+            "title" => Value::from(Serde(&v.title)),
+            "cards" => Value::from(Serde(&v.cards)),
+            "families" => Value::from(Serde(&v.families)),
+            "models" => Value::from_object(IndexModels(Arc::clone(v))),
+            _ => return None,
+        })
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Str(&["schema_version", "title", "cards", "families", "models"])
+    }
+}
+
+/// [`IndexView::models`] as a sequence whose items are made when read.
+#[derive(Debug)]
+struct IndexModels(Arc<IndexView>);
+
+impl Object for IndexModels {
+    fn repr(self: &Arc<Self>) -> ObjectRepr {
+        ObjectRepr::Seq
+    }
+
+    fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
+        self.0.models.get(key.as_usize()?).map(|m| Value::from(Serde(m)))
+    }
+
+    fn enumerate(self: &Arc<Self>) -> Enumerator {
+        Enumerator::Seq(self.0.models.len())
+    }
 }
