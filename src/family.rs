@@ -1,5 +1,7 @@
 //! The architecture families the site groups models by, keyed by config.json's `model_type`, and
 //! how they derive from each other.
+// A part of the in-browser planner (`TABLES`) leaves some tables, and so their resolvers, unused.
+#![cfg_attr(any(feature = "wasm-part-a", feature = "wasm-part-b"), allow(dead_code))]
 
 use serde::Serialize;
 use serde_json::Value;
@@ -155,6 +157,7 @@ pub struct FamilyInfo {
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "bert",
         kind: ModelKind::Encoder,
@@ -163,6 +166,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Bidirectional post-LayerNorm transformer encoder with learned absolute positions and token-type embeddings (Devlin et al., 2018). Sentence-transformers, bge and MiniLM embedders reuse it.",
         resolve: Some(bert),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "roberta",
         kind: ModelKind::Encoder,
@@ -171,6 +175,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BERT's architecture retrained without next-sentence prediction, with a byte-level BPE vocabulary; position ids start after the padding id (Liu et al., 2019).",
         resolve: Some(bert),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "xlm-roberta",
         kind: ModelKind::Encoder,
@@ -179,66 +184,77 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "RoBERTa trained on 100 languages with a 250k SentencePiece vocabulary (Conneau et al., 2019); e5 multilingual and bge rerankers build on it.",
         resolve: Some(bert),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "camembert",
         "CamemBERT",
         "roberta",
         "RoBERTa's architecture trained on French text with a SentencePiece vocabulary (Martin et al., 2020).",
     ),
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "data2vec-text",
         "Data2Vec (text)",
         "roberta",
         "RoBERTa's architecture trained to predict its own teacher's representations of masked text (Baevski et al., 2022).",
     ),
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "roberta-prelayernorm",
         "RoBERTa-PreLayerNorm",
         "roberta",
         "RoBERTa with each LayerNorm moved before its sublayer and one more after the stack, as fairseq's pre-LN encoders (efficient_mlm).",
     ),
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "xlm-roberta-xl",
         "XLM-RoBERTa-XL",
         "xlm-roberta",
         "XLM-RoBERTa scaled to 3.5B and 10.7B parameters with pre-LN layers, no embedding norm and a final norm after the stack (Goyal et al., 2021).",
     ),
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "ernie",
         "ERNIE",
         "bert",
         "Baidu's ERNIE 1.0 to 3.0 encoders (2019-2021): BERT's layers and heads, with an optional task-type embedding table (`use_task_id`).",
     ),
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "ibert",
         "I-BERT",
         "roberta",
         "RoBERTa with integer-only arithmetic for inference (Kim et al., 2021): the same parameters, with quantisation scales and integer weights kept as buffers.",
     ),
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "layoutlm",
         "LayoutLM",
         "bert",
         "BERT for scanned documents (Xu et al., 2020): each token's bounding box adds four 2-D position embeddings (x, y, height, width); every class keeps the pooler.",
     ),
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "yoso",
         "YOSO",
         "bert",
         "You Only Sample (Almost) Once (Zeng et al., 2021): BERT's layers with attention estimated by Bernoulli sampling over LSH buckets; the same parameters, no pooler.",
     ),
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "mra",
         "MRA",
         "bert",
         "Multi-resolution analysis attention (Zeng et al., 2022): BERT's layers with block-sparse attention chosen by a multi-resolution approximation; YOSO's heads.",
     ),
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "nystromformer",
         "Nyströmformer",
         "bert",
         "Nyström-approximated self-attention (Xiong et al., 2021) with a depthwise convolution over each head's values; YOSO's heads.",
     ),
+    #[cfg(not(feature = "wasm-part-a"))]
     encoder(
         "megatron-bert",
         "Megatron-BERT",
@@ -269,6 +285,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Meta's open decoder suite (Zhang et al., 2022): GPT-style with ReLU MLPs, learned positions offset by two, and an optional projection between embedding width and hidden size.",
         resolve: Some(gpt_style),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "bloom",
         kind: ModelKind::Decoder,
@@ -277,6 +294,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BigScience's multilingual decoder (2022): ALiBi attention biases instead of a position table, a LayerNorm on the embeddings, fused query_key_value and a 250k vocabulary.",
         resolve: Some(bloom),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "falcon",
         kind: ModelKind::Decoder,
@@ -285,6 +303,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "TII's decoder (2023): rotary positions, parallel attention and MLP, multi-query attention (Falcon-7B) or grouped key/value heads with separate norms (the new decoder architecture of Falcon-40B/180B), no biases.",
         resolve: Some(falcon),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "phi",
         kind: ModelKind::Decoder,
@@ -293,6 +312,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Microsoft's small decoders phi-1, phi-1.5 and phi-2 (2023): partial rotary positions, attention and MLP in parallel on one LayerNorm, biases throughout, an LM head with its own bias.",
         resolve: Some(phi),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "t5",
         kind: ModelKind::EncoderDecoder,
@@ -301,6 +321,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Encoder-decoder with pre-RMSNorm, bias-free linears and bucketed relative position biases shared across layers; every task is text-to-text (Raffel et al., 2019).",
         resolve: Some(t5),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "mt5",
         kind: ModelKind::EncoderDecoder,
@@ -309,6 +330,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "T5 v1.1 (gated-GELU feed-forward, untied LM head) trained on 101 languages with a 250k SentencePiece vocabulary (Xue et al., 2020).",
         resolve: Some(t5),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "umt5",
         kind: ModelKind::EncoderDecoder,
@@ -317,6 +339,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "mT5 with a relative position bias in every self-attention layer instead of the first only, trained with UniMax language sampling (Chung et al., 2023).",
         resolve: Some(t5),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "bart",
         kind: ModelKind::EncoderDecoder,
@@ -325,6 +348,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Post-LayerNorm encoder-decoder pre-trained as a denoising autoencoder, with learned positions offset by 2 and one embedding table shared by both stacks and the LM head (Lewis et al., 2019).",
         resolve: Some(bart),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "whisper",
         kind: ModelKind::EncoderDecoder,
@@ -333,6 +357,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Speech encoder-decoder: two convolutions over a log-mel spectrogram, a pre-LayerNorm encoder with fixed sinusoidal positions and a text decoder with learned ones (Radford et al., 2022).",
         resolve: Some(whisper),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "distilbert",
         kind: ModelKind::Encoder,
@@ -341,6 +366,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BERT distilled to half the depth, without token types or pooler, trained to match bert-base's outputs (Sanh et al., 2019).",
         resolve: Some(distilbert),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "albert",
         kind: ModelKind::Encoder,
@@ -349,6 +375,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BERT with factorised embeddings and one set of layer weights shared across depth, trained with sentence-order prediction (Lan et al., 2019).",
         resolve: Some(albert),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "electra",
         kind: ModelKind::Encoder,
@@ -357,6 +384,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "A BERT encoder trained to detect tokens replaced by a small generator rather than to predict masked ones (Clark et al., 2020).",
         resolve: Some(electra),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "deberta-v2",
         kind: ModelKind::Encoder,
@@ -365,6 +393,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "An encoder with disentangled attention over content and bucketed relative positions; DeBERTa-v3 keeps the architecture and trains it ELECTRA-style (He et al., 2020, 2021).",
         resolve: Some(deberta_v2),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "mpnet",
         kind: ModelKind::Encoder,
@@ -373,6 +402,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "A BERT-shaped encoder trained with masked and permuted language modelling, with a relative position bias shared by all layers (Song et al., 2020); all-mpnet-base-v2 builds on it.",
         resolve: Some(mpnet),
     },
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "vit",
         kind: ModelKind::Encoder,
@@ -381,6 +411,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "A pre-LayerNorm transformer encoder over 16x16 image patches with a [CLS] token and learned positions (Dosovitskiy et al., 2020).",
         resolve: Some(vit),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "llama",
         kind: ModelKind::Decoder,
@@ -389,6 +420,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Pre-norm decoder with RMSNorm, rotary positions, a SwiGLU MLP and grouped-query attention from Llama 2 70B and Llama 3 on (Touvron et al., 2023); the template most open decoders follow.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "mistral",
         kind: ModelKind::Decoder,
@@ -397,6 +429,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Llama's decoder with grouped-query attention and a sliding attention window (Jiang et al., 2023).",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "mixtral",
         kind: ModelKind::Decoder,
@@ -405,6 +438,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Mistral with each MLP replaced by a sparse mixture of eight SwiGLU experts, two per token (Jiang et al., 2024).",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "qwen2",
         kind: ModelKind::Decoder,
@@ -413,6 +447,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Llama's decoder with biases on the query, key and value projections and a 152k vocabulary (Qwen2 and Qwen2.5).",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "qwen2_moe",
         kind: ModelKind::Decoder,
@@ -421,6 +456,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen2 with mixture-of-experts MLPs: many small routed experts plus a gated shared expert.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "qwen3",
         kind: ModelKind::Decoder,
@@ -429,6 +465,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen2 without the q/k/v biases, with RMSNorm on each query and key head and an explicit head_dim.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "qwen3_moe",
         kind: ModelKind::Decoder,
@@ -437,6 +474,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen3 with mixture-of-experts MLPs of many small routed experts and no shared expert.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "gemma",
         kind: ModelKind::Decoder,
@@ -445,6 +483,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Llama-like decoder with GeGLU, 256-wide heads, (1 + w) RMSNorm, scaled and tied embeddings (Gemma Team, 2024).",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "gemma2",
         kind: ModelKind::Decoder,
@@ -453,6 +492,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Gemma with norms before and after both sublayers, sliding-window attention on alternate layers and logit soft-capping.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "gemma3_text",
         kind: ModelKind::Decoder,
@@ -461,6 +501,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Gemma 2's layers with RMSNorm on query and key heads and five sliding-window layers per full one; the text decoder of Gemma 3.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "phi3",
         kind: ModelKind::Decoder,
@@ -469,6 +510,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Llama-like decoder with a fused qkv_proj and a fused gate_up_proj (Abdin et al., 2024).",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "deepseek_v2",
         kind: ModelKind::Decoder,
@@ -477,6 +519,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Decoder with multi-head latent attention (keys and values through a low-rank latent) and mixture-of-experts MLPs with shared experts (DeepSeek-AI, 2024).",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "deepseek_v3",
         kind: ModelKind::Decoder,
@@ -485,6 +528,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "DeepSeek-V2's latent attention and shared-expert MoE with 256 routed experts and a bias-corrected router after three dense layers (DeepSeek-AI, 2024).",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "granite",
         kind: ModelKind::Decoder,
@@ -493,6 +537,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "IBM's decoder (Granite 3): Llama's layers with multipliers on the embeddings, residuals, attention scores and logits, which change no shape.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "olmo2",
         kind: ModelKind::Decoder,
@@ -501,6 +546,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "AI2's open decoder (OLMo 2, 2024): RMSNorm after attention and after the MLP instead of before, and RMSNorm over all query and all key heads.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "olmo3",
         kind: ModelKind::Decoder,
@@ -509,6 +555,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "AI2's OLMo 3 (2025): OLMo 2's layers with a sliding attention window on three layers of every four.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "seed_oss",
         kind: ModelKind::Decoder,
@@ -517,6 +564,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "ByteDance Seed's open decoder (Seed-OSS-36B, 2025): Llama's layers with biases on the query, key and value projections and 80 query heads over 8 key/value heads.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "smollm3",
         kind: ModelKind::Decoder,
@@ -525,6 +573,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Hugging Face's small decoder (SmolLM3, 2025): Llama's layers with grouped-query attention, tied embeddings and no rotary positions on every fourth layer.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "starcoder2",
         kind: ModelKind::Decoder,
@@ -533,6 +582,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BigCode's code decoders (StarCoder2, 2024): grouped-query attention with rotary positions, LayerNorm with biases, a plain GELU MLP and biases throughout.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "ministral",
         kind: ModelKind::Decoder,
@@ -541,6 +591,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Mistral AI's small decoders (Ministral 8B, 2024): Mistral's layers with a sliding window per layer type.",
         resolve: Some(decoder),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "mamba",
         kind: ModelKind::Decoder,
@@ -549,6 +600,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "A selective state-space model (Gu and Dao, 2023): each layer is a gated causal convolution and an input-dependent scan instead of attention, so generation keeps a fixed-size state per sequence instead of a KV cache.",
         resolve: Some(ssm),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "falcon_mamba",
         kind: ModelKind::Decoder,
@@ -557,6 +609,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "TII's Mamba (Falcon Mamba 7B, 2024): Mamba's layers with weightless RMSNorms on the scan's dt, B and C.",
         resolve: Some(ssm),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "mamba2",
         kind: ModelKind::Decoder,
@@ -565,6 +618,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Mamba with a multi-head scan whose A is a scalar per head and whose B and C are shared in groups, computed as structured state-space duality (Dao and Gu, 2024); Codestral Mamba uses it.",
         resolve: Some(ssm),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "jamba",
         kind: ModelKind::Decoder,
@@ -573,6 +627,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "AI21's hybrid (Lieber et al., 2024): Mamba layers with one attention layer in eight and a mixture of 16 experts, 2 per token, in every other MLP; serving keeps a KV cache for the attention layers only and a fixed state for the rest.",
         resolve: Some(jamba),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "gemma3",
         kind: ModelKind::Decoder,
@@ -581,6 +636,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Gemma 3's vision-language model (Gemma Team, 2025): a SigLIP vision tower whose patches are pooled to 256 soft tokens per image and projected into the Gemma 3 text decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "llava",
         kind: ModelKind::Decoder,
@@ -589,6 +645,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Visual instruction tuning (Liu et al., 2023): a CLIP vision tower's patch features through a two-layer MLP projector into a Llama-family decoder, 576 tokens per 336-pixel image.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "llava_next",
         kind: ModelKind::Decoder,
@@ -597,6 +654,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "LLaVA-1.6 (Liu et al., 2024): LLaVA's CLIP tower and MLP projector over any-resolution tiles of an image, with a learned newline token after each row of patches.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "llava_next_video",
         kind: ModelKind::Decoder,
@@ -605,6 +663,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "LLaVA-NeXT for video (Zhang et al., 2024): LLaVA-NeXT's CLIP tower, MLP projector and image newline, with each frame's patches pooled spatially before the decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "llava_onevision",
         kind: ModelKind::Decoder,
@@ -613,6 +672,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "LLaVA-OneVision (Li et al., 2024): a SigLIP tower over any-resolution tiles, LLaVA's two-layer MLP projector and an image newline, into a Qwen2 decoder; one model for single images, several images and video.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "paligemma",
         kind: ModelKind::Decoder,
@@ -621,6 +681,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Google's PaliGemma (2024): a SigLIP-So400m vision tower and one linear projection into a Gemma decoder, one token per image patch.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "mistral3",
         kind: ModelKind::Decoder,
@@ -629,6 +690,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Mistral Small 3.1's vision-language model (2025): a Pixtral vision encoder at native resolution, a 2x2 patch merger and an MLP projector into a Mistral decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "aya_vision",
         kind: ModelKind::Decoder,
@@ -637,6 +699,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Cohere's Aya Vision (2025): a SigLIP2 vision tower over image tiles, 2x2 patches pixel-shuffled into one token through a SwiGLU projector, into a Command R7B (Cohere2) decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "idefics3",
         kind: ModelKind::Decoder,
@@ -645,6 +708,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Hugging Face's Idefics3 (Laurençon et al., 2024): a SigLIP vision encoder over image tiles, 2x2 patches pixel-shuffled into one token by a single linear connector, into a Llama 3 decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "smolvlm",
         kind: ModelKind::Decoder,
@@ -653,6 +717,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Hugging Face's small vision-language models (Marafioti et al., 2025): Idefics3's SigLIP tower and pixel-shuffle connector, usually a 4x4 shuffle, into a SmolLM2 (Llama) decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "qwen2_vl",
         kind: ModelKind::Decoder,
@@ -661,6 +726,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen2-VL (Wang et al., 2024): a ViT with 2-D rotary positions over images at their own resolution, 2x2 patches merged by an MLP into a Qwen2 decoder with multimodal rotary positions (M-RoPE).",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "qwen2_5_vl",
         kind: ModelKind::Decoder,
@@ -669,6 +735,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen2.5-VL (Bai et al., 2025): Qwen2-VL's design with a vision transformer of RMSNorms, gated MLPs and windowed attention in most blocks, into a Qwen2.5 decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "internvl",
         kind: ModelKind::Decoder,
@@ -683,27 +750,60 @@ pub fn info(key: &str) -> Option<&'static FamilyInfo> {
     all().find(|f| f.key == key)
 }
 
-/// Every family: those above and the described types' (`family/described.rs`).
+/// The family tables a build holds. The CLI and the site hold them all. The in-browser planner
+/// ships as two WebAssembly modules, each under the page's size budget (`tools/build-wasm.sh`):
+/// feature `wasm-part-a` leaves out the encoder and encoder-decoder families, `wasm-part-b` the
+/// decoder and vision-language ones (tables here, entries of `FAMILIES` above); a family left out
+/// leaves its resolver unreferenced, so the linker drops its code. GPT-2, GPT-NeoX, OPT and
+/// `described_gpt` (BertGeneration) are in both: `encoder-decoder` (part B) plans GPT-2 and
+/// BertGeneration decoders. A family's answer depends only on its own entry and on the families
+/// its resolver plans inside it (a VLM's `text_config`: part A's decoders; an encoder-decoder's
+/// parts: part B's encoders), so each part holds those; only an encoder-decoder whose *encoder*
+/// is of a part-A-only type (a decoder's AutoModel, which transformers allows) is refused by part
+/// B and planned by the CLI. `static/planner.js` routes a config to part B when part A does not
+/// know its family.
+const TABLES: &[&[FamilyInfo]] = &[
+    FAMILIES,
+    #[cfg(not(feature = "wasm-part-b"))]
+    described::FAMILIES,
+    #[cfg(not(feature = "wasm-part-b"))]
+    described_dense::FAMILIES,
+    described_gpt::FAMILIES,
+    #[cfg(not(feature = "wasm-part-b"))]
+    described_hybrid::FAMILIES,
+    #[cfg(not(feature = "wasm-part-a"))]
+    seq2seq::FAMILIES,
+    #[cfg(not(feature = "wasm-part-a"))]
+    described_enc2::FAMILIES,
+    #[cfg(not(feature = "wasm-part-a"))]
+    described_enc4::FAMILIES,
+    #[cfg(not(feature = "wasm-part-a"))]
+    described_enc6::FAMILIES,
+    #[cfg(not(feature = "wasm-part-b"))]
+    described_enc6::SPEC_FAMILIES,
+    #[cfg(not(feature = "wasm-part-b"))]
+    described_newdec::FAMILIES,
+    #[cfg(not(feature = "wasm-part-b"))]
+    described_dec5::FAMILIES,
+    #[cfg(not(feature = "wasm-part-b"))]
+    described_moe3::FAMILIES,
+    #[cfg(not(feature = "wasm-part-a"))]
+    described_misc::FAMILIES,
+    #[cfg(not(feature = "wasm-part-b"))]
+    described_recur::FAMILIES,
+    #[cfg(not(feature = "wasm-part-a"))]
+    described_mbert::FAMILIES,
+    #[cfg(not(feature = "wasm-part-a"))]
+    described_enc7::FAMILIES,
+    #[cfg(not(feature = "wasm-part-b"))]
+    described_gemma::FAMILIES,
+    #[cfg(not(feature = "wasm-part-a"))]
+    described_misc6::FAMILIES,
+];
+
+/// Every family of this build: those above and the described types' (`family/described*.rs`).
 pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
-    FAMILIES
-        .iter()
-        .chain(described::FAMILIES)
-        .chain(described_dense::FAMILIES)
-        .chain(described_gpt::FAMILIES)
-        .chain(described_hybrid::FAMILIES)
-        .chain(seq2seq::FAMILIES)
-        .chain(described_enc2::FAMILIES)
-        .chain(described_enc4::FAMILIES)
-        .chain(described_enc6::FAMILIES)
-        .chain(described_newdec::FAMILIES)
-        .chain(described_dec5::FAMILIES)
-        .chain(described_moe3::FAMILIES)
-        .chain(described_misc::FAMILIES)
-        .chain(described_recur::FAMILIES)
-        .chain(described_mbert::FAMILIES)
-        .chain(described_enc7::FAMILIES)
-        .chain(described_gemma::FAMILIES)
-        .chain(described_misc6::FAMILIES)
+    TABLES.iter().flat_map(|t| t.iter())
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its
