@@ -285,7 +285,8 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Meta's open decoder suite (Zhang et al., 2022): GPT-style with ReLU MLPs, learned positions offset by two, and an optional projection between embedding width and hidden size.",
         resolve: Some(gpt_style),
     },
-    #[cfg(not(feature = "wasm-part-b"))]
+    // In part B for balance: no VLM plans it as its text model.
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "bloom",
         kind: ModelKind::Decoder,
@@ -294,7 +295,8 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BigScience's multilingual decoder (2022): ALiBi attention biases instead of a position table, a LayerNorm on the embeddings, fused query_key_value and a 250k vocabulary.",
         resolve: Some(bloom),
     },
-    #[cfg(not(feature = "wasm-part-b"))]
+    // In part B for balance: no VLM plans it as its text model.
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "falcon",
         kind: ModelKind::Decoder,
@@ -303,7 +305,8 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "TII's decoder (2023): rotary positions, parallel attention and MLP, multi-query attention (Falcon-7B) or grouped key/value heads with separate norms (the new decoder architecture of Falcon-40B/180B), no biases.",
         resolve: Some(falcon),
     },
-    #[cfg(not(feature = "wasm-part-b"))]
+    // In part B for balance: no VLM plans it as its text model.
+    #[cfg(not(feature = "wasm-part-a"))]
     FamilyInfo {
         key: "phi",
         kind: ModelKind::Decoder,
@@ -752,8 +755,8 @@ pub fn info(key: &str) -> Option<&'static FamilyInfo> {
 
 /// The family tables a build holds. The CLI and the site hold them all. The in-browser planner
 /// ships as two WebAssembly modules, each under the page's size budget (`tools/build-wasm.sh`):
-/// feature `wasm-part-a` leaves out the encoder and encoder-decoder families, `wasm-part-b` the
-/// decoder and vision-language ones (tables here, entries of `FAMILIES` above); a family left out
+/// feature `wasm-part-a` leaves out the encoder and encoder-decoder families (and, for balance,
+/// Falcon, Phi and BLOOM), `wasm-part-b` the decoder and vision-language ones (tables here, entries of `FAMILIES` above); a family left out
 /// leaves its resolver unreferenced, so the linker drops its code. GPT-2, GPT-NeoX, OPT and
 /// `described_gpt` (BertGeneration) are in both: `encoder-decoder` (part B) plans GPT-2 and
 /// BertGeneration decoders. A family's answer depends only on its own entry and on the families

@@ -94,13 +94,11 @@ pub const FAMILIES: &[FamilyInfo] = &[
 
 /// The privacy filter is read by the described decoders' reader (`config/spec.rs`), which the
 /// planner's part A holds (`family::TABLES`): its own table, so part B need not.
-pub const SPEC_FAMILIES: &[FamilyInfo] = &[
-    FamilyInfo {
-        key: "openai_privacy_filter",
-        name: "OpenAI Privacy Filter",
-        derives_from: Some("gpt_oss"),
-        summary: "OpenAI's privacy filter (2026): gpt-oss's layers (128 experts, top four, attention sinks) made bidirectional over a 128-token window, tagging personal data in eight categories token by token.",
-        kind: ModelKind::Encoder,
-        resolve: Some(privacy_filter),
-    },
-];
+pub const SPEC_FAMILIES: &[FamilyInfo] = &[FamilyInfo {
+    key: "openai_privacy_filter",
+    name: "OpenAI Privacy Filter",
+    derives_from: Some("gpt_oss"),
+    summary: "OpenAI's privacy filter (2026): gpt-oss's layers (128 experts, top four, attention sinks) made bidirectional over a 128-token window, tagging personal data in eight categories token by token.",
+    kind: ModelKind::Encoder,
+    resolve: Some(privacy_filter),
+}];
