@@ -11,7 +11,9 @@
 // `text_config.model_type`, `encoder.model_type` or `decoder.model_type`) that "is not planned
 // yet". B's answer is shown, except when B does not know the family either: then the answer of the
 // module that files the model under "<slug>-unsupported" (a slug that is some family's key, in A
-// or in B), which is the CLI's, holding every family; else A's.
+// or in B), which is the CLI's, holding every family; else A's. Each module holds the families its
+// own families plan inside them (src/family.rs), so the shown answer is the CLI's, but for one
+// case: an `encoder-decoder` (part B) whose encoder is of a type only part A holds.
 (function () {
   "use strict";
   var el = function (id) { return document.getElementById(id); };
