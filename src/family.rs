@@ -756,8 +756,9 @@ pub fn info(key: &str) -> Option<&'static FamilyInfo> {
 /// The family tables a build holds. The CLI and the site hold them all. The in-browser planner
 /// ships as two WebAssembly modules, each under the page's size budget (`tools/build-wasm.sh`):
 /// feature `wasm-part-a` leaves out the encoder and encoder-decoder families (and, for balance,
-/// Falcon, Phi and BLOOM), `wasm-part-b` the decoder and vision-language ones (tables here, entries of `FAMILIES` above); a family left out
-/// leaves its resolver unreferenced, so the linker drops its code. GPT-2, GPT-NeoX, OPT and
+/// Falcon, Phi and BLOOM), `wasm-part-b` the decoder and vision-language ones (tables here,
+/// entries of `FAMILIES` above); a family left out leaves its resolver unreferenced, so the linker
+/// drops its code. GPT-2, GPT-NeoX, OPT and
 /// `described_gpt` (BertGeneration) are in both: `encoder-decoder` (part B) plans GPT-2 and
 /// BertGeneration decoders. A family's answer depends only on its own entry and on the families
 /// its resolver plans inside it (a VLM's `text_config`: part A's decoders; an encoder-decoder's
@@ -853,6 +854,16 @@ mod tests {
         // Punctuation that slugs away cannot reach a supported page either.
         assert_eq!(super::key("qwen2!"), "qwen2-unsupported");
         assert_eq!(super::key("Zamba3"), "zamba3");
+    }
+
+    #[test]
+    fn no_two_tables_hold_the_same_family() {
+        // `info` takes the first entry of a key: one key, one entry, whichever tables a build holds.
+        let mut keys: Vec<&str> = super::all().map(|f| f.key).collect();
+        let n = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), n);
     }
 
     #[test]
