@@ -1,5 +1,7 @@
 //! The architecture families the site groups models by, keyed by config.json's `model_type`, and
 //! how they derive from each other.
+// A part of the in-browser planner (`TABLES`) leaves some tables, and so their resolvers, unused.
+#![cfg_attr(any(feature = "wasm-part-a", feature = "wasm-part-b", feature = "wasm-part-c"), allow(dead_code))]
 
 use serde::Serialize;
 use serde_json::Value;
@@ -160,6 +162,7 @@ pub struct FamilyInfo {
 }
 
 pub const FAMILIES: &[FamilyInfo] = &[
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "bert",
         kind: ModelKind::Encoder,
@@ -168,6 +171,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Bidirectional post-LayerNorm transformer encoder with learned absolute positions and token-type embeddings (Devlin et al., 2018). Sentence-transformers, bge and MiniLM embedders reuse it.",
         resolve: Some(bert),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "roberta",
         kind: ModelKind::Encoder,
@@ -176,6 +180,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BERT's architecture retrained without next-sentence prediction, with a byte-level BPE vocabulary; position ids start after the padding id (Liu et al., 2019).",
         resolve: Some(bert),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "xlm-roberta",
         kind: ModelKind::Encoder,
@@ -184,72 +189,84 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "RoBERTa trained on 100 languages with a 250k SentencePiece vocabulary (Conneau et al., 2019); e5 multilingual and bge rerankers build on it.",
         resolve: Some(bert),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "camembert",
         "CamemBERT",
         "roberta",
         "RoBERTa's architecture trained on French text with a SentencePiece vocabulary (Martin et al., 2020).",
     ),
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "data2vec-text",
         "Data2Vec (text)",
         "roberta",
         "RoBERTa's architecture trained to predict its own teacher's representations of masked text (Baevski et al., 2022).",
     ),
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "roberta-prelayernorm",
         "RoBERTa-PreLayerNorm",
         "roberta",
         "RoBERTa with each LayerNorm moved before its sublayer and one more after the stack, as fairseq's pre-LN encoders (efficient_mlm).",
     ),
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "xlm-roberta-xl",
         "XLM-RoBERTa-XL",
         "xlm-roberta",
         "XLM-RoBERTa scaled to 3.5B and 10.7B parameters with pre-LN layers, no embedding norm and a final norm after the stack (Goyal et al., 2021).",
     ),
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "ernie",
         "ERNIE",
         "bert",
         "Baidu's ERNIE 1.0 to 3.0 encoders (2019-2021): BERT's layers and heads, with an optional task-type embedding table (`use_task_id`).",
     ),
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "ibert",
         "I-BERT",
         "roberta",
         "RoBERTa with integer-only arithmetic for inference (Kim et al., 2021): the same parameters, with quantisation scales and integer weights kept as buffers.",
     ),
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "layoutlm",
         "LayoutLM",
         "bert",
         "BERT for scanned documents (Xu et al., 2020): each token's bounding box adds four 2-D position embeddings (x, y, height, width); every class keeps the pooler.",
     ),
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "yoso",
         "YOSO",
         "bert",
         "You Only Sample (Almost) Once (Zeng et al., 2021): BERT's layers with attention estimated by Bernoulli sampling over LSH buckets; the same parameters, no pooler.",
     ),
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "mra",
         "MRA",
         "bert",
         "Multi-resolution analysis attention (Zeng et al., 2022): BERT's layers with block-sparse attention chosen by a multi-resolution approximation; YOSO's heads.",
     ),
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "nystromformer",
         "Nyströmformer",
         "bert",
         "Nyström-approximated self-attention (Xiong et al., 2021) with a depthwise convolution over each head's values; YOSO's heads.",
     ),
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     encoder(
         "megatron-bert",
         "Megatron-BERT",
         "bert",
         "NVIDIA's Megatron-LM BERT (Shoeybi et al., 2019): pre-LN layers, no embedding norm, a final norm after the stack, BERT's heads.",
     ),
+    #[cfg(not(feature = "wasm-part-c"))]
     FamilyInfo {
         key: "gpt2",
         kind: ModelKind::Decoder,
@@ -258,6 +275,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Pre-LayerNorm causal transformer decoder with learned absolute positions, fused Conv1D attention projections and an LM head tied to the token embeddings (Radford et al., 2019).",
         resolve: Some(gpt2),
     },
+    #[cfg(not(feature = "wasm-part-c"))]
     FamilyInfo {
         key: "gpt_neox",
         kind: ModelKind::Decoder,
@@ -266,6 +284,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "EleutherAI's decoder (GPT-NeoX-20B, Pythia): rotary positions on part of each head, fused query_key_value, attention and MLP in parallel residual branches, an untied output matrix (Black et al., 2022).",
         resolve: Some(gpt_style),
     },
+    #[cfg(not(feature = "wasm-part-c"))]
     FamilyInfo {
         key: "opt",
         kind: ModelKind::Decoder,
@@ -274,6 +293,8 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Meta's open decoder suite (Zhang et al., 2022): GPT-style with ReLU MLPs, learned positions offset by two, and an optional projection between embedding width and hidden size.",
         resolve: Some(gpt_style),
     },
+    // In part B for balance: no VLM plans it as its text model.
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "bloom",
         kind: ModelKind::Decoder,
@@ -282,6 +303,8 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BigScience's multilingual decoder (2022): ALiBi attention biases instead of a position table, a LayerNorm on the embeddings, fused query_key_value and a 250k vocabulary.",
         resolve: Some(bloom),
     },
+    // In part B for balance: no VLM plans it as its text model.
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "falcon",
         kind: ModelKind::Decoder,
@@ -290,6 +313,8 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "TII's decoder (2023): rotary positions, parallel attention and MLP, multi-query attention (Falcon-7B) or grouped key/value heads with separate norms (the new decoder architecture of Falcon-40B/180B), no biases.",
         resolve: Some(falcon),
     },
+    // In part B for balance: no VLM plans it as its text model.
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "phi",
         kind: ModelKind::Decoder,
@@ -298,6 +323,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Microsoft's small decoders phi-1, phi-1.5 and phi-2 (2023): partial rotary positions, attention and MLP in parallel on one LayerNorm, biases throughout, an LM head with its own bias.",
         resolve: Some(phi),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "t5",
         kind: ModelKind::EncoderDecoder,
@@ -306,6 +332,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Encoder-decoder with pre-RMSNorm, bias-free linears and bucketed relative position biases shared across layers; every task is text-to-text (Raffel et al., 2019).",
         resolve: Some(t5),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "mt5",
         kind: ModelKind::EncoderDecoder,
@@ -314,6 +341,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "T5 v1.1 (gated-GELU feed-forward, untied LM head) trained on 101 languages with a 250k SentencePiece vocabulary (Xue et al., 2020).",
         resolve: Some(t5),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "umt5",
         kind: ModelKind::EncoderDecoder,
@@ -322,6 +350,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "mT5 with a relative position bias in every self-attention layer instead of the first only, trained with UniMax language sampling (Chung et al., 2023).",
         resolve: Some(t5),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "bart",
         kind: ModelKind::EncoderDecoder,
@@ -330,6 +359,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Post-LayerNorm encoder-decoder pre-trained as a denoising autoencoder, with learned positions offset by 2 and one embedding table shared by both stacks and the LM head (Lewis et al., 2019).",
         resolve: Some(bart),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "whisper",
         kind: ModelKind::EncoderDecoder,
@@ -338,6 +368,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Speech encoder-decoder: two convolutions over a log-mel spectrogram, a pre-LayerNorm encoder with fixed sinusoidal positions and a text decoder with learned ones (Radford et al., 2022).",
         resolve: Some(whisper),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "distilbert",
         kind: ModelKind::Encoder,
@@ -346,6 +377,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BERT distilled to half the depth, without token types or pooler, trained to match bert-base's outputs (Sanh et al., 2019).",
         resolve: Some(distilbert),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "albert",
         kind: ModelKind::Encoder,
@@ -354,6 +386,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BERT with factorised embeddings and one set of layer weights shared across depth, trained with sentence-order prediction (Lan et al., 2019).",
         resolve: Some(albert),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "electra",
         kind: ModelKind::Encoder,
@@ -362,6 +395,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "A BERT encoder trained to detect tokens replaced by a small generator rather than to predict masked ones (Clark et al., 2020).",
         resolve: Some(electra),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "deberta-v2",
         kind: ModelKind::Encoder,
@@ -370,6 +404,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "An encoder with disentangled attention over content and bucketed relative positions; DeBERTa-v3 keeps the architecture and trains it ELECTRA-style (He et al., 2020, 2021).",
         resolve: Some(deberta_v2),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "mpnet",
         kind: ModelKind::Encoder,
@@ -378,6 +413,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "A BERT-shaped encoder trained with masked and permuted language modelling, with a relative position bias shared by all layers (Song et al., 2020); all-mpnet-base-v2 builds on it.",
         resolve: Some(mpnet),
     },
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "vit",
         kind: ModelKind::Encoder,
@@ -386,6 +422,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "A pre-LayerNorm transformer encoder over 16x16 image patches with a [CLS] token and learned positions (Dosovitskiy et al., 2020).",
         resolve: Some(vit),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "llama",
         kind: ModelKind::Decoder,
@@ -394,6 +431,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Pre-norm decoder with RMSNorm, rotary positions, a SwiGLU MLP and grouped-query attention from Llama 2 70B and Llama 3 on (Touvron et al., 2023); the template most open decoders follow.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "mistral",
         kind: ModelKind::Decoder,
@@ -402,6 +440,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Llama's decoder with grouped-query attention and a sliding attention window (Jiang et al., 2023).",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "mixtral",
         kind: ModelKind::Decoder,
@@ -410,6 +449,8 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Mistral with each MLP replaced by a sparse mixture of eight SwiGLU experts, two per token (Jiang et al., 2024).",
         resolve: Some(decoder),
     },
+    // In part C too: the audio language models (`audioflamingo3`) plan their Qwen2 through it.
+    #[cfg(not(feature = "wasm-part-b"))]
     FamilyInfo {
         key: "qwen2",
         kind: ModelKind::Decoder,
@@ -418,6 +459,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Llama's decoder with biases on the query, key and value projections and a 152k vocabulary (Qwen2 and Qwen2.5).",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "qwen2_moe",
         kind: ModelKind::Decoder,
@@ -426,6 +468,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen2 with mixture-of-experts MLPs: many small routed experts plus a gated shared expert.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "qwen3",
         kind: ModelKind::Decoder,
@@ -434,6 +477,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen2 without the q/k/v biases, with RMSNorm on each query and key head and an explicit head_dim.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "qwen3_moe",
         kind: ModelKind::Decoder,
@@ -442,6 +486,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen3 with mixture-of-experts MLPs of many small routed experts and no shared expert.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "gemma",
         kind: ModelKind::Decoder,
@@ -450,6 +495,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Llama-like decoder with GeGLU, 256-wide heads, (1 + w) RMSNorm, scaled and tied embeddings (Gemma Team, 2024).",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "gemma2",
         kind: ModelKind::Decoder,
@@ -458,6 +504,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Gemma with norms before and after both sublayers, sliding-window attention on alternate layers and logit soft-capping.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "gemma3_text",
         kind: ModelKind::Decoder,
@@ -466,6 +513,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Gemma 2's layers with RMSNorm on query and key heads and five sliding-window layers per full one; the text decoder of Gemma 3.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "phi3",
         kind: ModelKind::Decoder,
@@ -474,6 +522,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Llama-like decoder with a fused qkv_proj and a fused gate_up_proj (Abdin et al., 2024).",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "deepseek_v2",
         kind: ModelKind::Decoder,
@@ -482,6 +531,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Decoder with multi-head latent attention (keys and values through a low-rank latent) and mixture-of-experts MLPs with shared experts (DeepSeek-AI, 2024).",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "deepseek_v3",
         kind: ModelKind::Decoder,
@@ -490,6 +540,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "DeepSeek-V2's latent attention and shared-expert MoE with 256 routed experts and a bias-corrected router after three dense layers (DeepSeek-AI, 2024).",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "granite",
         kind: ModelKind::Decoder,
@@ -498,6 +549,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "IBM's decoder (Granite 3): Llama's layers with multipliers on the embeddings, residuals, attention scores and logits, which change no shape.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "olmo2",
         kind: ModelKind::Decoder,
@@ -506,6 +558,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "AI2's open decoder (OLMo 2, 2024): RMSNorm after attention and after the MLP instead of before, and RMSNorm over all query and all key heads.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "olmo3",
         kind: ModelKind::Decoder,
@@ -514,6 +567,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "AI2's OLMo 3 (2025): OLMo 2's layers with a sliding attention window on three layers of every four.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "seed_oss",
         kind: ModelKind::Decoder,
@@ -522,6 +576,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "ByteDance Seed's open decoder (Seed-OSS-36B, 2025): Llama's layers with biases on the query, key and value projections and 80 query heads over 8 key/value heads.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "smollm3",
         kind: ModelKind::Decoder,
@@ -530,6 +585,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Hugging Face's small decoder (SmolLM3, 2025): Llama's layers with grouped-query attention, tied embeddings and no rotary positions on every fourth layer.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "starcoder2",
         kind: ModelKind::Decoder,
@@ -538,6 +594,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "BigCode's code decoders (StarCoder2, 2024): grouped-query attention with rotary positions, LayerNorm with biases, a plain GELU MLP and biases throughout.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "ministral",
         kind: ModelKind::Decoder,
@@ -546,6 +603,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Mistral AI's small decoders (Ministral 8B, 2024): Mistral's layers with a sliding window per layer type.",
         resolve: Some(decoder),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "mamba",
         kind: ModelKind::Decoder,
@@ -554,6 +612,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "A selective state-space model (Gu and Dao, 2023): each layer is a gated causal convolution and an input-dependent scan instead of attention, so generation keeps a fixed-size state per sequence instead of a KV cache.",
         resolve: Some(ssm),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "falcon_mamba",
         kind: ModelKind::Decoder,
@@ -562,6 +621,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "TII's Mamba (Falcon Mamba 7B, 2024): Mamba's layers with weightless RMSNorms on the scan's dt, B and C.",
         resolve: Some(ssm),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "mamba2",
         kind: ModelKind::Decoder,
@@ -570,6 +630,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Mamba with a multi-head scan whose A is a scalar per head and whose B and C are shared in groups, computed as structured state-space duality (Dao and Gu, 2024); Codestral Mamba uses it.",
         resolve: Some(ssm),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "jamba",
         kind: ModelKind::Decoder,
@@ -578,6 +639,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "AI21's hybrid (Lieber et al., 2024): Mamba layers with one attention layer in eight and a mixture of 16 experts, 2 per token, in every other MLP; serving keeps a KV cache for the attention layers only and a fixed state for the rest.",
         resolve: Some(jamba),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "gemma3",
         kind: ModelKind::Decoder,
@@ -586,6 +648,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Gemma 3's vision-language model (Gemma Team, 2025): a SigLIP vision tower whose patches are pooled to 256 soft tokens per image and projected into the Gemma 3 text decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "llava",
         kind: ModelKind::Decoder,
@@ -594,6 +657,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Visual instruction tuning (Liu et al., 2023): a CLIP vision tower's patch features through a two-layer MLP projector into a Llama-family decoder, 576 tokens per 336-pixel image.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "llava_next",
         kind: ModelKind::Decoder,
@@ -602,6 +666,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "LLaVA-1.6 (Liu et al., 2024): LLaVA's CLIP tower and MLP projector over any-resolution tiles of an image, with a learned newline token after each row of patches.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "llava_next_video",
         kind: ModelKind::Decoder,
@@ -610,6 +675,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "LLaVA-NeXT for video (Zhang et al., 2024): LLaVA-NeXT's CLIP tower, MLP projector and image newline, with each frame's patches pooled spatially before the decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "llava_onevision",
         kind: ModelKind::Decoder,
@@ -618,6 +684,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "LLaVA-OneVision (Li et al., 2024): a SigLIP tower over any-resolution tiles, LLaVA's two-layer MLP projector and an image newline, into a Qwen2 decoder; one model for single images, several images and video.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "paligemma",
         kind: ModelKind::Decoder,
@@ -626,6 +693,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Google's PaliGemma (2024): a SigLIP-So400m vision tower and one linear projection into a Gemma decoder, one token per image patch.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "mistral3",
         kind: ModelKind::Decoder,
@@ -634,6 +702,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Mistral Small 3.1's vision-language model (2025): a Pixtral vision encoder at native resolution, a 2x2 patch merger and an MLP projector into a Mistral decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "aya_vision",
         kind: ModelKind::Decoder,
@@ -642,6 +711,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Cohere's Aya Vision (2025): a SigLIP2 vision tower over image tiles, 2x2 patches pixel-shuffled into one token through a SwiGLU projector, into a Command R7B (Cohere2) decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "idefics3",
         kind: ModelKind::Decoder,
@@ -650,6 +720,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Hugging Face's Idefics3 (Laurençon et al., 2024): a SigLIP vision encoder over image tiles, 2x2 patches pixel-shuffled into one token by a single linear connector, into a Llama 3 decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "smolvlm",
         kind: ModelKind::Decoder,
@@ -658,6 +729,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Hugging Face's small vision-language models (Marafioti et al., 2025): Idefics3's SigLIP tower and pixel-shuffle connector, usually a 4x4 shuffle, into a SmolLM2 (Llama) decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "qwen2_vl",
         kind: ModelKind::Decoder,
@@ -666,6 +738,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen2-VL (Wang et al., 2024): a ViT with 2-D rotary positions over images at their own resolution, 2x2 patches merged by an MLP into a Qwen2 decoder with multimodal rotary positions (M-RoPE).",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "qwen2_5_vl",
         kind: ModelKind::Decoder,
@@ -674,6 +747,7 @@ pub const FAMILIES: &[FamilyInfo] = &[
         summary: "Qwen2.5-VL (Bai et al., 2025): Qwen2-VL's design with a vision transformer of RMSNorms, gated MLPs and windowed attention in most blocks, into a Qwen2.5 decoder.",
         resolve: Some(composite),
     },
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
     FamilyInfo {
         key: "internvl",
         kind: ModelKind::Decoder,
@@ -688,32 +762,74 @@ pub fn info(key: &str) -> Option<&'static FamilyInfo> {
     all().find(|f| f.key == key)
 }
 
-/// Every family: those above and the described types' (`family/described.rs`).
+/// The family tables a build holds. The CLI and the site hold them all. The in-browser planner
+/// ships as three WebAssembly modules, each under the page's size budget (`tools/build-wasm.sh`):
+/// part C (`wasm-part-c`) holds only the tables of the types added on 5 December (`described_txa`,
+/// `_txb`, `_txc`) and Qwen2, which its audio language models plan inside them;
+/// feature `wasm-part-a` leaves out the encoder and encoder-decoder families (and, for balance,
+/// Falcon, Phi and BLOOM), `wasm-part-b` the decoder and vision-language ones (tables here,
+/// entries of `FAMILIES` above); a family left out leaves its resolver unreferenced, so the linker
+/// drops its code. GPT-2, GPT-NeoX, OPT and
+/// `described_gpt` (BertGeneration) are in both: `encoder-decoder` (part B) plans GPT-2 and
+/// BertGeneration decoders. A family's answer depends only on its own entry and on the families
+/// its resolver plans inside it (a VLM's `text_config`: part A's decoders; an encoder-decoder's
+/// parts: part B's encoders), so each part holds those; only an encoder-decoder whose *encoder*
+/// is of a part-A-only type (a decoder's AutoModel, which transformers allows) is refused by part
+/// B and planned by the CLI. `static/planner.js` routes a config to part B when part A does not
+/// know its family.
+const TABLES: &[&[FamilyInfo]] = &[
+    FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described_dense::FAMILIES,
+    #[cfg(not(feature = "wasm-part-c"))]
+    described_gpt::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described_hybrid::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
+    seq2seq::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
+    described_enc2::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
+    described_enc4::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
+    described_enc6::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described_enc6::SPEC_FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described_newdec::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described_dec5::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described_moe3::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
+    described_misc::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described_recur::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
+    described_mbert::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
+    described_enc7::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described_gemma::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-c")))]
+    described_misc6::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described_vlb::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-b", feature = "wasm-part-c")))]
+    described_vla::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-b")))]
+    described_txa::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-b")))]
+    described_txb::FAMILIES,
+    #[cfg(not(any(feature = "wasm-part-a", feature = "wasm-part-b")))]
+    described_txc::FAMILIES,
+];
+
+/// Every family of this build: those above and the described types' (`family/described*.rs`).
 pub fn all() -> impl Iterator<Item = &'static FamilyInfo> {
-    FAMILIES
-        .iter()
-        .chain(described::FAMILIES)
-        .chain(described_dense::FAMILIES)
-        .chain(described_gpt::FAMILIES)
-        .chain(described_hybrid::FAMILIES)
-        .chain(seq2seq::FAMILIES)
-        .chain(described_enc2::FAMILIES)
-        .chain(described_enc4::FAMILIES)
-        .chain(described_enc6::FAMILIES)
-        .chain(described_newdec::FAMILIES)
-        .chain(described_dec5::FAMILIES)
-        .chain(described_moe3::FAMILIES)
-        .chain(described_misc::FAMILIES)
-        .chain(described_recur::FAMILIES)
-        .chain(described_mbert::FAMILIES)
-        .chain(described_enc7::FAMILIES)
-        .chain(described_gemma::FAMILIES)
-        .chain(described_misc6::FAMILIES)
-        .chain(described_vlb::FAMILIES)
-        .chain(described_vla::FAMILIES)
-        .chain(described_txa::FAMILIES)
-        .chain(described_txc::FAMILIES)
-        .chain(described_txb::FAMILIES)
+    TABLES.iter().flat_map(|t| t.iter())
 }
 
 /// The family a model is filed under. A supported `model_type` is its own key. Any other gets its
@@ -760,6 +876,16 @@ mod tests {
         // Punctuation that slugs away cannot reach a supported page either.
         assert_eq!(super::key("qwen2!"), "qwen2-unsupported");
         assert_eq!(super::key("Zamba3"), "zamba3");
+    }
+
+    #[test]
+    fn no_two_tables_hold_the_same_family() {
+        // `info` takes the first entry of a key: one key, one entry, whichever tables a build holds.
+        let mut keys: Vec<&str> = super::all().map(|f| f.key).collect();
+        let n = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), n);
     }
 
     #[test]

@@ -1,17 +1,38 @@
-//! The in-browser planner's module as the site ships it. `static/planner.wasm` is built by
-//! `tools/build-wasm.sh` and committed; the site carries it base64-encoded inside a script
-//! (`static/planner-wasm.js`), because a page opened from `file://` may load a script but may not
-//! `fetch()` a file beside it.
+//! The in-browser planner's modules as the site ships them. `static/planner.wasm` (part A) and
+//! `static/planner-b.wasm` and `static/planner-c.wasm` (parts B and C: the families A leaves out,
+//! see `family::TABLES`) are built by
+//! `tools/build-wasm.sh` and committed; the site carries each base64-encoded inside a script
+//! (`static/planner-wasm.js`, `static/planner-b-wasm.js`, `static/planner-c-wasm.js`), because a page opened from `file://`
+//! may load a script but may not `fetch()` a file beside it. The page loads part B's and C's scripts
+//! only when a config needs them.
 
-/// The planner compiled for wasm32-unknown-unknown (see `src/wasm.rs`).
+/// The planner compiled for wasm32-unknown-unknown (see `src/wasm.rs`), part A.
 pub const PLANNER_WASM: &[u8] = include_bytes!("../static/planner.wasm");
+/// Part B.
+pub const PLANNER_B_WASM: &[u8] = include_bytes!("../static/planner-b.wasm");
+/// Part C.
+pub const PLANNER_C_WASM: &[u8] = include_bytes!("../static/planner-c.wasm");
 
-/// `static/planner-wasm.js`: the module as a base64 string the page decodes.
+/// `static/planner-wasm.js`: part A as a base64 string the page decodes.
 pub fn wasm_script() -> String {
-    let mut s = String::with_capacity(PLANNER_WASM.len() * 4 / 3 + 64);
-    s.push_str("// static/planner.wasm (tools/build-wasm.sh), base64: loadable from file:// too.\n");
-    s.push_str("self.MODELATLAS_PLANNER_WASM = \"");
-    base64(PLANNER_WASM, &mut s);
+    script("static/planner.wasm", "MODELATLAS_PLANNER_WASM", PLANNER_WASM)
+}
+
+/// `static/planner-b-wasm.js`: part B, as [`wasm_script`].
+pub fn wasm_b_script() -> String {
+    script("static/planner-b.wasm", "MODELATLAS_PLANNER_B_WASM", PLANNER_B_WASM)
+}
+
+/// `static/planner-c-wasm.js`: part C, as [`wasm_script`].
+pub fn wasm_c_script() -> String {
+    script("static/planner-c.wasm", "MODELATLAS_PLANNER_C_WASM", PLANNER_C_WASM)
+}
+
+fn script(file: &str, global: &str, module: &[u8]) -> String {
+    let mut s = String::with_capacity(module.len() * 4 / 3 + 128);
+    s.push_str(&format!("// {file} (tools/build-wasm.sh), base64: loadable from file:// too.\n"));
+    s.push_str(&format!("self.{global} = \""));
+    base64(module, &mut s);
     s.push_str("\";\n");
     s
 }
@@ -55,8 +76,10 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_module_is_webassembly_under_the_size_budget() {
-        assert_eq!(&PLANNER_WASM[..4], b"\0asm", "the WebAssembly magic number");
-        assert!(PLANNER_WASM.len() < 1_500_000, "{} bytes", PLANNER_WASM.len());
+    fn the_shipped_modules_are_webassembly_under_the_size_budget() {
+        for module in [PLANNER_WASM, PLANNER_B_WASM, PLANNER_C_WASM] {
+            assert_eq!(&module[..4], b"\0asm", "the WebAssembly magic number");
+            assert!(module.len() < 1_500_000, "{} bytes", module.len());
+        }
     }
 }

@@ -836,6 +836,8 @@ fn write_site_pages(
             ("plan.html".to_string(), renderer.planner(&manifest.site).map_err(render_err)?),
             ("static/planner.js".to_string(), crate::render::PLANNER_JS.to_string()),
             ("static/planner-wasm.js".to_string(), crate::planner_assets::wasm_script()),
+            ("static/planner-b-wasm.js".to_string(), crate::planner_assets::wasm_b_script()),
+            ("static/planner-c-wasm.js".to_string(), crate::planner_assets::wasm_c_script()),
         ];
         for (name, schema) in crate::render::SCHEMAS {
             out.push((

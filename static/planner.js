@@ -1,25 +1,86 @@
-// "Plan your own model": runs the site's planner (static/planner.wasm, embedded base64 in
-// planner-wasm.js so that the page also works from file://, where fetch() is refused) on a pasted
-// config. The module's C ABI: ma_alloc(len) -> ptr, ma_plan(ptr, len) -> out (4-byte LE length,
-// then UTF-8 JSON), ma_free(ptr, len). The numbers are those of `modelatlas plan --format json`.
+// "Plan your own model": runs the site's planner on a pasted config. The planner is three
+// WebAssembly modules, each holding some of the families (`family::TABLES` in src/family.rs),
+// embedded base64 in planner-wasm.js (part A, loaded with the page), planner-b-wasm.js and
+// planner-c-wasm.js (parts B and C, each loaded on first need), so that the page also works from file://, where fetch() is refused. A
+// module's C ABI: ma_alloc(len) -> ptr, ma_plan(ptr, len) -> out (4-byte LE length, then UTF-8
+// JSON), ma_free(ptr, len). The numbers are those of `modelatlas plan --format json`.
+//
+// Routing (see route() and pick()): every config is planned by part A first. Part B plans it
+// again when A's answer (and part C when the answer picked so far, in the same way) is a plan whose unsupported_reason says the model_type "is not a family
+// the planner supports", or an error on a sub-config's `model_type` (field or message naming
+// `text_config.model_type`, `encoder.model_type` or `decoder.model_type`) that "is not planned
+// yet". B's answer is shown, except when B does not know the family either: then the answer of the
+// module that files the model under "<slug>-unsupported" (a slug that is some family's key, in A
+// or in B), which is the CLI's, holding every family; else A's. Each module holds the families its
+// own families plan inside them (src/family.rs), so the shown answer is the CLI's, but for one
+// case: an `encoder-decoder` (part B) whose encoder is of a type only part A holds.
 (function () {
   "use strict";
   var el = function (id) { return document.getElementById(id); };
   var status = el("pl-status"), errorBox = el("pl-error"), out = el("pl-out"), links = el("pl-links");
-  var wasm = null, urls = [];
+  var wasm = null, urls = [], planned = 0;
   var FIELDS = ["recipe", "attention", "lora-rank", "lora-targets", "epochs", "samples", "batch"];
 
-  function load() {
-    var b64 = self.MODELATLAS_PLANNER_WASM || "";
-    var bin = atob(b64), bytes = new Uint8Array(bin.length);
+  function instantiate(b64) {
+    var bin = atob(b64 || ""), bytes = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
     return WebAssembly.instantiate(bytes, {}).then(function (r) {
-      wasm = r.instance.exports;
-      wasm.ma_init();
+      var m = r.instance.exports;
+      m.ma_init();
+      return m;
     });
   }
 
-  function call(request) {
+  function load() {
+    return instantiate(self.MODELATLAS_PLANNER_WASM).then(function (m) { wasm = m; });
+  }
+
+  // Parts B and C: each script is added to the page once, on the first config that needs it.
+  var PARTS = [
+    { name: "b", script: "planner-b-wasm.js", global: "MODELATLAS_PLANNER_B_WASM", module: null, loading: null },
+    { name: "c", script: "planner-c-wasm.js", global: "MODELATLAS_PLANNER_C_WASM", module: null, loading: null },
+  ];
+  function loadPart(p) {
+    if (!p.loading) {
+      p.loading = new Promise(function (ok, fail) {
+        var s = document.createElement("script");
+        s.src = (document.querySelector('script[src$="planner.js"]').getAttribute("src")).replace("planner.js", p.script);
+        s.onload = ok;
+        s.onerror = function () { fail(new Error("could not load " + s.src)); };
+        document.head.appendChild(s);
+      }).then(function () {
+        return instantiate(self[p.global]);
+      }).then(function (m) { p.module = m; });
+      p.loading.catch(function () { p.loading = null; });
+    }
+    return p.loading;
+  }
+
+  function unknownFamily(r) {
+    if (!r.ok) return false;
+    var why = JSON.parse(r.json).unsupported_reason;
+    return typeof why === "string" && why.indexOf("is not a family the planner supports") >= 0;
+  }
+
+  // Whether part B is to plan a config part A answered `r` for.
+  function route(r) {
+    if (unknownFamily(r)) return true;
+    if (r.ok || typeof r.error !== "string" || r.error.indexOf("is not planned yet") < 0) return false;
+    return /\b(text_config|encoder|decoder)\.model_type\b/.test(r.error + " " + (r.field || ""));
+  }
+
+  function family(r) {
+    return r.ok ? JSON.parse(r.json).family : "";
+  }
+
+  // The answer shown, of A's `a` and B's `b`.
+  function pick(a, b) {
+    if (!unknownFamily(b)) return b;
+    if (unknownFamily(a) && /-unsupported$/.test(family(b)) && !/-unsupported$/.test(family(a))) return b;
+    return a;
+  }
+
+  function call(wasm, request) {
     var input = new TextEncoder().encode(JSON.stringify(request));
     var p = wasm.ma_alloc(input.length);
     new Uint8Array(wasm.memory.buffer, p, input.length).set(input);
@@ -122,17 +183,42 @@
     }
   }
 
+  function attempt(module, req) {
+    try {
+      return call(module, req);
+    } catch (e) {
+      return { ok: false, error: "the planner stopped: " + e };
+    }
+  }
+
+  // Plans with part A, then with part B, then part C, while route() says so. `ms` counts the
+  // planning only, not the loading of a part.
   function plan() {
     errorBox.hidden = true;
     if (!wasm) return;
+    var req = request(), mine = ++planned;
     var t0 = performance.now();
-    var r;
-    try {
-      r = call(request());
-    } catch (e) {
-      r = { ok: false, error: "the planner stopped: " + e };
-    }
+    var a = attempt(wasm, req);
     var ms = performance.now() - t0;
+    (function next(r, from, i) {
+      if (i >= PARTS.length || !route(r)) { done(r, ms, from); return; }
+      var p = PARTS[i];
+      status.textContent = "Loading another part of the planner…";
+      loadPart(p).then(function () {
+        if (mine !== planned) return; // a newer plan was asked for meanwhile
+        var t1 = performance.now();
+        var b = attempt(p.module, req);
+        ms += performance.now() - t1;
+        var picked = pick(r, b);
+        next(picked, picked === r ? from : p.name, i + 1);
+      }, function (e) {
+        if (mine === planned) done({ ok: false, error: "this browser could not start a part of the planner (WebAssembly): " + e }, ms, p.name);
+      });
+    })(a, "a", 0);
+  }
+
+  function done(r, ms, part) {
+    out.setAttribute("data-module", part);
     urls.forEach(function (u) { URL.revokeObjectURL(u); });
     urls = [];
     if (!r.ok) {

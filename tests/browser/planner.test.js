@@ -1,5 +1,5 @@
 // The "Plan your own model" page (plan.html) in headless Chromium: the planner compiled to
-// WebAssembly plans every config of the snapshot (hub/) and one config of each other family
+// WebAssembly (two modules, the second loaded when a family needs it) plans every config of the snapshot (hub/) and one config of each other family
 // (tests/browser/configs/) in the page, and the page's model JSON must equal, byte for byte,
 // `modelatlas plan <dir>/config.json --format json` on the same file. Also: training inputs,
 // a malformed config shows the CLI's error text, the share link replans the same model, the page
@@ -96,6 +96,7 @@ async function planIn(page, name, config, inputs, extra) {
     ms: Number(document.getElementById("pl-status").getAttribute("data-ms")),
     error: document.getElementById("pl-error").hidden ? "" : document.getElementById("pl-error").textContent,
     sections: document.querySelectorAll("#pl-out section").length,
+    module: document.getElementById("pl-out").getAttribute("data-module"),
   }));
 }
 
@@ -121,9 +122,10 @@ async function planIn(page, name, config, inputs, extra) {
 
     // Every config, default inputs, against the CLI.
     const all = configs();
-    const families = new Set(), mismatches = [], times = [], slow = [];
+    const families = new Set(), mismatches = [], times = [], slow = [], modules = { a: 0, b: 0, c: 0 };
     for (const [name, text, type] of all) {
       const web = await planIn(page, name, text);
+      modules[web.module] = (modules[web.module] || 0) + 1;
       const [status, stdout, stderr] = cli(name, { "config.json": text });
       times.push(web.ms);
       if (web.ms > 50) slow.push(`${name} ${web.ms.toFixed(0)} ms`);
@@ -135,7 +137,23 @@ async function planIn(page, name, config, inputs, extra) {
     }
     check(`the page's model JSON equals \`modelatlas plan --format json\` on ${all.length} configs of ${families.size} families`,
       all.length >= 20 && mismatches.length === 0, mismatches.join("; "));
+    // The planner is three modules (family::TABLES): each must have planned some of the configs.
+    check(`every module plans (part A ${modules.a} configs, part B ${modules.b}, part C ${modules.c})`,
+      modules.a >= 20 && modules.b >= 10 && modules.c >= 3,
+      JSON.stringify(modules));
     await page.screenshot({ path: path.join(outDir, "planner.png"), fullPage: false });
+
+    // A model_type no module knows: the CLI, holding every family, files "Qwen2" apart from the
+    // qwen2 page as "qwen2-unsupported" (a part A family), "DeBERTa" as "deberta-unsupported"
+    // (part B); the page must pick the module's answer that does the same.
+    const unknown = [];
+    for (const t of ["Qwen2", "DeBERTa", "no_such_family"]) {
+      const text = JSON.stringify({ model_type: t, hidden_size: 64 });
+      const web = await planIn(page, "unknown-" + t, text);
+      const [status, stdout, stderr] = cli("unknown-" + t, { "config.json": text });
+      if (status !== 0 || web.state !== "ok" || web.json !== stdout) unknown.push(`${t}: cli ${status} ${stderr.slice(0, 200)}; page ${web.state} ${(web.json || web.error).slice(0, 200)}`);
+    }
+    check("a model_type no module knows gives the CLI's plan (3 cases)", unknown.length === 0, unknown.join("; "));
 
     // Training inputs travel to the planner as the CLI's flags do.
     const llama = all.find(([n]) => n === "meta-llama--Llama-2-7b-hf");
@@ -238,6 +256,12 @@ async function planIn(page, name, config, inputs, extra) {
     await local.waitForSelector("body[data-planner=ready]", { timeout: 20000 });
     const lweb = await planIn(local, bert[0], bert[1]);
     check("the page plans from file://", lweb.state === "ok" && lweb.sections > 3 && lerrors.length === 0, lerrors.join("; "));
+    // A family of part B: its module's script is loaded on demand, from file:// too.
+    const xlnet = all.find(([n]) => n === "extra-xlnet");
+    const lb = await planIn(local, xlnet[0], xlnet[1]);
+    const [, xlnetCli] = cli(xlnet[0], { "config.json": xlnet[1] });
+    check("the page plans a family of the second module from file://", lb.state === "ok" && lb.module === "b" && lb.json === xlnetCli && lerrors.length === 0,
+      `${lb.state} ${lb.module} ${lerrors.join("; ")}`);
     await local.close();
   } finally {
     await browser.close();
