@@ -8,7 +8,8 @@
   var rows = Array.prototype.slice.call(tbody.rows);
   var status = document.getElementById("models-status");
 
-  // Search: every whitespace-separated term must appear in the row's text.
+  // Search: every whitespace-separated term must start a word of the row's text (after its start
+  // or a character that is not a letter or digit), so "7b" finds Llama-2-7b, not a 17B model.
   var box = document.getElementById("models-search");
   box.hidden = false;
   document.getElementById("models-search-label").hidden = false;
@@ -28,12 +29,19 @@
     }
     return text;
   }
+  function found(text, t) {
+    if (!/^[a-z0-9]/.test(t)) return text.indexOf(t) !== -1;
+    for (var i = text.indexOf(t); i !== -1; i = text.indexOf(t, i + 1)) {
+      if (i === 0 || !/[a-z0-9]/.test(text.charAt(i - 1))) return true;
+    }
+    return false;
+  }
   function filter() {
     var terms = box.value.toLowerCase().split(/\s+/).filter(Boolean);
     var shown = 0;
     rows.forEach(function (row) {
       var text = searchText(row);
-      var keep = terms.every(function (t) { return text.indexOf(t) !== -1; });
+      var keep = terms.every(function (t) { return found(text, t); });
       row.hidden = !keep;
       if (keep) shown += 1;
     });
