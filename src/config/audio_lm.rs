@@ -9,7 +9,8 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::composite::{language_model, sub, sub_type, top_flag};
+use super::composite::{sub, top_flag};
+use super::composite_text::{language_model, sub_type};
 use super::{Common, ConfigError, Defaulted, alias_or, class_or, deserialize_raw, size};
 use crate::graph::Architecture;
 use crate::graph::vision::nested;

@@ -12,6 +12,7 @@ pub mod blt;
 pub mod canine;
 pub mod clip_text;
 pub mod composite;
+mod composite_text;
 pub mod cpmant;
 pub mod dbrx;
 pub mod deberta_v2;

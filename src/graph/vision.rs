@@ -1,9 +1,8 @@
 //! Vision towers of vision-language models, as transformers 5.x builds them under
-//! `model.vision_tower.`: SigLIP (`siglip_vision_model`: a biased patch convolution, learned
-//! positions, LayerNorm encoder layers, an optional attention-pooling head), CLIP
-//! (`clip_vision_model`: a class token, `pre_layrnorm`) and Pixtral (`pixtral`: RMSNorm layers
-//! with a gated MLP, no biases, rotary positions). Read from a composite config's `vision_config`,
-//! with each config class's own defaults; errors name the key under `vision_config.`.
+//! `model.vision_tower.`: SigLIP (a biased patch convolution, learned positions, LayerNorm layers,
+//! an optional attention-pooling head), CLIP (a class token, `pre_layrnorm`) and Pixtral (RMSNorm
+//! layers, a gated MLP, no biases, rotary positions), read from `vision_config` with each config
+//! class's defaults; errors name the key under `vision_config.`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
