@@ -190,10 +190,7 @@ impl BertConfig {
         let tie_word_embeddings = desc.mlm != super::encoders::Mlm::Projected
             && flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d);
         let labels = num_labels(value)?;
-        let pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
-            d.push(Defaulted { field: "pad_token_id", value: df.pad_token_id.to_string() });
-            df.pad_token_id
-        });
+        let pad_token_id = super::read::pad_token_id(raw.pad_token_id, df.pad_token_id, &mut d);
         let layer_norm_eps = raw.layer_norm_eps.unwrap_or(df.layer_norm_eps);
         let hidden_act = raw.hidden_act.unwrap_or_else(|| "gelu".into());
         let qkv_bias = match desc.qkv_bias_key {

@@ -74,10 +74,7 @@ impl EncSizes {
                 _ => s.type_vocab_size = found,
             }
         }
-        s.pad_token_id = raw.pad_token_id.unwrap_or_else(|| {
-            d.push(Defaulted { field: "pad_token_id", value: scalars.pad.to_string() });
-            scalars.pad
-        });
+        s.pad_token_id = super::read::pad_token_id(raw.pad_token_id, scalars.pad, d);
         if !s.hidden_size.is_multiple_of(s.num_heads) {
             let (heads, hidden) = (s.num_heads, s.hidden_size);
             return Err(ConfigError::field(

@@ -139,10 +139,7 @@ impl EuroBertConfig {
             attention_bias: flag("attention_bias", raw.attention_bias, false, &mut d),
             mlp_bias: flag("mlp_bias", raw.mlp_bias, false, &mut d),
             tie_word_embeddings: flag("tie_word_embeddings", raw.tie_word_embeddings, false, &mut d),
-            pad_token_id: raw.pad_token_id.unwrap_or_else(|| {
-                d.push(Defaulted { field: "pad_token_id", value: pad_default.to_string() });
-                pad_default
-            }),
+            pad_token_id: super::read::pad_token_id(raw.pad_token_id, pad_default, &mut d),
             rms_norm_eps: raw.rms_norm_eps.unwrap_or(if ultra { 1e-6 } else { 1e-5 }),
             hidden_act: raw.hidden_act.unwrap_or_else(|| "silu".into()),
             defaulted: d,

@@ -150,10 +150,6 @@ impl ModernBertConfig {
                 format!("{local_attention} leaves the local layers no window"),
             ));
         }
-        let pad = |d: &mut Vec<Defaulted>| {
-            d.push(Defaulted { field: "pad_token_id", value: "50283".into() });
-            50283
-        };
         Ok(ModernBertConfig {
             class,
             decoder,
@@ -171,10 +167,7 @@ impl ModernBertConfig {
             decoder_bias: flag("decoder_bias", raw.decoder_bias, true, &mut d),
             classifier_bias: flag("classifier_bias", raw.classifier_bias, false, &mut d),
             tie_word_embeddings: flag("tie_word_embeddings", raw.tie_word_embeddings, true, &mut d),
-            pad_token_id: match raw.pad_token_id {
-                Some(p) => p,
-                None => pad(&mut d),
-            },
+            pad_token_id: super::read::pad_token_id(raw.pad_token_id, 50283, &mut d),
             norm_eps: raw.norm_eps.unwrap_or(1e-5),
             hidden_activation: raw.hidden_activation.unwrap_or_else(|| "gelu".into()),
             classifier_activation: raw.classifier_activation.unwrap_or_else(|| "gelu".into()),
