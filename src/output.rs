@@ -369,6 +369,21 @@ impl SiteWriter {
         std::fs::write(&path, contents).map_err(io(&path))
     }
 
+    /// Writes one file as `make` produces it, through a buffer: for a file too large to hold
+    /// whole. An error of `make` (its own writes' included) is returned as it is.
+    pub fn write_with<T, E: From<OutputError>>(
+        &self,
+        rel: &str,
+        make: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+    ) -> Result<T, E> {
+        let path = self.prepare(rel)?;
+        let file = File::create(&path).map_err(io(&path))?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, file);
+        let made = make(&mut out)?;
+        out.flush().map_err(io(&path))?;
+        Ok(made)
+    }
+
     /// The staged path of `rel`, its folder made.
     fn prepare(&self, rel: &str) -> Result<PathBuf, OutputError> {
         let path = self.staged(rel)?;

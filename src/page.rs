@@ -270,7 +270,8 @@ impl SiblingsView {
 /// What the index and family pages keep of a model: small, so that a build of many thousands of
 /// models holds only these in memory.
 // Deserialize: an incremental build reads the summaries of unchanged models back from its cache.
-#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+// Default: a build moves a summary between its holders, leaving an empty one behind a moment.
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct ModelSummary {
     pub id: String,
     pub url: String,

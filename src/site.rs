@@ -358,7 +358,7 @@ impl Ctx<'_> {
     }
 
     /// Pass two for a model planned in this build: renders its sibling part and completes its
-    /// files.
+    /// files. The entry's summary is left empty, for the caller to move the summary in.
     fn finish_fresh(
         &self,
         id: &ModelId,
@@ -388,7 +388,9 @@ impl Ctx<'_> {
             let entry = ModelEntry {
                 input: input.to_string(),
                 output,
-                summary: summary.clone(),
+                // The caller moves the summary in: a second copy of every summary during pass
+                // two was 0.8 kB a model.
+                summary: ModelSummary::default(),
                 family_name: pending.family_name.clone(),
                 changes: pending.changes.iter().map(|e| e.change.change.clone()).collect(),
                 feed: pending.feed.clone(),
@@ -412,7 +414,9 @@ impl Ctx<'_> {
         let files = self.source.load(id).map_err(|e| e.to_string())?;
         let input = incremental::model_input(&self.key, &id.to_string(), &files);
         let (summary, pending) = self.plan_and_write_heads(id, &files)?;
-        self.finish_fresh(id, &input, &summary, &pending, family)
+        let mut second = self.finish_fresh(id, &input, &summary, &pending, family)?;
+        second.entry.summary = summary;
+        Ok(second)
     }
 
     /// Pass two for a model whose inputs are unchanged: nothing to do if its sibling part is the
@@ -541,21 +545,22 @@ pub fn build_site_opts(
         .collect();
     report.phases.push(("render siblings", t.elapsed()));
     // What pass one kept is dropped before the site's pages are made (a copy of every summary
-    // fewer at the build's peak): every model's summary is in its next cache entry, but for
+    // fewer at the build's peak): each fresh summary moves into its next cache entry, but for
     // those whose second pass failed, which stay members of their families as in pass two.
     drop(by_family);
-    let failed_second: Vec<ModelSummary> = written
-        .iter()
-        .zip(&planned)
-        .filter_map(|(second, first)| match (second, first) {
-            (Err(_), Ok(first)) => Some(first.summary().clone()),
-            _ => None,
-        })
-        .collect();
-    drop(planned);
+    let mut written = written;
+    let mut failed_second: Vec<ModelSummary> = vec![];
+    for (second, first) in written.iter_mut().zip(planned) {
+        match (second, first) {
+            (Ok(second), Ok(First::Fresh { summary, .. })) => second.entry.summary = summary,
+            (Err(_), Ok(first)) => failed_second.push(first.summary().clone()),
+            _ => {}
+        }
+    }
 
-    // Each model's entry moves into the next cache, and its summary is copied once, into the
-    // index's list: every copy held here is a copy per model (5,000 models held six before).
+    // Each model's entry moves into the next cache, and its summary is lent to the index's list
+    // until the site's pages are made: every copy held here is a copy per model (5,000 models
+    // held six before).
     let mut next = Cache::new();
     let mut built: Vec<ModelSummary> = vec![];
     let mut changes = vec![];
@@ -565,8 +570,7 @@ pub fn build_site_opts(
     for (id, second) in manifest.models.iter().zip(written) {
         let outcome = match second {
             Ok(second) => {
-                let e = second.entry;
-                built.push(e.summary.clone());
+                let mut e = second.entry;
                 let url = e.summary.url.clone();
                 changes.extend(e.changes.iter().map(|c| crate::feeds::FeedEntry {
                     model: e.summary.id.clone(),
@@ -580,6 +584,7 @@ pub fn build_site_opts(
                 }
                 reuses.push(second.reuse);
                 let outcome = Outcome::Built { supported: e.summary.supported };
+                built.push(std::mem::take(&mut e.summary));
                 next.models.insert(id.to_string(), e);
                 outcome
             }
@@ -602,7 +607,16 @@ pub fn build_site_opts(
         reuse: vec![],
         written: 0,
     };
-    write_site_pages(&mut pages, &ctx.key, manifest, renderer, built, &ctx.options.cards)?;
+    let lent = write_site_pages(&mut pages, &ctx.key, manifest, renderer, built, &ctx.options.cards)?;
+    // Back to their entries, in the order lent: the models of the manifest that have one.
+    let mut lent = lent.into_iter();
+    for id in &manifest.models {
+        if let Some(e) = next.models.get_mut(&id.to_string())
+            && let Some(summary) = lent.next()
+        {
+            e.summary = summary;
+        }
+    }
     pages.group("changes", digest_json(&[ctx.key.as_bytes()], &changes)?, || {
         let page =
             renderer.changes(&changes, &manifest.site).map_err(|e| BuildError::Render(e.to_string()))?;
@@ -712,35 +726,102 @@ struct Pages<'a> {
 }
 
 impl Pages<'_> {
+    /// Whether the group's inputs and files are the last build's: then its files are carried over.
+    fn carried(&mut self, name: &str, input: &str) -> bool {
+        let Some(p) = self.prev.and_then(|p| p.get(name)) else { return false };
+        if p.input != input || !p.files.iter().all(|(path, _)| self.writer.previous_has(path)) {
+            return false;
+        }
+        self.reuse.extend(p.files.iter().map(|(path, _)| path.clone()));
+        self.next.insert(name.to_string(), p.clone());
+        true
+    }
+
+    /// A file of the group made with `digest`: carried over if the last build's had the same
+    /// bytes, otherwise written (by `write`, unless already written as it was made).
+    fn file(
+        &mut self,
+        name: &str,
+        path: &str,
+        digest: &str,
+        write: impl FnOnce() -> Result<(), OutputError>,
+    ) -> Result<(), BuildError> {
+        let prev = self.prev.and_then(|p| p.get(name));
+        let same = prev.is_some_and(|p| p.files.iter().any(|(f, d)| f == path && d == digest));
+        if same && self.writer.previous_has(path) {
+            // A file already written is removed: the carry-over links the last build's.
+            self.writer.remove(path)?;
+            self.reuse.push(path.to_string());
+        } else {
+            write()?;
+            self.written += 1;
+        }
+        Ok(())
+    }
+
     fn group(
         &mut self,
         name: &str,
         input: String,
         render: impl FnOnce() -> Result<Vec<(String, String)>, BuildError>,
     ) -> Result<(), BuildError> {
-        let prev = self.prev.and_then(|p| p.get(name));
-        if let Some(p) = prev
-            && p.input == input
-            && p.files.iter().all(|(path, _)| self.writer.previous_has(path))
-        {
-            self.reuse.extend(p.files.iter().map(|(path, _)| path.clone()));
-            self.next.insert(name.to_string(), p.clone());
+        if self.carried(name, &input) {
             return Ok(());
         }
         let mut files = vec![];
         for (path, text) in render()? {
             let digest = incremental::digest(&[text.as_bytes()]);
-            let same = prev.is_some_and(|p| p.files.iter().any(|(f, d)| *f == path && *d == digest));
-            if same && self.writer.previous_has(&path) {
-                self.reuse.push(path.clone());
-            } else {
-                self.writer.write(&path, text.as_bytes())?;
-                self.written += 1;
-            }
+            let writer = self.writer;
+            self.file(name, &path, &digest, || writer.write(&path, text.as_bytes()))?;
             files.push((path, digest));
         }
         self.next.insert(name.to_string(), PageEntry { input, files });
         Ok(())
+    }
+
+    /// [`Pages::group`] for files written as they are rendered (`write` makes each of `paths`),
+    /// never held whole. Their digests are of their bytes alone (the length is not known
+    /// before): each file is always made one way, so a build compares like with like.
+    fn group_streamed(
+        &mut self,
+        name: &str,
+        input: String,
+        paths: &[&'static str],
+        mut write: impl FnMut(&'static str, &mut dyn std::io::Write) -> Result<(), BuildError>,
+    ) -> Result<(), BuildError> {
+        if self.carried(name, &input) {
+            return Ok(());
+        }
+        let mut files = vec![];
+        for &path in paths {
+            let digest = self.writer.write_with(path, |out| {
+                let mut tee = Tee { out, hasher: incremental::Hasher::new(&[]) };
+                write(path, &mut tee)?;
+                Ok::<_, BuildError>(tee.hasher.finish())
+            })?;
+            self.file(name, path, &digest, || Ok(()))?;
+            files.push((path.to_string(), digest));
+        }
+        self.next.insert(name.to_string(), PageEntry { input, files });
+        Ok(())
+    }
+}
+
+/// Writes to a file and hashes what it wrote.
+struct Tee<'w> {
+    out: &'w mut dyn std::io::Write,
+    hasher: incremental::Hasher,
+}
+
+impl std::io::Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.hasher.write_all(&buf[..n])?;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
     }
 }
 
@@ -773,7 +854,7 @@ fn write_site_pages(
     renderer: &Renderer,
     built: Vec<ModelSummary>,
     cards: &[crate::estimate::cards::Card],
-) -> Result<(), BuildError> {
+) -> Result<Vec<ModelSummary>, BuildError> {
     let render_err = |e: crate::render::RenderError| BuildError::Render(e.to_string());
     let keys = families_to_write(&built);
     for key in &keys {
@@ -811,16 +892,8 @@ fn write_site_pages(
     });
     // The index and what lists every model (sitemap, llms.txt) change with any model's summary.
     let input = digest_json(&[build_key.as_bytes()], &*index)?;
-    pages.group("index", input, || {
-        let files = renderer.index(&index, &manifest.site).map_err(render_err)?;
-        let mut out = vec![
-            ("index.html".to_string(), files.html),
-            ("index.md".to_string(), files.markdown),
-            ("index.json".to_string(), files.json),
-        ];
-        let extras = renderer.extras(&index, &manifest.site).map_err(render_err)?;
-        out.extend(extras.into_iter().map(|(path, text)| (path.to_string(), text)));
-        Ok(out)
+    pages.group_streamed("index", input, &crate::render::INDEX_FILES, |file, out| {
+        renderer.index_file_to(&index, &manifest.site, file, out).map_err(render_err)
     })?;
     // The rest depends only on this binary and the site settings.
     pages.group("fixed", build_key.to_string(), || {
@@ -858,7 +931,9 @@ fn write_site_pages(
         // GitHub Pages would otherwise run Jekyll, which skips files starting with `_` or `.`.
         out.push((".nojekyll".to_string(), String::new()));
         Ok(out)
-    })
+    })?;
+    // The summaries go back to whoever lent them (the templates' values of them are dropped).
+    Ok(std::sync::Arc::unwrap_or_clone(index).models)
 }
 
 #[cfg(test)]

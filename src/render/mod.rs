@@ -75,6 +75,11 @@ impl Badge {
     }
 }
 
+/// The site-wide files made from the index ([`Renderer::index_file_to`]), in the order a build
+/// writes them.
+pub const INDEX_FILES: [&str; 7] =
+    ["index.html", "index.md", "index.json", "sitemap.xml", "robots.txt", "llms.txt", "404.html"];
+
 /// The custom auto-escape modes of the Markdown and plain-text templates.
 const MARKDOWN: &str = "markdown";
 const PLAIN: &str = "plain";
@@ -298,35 +303,43 @@ impl Renderer {
         })
     }
 
-    pub fn index(&self, view: &Arc<IndexView>, site: &SiteSettings) -> Result<ModelFilesOut, RenderError> {
-        let ctx = context! { index => IndexObject::value(view), site => Serde(site), root => "" };
-        Ok(ModelFilesOut {
-            html: self.render("index.html", ctx.clone())?,
-            markdown: self.render("index.md.j2", ctx)?,
-            json: to_json(&**view)?,
-        })
-    }
-
-    /// Files for crawlers and agents: (path, contents) for `sitemap.xml`, `robots.txt`,
-    /// `llms.txt` and `404.html`. Sitemaps require absolute URLs from `base_url`; the 404 page,
-    /// served at whatever path was asked for, links from the root of base_url's path.
-    pub fn extras(
+    /// One of [`INDEX_FILES`], written to `out` as it is rendered: at 10,000 models the index's
+    /// files are 14 MB, which held whole (and grown by doubling) were a build's last peak.
+    pub fn index_file_to(
         &self,
-        index: &Arc<IndexView>,
+        view: &Arc<IndexView>,
         site: &SiteSettings,
-    ) -> Result<Vec<(&'static str, String)>, RenderError> {
-        let ctx = context! { index => IndexObject::value(index), site => Serde(site), root => site.base_url.clone() };
-        // The 404 page links root-relative (base_url's path only): absolute URLs would send a
+        file: &'static str,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), RenderError> {
+        if file == "index.json" {
+            serde_json::to_writer(&mut *out, &**view)?;
+            return out.write_all(b"\n").map_err(|e| RenderError::Json(serde_json::Error::io(e)));
+        }
+        // Files for crawlers and agents (sitemap.xml, robots.txt, llms.txt, 404.html) link from
+        // base_url: sitemaps require absolute URLs. The 404 page, served at whatever path was
+        // asked for, links root-relative (base_url's path only): absolute URLs would send a
         // reader of a mirror or a preview deployment to another host.
-        let path =
-            url::Url::parse(&site.base_url).map(|u| u.path().to_string()).unwrap_or_else(|_| "/".into());
-        let not_found = context! { root => path, ..ctx.clone() };
-        Ok(vec![
-            ("sitemap.xml", self.render("sitemap.j2", ctx.clone())?),
-            ("robots.txt", self.render("robots.txt.j2", ctx.clone())?),
-            ("llms.txt", self.render("llms.txt.j2", ctx)?),
-            ("404.html", self.render("404.html", not_found)?),
-        ])
+        let root = match file {
+            "index.html" | "index.md" => String::new(),
+            "404.html" => {
+                url::Url::parse(&site.base_url).map(|u| u.path().to_string()).unwrap_or_else(|_| "/".into())
+            }
+            _ => site.base_url.clone(),
+        };
+        let template = match file {
+            "index.md" => "index.md.j2",
+            "sitemap.xml" => "sitemap.j2",
+            "robots.txt" => "robots.txt.j2",
+            "llms.txt" => "llms.txt.j2",
+            other => other,
+        };
+        let ctx = context! { index => IndexObject::value(view), site => Serde(site), root => root };
+        self.env
+            .get_template(template)
+            .and_then(|t| t.render_captured_to(ctx, out))
+            .map(drop)
+            .map_err(|source| RenderError::Template { template, source })
     }
 
     /// The "Plan your own model" page (`plan.html`), which runs the planner in the browser.
