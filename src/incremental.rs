@@ -118,7 +118,8 @@ pub struct ModelEntry {
     /// The input and the sibling part's view: equal, the model's files are byte for byte the
     /// same as the last build's.
     pub output: String,
-    pub summary: ModelSummary,
+    /// Boxed: a build holds every entry, and moves them (a summary inline is half a kB).
+    pub summary: Box<ModelSummary>,
     pub family_name: String,
     /// The model's changes upstream (the site feed and the Recent changes page list them).
     pub changes: Vec<Change>,

@@ -390,7 +390,7 @@ impl Ctx<'_> {
                 output,
                 // The caller moves the summary in: a second copy of every summary during pass
                 // two was 0.8 kB a model.
-                summary: ModelSummary::default(),
+                summary: Box::default(),
                 family_name: pending.family_name.clone(),
                 changes: pending.changes.iter().map(|e| e.change.change.clone()).collect(),
                 feed: pending.feed.clone(),
@@ -415,7 +415,7 @@ impl Ctx<'_> {
         let input = incremental::model_input(&self.key, &id.to_string(), &files);
         let (summary, pending) = self.plan_and_write_heads(id, &files)?;
         let mut second = self.finish_fresh(id, &input, &summary, &pending, family)?;
-        second.entry.summary = summary;
+        *second.entry.summary = summary;
         Ok(second)
     }
 
@@ -552,7 +552,7 @@ pub fn build_site_opts(
     let mut failed_second: Vec<ModelSummary> = vec![];
     for (second, first) in written.iter_mut().zip(planned) {
         match (second, first) {
-            (Ok(second), Ok(First::Fresh { summary, .. })) => second.entry.summary = summary,
+            (Ok(second), Ok(First::Fresh { summary, .. })) => *second.entry.summary = summary,
             (Err(_), Ok(first)) => failed_second.push(first.summary().clone()),
             _ => {}
         }
@@ -562,7 +562,7 @@ pub fn build_site_opts(
     // until the site's pages are made: every copy held here is a copy per model (5,000 models
     // held six before).
     let mut next = Cache::new();
-    let mut built: Vec<ModelSummary> = vec![];
+    let mut built: Vec<ModelSummary> = Vec::with_capacity(written.len());
     let mut changes = vec![];
     let mut all_same = prev.is_some();
     let mut osv_written = 0;
@@ -584,7 +584,7 @@ pub fn build_site_opts(
                 }
                 reuses.push(second.reuse);
                 let outcome = Outcome::Built { supported: e.summary.supported };
-                built.push(std::mem::take(&mut e.summary));
+                built.push(std::mem::take(&mut *e.summary));
                 next.models.insert(id.to_string(), e);
                 outcome
             }
@@ -614,7 +614,7 @@ pub fn build_site_opts(
         if let Some(e) = next.models.get_mut(&id.to_string())
             && let Some(summary) = lent.next()
         {
-            e.summary = summary;
+            *e.summary = summary;
         }
     }
     pages.group("changes", digest_json(&[ctx.key.as_bytes()], &changes)?, || {
@@ -648,7 +648,7 @@ pub fn build_site_opts(
     }
 
     let t = Instant::now();
-    let by_family = families(next.models.values().map(|e| &e.summary).chain(&failed_second));
+    let by_family = families(next.models.values().map(|e| &*e.summary).chain(&failed_second));
     let carried: Vec<Result<Option<Second>, String>> = manifest
         .models
         .par_iter()
