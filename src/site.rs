@@ -102,8 +102,9 @@ struct Pending {
 // One per model, and in a full build every one is `Fresh`: boxing it would only add an allocation.
 #[allow(clippy::large_enum_variant)]
 enum First<'c> {
-    /// Planned and rendered in this build; the heads of its files are written.
-    Fresh { input: String, summary: ModelSummary, pending: Pending },
+    /// Planned and rendered in this build; the heads of its files are written. The summary is
+    /// boxed to move into the next cache entry as it is.
+    Fresh { input: String, summary: Box<ModelSummary>, pending: Pending },
     /// Its inputs are the last build's: what that build kept of it. Nothing is written yet.
     Cached { input: String, entry: &'c ModelEntry },
 }
@@ -115,6 +116,40 @@ impl First<'_> {
             First::Cached { entry, .. } => &entry.summary,
         }
     }
+}
+
+/// Where pass two put a fresh model's sibling part, and its files' fingerprint: with what pass
+/// one kept, moved in ([`Pending::into_entry`]), the model's next cache entry. Nothing of pass
+/// one is copied (pass two's copies of each summary and of the rest were 1 kB a model).
+struct Done {
+    output: String,
+    /// Where the sibling part ends in the HTML page and in the Markdown twin.
+    html_end: usize,
+    md_end: usize,
+}
+
+impl Pending {
+    fn into_entry(self, input: String, summary: Box<ModelSummary>, done: Done) -> ModelEntry {
+        let (h, m, j) = self.heads;
+        ModelEntry {
+            input,
+            output: done.output,
+            summary,
+            family_name: self.family_name,
+            changes: self.changes.into_iter().map(|e| e.change.change).collect(),
+            feed: self.feed,
+            osv: self.osv,
+            html: (h, done.html_end),
+            md: (m, done.md_end),
+            json: j,
+        }
+    }
+}
+
+/// Pass two's outcome for a model: a fresh one's [`Done`], a cached one's [`Second`].
+enum Step {
+    Fresh(Done),
+    Cached(Second),
 }
 
 /// What pass two leaves of a model: what the next build's cache keeps, and, for a model whose
@@ -358,7 +393,7 @@ impl Ctx<'_> {
     }
 
     /// Pass two for a model planned in this build: renders its sibling part and completes its
-    /// files. The entry's summary is left empty, for the caller to move the summary in.
+    /// files.
     fn finish_fresh(
         &self,
         id: &ModelId,
@@ -366,10 +401,10 @@ impl Ctx<'_> {
         summary: &ModelSummary,
         pending: &Pending,
         family: &Family,
-    ) -> Result<Second, String> {
+    ) -> Result<Done, String> {
         let stem = id.site_stem();
         let writer = self.writer;
-        let finish = || -> Result<Second, String> {
+        let finish = || -> Result<Done, String> {
             let (output, nearest) = self.output(input, summary, &pending.family_name, family)?;
             let view = Self::view(summary, &pending.family_name, family, &nearest);
             // Rendered in full before the first byte is appended.
@@ -384,22 +419,8 @@ impl Ctx<'_> {
             writer.append(&format!("{stem}.json"), part.json.as_bytes()).map_err(|e| e.to_string())?;
             let badge = Badge::for_model(summary).to_json().map_err(|e| format!("{id}: {e}"))?;
             writer.write(&format!("{stem}.badge.json"), badge.as_bytes()).map_err(|e| e.to_string())?;
-            let (h, m, j) = pending.heads;
-            let entry = ModelEntry {
-                input: input.to_string(),
-                output,
-                // The caller moves the summary in: a second copy of every summary during pass
-                // two was 0.8 kB a model.
-                summary: Box::default(),
-                family_name: pending.family_name.clone(),
-                changes: pending.changes.iter().map(|e| e.change.change.clone()).collect(),
-                feed: pending.feed.clone(),
-                osv: pending.osv.clone(),
-                html: (h, h + part.html.len()),
-                md: (m, m + part.markdown.len()),
-                json: j,
-            };
-            Ok(Second { entry, reuse: None, rendered: true })
+            let (h, m, _) = pending.heads;
+            Ok(Done { output, html_end: h + part.html.len(), md_end: m + part.markdown.len() })
         };
         // A failure leaves no partial files of the model.
         finish().inspect_err(|_| remove_model_files(writer, &stem, &pending.osv))
@@ -414,9 +435,8 @@ impl Ctx<'_> {
         let files = self.source.load(id).map_err(|e| e.to_string())?;
         let input = incremental::model_input(&self.key, &id.to_string(), &files);
         let (summary, pending) = self.plan_and_write_heads(id, &files)?;
-        let mut second = self.finish_fresh(id, &input, &summary, &pending, family)?;
-        *second.entry.summary = summary;
-        Ok(second)
+        let done = self.finish_fresh(id, &input, &summary, &pending, family)?;
+        Ok(Second { entry: pending.into_entry(input, Box::new(summary), done), reuse: None, rendered: true })
     }
 
     /// Pass two for a model whose inputs are unchanged: nothing to do if its sibling part is the
@@ -520,7 +540,7 @@ pub fn build_site_opts(
                 return Ok(First::Cached { input, entry });
             }
             let (summary, pending) = ctx.plan_and_write_heads(id, &files)?;
-            Ok(First::Fresh { input, summary, pending })
+            Ok(First::Fresh { input, summary: Box::new(summary), pending })
         })
         .collect();
     report.phases.push(("plan and render", t.elapsed()));
@@ -528,7 +548,7 @@ pub fn build_site_opts(
     let by_family = families(planned.iter().filter_map(|r| r.as_ref().ok().map(First::summary)));
 
     let t = Instant::now();
-    let written: Vec<Result<Second, String>> = manifest
+    let steps: Vec<Result<Step, String>> = manifest
         .models
         .par_iter()
         .zip(planned.par_iter())
@@ -537,9 +557,11 @@ pub fn build_site_opts(
             let family = &by_family[first.summary().family.as_str()];
             match first {
                 First::Fresh { input, summary, pending } => {
-                    ctx.finish_fresh(id, input, summary, pending, family)
+                    ctx.finish_fresh(id, input, summary, pending, family).map(Step::Fresh)
                 }
-                First::Cached { input, entry } => ctx.finish_cached(id, input, entry, family),
+                First::Cached { input, entry } => {
+                    ctx.finish_cached(id, input, entry, family).map(Step::Cached)
+                }
             }
         })
         .collect();
@@ -548,15 +570,24 @@ pub fn build_site_opts(
     // fewer at the build's peak): each fresh summary moves into its next cache entry, but for
     // those whose second pass failed, which stay members of their families as in pass two.
     drop(by_family);
-    let mut written = written;
     let mut failed_second: Vec<ModelSummary> = vec![];
-    for (second, first) in written.iter_mut().zip(planned) {
-        match (second, first) {
-            (Ok(second), Ok(First::Fresh { summary, .. })) => *second.entry.summary = summary,
-            (Err(_), Ok(first)) => failed_second.push(first.summary().clone()),
-            _ => {}
-        }
-    }
+    let written: Vec<Result<Second, String>> = planned
+        .into_iter()
+        .zip(steps)
+        .map(|(first, step)| match (first, step) {
+            (Ok(First::Fresh { input, summary, pending }), Ok(Step::Fresh(done))) => {
+                Ok(Second { entry: pending.into_entry(input, summary, done), reuse: None, rendered: true })
+            }
+            (_, Ok(Step::Cached(second))) => Ok(second),
+            (first, Err(error)) => {
+                if let Ok(first) = first {
+                    failed_second.push(first.summary().clone());
+                }
+                Err(error)
+            }
+            (_, Ok(Step::Fresh(_))) => unreachable!("pass two finishes only a fresh model freshly"),
+        })
+        .collect();
 
     // Each model's entry moves into the next cache, and its summary is lent to the index's list
     // until the site's pages are made: every copy held here is a copy per model (5,000 models

@@ -303,6 +303,37 @@ impl Renderer {
         })
     }
 
+    pub fn index(&self, view: &Arc<IndexView>, site: &SiteSettings) -> Result<ModelFilesOut, RenderError> {
+        Ok(ModelFilesOut {
+            html: self.index_file(view, site, "index.html")?,
+            markdown: self.index_file(view, site, "index.md")?,
+            json: self.index_file(view, site, "index.json")?,
+        })
+    }
+
+    /// Files for crawlers and agents: (path, contents) for `sitemap.xml`, `robots.txt`,
+    /// `llms.txt` and `404.html` (a build streams them: [`Renderer::index_file_to`]).
+    pub fn extras(
+        &self,
+        index: &Arc<IndexView>,
+        site: &SiteSettings,
+    ) -> Result<Vec<(&'static str, String)>, RenderError> {
+        INDEX_FILES[3..].iter().map(|&file| Ok((file, self.index_file(index, site, file)?))).collect()
+    }
+
+    /// [`Renderer::index_file_to`], as a string.
+    fn index_file(
+        &self,
+        view: &Arc<IndexView>,
+        site: &SiteSettings,
+        file: &'static str,
+    ) -> Result<String, RenderError> {
+        let mut out = Vec::new();
+        self.index_file_to(view, site, file, &mut out)?;
+        // Templates and serde_json write UTF-8 only: never replaced, never copied.
+        Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    }
+
     /// One of [`INDEX_FILES`], written to `out` as it is rendered: at 10,000 models the index's
     /// files are 14 MB, which held whole (and grown by doubling) were a build's last peak.
     pub fn index_file_to(
