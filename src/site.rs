@@ -146,6 +146,12 @@ impl Pending {
     }
 }
 
+/// What becomes a model's next cache entry once the site's pages have given back its summary.
+enum Kept {
+    Fresh { input: String, pending: Pending, done: Done },
+    Entry(ModelEntry),
+}
+
 /// Pass two's outcome for a model: a fresh one's [`Done`], a cached one's [`Second`].
 enum Step {
     Fresh(Done),
@@ -571,60 +577,55 @@ pub fn build_site_opts(
     // those whose second pass failed, which stay members of their families as in pass two.
     drop(by_family);
     let mut failed_second: Vec<ModelSummary> = vec![];
-    let written: Vec<Result<Second, String>> = planned
-        .into_iter()
-        .zip(steps)
-        .map(|(first, step)| match (first, step) {
+    // Each model's summary is lent to the index's list until the site's pages are made, then
+    // moved into its next cache entry: every copy held here is a copy per model (5,000 models
+    // held six before; a fresh model's entry is made only then, from what pass one left).
+    let mut kept: Vec<(String, Kept)> = Vec::with_capacity(planned.len());
+    let mut built: Vec<ModelSummary> = Vec::with_capacity(planned.len());
+    let mut changes = vec![];
+    let mut all_same = prev.is_some();
+    let mut osv_written = 0;
+    let mut reuses: Vec<Option<Vec<String>>> = Vec::with_capacity(planned.len());
+    for ((id, first), step) in manifest.models.iter().zip(planned).zip(steps) {
+        let (summary, model_changes, rendered, reuse, keep) = match (first, step) {
             (Ok(First::Fresh { input, summary, pending }), Ok(Step::Fresh(done))) => {
-                Ok(Second { entry: pending.into_entry(input, summary, done), reuse: None, rendered: true })
+                let model_changes: Vec<_> = pending.changes.iter().map(|e| e.change.change.clone()).collect();
+                osv_written += pending.osv.len();
+                (*summary, model_changes, true, None, Kept::Fresh { input, pending, done })
             }
-            (_, Ok(Step::Cached(second))) => Ok(second),
+            (_, Ok(Step::Cached(second))) => {
+                let mut entry = second.entry;
+                let summary = std::mem::take(&mut *entry.summary);
+                if second.rendered {
+                    osv_written += entry.osv.len();
+                }
+                let model_changes = entry.changes.clone();
+                (summary, model_changes, second.rendered, second.reuse, Kept::Entry(entry))
+            }
             (first, Err(error)) => {
                 if let Ok(first) = first {
                     failed_second.push(first.summary().clone());
                 }
-                Err(error)
+                reuses.push(None);
+                report.models.push(ModelReport { id: id.to_string(), outcome: Outcome::Failed { error } });
+                continue;
             }
             (_, Ok(Step::Fresh(_))) => unreachable!("pass two finishes only a fresh model freshly"),
-        })
-        .collect();
-
-    // Each model's entry moves into the next cache, and its summary is lent to the index's list
-    // until the site's pages are made: every copy held here is a copy per model (5,000 models
-    // held six before).
-    let mut next = Cache::new();
-    let mut built: Vec<ModelSummary> = Vec::with_capacity(written.len());
-    let mut changes = vec![];
-    let mut all_same = prev.is_some();
-    let mut osv_written = 0;
-    let mut reuses: Vec<Option<Vec<String>>> = Vec::with_capacity(written.len());
-    for (id, second) in manifest.models.iter().zip(written) {
-        let outcome = match second {
-            Ok(second) => {
-                let mut e = second.entry;
-                let url = e.summary.url.clone();
-                changes.extend(e.changes.iter().map(|c| crate::feeds::FeedEntry {
-                    model: e.summary.id.clone(),
-                    url: url.clone(),
-                    change: crate::changes::ChangeView::new(c, &e.summary.id, Some(&url)),
-                }));
-                all_same &= second.reuse.is_some();
-                report.models_rendered += usize::from(second.rendered);
-                if second.rendered {
-                    osv_written += e.osv.len();
-                }
-                reuses.push(second.reuse);
-                let outcome = Outcome::Built { supported: e.summary.supported };
-                built.push(std::mem::take(&mut *e.summary));
-                next.models.insert(id.to_string(), e);
-                outcome
-            }
-            Err(error) => {
-                reuses.push(None);
-                Outcome::Failed { error }
-            }
         };
-        report.models.push(ModelReport { id: id.to_string(), outcome });
+        changes.extend(model_changes.iter().map(|c| crate::feeds::FeedEntry {
+            model: summary.id.clone(),
+            url: summary.url.clone(),
+            change: crate::changes::ChangeView::new(c, &summary.id, Some(&summary.url)),
+        }));
+        all_same &= reuse.is_some();
+        report.models_rendered += usize::from(rendered);
+        reuses.push(reuse);
+        report.models.push(ModelReport {
+            id: id.to_string(),
+            outcome: Outcome::Built { supported: summary.supported },
+        });
+        built.push(summary);
+        kept.push((id.to_string(), keep));
     }
     // Pass one drops a model's page, so the changes come out of it in the page's order; the
     // site feed sorts them.
@@ -639,14 +640,16 @@ pub fn build_site_opts(
         written: 0,
     };
     let lent = write_site_pages(&mut pages, &ctx.key, manifest, renderer, built, &ctx.options.cards)?;
-    // Back to their entries, in the order lent: the models of the manifest that have one.
-    let mut lent = lent.into_iter();
-    for id in &manifest.models {
-        if let Some(e) = next.models.get_mut(&id.to_string())
-            && let Some(summary) = lent.next()
-        {
-            *e.summary = summary;
-        }
+    let mut next = Cache::new();
+    for ((key, keep), summary) in kept.into_iter().zip(lent) {
+        let entry = match keep {
+            Kept::Fresh { input, pending, done } => pending.into_entry(input, Box::new(summary), done),
+            Kept::Entry(mut entry) => {
+                *entry.summary = summary;
+                entry
+            }
+        };
+        next.models.insert(key, entry);
     }
     pages.group("changes", digest_json(&[ctx.key.as_bytes()], &changes)?, || {
         let page =
