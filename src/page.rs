@@ -428,3 +428,21 @@ impl From<&ModelSummary> for FamilyRow {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model_id::ModelId;
+
+    #[test]
+    fn the_rules_for_what_the_rows_leave_out_give_the_site_paths() {
+        for id in ["FacebookAI/xlm-roberta-base", "gpt2", "org/name.with.dots"] {
+            let stem = ModelId::parse(id).unwrap().site_stem();
+            assert_eq!(page_url(id), format!("{stem}.html"), "{id}");
+            assert_eq!(twin(&page_url(id), "md"), format!("{stem}.md"), "{id}");
+            assert_eq!(twin(&page_url(id), "json"), format!("{stem}.json"), "{id}");
+        }
+        // Only the final `.html` goes: an ID that holds ".html" keeps it.
+        assert_eq!(twin("models/o/a.html-b.html", "md"), "models/o/a.html-b.md");
+    }
+}
