@@ -231,7 +231,10 @@ fn the_summary_schema_rejects_a_wrong_type_an_unknown_tag_a_missing_field_and_an
     assert_eq!(valid["tags"], serde_json::json!(["moe", "gqa", "decoder"]));
     type Mutation = fn(&mut serde_json::Value);
     let broken: [(&str, Mutation); 5] = [
-        ("card memory as a string", |v| v["smallest_card_gb"]["lora"] = "80 GB".into()),
+        ("v6's smallest_card_gb back (schema 7 derives it from cards.json)", |v| {
+            v["smallest_card_gb"] =
+                serde_json::json!({"full": 80.0, "lora": 80.0, "qlora": 16.0, "serve": 24.0})
+        }),
         ("an unknown tag", |v| v["tags"] = serde_json::json!(["huge"])),
         ("tags missing", |v| {
             v.as_object_mut().unwrap().remove("tags");

@@ -14,7 +14,7 @@ use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value, context};
 use serde::Serialize;
 
 use crate::manifest::SiteSettings;
-use crate::page::{ModelPage, ModelSummary, SiblingsView};
+use crate::page::{FamilyRow, ModelPage, ModelSummary, SiblingsView};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
@@ -315,7 +315,12 @@ impl Renderer {
         index: &Arc<IndexView>,
         site: &SiteSettings,
     ) -> Result<Vec<(&'static str, String)>, RenderError> {
-        let ctx = context! { index => IndexObject::value(index), site => Serde(site), root => site.base_url.clone() };
+        let ctx = context! {
+            index => IndexObject::value(index),
+            site => Serde(site),
+            root => site.base_url.clone(),
+            model_schema_version => crate::page::SCHEMA_VERSION,
+        };
         // The 404 page links root-relative (base_url's path only): absolute URLs would send a
         // reader of a mirror or a preview deployment to another host.
         let path =
@@ -977,6 +982,11 @@ fn to_json<T: Serialize>(value: &T) -> Result<String, RenderError> {
     })
 }
 
+/// The `schema_version` of `index.json` and the family files: 7 since their rows left out what a
+/// rule derives (the twins' paths, the smallest cards' memory) and the family rows what
+/// `index.json` holds (README, "schema_version 7 (what changed from 6)").
+pub const LIST_SCHEMA_VERSION: u32 = 7;
+
 /// A family page's view (also its JSON).
 #[derive(Debug, Clone, Serialize)]
 pub struct FamilyView {
@@ -987,7 +997,7 @@ pub struct FamilyView {
     pub summary: Option<String>,
     pub derives_from: Option<FamilyLink>,
     pub derived_by: Vec<FamilyLink>,
-    pub models: Vec<ModelSummary>,
+    pub models: Vec<FamilyRow>,
 }
 
 #[derive(Debug, Clone, Serialize)]
