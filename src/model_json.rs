@@ -1,4 +1,4 @@
-//! The model JSON (`schema_version` 5): a compact view of [`ModelPage`] that carries each figure
+//! The model JSON (`schema_version` 7): a compact view of [`ModelPage`] that carries each figure
 //! once. The pages keep reading the whole `ModelPage`; the JSON leaves out what follows from what
 //! it keeps (per-card rows from the coefficients and the site's `cards.json`, each recipe's
 //! definition from `recipes.json`, fixed text from the method page), so that a model's JSON stays
@@ -23,7 +23,7 @@ use crate::graph::{Op, Role};
 use crate::page::ModelPage;
 use crate::source::meta::Downloads;
 
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// A byte count or a rate: written as an integer when it is one (most byte counts are), so
 /// `121028804608` rather than `121028804608.0`; JSON does not tell the two apart.
@@ -83,15 +83,18 @@ pub fn coefficients(terms: &[f64]) -> Coefficients {
 pub struct ModelJson<'a> {
     pub schema_version: u32,
     pub id: &'a str,
-    pub url: &'a Option<String>,
+    // No `url`: a site's page is `models/<id>.html` (schema_version 7).
     pub family: &'a str,
     pub family_name: &'a str,
     pub derives_from: &'a Option<String>,
     pub architecture: &'a Option<String>,
     pub supported: bool,
+    // Fields that apply to some models only are left out where they do not (schema_version 7).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unsupported_reason: &'a Option<String>,
     pub source: SourceJson<'a>,
     pub config: &'a Option<Dims>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub config_facts: &'a [(String, String)],
     pub defaulted: &'a [Defaulted],
     pub params: Option<ParamsJson<'a>>,
@@ -104,6 +107,8 @@ pub struct ModelJson<'a> {
     pub fit: Option<FitJson<'a>>,
     pub cost: Option<CostJson<'a>>,
     pub lints: Vec<LintJson<'a>>,
+    /// What changed upstream, newest first; left out where sync has seen no change.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub changes: &'a [crate::changes::ChangeView],
     // Last, as the builder appends it (`Renderer::model_parts`). The family's models are on the
     // family page and in its JSON (schema_version 6 left the list of siblings there).
@@ -116,9 +121,14 @@ pub struct SourceJson<'a> {
     pub config_file: &'a str,
     pub config_verification: &'a Option<String>,
     pub config_source: &'a Option<String>,
+    // What `modelatlas sync` reads, left out where it has not (schema_version 7).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub downloads: &'a Option<Downloads>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_modified: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub likes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gated: &'a Option<String>,
 }
 
@@ -133,6 +143,7 @@ pub struct ParamsJson<'a> {
     pub checkpoint_source: &'a Option<String>,
     pub delta: Option<i64>,
     pub reconciliation: &'a Reconciliation,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub other_release: &'a Option<crate::graph::release::ReleaseNote>,
 }
 
@@ -187,6 +198,9 @@ impl Serialize for NodeJson<'_> {
     }
 }
 
+/// The name a tensor written as its shape alone has.
+pub const WEIGHT: &str = ".weight";
+
 pub struct TensorJson<'a> {
     /// The tensor's name less the node's name when it starts with it, else the whole name.
     pub name: Cow<'a, str>,
@@ -197,6 +211,11 @@ pub struct TensorJson<'a> {
 impl Serialize for TensorJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
+        // The node's own `.weight`, untied (nearly every node's one tensor): its shape alone
+        // (schema_version 7).
+        if self.tied_to.is_none() && self.name == WEIGHT {
+            return self.shape.serialize(s);
+        }
         let mut seq = s.serialize_seq(Some(if self.tied_to.is_some() { 3 } else { 2 }))?;
         seq.serialize_element(&self.name)?;
         seq.serialize_element(self.shape)?;
@@ -332,9 +351,14 @@ fn fold_rows<'a>(rows: &'a [NodeActivation], folded: Option<&[Folded]>) -> Cow<'
 pub struct TrainingJson<'a> {
     pub method: &'static str,
     pub options: OptionsJson<'a>,
-    pub full: ModeTrainingJson<'a>,
-    pub lora: ModeTrainingJson<'a>,
-    pub qlora: ModeTrainingJson<'a>,
+    /// LoRA's (and QLoRA's) trainable parameters, the adapters; the full fine-tune trains
+    /// `params.derived`.
+    pub lora_params: u64,
+    /// Each mode's memory at batch 1 and the plan's length, item by item: `[weights, gradients,
+    /// optimizer states, activations, logits, loss transient, step transient]`.
+    pub full: BreakdownJson<'a>,
+    pub lora: BreakdownJson<'a>,
+    pub qlora: BreakdownJson<'a>,
     /// Every other recipe's full fine-tune, as phases aligned with `fit.modes[0].phases`.
     pub recipes: Vec<RecipeJson>,
     /// What autograd saves over the whole forward pass (no logits), with SDPA (null where the
@@ -419,14 +443,6 @@ pub struct OptionsJson<'a> {
     pub dropout: &'a Dropout,
 }
 
-#[derive(Serialize)]
-pub struct ModeTrainingJson<'a> {
-    pub trainable_params: u64,
-    /// Batch 1 at the plan's length, item by item: `[weights, gradients, optimizer states,
-    /// activations, logits, loss transient, step transient]`.
-    pub breakdown: BreakdownJson<'a>,
-}
-
 pub struct BreakdownJson<'a>(&'a Breakdown);
 
 impl Serialize for BreakdownJson<'_> {
@@ -456,17 +472,19 @@ pub struct RecipeJson {
 pub struct ServingJson<'a> {
     pub kind: crate::family::ModelKind,
     pub quantised_params: u64,
-    /// `[precision, bits per parameter, bytes]`.
-    pub weights: Vec<(&'static str, Num, Num)>,
+    /// `[precision, bits per quantised parameter]`; the bytes are `2 × (params.derived −
+    /// quantised_params) + bits / 8 × quantised_params`.
+    pub weights: Vec<(&'static str, Num)>,
+    /// Null for an encoder; the bytes per token and at the context follow from the layout.
     pub kv: Option<KvJson<'a>>,
+    /// Only for an encoder.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub encoder_working_bytes_per_token: Option<u64>,
 }
 
 #[derive(Serialize)]
 pub struct KvJson<'a> {
     pub layout: &'a KvLayout,
-    pub bytes_per_token_bf16: u64,
-    pub bytes_at_context_bf16: u64,
 }
 
 #[derive(Serialize)]
@@ -479,11 +497,9 @@ pub struct FitJson<'a> {
 #[derive(Serialize)]
 pub struct ModeJson<'a> {
     pub id: &'static str,
+    /// The peak at batch 1 and the plan's length is the largest phase there (the first of
+    /// equals): no field of its own (schema_version 7).
     pub phases: Vec<PhaseJson<'a>>,
-    /// Allocated bytes at batch 1 and the plan's length (`torch.cuda.max_memory_allocated`).
-    #[serde(serialize_with = "num")]
-    pub batch1_peak_bytes: f64,
-    pub peak_phase: &'a str,
     /// The first card of the catalogue (smallest memory first) on which batch 1 fits.
     pub smallest_card: Option<SmallestJson<'a>>,
 }
@@ -553,7 +569,8 @@ pub struct LintJson<'a> {
     pub id: &'static str,
     pub severity: crate::estimate::lints::Severity,
     pub finding: &'a str,
-    /// Null where the fix is the rule's own, stated once on the method page (`#lint-<id>`).
+    /// Left out where the fix is the rule's own, stated once on the method page (`#lint-<id>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<&'a str>,
 }
 
@@ -563,10 +580,6 @@ fn same_row(a: &NodeActivation, b: &NodeActivation) -> bool {
         && a.per_token_bytes == b.per_token_bytes
         && a.per_token_sq_bytes == b.per_token_sq_bytes
         && a.per_sample_bytes == b.per_sample_bytes
-}
-
-fn mode_training(m: &crate::estimate::training::ModeTraining) -> ModeTrainingJson<'_> {
-    ModeTrainingJson { trainable_params: m.trainable_params, breakdown: BreakdownJson(&m.breakdown) }
 }
 
 fn phases(m: &MemoryModel) -> Vec<PhaseJson<'_>> {
@@ -583,8 +596,6 @@ fn fit_json<'a>(page: &'a ModelPage, fit: &'a FitView) -> FitJson<'a> {
             .map(|m| ModeJson {
                 id: m.id,
                 phases: phases(&m.model),
-                batch1_peak_bytes: m.batch1_peak_bytes,
-                peak_phase: &m.peak_phase,
                 smallest_card: fit.cards.iter().find_map(|c| {
                     let on = c.modes.iter().find(|cm| cm.mode == m.id)?;
                     (on.verdict != Verdict::DoesNotFit).then_some(SmallestJson {
@@ -617,7 +628,6 @@ impl ModelPage {
         ModelJson {
             schema_version: SCHEMA_VERSION,
             id: &p.id,
-            url: &p.url,
             family: &p.family,
             family_name: &p.family_name,
             derives_from: &p.derives_from,
@@ -663,9 +673,10 @@ impl ModelPage {
                     transformers: t.options.transformers,
                     dropout: &t.options.dropout,
                 },
-                full: mode_training(&t.full),
-                lora: mode_training(&t.lora),
-                qlora: mode_training(&t.qlora),
+                lora_params: t.lora.trainable_params,
+                full: BreakdownJson(&t.full.breakdown),
+                lora: BreakdownJson(&t.lora.breakdown),
+                qlora: BreakdownJson(&t.qlora.breakdown),
                 recipes: t
                     .recipes
                     .iter()
@@ -695,16 +706,8 @@ impl ModelPage {
             serving: p.serving.as_ref().map(|s| ServingJson {
                 kind: s.kind,
                 quantised_params: s.quantised_params,
-                weights: s
-                    .weights
-                    .iter()
-                    .map(|w| (w.precision, Num(w.bits_per_param), Num(w.bytes)))
-                    .collect(),
-                kv: s.kv.as_ref().map(|k| KvJson {
-                    layout: &k.layout,
-                    bytes_per_token_bf16: k.bytes_per_token_bf16,
-                    bytes_at_context_bf16: k.bytes_at_context_bf16,
-                }),
+                weights: s.weights.iter().map(|w| (w.precision, Num(w.bits_per_param))).collect(),
+                kv: s.kv.as_ref().map(|k| KvJson { layout: &k.layout }),
                 encoder_working_bytes_per_token: s.encoder_working_bytes_per_token,
             }),
             fit: p.fit.as_ref().map(|f| fit_json(p, f)),
