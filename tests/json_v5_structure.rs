@@ -51,8 +51,9 @@ fn section_params(s: &Value) -> u64 {
                     .as_array()
                     .unwrap()
                     .iter()
-                    .filter(|t| t.as_array().unwrap().len() == 2)
-                    .map(|t| t[1].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).product::<u64>())
+                    .map(common::json_tensor)
+                    .filter(|(_, _, tied)| tied.is_none())
+                    .map(|(_, shape, _)| shape.iter().product::<u64>())
                     .sum::<u64>()
         })
         .sum();

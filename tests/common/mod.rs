@@ -142,3 +142,17 @@ pub fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
         })
         .collect()
 }
+
+/// A tensor of the model JSON's structure as `(name, shape, tied_to)`: schema_version 7 writes
+/// a node's own untied `.weight` as its shape alone, every other tensor as `[name, shape]` or
+/// `[name, shape, tied_to]`.
+pub fn json_tensor(t: &serde_json::Value) -> (String, Vec<u64>, Option<String>) {
+    let a = t.as_array().unwrap();
+    let dims = |v: &serde_json::Value| v.as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).collect();
+    match a.first() {
+        Some(serde_json::Value::String(name)) => {
+            (name.clone(), dims(&a[1]), a.get(2).map(|to| to.as_str().unwrap().to_string()))
+        }
+        _ => (".weight".to_string(), dims(t), None),
+    }
+}
