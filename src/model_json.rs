@@ -284,13 +284,20 @@ fn structure<'a>(folded: &[Folded<'a>]) -> StructureJson<'a> {
 /// Per-node activations with each folded layer group's rows once: a row of `model.layers.{i}`
 /// stands for the same node in every layer of the group, `repeat` counting them all. Where the
 /// members' rows differ (they do not, the members' nodes being equal) they stay as they are.
-fn fold_rows<'a>(rows: &'a [NodeActivation], folded: Option<&[Folded]>) -> Cow<'a, [NodeActivation]> {
-    let Some(folded) = folded else { return Cow::Borrowed(rows) };
+/// With each row, the folded section whose node it is where its name is that section's name for
+/// the node (a `{i}` row of a folded group, a row of a section that does not fold).
+fn fold_rows<'a>(
+    rows: &'a [NodeActivation],
+    folded: Option<&[Folded]>,
+) -> (Cow<'a, [NodeActivation]>, Vec<Option<usize>>) {
+    let Some(folded) = folded else { return (Cow::Borrowed(rows), vec![None; rows.len()]) };
     let folding: Vec<bool> = folded.iter().map(|f| f.members.len() > 1 || f.name != f.section.name).collect();
-    if !folding.contains(&true) {
-        return Cow::Borrowed(rows);
-    }
     let members = Members::new(folded);
+    // A row of a section that does not fold keeps the graph's name, which is the section's.
+    let unfolded = |r: &NodeActivation| members.of(&r.name).filter(|(g, _)| !folding[*g]).map(|(g, _)| g);
+    if !folding.contains(&true) {
+        return (Cow::Borrowed(rows), rows.iter().map(unfolded).collect());
+    }
     let at: Vec<Option<(usize, usize)>> =
         rows.iter().map(|r| members.of(&r.name).filter(|(g, _)| folding[*g])).collect();
     // Each folding group's rows, member by member.
@@ -321,6 +328,7 @@ fn fold_rows<'a>(rows: &'a [NodeActivation], folded: Option<&[Folded]>) -> Cow<'
         })
         .collect();
     let mut out = Vec::with_capacity(rows.len());
+    let mut sections = Vec::with_capacity(rows.len());
     let mut done = vec![false; folded.len()];
     for (ri, row) in rows.iter().enumerate() {
         match at[ri] {
@@ -339,12 +347,56 @@ fn fold_rows<'a>(rows: &'a [NodeActivation], folded: Option<&[Folded]>) -> Cow<'
                         per_sample_bytes: first.per_sample_bytes,
                         saves: first.saves.clone(),
                     });
+                    sections.push(Some(g));
                 }
             }
-            _ => out.push(row.clone()),
+            hit => {
+                out.push(row.clone());
+                // A folding group's row that could not fold keeps its layer's name: no node of
+                // the folded section has it.
+                sections.push(if hit.is_some() { None } else { unfolded(row) });
+            }
         }
     }
-    Cow::Owned(out)
+    (Cow::Owned(out), sections)
+}
+
+/// Each row's node in the folded structure, `(section, node)`, where exactly one node has the
+/// row's name: in the row's section where [`fold_rows`] knows it, else in any.
+fn node_refs(
+    rows: &[NodeActivation],
+    sections: &[Option<usize>],
+    folded: &[Folded],
+) -> Vec<Option<(usize, usize)>> {
+    rows.iter()
+        .zip(sections)
+        .map(|(row, g)| {
+            let mut hits =
+                folded.iter().enumerate().filter(|(i, _)| g.is_none_or(|g| g == *i)).flat_map(|(i, f)| {
+                    f.section
+                        .nodes
+                        .iter()
+                        .enumerate()
+                        .filter(move |(_, n)| renamed(f, &n.name) == row.name.as_str())
+                        .map(move |(k, _)| (i, k))
+                });
+            match (hits.next(), hits.next()) {
+                (Some(hit), None) => Some(hit),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The rows of one attention's per-node activations, folded, with their nodes.
+fn activation_rows<'a>(
+    nodes: &'a [NodeActivation],
+    folded: Option<&[Folded]>,
+    base: Option<Cow<'a, [NodeActivation]>>,
+) -> ActivationRows<'a> {
+    let (rows, sections) = fold_rows(nodes, folded);
+    let at = folded.map_or_else(|| vec![None; rows.len()], |f| node_refs(&rows, &sections, f));
+    ActivationRows { rows, at, base }
 }
 
 #[derive(Serialize)]
@@ -366,37 +418,44 @@ pub struct TrainingJson<'a> {
     pub activations_sdpa: Option<Vec<Num>>,
     pub activations_eager: Vec<Num>,
     /// What autograd saves, node by node, with SDPA (with eager attention where the family has
-    /// no SDPA path), front-coded ([`ActivationRows`]).
+    /// no SDPA path), each naming its node of the structure ([`ActivationRows`]).
     pub activation_nodes: ActivationRows<'a>,
     /// The same with eager attention, where `activation_nodes` is SDPA's: a row equal to
     /// `activation_nodes[i]` is written as `i`; empty where the family has no SDPA path.
     pub activation_nodes_eager: ActivationRows<'a>,
 }
 
-/// Per-node activations as rows `[shared, rest of the name, repeat, per_token_bytes,
-/// per_token_sq_bytes, per_sample_bytes]`, trailing zeros left out: a row's name is the first
-/// `shared` characters of the previous row's name followed by `rest` (front coding; the first
-/// row's `shared` is 0), so the long common prefixes of a layer's nodes are written once. With
-/// a `base` list, a row equal to `base[i]` is written as the integer `i`.
+/// Per-node activations as rows `[section, node, repeat, per_token_bytes, per_token_sq_bytes,
+/// per_sample_bytes]`, trailing zeros left out, for a node of the structure
+/// (`structure.sections[section].nodes[node]`, schema_version 7), and `[name, repeat, ...]` for
+/// one that is not (an embedding's dropout, the rotary tables). With a `base` list, a row equal
+/// to `base[i]` is written as the integer `i`.
 pub struct ActivationRows<'a> {
     pub rows: Cow<'a, [NodeActivation]>,
+    /// Each row's `(section, node)` in the folded structure, where it is one of its nodes.
+    pub at: Vec<Option<(usize, usize)>>,
     pub base: Option<Cow<'a, [NodeActivation]>>,
 }
 
-/// One row, flat: `[shared, rest, repeat, figures...]`.
-struct Row {
-    shared: usize,
-    rest: String,
+/// One row, flat: `[section, node, repeat, figures...]` or `[name, repeat, figures...]`.
+struct Row<'a> {
+    node: Option<(usize, usize)>,
+    name: &'a str,
     repeat: u64,
     figures: Vec<Num>,
 }
 
-impl Serialize for Row {
+impl Serialize for Row<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
         let mut seq = s.serialize_seq(Some(3 + self.figures.len()))?;
-        seq.serialize_element(&self.shared)?;
-        seq.serialize_element(&self.rest)?;
+        match self.node {
+            Some((section, node)) => {
+                seq.serialize_element(&section)?;
+                seq.serialize_element(&node)?;
+            }
+            None => seq.serialize_element(self.name)?,
+        }
         seq.serialize_element(&self.repeat)?;
         for f in &self.figures {
             seq.serialize_element(f)?;
@@ -409,23 +468,18 @@ impl Serialize for ActivationRows<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
         let mut seq = s.serialize_seq(Some(self.rows.len()))?;
-        let mut prev = "";
-        for n in self.rows.iter() {
+        for (k, n) in self.rows.iter().enumerate() {
             if let Some(i) = self.base.as_ref().and_then(|b| b.iter().position(|x| same_row(x, n))) {
                 seq.serialize_element(&i)?;
-                prev = &n.name;
                 continue;
             }
-            // Shared characters, counted in chars and cut at a char boundary: names are UTF-8.
-            let shared = prev.chars().zip(n.name.chars()).take_while(|(a, b)| a == b).count();
-            let rest: String = n.name.chars().skip(shared).collect();
             let mut figures =
                 vec![Num(n.per_token_bytes), Num(n.per_token_sq_bytes), Num(n.per_sample_bytes)];
             while figures.last().is_some_and(|x| x.0 == 0.0) {
                 figures.pop();
             }
-            seq.serialize_element(&Row { shared, rest, repeat: n.repeat, figures })?;
-            prev = &n.name;
+            let node = self.at.get(k).copied().flatten();
+            seq.serialize_element(&Row { node, name: &n.name, repeat: n.repeat, figures })?;
         }
         seq.end()
     }
@@ -688,19 +742,18 @@ impl ModelPage {
                     .collect(),
                 activations_sdpa: t.activations_sdpa.as_ref().map(|a| terms(&a.coefficients())),
                 activations_eager: terms(&t.activations_eager.coefficients()),
-                activation_nodes: ActivationRows {
-                    rows: fold_rows(
-                        &t.activations_sdpa.as_ref().unwrap_or(&t.activations_eager).nodes,
-                        folded,
-                    ),
-                    base: None,
-                },
+                activation_nodes: activation_rows(
+                    &t.activations_sdpa.as_ref().unwrap_or(&t.activations_eager).nodes,
+                    folded,
+                    None,
+                ),
                 activation_nodes_eager: match t.activations_sdpa.as_ref() {
-                    Some(sdpa) => ActivationRows {
-                        rows: fold_rows(&t.activations_eager.nodes, folded),
-                        base: Some(fold_rows(&sdpa.nodes, folded)),
-                    },
-                    None => ActivationRows { rows: Cow::Borrowed(&[]), base: None },
+                    Some(sdpa) => activation_rows(
+                        &t.activations_eager.nodes,
+                        folded,
+                        Some(fold_rows(&sdpa.nodes, folded).0),
+                    ),
+                    None => ActivationRows { rows: Cow::Borrowed(&[]), at: vec![], base: None },
                 },
             }),
             serving: p.serving.as_ref().map(|s| ServingJson {

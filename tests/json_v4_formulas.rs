@@ -197,24 +197,19 @@ fn the_largest_batch_on_every_card_computed_from_the_json_and_cards_json_is_what
 /// (name, repeat, per_token, per_token_sq, per_sample).
 type Node = (String, u64, f64, f64, f64);
 
-/// Front-coded rows `[shared, rest, repeat, per_token, per_token_sq, per_sample]`, trailing
-/// zeros left out, an integer `i` standing for `base[i]`, back to [`Node`]s.
-fn decode(rows: &Value, base: &[Node]) -> Vec<Node> {
-    let mut prev = String::new();
+/// Rows `[section, node, repeat, per_token, per_token_sq, per_sample]` (a node of the
+/// structure) or `[name, repeat, ...]`, trailing zeros left out, an integer `i` standing for
+/// `base[i]`, back to [`Node`]s.
+fn decode(json: &Value, rows: &Value, base: &[Node]) -> Vec<Node> {
     rows.as_array()
         .unwrap()
         .iter()
         .map(|r| {
             if let Some(i) = r.as_u64() {
-                let row = base[i as usize].clone();
-                prev = row.0.clone();
-                return row;
+                return base[i as usize].clone();
             }
-            let r = r.as_array().unwrap();
-            let shared = r[0].as_u64().unwrap() as usize;
-            let name: String = prev.chars().take(shared).chain(r[1].as_str().unwrap().chars()).collect();
-            prev = name.clone();
-            (name, r[2].as_u64().unwrap(), term(&r[3..], 0), term(&r[3..], 1), term(&r[3..], 2))
+            let (name, r) = common::json_activation_row(json, r);
+            (name, r[0].as_u64().unwrap(), term(&r[1..], 0), term(&r[1..], 1), term(&r[1..], 2))
         })
         .collect()
 }
@@ -290,7 +285,7 @@ fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
         // The per-node lists, front-coded, decode to the page's; in the eager list an integer is
         // that row of the first.
         let sdpa = training.activations_sdpa.as_ref();
-        let base = decode(&json["training"]["activation_nodes"], &[]);
+        let base = decode(&json, &json["training"]["activation_nodes"], &[]);
         let want = |nodes: &[modelatlas::estimate::training::NodeActivation]| -> Vec<Node> {
             nodes
                 .iter()
@@ -312,7 +307,7 @@ fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
         };
         same(base.clone(), want(&sdpa.unwrap_or(&training.activations_eager).nodes), "");
         if sdpa.is_some() {
-            let eager = decode(&json["training"]["activation_nodes_eager"], &base);
+            let eager = decode(&json, &json["training"]["activation_nodes_eager"], &base);
             same(eager, want(&training.activations_eager.nodes), ": eager");
         } else {
             assert!(json["training"]["activation_nodes_eager"].as_array().unwrap().is_empty());

@@ -2,8 +2,9 @@
 """Two builds of the same models.toml, compared: every figure must be the same.
 
 Reads each model's JSON from both sites, drops the fields whose form may change (`--ignore`, by
-default schema_version, the structure and the per-node activation rows), reads a schema_version 7
-file as v6 (the fields v7 left out computed back by the README's formulas), and requires the rest
+default schema_version and the structure), reads a schema_version 7 file as v6 (the fields v7
+left out computed back by the README's formulas, the activation rows named and front-coded again),
+and requires the rest
 to be equal; prints the files that differ otherwise and each model's JSON and HTML bytes before
 and after.
 
@@ -16,7 +17,7 @@ from pathlib import Path
 
 # `siblings` left the model JSON in schema_version 6 (the family page and JSON list them); what
 # schema_version 7 left out is computed back by `as_v6`.
-DEFAULT_IGNORE = ["schema_version", "structure", "training.activation_nodes", "training.activation_nodes_eager", "siblings"]
+DEFAULT_IGNORE = ["schema_version", "structure", "siblings"]
 
 
 def drop(doc, dotted):
@@ -53,6 +54,39 @@ def as_v6(doc):
         lint.setdefault("fix", None)
     t = doc.get("training")
     if t:
+        # The activation rows, front-coded by name as v6 wrote them.
+        def node_name(si, ni):
+            sec = doc["structure"]["sections"][si]
+            name = sec["nodes"][ni][0]
+            return sec["name"] + name if name.startswith(".") else name
+
+        def named(rows, base):
+            out = []
+            for r in rows:
+                if isinstance(r, int):
+                    out.append((base[r][0], r))
+                elif isinstance(r[0], str):
+                    out.append((r[0], r[1:]))
+                else:
+                    out.append((node_name(r[0], r[1]), r[2:]))
+            return out
+
+        def front_coded(rows):
+            out, prev = [], ""
+            for name, rest in rows:
+                if isinstance(rest, int):
+                    out.append(rest)
+                else:
+                    shared = 0
+                    while shared < min(len(prev), len(name)) and prev[shared] == name[shared]:
+                        shared += 1
+                    out.append([shared, name[shared:]] + rest)
+                prev = name
+            return out
+
+        sdpa = named(t["activation_nodes"], [])
+        eager = named(t["activation_nodes_eager"], sdpa)
+        t["activation_nodes"], t["activation_nodes_eager"] = front_coded(sdpa), front_coded(eager)
         lora = t.pop("lora_params")
         trainable = {"full": doc["params"]["derived"], "lora": lora, "qlora": lora}
         for m in ("full", "lora", "qlora"):
