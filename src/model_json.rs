@@ -150,8 +150,8 @@ pub struct ParamsJson<'a> {
 /// The architecture, folded: a block of like layers once (`repeat`, `{i}` in names, the indices
 /// `{i}` takes in `layers` as runs `[first, last, step]`), experts once (`copies`,
 /// `active_copies`), and each node as `[name, op, output shape, tensors]` with its tensors as
-/// `[name, shape]` (`[".weight", [4096, 4096]]`), plus the name of the tensor it is tied to where
-/// it is tied. A name that starts with a dot continues its parent's: a node's its section's, a
+/// `[name, shape]` (`[".bias", [4096]]`), plus the name of the tensor it is tied to where it is
+/// tied, and the node's own untied `.weight` as its shape alone (`[4096, 4096]`). A name that starts with a dot continues its parent's: a node's its section's, a
 /// tensor's its node's. Parameter counts follow: the product of the shapes, times `copies`, times
 /// `repeat`, untied tensors only.
 #[derive(Serialize)]
