@@ -55,7 +55,7 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
             .unwrap();
     let text = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap();
     assert!(
-        text.starts_with("{\"schema_version\":6,"),
+        text.starts_with("{\"schema_version\":7,"),
         "schema_version comes first, and the JSON is compact"
     );
     for key in ["id", "family", "architecture", "fit", "training", "structure", "lints"] {
