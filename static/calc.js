@@ -145,6 +145,13 @@
   }
   data.k.forEach(function (c) { option(el("calc-card"), c[0], c[1], c[0] === "a100-80gb"); });
   el("calc").hidden = false;
+  // The per-card table's place, after the answer (a site's page leaves it out: it holds nothing
+  // without this script).
+  if (!el("calc-cards")) {
+    var cards = document.createElement("div");
+    cards.id = "calc-cards";
+    el("calc-out").after(cards);
+  }
 
   function cell(row, tag, text, cls) {
     var c = document.createElement(tag);

@@ -680,7 +680,9 @@ struct PageView {
     /// One row per card: name, native bf16, and per mode (in `fit.modes` order) the largest batch
     /// at the plan's length and the verdict.
     fit: Vec<FitRow>,
-    /// Per mode, what holds memory at the batch-1 peak (the items of the phase that sets it).
+    /// Per mode, what holds memory at the batch-1 peak (the items of the phase that sets it), as
+    /// a table: its columns, then a row per mode.
+    makeup_columns: Vec<&'static str>,
     makeup: Vec<Makeup>,
     /// Weights per precision: (precision, bytes).
     weights: Vec<(&'static str, f64)>,
@@ -760,8 +762,38 @@ struct FitRow {
 #[derive(Debug, Serialize)]
 struct Makeup {
     name: &'static str,
-    phase: String,
-    items: Vec<(&'static str, f64)>,
+    /// The phase that sets the peak, where its last item does not already name it.
+    phase: Option<String>,
+    /// Bytes per column of `makeup_columns`; null where the mode has no such item.
+    cells: Vec<Option<f64>>,
+}
+
+/// What holds memory at a peak, in the order the make-up table gives its columns.
+const MAKEUP_ITEMS: [&str; 8] = [
+    "weights",
+    "gradients",
+    "optimizer states",
+    "optimizer step",
+    "activations",
+    "logits and loss",
+    "KV cache",
+    "forward pass",
+];
+
+/// The make-up table: one column per item some mode holds (in `MAKEUP_ITEMS` order), one row per
+/// mode.
+fn makeup_table(modes: Vec<(&'static str, String, Vec<(&'static str, f64)>)>) -> (Vec<&'static str>, Vec<Makeup>) {
+    let columns: Vec<&str> =
+        MAKEUP_ITEMS.into_iter().filter(|c| modes.iter().any(|(_, _, items)| items.iter().any(|i| i.0 == *c))).collect();
+    let rows = modes
+        .into_iter()
+        .map(|(name, phase, items)| Makeup {
+            name,
+            phase: (name != "Serve" && items.last().is_none_or(|i| i.0 != phase)).then_some(phase),
+            cells: columns.iter().map(|c| items.iter().find(|i| i.0 == *c).map(|i| i.1)).collect(),
+        })
+        .collect();
+    (columns, rows)
 }
 
 #[derive(Debug, Serialize)]
@@ -824,7 +856,7 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
     let pv = page.params.as_ref();
     let t = page.training.as_ref();
     let sv = page.serving.as_ref();
-    let mut makeup: Vec<Makeup> = t
+    let mut makeup: Vec<(&'static str, String, Vec<(&'static str, f64)>)> = t
         .map(|t| {
             [("Full fine-tune", &t.full), ("LoRA", &t.lora), ("QLoRA", &t.qlora)]
                 .into_iter()
@@ -845,7 +877,7 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
                         }
                     }
                     items.retain(|(_, x)| *x > 0.0);
-                    Makeup { name, phase: m.peak_phase.clone(), items }
+                    (name, m.peak_phase.clone(), items)
                 })
                 .collect()
         })
@@ -853,16 +885,18 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
     if let (Some(sv), Some(serve)) = (sv, fit.modes.iter().find(|m| m.id == "serve")) {
         let weights = sv.weights.iter().find(|w| w.precision == "bf16").map_or(0.0, |w| w.bytes);
         let rest = if sv.kv.is_some() { "KV cache" } else { "forward pass" };
-        makeup.push(Makeup {
-            name: "Serve",
-            phase: serve.peak_phase.clone(),
-            items: vec![("weights", weights), (rest, (serve.batch1_peak_bytes - weights).max(0.0))],
-        });
+        makeup.push((
+            "Serve",
+            serve.peak_phase.clone(),
+            vec![("weights", weights), (rest, (serve.batch1_peak_bytes - weights).max(0.0))],
+        ));
     }
+    let (makeup_columns, makeup) = makeup_table(makeup);
     let out = PageView {
         recipe: t.map(|t| t.options.recipe.id),
         lora_rank: t.map(|t| t.options.lora_rank),
         fit: fit_rows(fit),
+        makeup_columns,
         makeup,
         weights: sv.map(|s| s.weights.iter().map(|w| (w.precision, w.bytes)).collect()).unwrap_or_default(),
         kv_per_token: sv.and_then(|s| s.kv.as_ref()).map(|k| k.bytes_per_token_bf16),
