@@ -10,13 +10,25 @@
   var form = document.getElementById("calc");
   if (!form) return;
   var inline = document.getElementById("calc-data");
+  // The site's cards (static/cards.js, beside this script): a site's page loads only this script,
+  // which loads them first.
+  var me = document.currentScript;
+  function withCards() {
+    return new Promise(function (done) {
+      if (window.modelatlasCards || !me) return done();
+      var s = document.createElement("script");
+      s.src = me.src.replace(/calc\.js([?#].*)?$/, "cards.js");
+      s.onload = s.onerror = function () { done(); };
+      document.head.appendChild(s);
+    });
+  }
   // A page the planner made carries its data inline; a site's page leaves it in the model's own
   // JSON (`fit.modes`, `training.recipes`), fetched once, so the page does not weigh it twice.
   if (inline) {
     start(JSON.parse(inline.textContent));
   } else if (form.getAttribute("data-json") && window.fetch) {
-    fetch(form.getAttribute("data-json"))
-      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+    Promise.all([fetch(form.getAttribute("data-json")), withCards()])
+      .then(function (got) { var r = got[0]; if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (doc) { start(fromModelJson(doc)); })
       .catch(function () {
         document.getElementById("calc-out").textContent +=
