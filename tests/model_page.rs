@@ -48,9 +48,21 @@ fn the_markdown_twin_of_llama_2_7b_fits_in_2_5_kb_with_the_answer_and_links_to_t
 #[test]
 fn the_model_page_has_the_answer_and_one_fit_table_no_chart_and_its_details_closed() {
     let html = Renderer::new().model(&llama_2_7b(), &site(), "../../").unwrap().html;
-    // Two tables: the answer on top and the fit table; the per-card tables are the calculator's.
-    assert_eq!(html.matches("<table").count(), 2, "{html}");
+    // Three tables: the answer on top, the fit table and, folded, what makes up each peak; the
+    // per-card tables are the calculator's.
+    assert_eq!(html.matches("<table").count(), 3, "{html}");
     assert!(html.contains(r#"<table class="glance-modes">"#) && html.contains(r#"<table class="fit">"#));
+    let makeup = &html[html.find("<summary>What makes up each peak at batch 1</summary>").expect("make-up")..];
+    let makeup = &makeup[..makeup.find("</details>").unwrap()];
+    // One header row of the items, one row per mode: Llama 2 peaks at its logits and loss in
+    // training (tests/training_memory.rs) and keeps a KV cache when serving.
+    assert!(
+        makeup.contains("<tr><th>Mode<th>Weights<th>Gradients<th>Optimizer states<th>Activations<th>Logits and loss<th>KV cache\n"),
+        "{makeup}"
+    );
+    for mode in ["Full fine-tune", "LoRA", "QLoRA", "Serve"] {
+        assert!(makeup.contains(&format!("<tr><th>{mode}<td>")), "{mode}: {makeup}");
+    }
     assert!(!html.contains("<svg"), "no chart");
     let details = html.matches("<details").count();
     assert!(details >= 3 && !html.contains("<details open"), "{details} collapsed parts");
@@ -67,8 +79,9 @@ fn cards_that_agree_in_every_mode_share_one_fit_row() {
     // (430 MiB, Ampere and Ada) and the same cuBLAS workspace (pre-Hopper): every figure of a model
     // is the same on the three, so the fit table says it once.
     let html = Renderer::new().model(&llama_2_7b(), &site(), "../../").unwrap().html;
-    assert!(html.contains("<th>RTX 4090, L4, A10G 24 GB</th>"), "{html}");
-    assert!(!html.contains("<th>L4 24 GB</th>"));
+    // (A cell's end tag is implied by the next cell.)
+    assert!(html.contains("<th>RTX 4090, L4, A10G 24 GB<td"), "{html}");
+    assert!(!html.contains("<th>L4 24 GB<"));
 }
 
 #[test]
@@ -84,7 +97,11 @@ fn every_page_reads_the_sites_cards_once_from_cards_js() {
     let inline = renderer.model(&planned, &site(), "../../").unwrap().html;
     assert!(calc_data(&inline)["k"].is_null(), "no per-page cards");
     assert!(!inline.contains("data-json"));
-    assert!(whole.contains(
+    // calc.js loads static/cards.js beside it, so a site's page names only the one script; the
+    // planner's page names both.
+    assert!(whole.contains(r#"<script src="../../static/calc.js"></script>"#) && !whole.contains("cards.js"));
+    assert!(include_str!("../static/calc.js").contains(r#""cards.js""#));
+    assert!(inline.contains(
         r#"<script src="../../static/cards.js"></script><script src="../../static/calc.js"></script>"#
     ));
     let js = modelatlas::render::cards_js(modelatlas::estimate::cards::builtin()).unwrap();
