@@ -680,10 +680,8 @@ struct PageView {
     /// One row per card: name, native bf16, and per mode (in `fit.modes` order) the largest batch
     /// at the plan's length and the verdict.
     fit: Vec<FitRow>,
-    /// Per mode, what holds memory at the batch-1 peak (the items of the phase that sets it), as
-    /// a table: its columns, then a row per mode.
-    makeup_columns: Vec<&'static str>,
-    makeup: Vec<Makeup>,
+    /// Per mode, what holds memory at the batch-1 peak (the items of the phase that sets it).
+    makeup: Makeup,
     /// Weights per precision: (precision, bytes).
     weights: Vec<(&'static str, f64)>,
     kv_per_token: Option<u64>,
@@ -759,16 +757,18 @@ struct FitRow {
     cells: Vec<(u64, crate::estimate::fit::Verdict)>,
 }
 
+/// What holds memory at each mode's batch-1 peak, as a table narrow enough for a phone: a column
+/// per mode, a row per item some mode holds (in `MAKEUP_ITEMS` order).
 #[derive(Debug, Serialize)]
 struct Makeup {
-    name: &'static str,
-    /// The phase that sets the peak, where its last item does not already name it.
-    phase: Option<String>,
-    /// Bytes per column of `makeup_columns`; null where the mode has no such item.
-    cells: Vec<Option<f64>>,
+    /// Per mode: its name and the phase that sets its peak, where its last item does not already
+    /// name it.
+    modes: Vec<(&'static str, Option<String>)>,
+    /// Per item: its name and the bytes per mode; null where the mode holds no such item.
+    rows: Vec<(&'static str, Vec<Option<f64>>)>,
 }
 
-/// What holds memory at a peak, in the order the make-up table gives its columns.
+/// The items, in the order the make-up table gives them.
 const MAKEUP_ITEMS: [&str; 8] = [
     "weights",
     "gradients",
@@ -780,20 +780,27 @@ const MAKEUP_ITEMS: [&str; 8] = [
     "forward pass",
 ];
 
-/// The make-up table: one column per item some mode holds (in `MAKEUP_ITEMS` order), one row per
-/// mode.
-fn makeup_table(modes: Vec<(&'static str, String, Vec<(&'static str, f64)>)>) -> (Vec<&'static str>, Vec<Makeup>) {
-    let columns: Vec<&str> =
-        MAKEUP_ITEMS.into_iter().filter(|c| modes.iter().any(|(_, _, items)| items.iter().any(|i| i.0 == *c))).collect();
-    let rows = modes
+/// A mode's peak: its name, the phase that sets it and what holds memory then (item, bytes).
+type ModePeak = (&'static str, String, Vec<(&'static str, f64)>);
+
+fn makeup_table(modes: Vec<ModePeak>) -> Makeup {
+    let rows = MAKEUP_ITEMS
         .into_iter()
-        .map(|(name, phase, items)| Makeup {
-            name,
-            phase: (name != "Serve" && items.last().is_none_or(|i| i.0 != phase)).then_some(phase),
-            cells: columns.iter().map(|c| items.iter().find(|i| i.0 == *c).map(|i| i.1)).collect(),
+        .filter(|item| modes.iter().any(|(_, _, items)| items.iter().any(|i| i.0 == *item)))
+        .map(|item| {
+            (
+                item,
+                modes.iter().map(|(_, _, items)| items.iter().find(|i| i.0 == item).map(|i| i.1)).collect(),
+            )
         })
         .collect();
-    (columns, rows)
+    let modes = modes
+        .into_iter()
+        .map(|(name, phase, items)| {
+            (name, (name != "Serve" && items.last().is_none_or(|i| i.0 != phase)).then_some(phase))
+        })
+        .collect();
+    Makeup { modes, rows }
 }
 
 #[derive(Debug, Serialize)]
@@ -856,9 +863,9 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
     let pv = page.params.as_ref();
     let t = page.training.as_ref();
     let sv = page.serving.as_ref();
-    let mut makeup: Vec<(&'static str, String, Vec<(&'static str, f64)>)> = t
+    let mut makeup: Vec<ModePeak> = t
         .map(|t| {
-            [("Full fine-tune", &t.full), ("LoRA", &t.lora), ("QLoRA", &t.qlora)]
+            [("Full", &t.full), ("LoRA", &t.lora), ("QLoRA", &t.qlora)]
                 .into_iter()
                 .map(|(name, m)| {
                     let b = &m.breakdown;
@@ -891,12 +898,11 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
             vec![("weights", weights), (rest, (serve.batch1_peak_bytes - weights).max(0.0))],
         ));
     }
-    let (makeup_columns, makeup) = makeup_table(makeup);
+    let makeup = makeup_table(makeup);
     let out = PageView {
         recipe: t.map(|t| t.options.recipe.id),
         lora_rank: t.map(|t| t.options.lora_rank),
         fit: fit_rows(fit),
-        makeup_columns,
         makeup,
         weights: sv.map(|s| s.weights.iter().map(|w| (w.precision, w.bytes)).collect()).unwrap_or_default(),
         kv_per_token: sv.and_then(|s| s.kv.as_ref()).map(|k| k.bytes_per_token_bf16),
