@@ -7,12 +7,23 @@
 // bands on that figure. The largest batch per card is the same bound the fit table's is.
 (function () {
   "use strict";
+  var me = document.currentScript;
+  var out = document.getElementById("calc-out");
+  if (!out) return;
+  // A site's page names the model's JSON on this script and leaves the form to it (without the
+  // script it would be inputs that answer nothing); a page the planner made has both.
   var form = document.getElementById("calc");
-  if (!form) return;
+  if (!form) {
+    form = document.createElement("form");
+    form.id = "calc";
+    form.className = "calc";
+    form.hidden = true;
+    out.before(form);
+  }
+  var json = form.getAttribute("data-json") || (me && me.getAttribute("data-json"));
   var inline = document.getElementById("calc-data");
   // The site's cards (static/cards.js, beside this script): a site's page loads only this script,
   // which loads them first.
-  var me = document.currentScript;
   function withCards() {
     return new Promise(function (done) {
       if (window.modelatlasCards || !me) return done();
@@ -26,8 +37,8 @@
   // JSON (`fit.modes`, `training.recipes`), fetched once, so the page does not weigh it twice.
   if (inline) {
     start(JSON.parse(inline.textContent));
-  } else if (form.getAttribute("data-json") && window.fetch) {
-    Promise.all([fetch(form.getAttribute("data-json")), withCards()])
+  } else if (json && window.fetch) {
+    Promise.all([fetch(json), withCards()])
       .then(function (got) { var r = got[0]; if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (doc) { start(fromModelJson(doc)); })
       .catch(function () {

@@ -68,8 +68,10 @@ fn the_model_page_has_the_answer_and_one_fit_table_no_chart_and_its_details_clos
     assert!(!html.contains("<svg"), "no chart");
     let details = html.matches("<details").count();
     assert!(details >= 3 && !html.contains("<details open"), "{details} collapsed parts");
-    // The form is the script's: without it, the page says what the table below answers instead.
-    assert!(html.contains(r#"<form id="calc" class="calc" hidden data-json="Llama-2-7b-hf.json"></form>"#));
+    // The form is the script's, which reads the model's JSON named on it: without the script, the
+    // page says what the table below answers instead.
+    assert!(!html.contains("<form"), "{html}");
+    assert!(html.contains(r#"<script src="../../static/calc.js" data-json="Llama-2-7b-hf.json"></script>"#));
     assert!(html.contains("The calculator needs JavaScript"));
     // Links are written with plain slashes, not `&#x2f;`.
     assert!(!html.contains("&#x2f;") && html.contains(r#"href="../../method.html"#));
@@ -101,7 +103,9 @@ fn every_page_reads_the_sites_cards_once_from_cards_js() {
     assert!(!inline.contains("data-json"));
     // calc.js loads static/cards.js beside it, so a site's page names only the one script; the
     // planner's page names both.
-    assert!(whole.contains(r#"<script src="../../static/calc.js"></script>"#) && !whole.contains("cards.js"));
+    assert!(
+        whole.contains(r#"<script src="../../static/calc.js" data-json="#) && !whole.contains("cards.js")
+    );
     assert!(include_str!("../static/calc.js").contains(r#""cards.js""#));
     assert!(inline.contains(
         r#"<script src="../../static/cards.js"></script><script src="../../static/calc.js"></script>"#
