@@ -75,6 +75,20 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
     let recipes: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("recipes.json")).unwrap()).unwrap();
     assert_eq!(recipes["recipes"][0]["id"], json["training"]["options"]["recipe"]);
+    // A model's feed with no entry yet: id, title, updated and the self link, no author (RFC 4287
+    // asks for one only where an entry lacks its own) and no XML declaration (UTF-8 is the default).
+    let atom = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.atom")).unwrap();
+    assert!(!atom.contains("<entry>"), "{atom}");
+    assert!(atom.starts_with("<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"), "{atom}");
+    assert!(!atom.contains("<author>"), "{atom}");
+    for part in [
+        "<title>FacebookAI/xlm-roberta-base: what changed upstream</title>",
+        "/models/FacebookAI/xlm-roberta-base.atom</id>",
+        "<link rel=\"self\" href=\"",
+        "<updated>1970-01-01T00:00:00Z</updated>",
+    ] {
+        assert!(atom.contains(part), "{part} missing: {atom}");
+    }
 }
 
 #[test]

@@ -686,7 +686,7 @@ struct PageView {
     /// at the plan's length and the verdict.
     fit: Vec<FitRow>,
     /// Per mode, what holds memory at the batch-1 peak (the items of the phase that sets it).
-    makeup: Vec<Makeup>,
+    makeup: Makeup,
     /// Weights per precision: (precision, bytes).
     weights: Vec<(&'static str, f64)>,
     kv_per_token: Option<u64>,
@@ -762,11 +762,50 @@ struct FitRow {
     cells: Vec<(u64, crate::estimate::fit::Verdict)>,
 }
 
+/// What holds memory at each mode's batch-1 peak, as a table narrow enough for a phone: a column
+/// per mode, a row per item some mode holds (in `MAKEUP_ITEMS` order).
 #[derive(Debug, Serialize)]
 struct Makeup {
-    name: &'static str,
-    phase: String,
-    items: Vec<(&'static str, f64)>,
+    /// Per mode: its name and the phase that sets its peak, where its last item does not already
+    /// name it.
+    modes: Vec<(&'static str, Option<String>)>,
+    /// Per item: its name and the bytes per mode; null where the mode holds no such item.
+    rows: Vec<(&'static str, Vec<Option<f64>>)>,
+}
+
+/// The items, in the order the make-up table gives them.
+const MAKEUP_ITEMS: [&str; 8] = [
+    "weights",
+    "gradients",
+    "optimizer states",
+    "optimizer step",
+    "activations",
+    "logits and loss",
+    "KV cache",
+    "forward pass",
+];
+
+/// A mode's peak: its name, the phase that sets it and what holds memory then (item, bytes).
+type ModePeak = (&'static str, String, Vec<(&'static str, f64)>);
+
+fn makeup_table(modes: Vec<ModePeak>) -> Makeup {
+    let rows = MAKEUP_ITEMS
+        .into_iter()
+        .filter(|item| modes.iter().any(|(_, _, items)| items.iter().any(|i| i.0 == *item)))
+        .map(|item| {
+            (
+                item,
+                modes.iter().map(|(_, _, items)| items.iter().find(|i| i.0 == item).map(|i| i.1)).collect(),
+            )
+        })
+        .collect();
+    let modes = modes
+        .into_iter()
+        .map(|(name, phase, items)| {
+            (name, (name != "Serve" && items.last().is_none_or(|i| i.0 != phase)).then_some(phase))
+        })
+        .collect();
+    Makeup { modes, rows }
 }
 
 #[derive(Debug, Serialize)]
@@ -829,9 +868,9 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
     let pv = page.params.as_ref();
     let t = page.training.as_ref();
     let sv = page.serving.as_ref();
-    let mut makeup: Vec<Makeup> = t
+    let mut makeup: Vec<ModePeak> = t
         .map(|t| {
-            [("Full fine-tune", &t.full), ("LoRA", &t.lora), ("QLoRA", &t.qlora)]
+            [("Full", &t.full), ("LoRA", &t.lora), ("QLoRA", &t.qlora)]
                 .into_iter()
                 .map(|(name, m)| {
                     let b = &m.breakdown;
@@ -850,7 +889,7 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
                         }
                     }
                     items.retain(|(_, x)| *x > 0.0);
-                    Makeup { name, phase: m.peak_phase.clone(), items }
+                    (name, m.peak_phase.clone(), items)
                 })
                 .collect()
         })
@@ -858,12 +897,13 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
     if let (Some(sv), Some(serve)) = (sv, fit.modes.iter().find(|m| m.id == "serve")) {
         let weights = sv.weights.iter().find(|w| w.precision == "bf16").map_or(0.0, |w| w.bytes);
         let rest = if sv.kv.is_some() { "KV cache" } else { "forward pass" };
-        makeup.push(Makeup {
-            name: "Serve",
-            phase: serve.peak_phase.clone(),
-            items: vec![("weights", weights), (rest, (serve.batch1_peak_bytes - weights).max(0.0))],
-        });
+        makeup.push((
+            "Serve",
+            serve.peak_phase.clone(),
+            vec![("weights", weights), (rest, (serve.batch1_peak_bytes - weights).max(0.0))],
+        ));
     }
+    let makeup = makeup_table(makeup);
     let out = PageView {
         recipe: t.map(|t| t.options.recipe.id),
         lora_rank: t.map(|t| t.options.lora_rank),
