@@ -61,15 +61,19 @@ fn entry_xml(e: &FeedEntry, base: &str) -> String {
 fn feed(title: &str, self_path: &str, alternate: &str, entries: &[FeedEntry], site: &SiteSettings) -> String {
     let base = &site.base_url;
     let updated = entries.iter().map(|e| e.change.change.date.as_str()).max().unwrap_or(EPOCH);
+    // UTF-8 needs no XML declaration; a feed without entries needs no author (RFC 4287 4.1.1:
+    // one is required unless every entry has its own), and most model feeds have none.
     let mut out = format!(
-        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>{}</title>\n<id>{base}{self_path}</id>\n<link rel=\"self\" href=\"{base}{self_path}\"/>\n<link href=\"{base}{alternate}\"/>\n<updated>{}</updated>\n<author><name>{}</name></author>\n",
+        "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>{}</title>\n<id>{base}{self_path}</id>\n<link rel=\"self\" href=\"{base}{self_path}\"/>\n<link href=\"{base}{alternate}\"/>\n<updated>{}</updated>\n",
         xml(title),
         xml(updated),
-        xml(&site.title),
         base = xml(base),
         self_path = xml(self_path),
         alternate = xml(alternate),
     );
+    if !entries.is_empty() {
+        out.push_str(&format!("<author><name>{}</name></author>\n", xml(&site.title)));
+    }
     for e in entries {
         out.push_str(&entry_xml(e, base));
     }

@@ -286,7 +286,7 @@ fn tools() -> Value {
         {
             "name": "plan_model",
             "title": "Plan a model from its config.json",
-            "description": "Exact parameter count, memory to fine-tune (full, LoRA, QLoRA) and serve, fit per GPU card, cost, and the verifier's findings, from config.json alone. Returns the Markdown twin, then the model JSON (schema_version 5: per-card figures follow from its coefficients and the site's cards.json).",
+            "description": "Exact parameter count, memory to fine-tune (full, LoRA, QLoRA) and serve, fit per GPU card, cost, and the verifier's findings, from config.json alone. Returns the Markdown twin, then the model JSON (schema_version 7: per-card figures follow from its coefficients and the site's cards.json).",
             "inputSchema": {"type": "object", "properties": plan_props, "additionalProperties": false}
         },
         {

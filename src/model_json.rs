@@ -1,4 +1,4 @@
-//! The model JSON (`schema_version` 5): a compact view of [`ModelPage`] that carries each figure
+//! The model JSON (`schema_version` 7): a compact view of [`ModelPage`] that carries each figure
 //! once. The pages keep reading the whole `ModelPage`; the JSON leaves out what follows from what
 //! it keeps (per-card rows from the coefficients and the site's `cards.json`, each recipe's
 //! definition from `recipes.json`, fixed text from the method page), so that a model's JSON stays
@@ -23,7 +23,7 @@ use crate::graph::{Op, Role};
 use crate::page::ModelPage;
 use crate::source::meta::Downloads;
 
-pub const SCHEMA_VERSION: u32 = 6;
+pub const SCHEMA_VERSION: u32 = 7;
 
 /// A byte count or a rate: written as an integer when it is one (most byte counts are), so
 /// `121028804608` rather than `121028804608.0`; JSON does not tell the two apart.
@@ -83,15 +83,18 @@ pub fn coefficients(terms: &[f64]) -> Coefficients {
 pub struct ModelJson<'a> {
     pub schema_version: u32,
     pub id: &'a str,
-    pub url: &'a Option<String>,
+    // No `url`: a site's page is `models/<id>.html` (schema_version 7).
     pub family: &'a str,
     pub family_name: &'a str,
     pub derives_from: &'a Option<String>,
     pub architecture: &'a Option<String>,
     pub supported: bool,
+    // Fields that apply to some models only are left out where they do not (schema_version 7).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unsupported_reason: &'a Option<String>,
     pub source: SourceJson<'a>,
     pub config: &'a Option<Dims>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub config_facts: &'a [(String, String)],
     pub defaulted: &'a [Defaulted],
     pub params: Option<ParamsJson<'a>>,
@@ -104,6 +107,8 @@ pub struct ModelJson<'a> {
     pub fit: Option<FitJson<'a>>,
     pub cost: Option<CostJson<'a>>,
     pub lints: Vec<LintJson<'a>>,
+    /// What changed upstream, newest first; left out where sync has seen no change.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub changes: &'a [crate::changes::ChangeView],
     // Last, as the builder appends it (`Renderer::model_parts`). The family's models are on the
     // family page and in its JSON (schema_version 6 left the list of siblings there).
@@ -116,9 +121,14 @@ pub struct SourceJson<'a> {
     pub config_file: &'a str,
     pub config_verification: &'a Option<String>,
     pub config_source: &'a Option<String>,
+    // What `modelatlas sync` reads, left out where it has not (schema_version 7).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub downloads: &'a Option<Downloads>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_modified: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub likes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub gated: &'a Option<String>,
 }
 
@@ -133,14 +143,15 @@ pub struct ParamsJson<'a> {
     pub checkpoint_source: &'a Option<String>,
     pub delta: Option<i64>,
     pub reconciliation: &'a Reconciliation,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub other_release: &'a Option<crate::graph::release::ReleaseNote>,
 }
 
 /// The architecture, folded: a block of like layers once (`repeat`, `{i}` in names, the indices
 /// `{i}` takes in `layers` as runs `[first, last, step]`), experts once (`copies`,
 /// `active_copies`), and each node as `[name, op, output shape, tensors]` with its tensors as
-/// `[name, shape]` (`[".weight", [4096, 4096]]`), plus the name of the tensor it is tied to where
-/// it is tied. A name that starts with a dot continues its parent's: a node's its section's, a
+/// `[name, shape]` (`[".bias", [4096]]`), plus the name of the tensor it is tied to where it is
+/// tied, and the node's own untied `.weight` as its shape alone (`[4096, 4096]`). A name that starts with a dot continues its parent's: a node's its section's, a
 /// tensor's its node's. Parameter counts follow: the product of the shapes, times `copies`, times
 /// `repeat`, untied tensors only.
 #[derive(Serialize)]
@@ -187,6 +198,9 @@ impl Serialize for NodeJson<'_> {
     }
 }
 
+/// The name a tensor written as its shape alone has.
+pub const WEIGHT: &str = ".weight";
+
 pub struct TensorJson<'a> {
     /// The tensor's name less the node's name when it starts with it, else the whole name.
     pub name: Cow<'a, str>,
@@ -197,6 +211,11 @@ pub struct TensorJson<'a> {
 impl Serialize for TensorJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
+        // The node's own `.weight`, untied (nearly every node's one tensor): its shape alone
+        // (schema_version 7).
+        if self.tied_to.is_none() && self.name == WEIGHT {
+            return self.shape.serialize(s);
+        }
         let mut seq = s.serialize_seq(Some(if self.tied_to.is_some() { 3 } else { 2 }))?;
         seq.serialize_element(&self.name)?;
         seq.serialize_element(self.shape)?;
@@ -265,13 +284,20 @@ fn structure<'a>(folded: &[Folded<'a>]) -> StructureJson<'a> {
 /// Per-node activations with each folded layer group's rows once: a row of `model.layers.{i}`
 /// stands for the same node in every layer of the group, `repeat` counting them all. Where the
 /// members' rows differ (they do not, the members' nodes being equal) they stay as they are.
-fn fold_rows<'a>(rows: &'a [NodeActivation], folded: Option<&[Folded]>) -> Cow<'a, [NodeActivation]> {
-    let Some(folded) = folded else { return Cow::Borrowed(rows) };
+/// With each row, the folded section whose node it is where its name is that section's name for
+/// the node (a `{i}` row of a folded group, a row of a section that does not fold).
+fn fold_rows<'a>(
+    rows: &'a [NodeActivation],
+    folded: Option<&[Folded]>,
+) -> (Cow<'a, [NodeActivation]>, Vec<Option<usize>>) {
+    let Some(folded) = folded else { return (Cow::Borrowed(rows), vec![None; rows.len()]) };
     let folding: Vec<bool> = folded.iter().map(|f| f.members.len() > 1 || f.name != f.section.name).collect();
-    if !folding.contains(&true) {
-        return Cow::Borrowed(rows);
-    }
     let members = Members::new(folded);
+    // A row of a section that does not fold keeps the graph's name, which is the section's.
+    let unfolded = |r: &NodeActivation| members.of(&r.name).filter(|(g, _)| !folding[*g]).map(|(g, _)| g);
+    if !folding.contains(&true) {
+        return (Cow::Borrowed(rows), rows.iter().map(unfolded).collect());
+    }
     let at: Vec<Option<(usize, usize)>> =
         rows.iter().map(|r| members.of(&r.name).filter(|(g, _)| folding[*g])).collect();
     // Each folding group's rows, member by member.
@@ -302,6 +328,7 @@ fn fold_rows<'a>(rows: &'a [NodeActivation], folded: Option<&[Folded]>) -> Cow<'
         })
         .collect();
     let mut out = Vec::with_capacity(rows.len());
+    let mut sections = Vec::with_capacity(rows.len());
     let mut done = vec![false; folded.len()];
     for (ri, row) in rows.iter().enumerate() {
         match at[ri] {
@@ -320,21 +347,70 @@ fn fold_rows<'a>(rows: &'a [NodeActivation], folded: Option<&[Folded]>) -> Cow<'
                         per_sample_bytes: first.per_sample_bytes,
                         saves: first.saves.clone(),
                     });
+                    sections.push(Some(g));
                 }
             }
-            _ => out.push(row.clone()),
+            hit => {
+                out.push(row.clone());
+                // A folding group's row that could not fold keeps its layer's name: no node of
+                // the folded section has it.
+                sections.push(if hit.is_some() { None } else { unfolded(row) });
+            }
         }
     }
-    Cow::Owned(out)
+    (Cow::Owned(out), sections)
+}
+
+/// Each row's node in the folded structure, `(section, node)`, where exactly one node has the
+/// row's name: in the row's section where [`fold_rows`] knows it, else in any.
+fn node_refs(
+    rows: &[NodeActivation],
+    sections: &[Option<usize>],
+    folded: &[Folded],
+) -> Vec<Option<(usize, usize)>> {
+    rows.iter()
+        .zip(sections)
+        .map(|(row, g)| {
+            let mut hits =
+                folded.iter().enumerate().filter(|(i, _)| g.is_none_or(|g| g == *i)).flat_map(|(i, f)| {
+                    f.section
+                        .nodes
+                        .iter()
+                        .enumerate()
+                        .filter(move |(_, n)| renamed(f, &n.name) == row.name.as_str())
+                        .map(move |(k, _)| (i, k))
+                });
+            match (hits.next(), hits.next()) {
+                (Some(hit), None) => Some(hit),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The rows of one attention's per-node activations, folded, with their nodes.
+fn activation_rows<'a>(
+    nodes: &'a [NodeActivation],
+    folded: Option<&[Folded]>,
+    base: Option<Cow<'a, [NodeActivation]>>,
+) -> ActivationRows<'a> {
+    let (rows, sections) = fold_rows(nodes, folded);
+    let at = folded.map_or_else(|| vec![None; rows.len()], |f| node_refs(&rows, &sections, f));
+    ActivationRows { rows, at, base }
 }
 
 #[derive(Serialize)]
 pub struct TrainingJson<'a> {
     pub method: &'static str,
     pub options: OptionsJson<'a>,
-    pub full: ModeTrainingJson<'a>,
-    pub lora: ModeTrainingJson<'a>,
-    pub qlora: ModeTrainingJson<'a>,
+    /// LoRA's (and QLoRA's) trainable parameters, the adapters; the full fine-tune trains
+    /// `params.derived`.
+    pub lora_params: u64,
+    /// Each mode's memory at batch 1 and the plan's length, item by item: `[weights, gradients,
+    /// optimizer states, activations, logits, loss transient, step transient]`.
+    pub full: BreakdownJson<'a>,
+    pub lora: BreakdownJson<'a>,
+    pub qlora: BreakdownJson<'a>,
     /// Every other recipe's full fine-tune, as phases aligned with `fit.modes[0].phases`.
     pub recipes: Vec<RecipeJson>,
     /// What autograd saves over the whole forward pass (no logits), with SDPA (null where the
@@ -342,37 +418,44 @@ pub struct TrainingJson<'a> {
     pub activations_sdpa: Option<Vec<Num>>,
     pub activations_eager: Vec<Num>,
     /// What autograd saves, node by node, with SDPA (with eager attention where the family has
-    /// no SDPA path), front-coded ([`ActivationRows`]).
+    /// no SDPA path), each naming its node of the structure ([`ActivationRows`]).
     pub activation_nodes: ActivationRows<'a>,
     /// The same with eager attention, where `activation_nodes` is SDPA's: a row equal to
     /// `activation_nodes[i]` is written as `i`; empty where the family has no SDPA path.
     pub activation_nodes_eager: ActivationRows<'a>,
 }
 
-/// Per-node activations as rows `[shared, rest of the name, repeat, per_token_bytes,
-/// per_token_sq_bytes, per_sample_bytes]`, trailing zeros left out: a row's name is the first
-/// `shared` characters of the previous row's name followed by `rest` (front coding; the first
-/// row's `shared` is 0), so the long common prefixes of a layer's nodes are written once. With
-/// a `base` list, a row equal to `base[i]` is written as the integer `i`.
+/// Per-node activations as rows `[section, node, repeat, per_token_bytes, per_token_sq_bytes,
+/// per_sample_bytes]`, trailing zeros left out, for a node of the structure
+/// (`structure.sections[section].nodes[node]`, schema_version 7), and `[name, repeat, ...]` for
+/// one that is not (an embedding's dropout, the rotary tables). With a `base` list, a row equal
+/// to `base[i]` is written as the integer `i`.
 pub struct ActivationRows<'a> {
     pub rows: Cow<'a, [NodeActivation]>,
+    /// Each row's `(section, node)` in the folded structure, where it is one of its nodes.
+    pub at: Vec<Option<(usize, usize)>>,
     pub base: Option<Cow<'a, [NodeActivation]>>,
 }
 
-/// One row, flat: `[shared, rest, repeat, figures...]`.
-struct Row {
-    shared: usize,
-    rest: String,
+/// One row, flat: `[section, node, repeat, figures...]` or `[name, repeat, figures...]`.
+struct Row<'a> {
+    node: Option<(usize, usize)>,
+    name: &'a str,
     repeat: u64,
     figures: Vec<Num>,
 }
 
-impl Serialize for Row {
+impl Serialize for Row<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
         let mut seq = s.serialize_seq(Some(3 + self.figures.len()))?;
-        seq.serialize_element(&self.shared)?;
-        seq.serialize_element(&self.rest)?;
+        match self.node {
+            Some((section, node)) => {
+                seq.serialize_element(&section)?;
+                seq.serialize_element(&node)?;
+            }
+            None => seq.serialize_element(self.name)?,
+        }
         seq.serialize_element(&self.repeat)?;
         for f in &self.figures {
             seq.serialize_element(f)?;
@@ -385,23 +468,18 @@ impl Serialize for ActivationRows<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
         let mut seq = s.serialize_seq(Some(self.rows.len()))?;
-        let mut prev = "";
-        for n in self.rows.iter() {
+        for (k, n) in self.rows.iter().enumerate() {
             if let Some(i) = self.base.as_ref().and_then(|b| b.iter().position(|x| same_row(x, n))) {
                 seq.serialize_element(&i)?;
-                prev = &n.name;
                 continue;
             }
-            // Shared characters, counted in chars and cut at a char boundary: names are UTF-8.
-            let shared = prev.chars().zip(n.name.chars()).take_while(|(a, b)| a == b).count();
-            let rest: String = n.name.chars().skip(shared).collect();
             let mut figures =
                 vec![Num(n.per_token_bytes), Num(n.per_token_sq_bytes), Num(n.per_sample_bytes)];
             while figures.last().is_some_and(|x| x.0 == 0.0) {
                 figures.pop();
             }
-            seq.serialize_element(&Row { shared, rest, repeat: n.repeat, figures })?;
-            prev = &n.name;
+            let node = self.at.get(k).copied().flatten();
+            seq.serialize_element(&Row { node, name: &n.name, repeat: n.repeat, figures })?;
         }
         seq.end()
     }
@@ -417,14 +495,6 @@ pub struct OptionsJson<'a> {
     pub lora_targets: &'a [String],
     pub transformers: Transformers,
     pub dropout: &'a Dropout,
-}
-
-#[derive(Serialize)]
-pub struct ModeTrainingJson<'a> {
-    pub trainable_params: u64,
-    /// Batch 1 at the plan's length, item by item: `[weights, gradients, optimizer states,
-    /// activations, logits, loss transient, step transient]`.
-    pub breakdown: BreakdownJson<'a>,
 }
 
 pub struct BreakdownJson<'a>(&'a Breakdown);
@@ -456,17 +526,19 @@ pub struct RecipeJson {
 pub struct ServingJson<'a> {
     pub kind: crate::family::ModelKind,
     pub quantised_params: u64,
-    /// `[precision, bits per parameter, bytes]`.
-    pub weights: Vec<(&'static str, Num, Num)>,
+    /// `[precision, bits per quantised parameter]`; the bytes are `2 × (params.derived −
+    /// quantised_params) + bits / 8 × quantised_params`.
+    pub weights: Vec<(&'static str, Num)>,
+    /// Null for an encoder; the bytes per token and at the context follow from the layout.
     pub kv: Option<KvJson<'a>>,
+    /// Only for an encoder.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub encoder_working_bytes_per_token: Option<u64>,
 }
 
 #[derive(Serialize)]
 pub struct KvJson<'a> {
     pub layout: &'a KvLayout,
-    pub bytes_per_token_bf16: u64,
-    pub bytes_at_context_bf16: u64,
 }
 
 #[derive(Serialize)]
@@ -479,11 +551,9 @@ pub struct FitJson<'a> {
 #[derive(Serialize)]
 pub struct ModeJson<'a> {
     pub id: &'static str,
+    /// The peak at batch 1 and the plan's length is the largest phase there (the first of
+    /// equals): no field of its own (schema_version 7).
     pub phases: Vec<PhaseJson<'a>>,
-    /// Allocated bytes at batch 1 and the plan's length (`torch.cuda.max_memory_allocated`).
-    #[serde(serialize_with = "num")]
-    pub batch1_peak_bytes: f64,
-    pub peak_phase: &'a str,
     /// The first card of the catalogue (smallest memory first) on which batch 1 fits.
     pub smallest_card: Option<SmallestJson<'a>>,
 }
@@ -553,7 +623,8 @@ pub struct LintJson<'a> {
     pub id: &'static str,
     pub severity: crate::estimate::lints::Severity,
     pub finding: &'a str,
-    /// Null where the fix is the rule's own, stated once on the method page (`#lint-<id>`).
+    /// Left out where the fix is the rule's own, stated once on the method page (`#lint-<id>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<&'a str>,
 }
 
@@ -563,10 +634,6 @@ fn same_row(a: &NodeActivation, b: &NodeActivation) -> bool {
         && a.per_token_bytes == b.per_token_bytes
         && a.per_token_sq_bytes == b.per_token_sq_bytes
         && a.per_sample_bytes == b.per_sample_bytes
-}
-
-fn mode_training(m: &crate::estimate::training::ModeTraining) -> ModeTrainingJson<'_> {
-    ModeTrainingJson { trainable_params: m.trainable_params, breakdown: BreakdownJson(&m.breakdown) }
 }
 
 fn phases(m: &MemoryModel) -> Vec<PhaseJson<'_>> {
@@ -583,8 +650,6 @@ fn fit_json<'a>(page: &'a ModelPage, fit: &'a FitView) -> FitJson<'a> {
             .map(|m| ModeJson {
                 id: m.id,
                 phases: phases(&m.model),
-                batch1_peak_bytes: m.batch1_peak_bytes,
-                peak_phase: &m.peak_phase,
                 smallest_card: fit.cards.iter().find_map(|c| {
                     let on = c.modes.iter().find(|cm| cm.mode == m.id)?;
                     (on.verdict != Verdict::DoesNotFit).then_some(SmallestJson {
@@ -617,7 +682,6 @@ impl ModelPage {
         ModelJson {
             schema_version: SCHEMA_VERSION,
             id: &p.id,
-            url: &p.url,
             family: &p.family,
             family_name: &p.family_name,
             derives_from: &p.derives_from,
@@ -663,9 +727,10 @@ impl ModelPage {
                     transformers: t.options.transformers,
                     dropout: &t.options.dropout,
                 },
-                full: mode_training(&t.full),
-                lora: mode_training(&t.lora),
-                qlora: mode_training(&t.qlora),
+                lora_params: t.lora.trainable_params,
+                full: BreakdownJson(&t.full.breakdown),
+                lora: BreakdownJson(&t.lora.breakdown),
+                qlora: BreakdownJson(&t.qlora.breakdown),
                 recipes: t
                     .recipes
                     .iter()
@@ -677,34 +742,25 @@ impl ModelPage {
                     .collect(),
                 activations_sdpa: t.activations_sdpa.as_ref().map(|a| terms(&a.coefficients())),
                 activations_eager: terms(&t.activations_eager.coefficients()),
-                activation_nodes: ActivationRows {
-                    rows: fold_rows(
-                        &t.activations_sdpa.as_ref().unwrap_or(&t.activations_eager).nodes,
-                        folded,
-                    ),
-                    base: None,
-                },
+                activation_nodes: activation_rows(
+                    &t.activations_sdpa.as_ref().unwrap_or(&t.activations_eager).nodes,
+                    folded,
+                    None,
+                ),
                 activation_nodes_eager: match t.activations_sdpa.as_ref() {
-                    Some(sdpa) => ActivationRows {
-                        rows: fold_rows(&t.activations_eager.nodes, folded),
-                        base: Some(fold_rows(&sdpa.nodes, folded)),
-                    },
-                    None => ActivationRows { rows: Cow::Borrowed(&[]), base: None },
+                    Some(sdpa) => activation_rows(
+                        &t.activations_eager.nodes,
+                        folded,
+                        Some(fold_rows(&sdpa.nodes, folded).0),
+                    ),
+                    None => ActivationRows { rows: Cow::Borrowed(&[]), at: vec![], base: None },
                 },
             }),
             serving: p.serving.as_ref().map(|s| ServingJson {
                 kind: s.kind,
                 quantised_params: s.quantised_params,
-                weights: s
-                    .weights
-                    .iter()
-                    .map(|w| (w.precision, Num(w.bits_per_param), Num(w.bytes)))
-                    .collect(),
-                kv: s.kv.as_ref().map(|k| KvJson {
-                    layout: &k.layout,
-                    bytes_per_token_bf16: k.bytes_per_token_bf16,
-                    bytes_at_context_bf16: k.bytes_at_context_bf16,
-                }),
+                weights: s.weights.iter().map(|w| (w.precision, Num(w.bits_per_param))).collect(),
+                kv: s.kv.as_ref().map(|k| KvJson { layout: &k.layout }),
                 encoder_working_bytes_per_token: s.encoder_working_bytes_per_token,
             }),
             fit: p.fit.as_ref().map(|f| fit_json(p, f)),

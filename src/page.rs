@@ -274,9 +274,9 @@ impl SiblingsView {
 #[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct ModelSummary {
     pub id: String,
+    /// The page's path from the site root; the Markdown twin and the JSON are the same path with
+    /// `.md` and `.json` for `.html` ([`twin`]), so the rows do not repeat them (schema 7).
     pub url: String,
-    pub json: String,
-    pub markdown: String,
     pub family: String,
     pub architecture: Option<String>,
     pub supported: bool,
@@ -292,10 +292,10 @@ pub struct ModelSummary {
     pub kv_heads: Option<u64>,
     pub vocab: Option<u64>,
     pub context: Option<u64>,
-    /// The smallest card on which batch 1 fits, per mode; null when none does.
+    /// The smallest card on which batch 1 fits, per mode; null when none does. Its memory is the
+    /// card's `memory_gb` in `cards.json` (also the name's last figure, "T4 16 GB"); schema 7 left
+    /// the copy (`smallest_card_gb`) out.
     pub smallest_card: SmallestCard,
-    /// The memory (decimal GB) of each `smallest_card`, so the index sorts by it (schema 2).
-    pub smallest_card_gb: SmallestCardGb,
     /// Searchable properties: "moe", "gqa", "mqa", "encoder", "decoder", "encoder-decoder"
     /// (schema 2).
     #[serde(deserialize_with = "known_tags")]
@@ -318,14 +318,6 @@ fn known_tags<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<&'static str
 }
 
 #[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
-pub struct SmallestCardGb {
-    pub full: Option<f64>,
-    pub lora: Option<f64>,
-    pub qlora: Option<f64>,
-    pub serve: Option<f64>,
-}
-
-#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct SmallestCard {
     pub full: Option<String>,
     pub lora: Option<String>,
@@ -336,9 +328,7 @@ pub struct SmallestCard {
 impl ModelPage {
     pub fn summary(&self) -> ModelSummary {
         let url = self.url.clone().unwrap_or_default();
-        let stem = url.strip_suffix(".html").unwrap_or(&url).to_string();
         let first = |f: fn(&CardFit) -> u64| self.cards.iter().find(|c| f(c) > 0).map(|c| c.card.clone());
-        let first_gb = |f: fn(&CardFit) -> u64| self.cards.iter().find(|c| f(c) > 0).map(|c| c.memory_gb);
         let mut tags = vec![];
         if self.params.as_ref().is_some_and(|p| p.active != p.derived) {
             tags.push("moe");
@@ -359,8 +349,6 @@ impl ModelPage {
         }
         ModelSummary {
             id: self.id.clone(),
-            json: format!("{stem}.json"),
-            markdown: format!("{stem}.md"),
             url,
             family: self.family.clone(),
             architecture: self.architecture.clone(),
@@ -382,13 +370,80 @@ impl ModelPage {
                 qlora: first(|c| c.qlora),
                 serve: first(|c| c.serve),
             },
-            smallest_card_gb: SmallestCardGb {
-                full: first_gb(|c| c.full),
-                lora: first_gb(|c| c.lora),
-                qlora: first_gb(|c| c.qlora),
-                serve: first_gb(|c| c.serve),
-            },
             tags,
         }
+    }
+}
+
+/// A page's twin from its URL: the Markdown (`ext` "md") or the JSON ("json") beside
+/// `models/org/name.html` is `models/org/name.md` / `.json` — the rule by which index rows and
+/// family rows leave those paths out (schema 7).
+pub fn twin(url: &str, ext: &str) -> String {
+    format!("{}.{ext}", url.strip_suffix(".html").unwrap_or(url))
+}
+
+/// A listed model's page from its ID, as the site writes it: `models/org/name.html`, and
+/// `models/_/name.html` for a legacy ID without an organisation ([`crate::model_id::ModelId`]'s
+/// `site_stem`) — the rule by which a family row leaves its `url` out (schema 7).
+pub fn page_url(id: &str) -> String {
+    if id.contains('/') { format!("models/{id}.html") } else { format!("models/_/{id}.html") }
+}
+
+/// One row of a family's JSON and page (schema 7): what the family page compares (the class, the
+/// dimensions, the derived count and the published one with their difference). The page is
+/// [`page_url`] of the ID; the rest of the model's summary (family, smallest cards, tags) is its
+/// row in `index.json`, one click away; `supported` is `derived` not being null.
+#[derive(Debug, Clone, Serialize)]
+pub struct FamilyRow {
+    pub id: String,
+    pub architecture: Option<String>,
+    pub derived: Option<u64>,
+    pub active: Option<u64>,
+    pub checkpoint: Option<u64>,
+    pub delta_pct: Option<f64>,
+    pub reconciliation: Option<Status>,
+    pub layers: Option<u64>,
+    pub hidden: Option<u64>,
+    pub heads: Option<u64>,
+    pub kv_heads: Option<u64>,
+    pub vocab: Option<u64>,
+    pub context: Option<u64>,
+}
+
+impl From<&ModelSummary> for FamilyRow {
+    fn from(m: &ModelSummary) -> Self {
+        FamilyRow {
+            id: m.id.clone(),
+            architecture: m.architecture.clone(),
+            derived: m.derived,
+            active: m.active,
+            checkpoint: m.checkpoint,
+            delta_pct: m.delta_pct,
+            reconciliation: m.reconciliation,
+            layers: m.layers,
+            hidden: m.hidden,
+            heads: m.heads,
+            kv_heads: m.kv_heads,
+            vocab: m.vocab,
+            context: m.context,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model_id::ModelId;
+
+    #[test]
+    fn the_rules_for_what_the_rows_leave_out_give_the_site_paths() {
+        for id in ["FacebookAI/xlm-roberta-base", "gpt2", "org/name.with.dots"] {
+            let stem = ModelId::parse(id).unwrap().site_stem();
+            assert_eq!(page_url(id), format!("{stem}.html"), "{id}");
+            assert_eq!(twin(&page_url(id), "md"), format!("{stem}.md"), "{id}");
+            assert_eq!(twin(&page_url(id), "json"), format!("{stem}.json"), "{id}");
+        }
+        // Only the final `.html` goes: an ID that holds ".html" keeps it.
+        assert_eq!(twin("models/o/a.html-b.html", "md"), "models/o/a.html-b.md");
     }
 }

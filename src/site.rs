@@ -20,9 +20,9 @@ use crate::manifest::Manifest;
 use crate::model_id::ModelId;
 use crate::output::{Leftovers, OutputError, SiteWriter};
 use crate::page::ModelPage;
-use crate::page::{ModelSummary, SCHEMA_VERSION, SiblingsView};
+use crate::page::{FamilyRow, ModelSummary, SiblingsView};
 use crate::plan::{PlanOptions, plan_with};
-use crate::render::{Badge, FamilyLink, FamilyView, IndexView, Renderer};
+use crate::render::{Badge, FamilyLink, FamilyView, IndexView, LIST_SCHEMA_VERSION, Renderer};
 use crate::source::ModelSource;
 
 /// How many siblings a model page lists; the family page has them all.
@@ -894,7 +894,7 @@ fn write_site_pages(
     for key in &keys {
         let info = family::info(key);
         let view = FamilyView {
-            schema_version: SCHEMA_VERSION,
+            schema_version: LIST_SCHEMA_VERSION,
             key: key.clone(),
             name: family_link(key, &keys).name,
             supported: info.is_some(),
@@ -905,7 +905,7 @@ fn write_site_pages(
                 .filter(|f| f.derives_from == Some(key.as_str()))
                 .map(|f| family_link(f.key, &keys))
                 .collect(),
-            models: built.iter().filter(|m| &m.family == key).cloned().collect(),
+            models: built.iter().filter(|m| &m.family == key).map(FamilyRow::from).collect(),
         };
         let input = digest_json(&[build_key.as_bytes()], &view)?;
         pages.group(&format!("family {key}"), input, || {
@@ -918,7 +918,7 @@ fn write_site_pages(
         })?;
     }
     let index = std::sync::Arc::new(IndexView {
-        schema_version: SCHEMA_VERSION,
+        schema_version: LIST_SCHEMA_VERSION,
         title: manifest.site.title.clone(),
         cards: crate::estimate::cards::builtin().iter().map(|c| c.name.clone()).collect(),
         families: keys.iter().map(|k| family_link(k, &keys)).collect(),
@@ -976,10 +976,10 @@ mod tests {
 
     fn summary(id: &str, derived: Option<u64>) -> ModelSummary {
         serde_json::from_value(serde_json::json!({
-            "id": id, "url": "", "json": "", "markdown": "", "family": "f", "architecture": null,
+            "id": id, "url": "", "family": "f", "architecture": null,
             "supported": true, "derived": derived, "active": derived, "checkpoint": null,
             "delta_pct": null, "reconciliation": null, "layers": null, "hidden": null, "heads": null,
-            "kv_heads": null, "vocab": null, "context": null, "smallest_card": {}, "smallest_card_gb": {},
+            "kv_heads": null, "vocab": null, "context": null, "smallest_card": {},
             "tags": [],
         }))
         .unwrap()

@@ -7,16 +7,39 @@
 // bands on that figure. The largest batch per card is the same bound the fit table's is.
 (function () {
   "use strict";
+  var me = document.currentScript;
+  var out = document.getElementById("calc-out");
+  if (!out) return;
+  // A site's page names the model's JSON on this script and leaves the form to it (without the
+  // script it would be inputs that answer nothing); a page the planner made has both.
   var form = document.getElementById("calc");
-  if (!form) return;
+  if (!form) {
+    form = document.createElement("form");
+    form.id = "calc";
+    form.className = "calc";
+    form.hidden = true;
+    out.before(form);
+  }
+  var json = form.getAttribute("data-json") || (me && me.getAttribute("data-json"));
   var inline = document.getElementById("calc-data");
+  // The site's cards (static/cards.js, beside this script): a site's page loads only this script,
+  // which loads them first.
+  function withCards() {
+    return new Promise(function (done) {
+      if (window.modelatlasCards || !me) return done();
+      var s = document.createElement("script");
+      s.src = me.src.replace(/calc\.js([?#].*)?$/, "cards.js");
+      s.onload = s.onerror = function () { done(); };
+      document.head.appendChild(s);
+    });
+  }
   // A page the planner made carries its data inline; a site's page leaves it in the model's own
   // JSON (`fit.modes`, `training.recipes`), fetched once, so the page does not weigh it twice.
   if (inline) {
     start(JSON.parse(inline.textContent));
-  } else if (form.getAttribute("data-json") && window.fetch) {
-    fetch(form.getAttribute("data-json"))
-      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+  } else if (json && window.fetch) {
+    Promise.all([fetch(json), withCards()])
+      .then(function (got) { var r = got[0]; if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (doc) { start(fromModelJson(doc)); })
       .catch(function () {
         document.getElementById("calc-out").textContent +=
@@ -145,6 +168,13 @@
   }
   data.k.forEach(function (c) { option(el("calc-card"), c[0], c[1], c[0] === "a100-80gb"); });
   el("calc").hidden = false;
+  // The per-card table's place, after the answer (a site's page leaves it out: it holds nothing
+  // without this script).
+  if (!el("calc-cards")) {
+    var cards = document.createElement("div");
+    cards.id = "calc-cards";
+    el("calc-out").after(cards);
+  }
 
   function cell(row, tag, text, cls) {
     var c = document.createElement(tag);

@@ -21,10 +21,15 @@
   var wasm = null, urls = [], planned = 0;
   var FIELDS = ["recipe", "attention", "lora-rank", "lora-targets", "epochs", "samples", "batch"];
 
+  // The site ships each module gzipped in base64 (src/planner_assets.rs): the browser's own
+  // DecompressionStream restores it, from file:// too (no fetch).
   function instantiate(b64) {
     var bin = atob(b64 || ""), bytes = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return WebAssembly.instantiate(bytes, {}).then(function (r) {
+    var gunzipped = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip")));
+    return gunzipped.arrayBuffer().then(function (module) {
+      return WebAssembly.instantiate(module, {});
+    }).then(function (r) {
       var m = r.instance.exports;
       m.ma_init();
       return m;

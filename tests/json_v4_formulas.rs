@@ -197,24 +197,19 @@ fn the_largest_batch_on_every_card_computed_from_the_json_and_cards_json_is_what
 /// (name, repeat, per_token, per_token_sq, per_sample).
 type Node = (String, u64, f64, f64, f64);
 
-/// Front-coded rows `[shared, rest, repeat, per_token, per_token_sq, per_sample]`, trailing
-/// zeros left out, an integer `i` standing for `base[i]`, back to [`Node`]s.
-fn decode(rows: &Value, base: &[Node]) -> Vec<Node> {
-    let mut prev = String::new();
+/// Rows `[section, node, repeat, per_token, per_token_sq, per_sample]` (a node of the
+/// structure) or `[name, repeat, ...]`, trailing zeros left out, an integer `i` standing for
+/// `base[i]`, back to [`Node`]s.
+fn decode(json: &Value, rows: &Value, base: &[Node]) -> Vec<Node> {
     rows.as_array()
         .unwrap()
         .iter()
         .map(|r| {
             if let Some(i) = r.as_u64() {
-                let row = base[i as usize].clone();
-                prev = row.0.clone();
-                return row;
+                return base[i as usize].clone();
             }
-            let r = r.as_array().unwrap();
-            let shared = r[0].as_u64().unwrap() as usize;
-            let name: String = prev.chars().take(shared).chain(r[1].as_str().unwrap().chars()).collect();
-            prev = name.clone();
-            (name, r[2].as_u64().unwrap(), term(&r[3..], 0), term(&r[3..], 1), term(&r[3..], 2))
+            let (name, r) = common::json_activation_row(json, r);
+            (name, r[0].as_u64().unwrap(), term(&r[1..], 0), term(&r[1..], 1), term(&r[1..], 2))
         })
         .collect()
 }
@@ -265,8 +260,10 @@ fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
         ]) {
             let ph = phases(mode);
             let peak = ph.iter().map(|t| allocated(t, 1.0, seq)).fold(0.0, f64::max);
-            assert_eq!(peak, f(&mode["batch1_peak_bytes"]), "{id} {}", mode["id"]);
             assert_eq!(peak, v3.batch1_bytes, "{id} {}", mode["id"]);
+            // schema_version 7: the peak's phase is the first of the largest.
+            let at = ph.iter().position(|t| allocated(t, 1.0, seq) == peak).unwrap();
+            assert_eq!(mode["phases"][at][0], v3.peak_phase.as_str(), "{id} {}", mode["id"]);
             let workspaces = if mode["id"] == "serve" { 1.0 } else { f(&cards["training_workspaces"]) };
             let reserved = peak * k + workspaces * hopper;
             assert!((reserved - v3.batch1_reserved_bytes).abs() <= 1e-9 * reserved, "{id} {}", mode["id"]);
@@ -288,7 +285,7 @@ fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
         // The per-node lists, front-coded, decode to the page's; in the eager list an integer is
         // that row of the first.
         let sdpa = training.activations_sdpa.as_ref();
-        let base = decode(&json["training"]["activation_nodes"], &[]);
+        let base = decode(&json, &json["training"]["activation_nodes"], &[]);
         let want = |nodes: &[modelatlas::estimate::training::NodeActivation]| -> Vec<Node> {
             nodes
                 .iter()
@@ -310,7 +307,7 @@ fn v3s_peaks_reserved_figures_and_recipe_peaks_follow_from_the_json_phases() {
         };
         same(base.clone(), want(&sdpa.unwrap_or(&training.activations_eager).nodes), "");
         if sdpa.is_some() {
-            let eager = decode(&json["training"]["activation_nodes_eager"], &base);
+            let eager = decode(&json, &json["training"]["activation_nodes_eager"], &base);
             same(eager, want(&training.activations_eager.nodes), ": eager");
         } else {
             assert!(json["training"]["activation_nodes_eager"].as_array().unwrap().is_empty());
@@ -411,16 +408,9 @@ fn fsdp_plans_cost_per_card_and_serving_rates_follow_from_the_json_and_cards_jso
                         n[3].as_array()
                             .unwrap()
                             .iter()
-                            .filter(|t| t.as_array().unwrap().len() == 2)
-                            .map(|t| {
-                                copies
-                                    * t[1]
-                                        .as_array()
-                                        .unwrap()
-                                        .iter()
-                                        .map(|d| d.as_u64().unwrap())
-                                        .product::<u64>()
-                            })
+                            .map(common::json_tensor)
+                            .filter(|(_, _, tied)| tied.is_none())
+                            .map(|(_, shape, _)| copies * shape.iter().product::<u64>())
                             .sum::<u64>()
                     })
                     .sum();
@@ -433,7 +423,9 @@ fn fsdp_plans_cost_per_card_and_serving_rates_follow_from_the_json_and_cards_jso
                 json["fit"]["modes"].as_array().unwrap().iter().find(|m| m["id"] == multi.mode).unwrap();
             let card = card_list(&cards).into_iter().find(|c| c.json["id"] == multi.card.as_str()).unwrap();
             let runtime = if multi.mode == "serve" { card.runtime_serving } else { card.runtime_training };
-            let peak = f(&mode["batch1_peak_bytes"]);
+            // The batch-1 allocated peak: the largest phase at batch 1 and the plan's length.
+            let seq = json["fit"]["seq_len"].as_f64().unwrap();
+            let peak = phases(mode).iter().map(|t| allocated(t, 1.0, seq)).fold(0.0, f64::max);
             let budget = f(&cards["fit_share"]) * card.bytes;
             let n = (2..=layers.min(max_cards)).find(|n| {
                 let stage = layers.div_ceil(*n) as f64;
@@ -499,9 +491,32 @@ fn vllms_view_of_every_card_follows_from_the_kv_layout_and_cards_json() {
             own + cross + recurrent
         };
         let context = u(&json["config"]["context"]);
-        let weights = f(&json["serving"]["weights"][0][2]);
+        // schema_version 7: a precision's bytes are 2 x (derived - quantised) + bits / 8 x
+        // quantised; the KV cache's bytes at the context 2 x values(context), per token 2 x the
+        // values while no window is full (cross-attention's where its length follows the
+        // sequence's).
+        let serving = page.serving.as_ref().unwrap();
+        let (derived, quantised) = (f(&json["params"]["derived"]), f(&json["serving"]["quantised_params"]));
+        for (row, on_page) in json["serving"]["weights"].as_array().unwrap().iter().zip(&serving.weights) {
+            assert_eq!(row[0], on_page.precision, "{id}");
+            assert_eq!(2.0 * (derived - quantised) + f(&row[1]) / 8.0 * quantised, on_page.bytes, "{id}");
+        }
         assert_eq!(json["serving"]["weights"][0][0], "bf16");
-        assert_eq!(values(context) * 2, u(&kv["bytes_at_context_bf16"]), "{id}");
+        let weights = 2.0 * (derived - quantised) + f(&json["serving"]["weights"][0][1]) / 8.0 * quantised;
+        let kv_page = serving.kv.as_ref().unwrap();
+        assert_eq!(values(context) * 2, kv_page.bytes_at_context_bf16, "{id}");
+        let per_token: u64 = layout["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| u(&g["layers"]) * u(&g["values_per_token"]))
+            .sum::<u64>()
+            + if layout["cross_fixed_len"].is_null() {
+                u(&layout["cross"]["layers"]) * u(&layout["cross"]["values_per_token"])
+            } else {
+                0
+            };
+        assert_eq!(2 * per_token, kv_page.bytes_per_token_bf16, "{id}");
         for card in card_list(&cards) {
             let card_id = card.json["id"].as_str().unwrap();
             let on_page = fit.cards.iter().find(|r| r.card == card_id).unwrap().vllm.as_ref().unwrap();
@@ -587,14 +602,13 @@ fn the_parameter_breakdown_and_the_ties_follow_from_the_folded_structure() {
                 let node_name = full(node[0].as_str().unwrap(), name);
                 let copies = node.get(4).map_or(1, |c| c.as_u64().unwrap());
                 for t in node[3].as_array().unwrap() {
-                    let t = t.as_array().unwrap();
-                    let tensor = full(t[0].as_str().unwrap(), &node_name);
-                    if let Some(to) = t.get(2) {
-                        tied.push((tensor, to.as_str().unwrap().to_string()));
+                    let (t_name, shape, tied_to) = common::json_tensor(t);
+                    let tensor = full(&t_name, &node_name);
+                    if let Some(to) = tied_to {
+                        tied.push((tensor, to));
                         continue;
                     }
-                    each += copies
-                        * t[1].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).product::<u64>();
+                    each += copies * shape.iter().product::<u64>();
                 }
             }
             let repeat = section["repeat"].as_u64().unwrap();

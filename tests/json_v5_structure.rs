@@ -51,8 +51,9 @@ fn section_params(s: &Value) -> u64 {
                     .as_array()
                     .unwrap()
                     .iter()
-                    .filter(|t| t.as_array().unwrap().len() == 2)
-                    .map(|t| t[1].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).product::<u64>())
+                    .map(common::json_tensor)
+                    .filter(|(_, _, tied)| tied.is_none())
+                    .map(|(_, shape, _)| shape.iter().product::<u64>())
                     .sum::<u64>()
         })
         .sum();
@@ -197,14 +198,19 @@ fn the_five_models_with_unlike_layers_write_each_kind_of_layer_once() {
             names.iter().all(|n| !n.starts_with("model.layers.") || n == "model.layers.{i}"),
             "{id}: {names:?}"
         );
-        // Front-coded rows: the previous name's first `shared` characters, then `rest`.
-        let mut prev = String::new();
+        // A row names a node of the structure (`[section, node, ...]`) or itself; a node's row
+        // in a section of like layers stands for the node in each of them (schema_version 7: two
+        // sections of one name are told apart by the row's section, so its repeat is that one's).
         for r in json["training"]["activation_nodes"].as_array().unwrap() {
-            let shared = r[0].as_u64().unwrap() as usize;
-            let name: String = prev.chars().take(shared).chain(r[1].as_str().unwrap().chars()).collect();
+            let (name, rest) = common::json_activation_row(&json, r);
             let after = name.strip_prefix("model.layers.").unwrap_or("{");
             assert!(after.starts_with('{'), "{id}: the activation row {name} names a layer by its index");
-            prev = name;
+            if let Some(section) = r[0].as_u64() {
+                let section = &json["structure"]["sections"][section as usize];
+                if section.get("layers").is_some() {
+                    assert_eq!(rest[0], section["repeat"], "{id}: {name}");
+                }
+            }
         }
         let bytes = serde_json::to_string(&json).unwrap().len();
         assert!(bytes < 20_000, "{id}: {bytes} bytes of JSON");

@@ -48,14 +48,30 @@ fn the_markdown_twin_of_llama_2_7b_fits_in_2_5_kb_with_the_answer_and_links_to_t
 #[test]
 fn the_model_page_has_the_answer_and_one_fit_table_no_chart_and_its_details_closed() {
     let html = Renderer::new().model(&llama_2_7b(), &site(), "../../").unwrap().html;
-    // Two tables: the answer on top and the fit table; the per-card tables are the calculator's.
-    assert_eq!(html.matches("<table").count(), 2, "{html}");
+    // Three tables: the answer on top, the fit table and, folded, what makes up each peak; the
+    // per-card tables are the calculator's.
+    assert_eq!(html.matches("<table").count(), 3, "{html}");
     assert!(html.contains(r#"<table class="glance-modes">"#) && html.contains(r#"<table class="fit">"#));
+    let makeup =
+        &html[html.find("<summary>What makes up each peak at batch 1</summary>").expect("make-up")..];
+    let makeup = &makeup[..makeup.find("</details>").unwrap()];
+    // A column per mode, a row per item (narrow enough for a phone): Llama 2 peaks at its logits
+    // and loss in training, which name the phase, and keeps a KV cache when serving.
+    assert!(makeup.contains("<tr><th>Item<th>Full<th>LoRA<th>QLoRA<th>Serve\n"), "{makeup}");
+    for item in ["Weights", "Gradients", "Optimizer states", "Activations", "Logits and loss", "KV cache"] {
+        assert!(makeup.contains(&format!("<tr><th>{item}<td>")), "{item}: {makeup}");
+    }
+    // Its 6,738,415,616 parameters (transformers' count on the meta device) as fp32 master
+    // weights in the full fine-tune, 4 x 6,738,415,616 = 26.95 GB, and in bf16 to serve, 13.48 GB.
+    assert!(makeup.contains("<tr><th>Weights<td>27.0 GB<td>"), "{makeup}");
+    assert!(makeup.contains("<td>13.5 GB<tr><th>Gradients<td>"), "{makeup}");
     assert!(!html.contains("<svg"), "no chart");
     let details = html.matches("<details").count();
     assert!(details >= 3 && !html.contains("<details open"), "{details} collapsed parts");
-    // The form is the script's: without it, the page says what the table below answers instead.
-    assert!(html.contains(r#"<form id="calc" class="calc" hidden data-json="Llama-2-7b-hf.json"></form>"#));
+    // The form is the script's, which reads the model's JSON named on it: without the script, the
+    // page says what the table below answers instead.
+    assert!(!html.contains("<form"), "{html}");
+    assert!(html.contains(r#"<script src="../../static/calc.js" data-json="Llama-2-7b-hf.json"></script>"#));
     assert!(html.contains("The calculator needs JavaScript"));
     // Links are written with plain slashes, not `&#x2f;`.
     assert!(!html.contains("&#x2f;") && html.contains(r#"href="../../method.html"#));
@@ -67,8 +83,9 @@ fn cards_that_agree_in_every_mode_share_one_fit_row() {
     // (430 MiB, Ampere and Ada) and the same cuBLAS workspace (pre-Hopper): every figure of a model
     // is the same on the three, so the fit table says it once.
     let html = Renderer::new().model(&llama_2_7b(), &site(), "../../").unwrap().html;
-    assert!(html.contains("<th>RTX 4090, L4, A10G 24 GB</th>"), "{html}");
-    assert!(!html.contains("<th>L4 24 GB</th>"));
+    // (A cell's end tag is implied by the next cell.)
+    assert!(html.contains("<th>RTX 4090, L4, A10G 24 GB<td"), "{html}");
+    assert!(!html.contains("<th>L4 24 GB<"));
 }
 
 #[test]
@@ -84,7 +101,13 @@ fn every_page_reads_the_sites_cards_once_from_cards_js() {
     let inline = renderer.model(&planned, &site(), "../../").unwrap().html;
     assert!(calc_data(&inline)["k"].is_null(), "no per-page cards");
     assert!(!inline.contains("data-json"));
-    assert!(whole.contains(
+    // calc.js loads static/cards.js beside it, so a site's page names only the one script; the
+    // planner's page names both.
+    assert!(
+        whole.contains(r#"<script src="../../static/calc.js" data-json="#) && !whole.contains("cards.js")
+    );
+    assert!(include_str!("../static/calc.js").contains(r#""cards.js""#));
+    assert!(inline.contains(
         r#"<script src="../../static/cards.js"></script><script src="../../static/calc.js"></script>"#
     ));
     let js = modelatlas::render::cards_js(modelatlas::estimate::cards::builtin()).unwrap();

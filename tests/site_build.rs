@@ -55,7 +55,7 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
             .unwrap();
     let text = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.json")).unwrap();
     assert!(
-        text.starts_with("{\"schema_version\":6,"),
+        text.starts_with("{\"schema_version\":7,"),
         "schema_version comes first, and the JSON is compact"
     );
     for key in ["id", "family", "architecture", "fit", "training", "structure", "lints"] {
@@ -75,6 +75,20 @@ fn the_site_has_three_files_per_model_and_the_index_family_and_method_pages() {
     let recipes: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("recipes.json")).unwrap()).unwrap();
     assert_eq!(recipes["recipes"][0]["id"], json["training"]["options"]["recipe"]);
+    // A model's feed with no entry yet: id, title, updated and the self link, no author (RFC 4287
+    // asks for one only where an entry lacks its own) and no XML declaration (UTF-8 is the default).
+    let atom = std::fs::read_to_string(out.join("models/FacebookAI/xlm-roberta-base.atom")).unwrap();
+    assert!(!atom.contains("<entry>"), "{atom}");
+    assert!(atom.starts_with("<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"), "{atom}");
+    assert!(!atom.contains("<author>"), "{atom}");
+    for part in [
+        "<title>FacebookAI/xlm-roberta-base: what changed upstream</title>",
+        "/models/FacebookAI/xlm-roberta-base.atom</id>",
+        "<link rel=\"self\" href=\"",
+        "<updated>1970-01-01T00:00:00Z</updated>",
+    ] {
+        assert!(atom.contains(part), "{part} missing: {atom}");
+    }
 }
 
 #[test]
@@ -542,4 +556,107 @@ fn provenance_lines_are_short_and_the_full_citations_are_folded_into_a_sources_d
     let gpt2 = text_of(&gpt2[gpt2.find("<h2 id=\"sources\">").unwrap()..]);
     assert!(gpt2.contains("Checkpoint, 137,022,720 scalars: huggingface/safetensors@24b0b28"), "{gpt2}");
     assert!(gpt2.contains("metadata_parsing.mdx@24b0b2857fef49be734b9ab72ce97c09bb25f5b9"), "{gpt2}");
+}
+
+/// schema_version 7: the listings leave out what a rule derives, and the rule holds for every row
+/// of the shipped site (the README, "schema_version 7 (what changed from 6)"): a row's twins are its
+/// `url` with `.md` / `.json`, a smallest card's memory is the card's `memory_gb` in `cards.json`,
+/// a family row's page is `page_url` of its ID and its other fields are the index row's.
+#[test]
+fn every_field_the_listings_leave_out_follows_from_the_rule_the_readme_states() {
+    use modelatlas::page::{page_url, twin};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_repo_site(&out);
+    let read = |rel: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(out.join(rel)).unwrap()).unwrap()
+    };
+    let index = read("index.json");
+    assert_eq!(index["schema_version"], 7);
+    let cards = read("cards.json");
+    let memory_of = |name: &str| {
+        cards["cards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == name)
+            .map(|c| c["memory_gb"].as_f64().unwrap())
+    };
+    let rows = index["models"].as_array().unwrap();
+    assert!(rows.len() >= 29, "{} rows", rows.len());
+    let mut cards_seen = 0;
+    for row in rows {
+        let (id, url) = (row["id"].as_str().unwrap(), row["url"].as_str().unwrap());
+        for gone in ["json", "markdown", "smallest_card_gb"] {
+            assert!(row.get(gone).is_none(), "{id}: {gone} is back");
+        }
+        assert_eq!(url, page_url(id), "{id}");
+        // The twins by the rule are the model's files, and the JSON is the model's.
+        assert!(out.join(twin(url, "md")).is_file(), "{id}: {}", twin(url, "md"));
+        let model = read(&twin(url, "json"));
+        assert_eq!(model["id"], id);
+        // The model JSON (v7) leaves its url to the same rule.
+        assert!(model.get("url").is_none(), "{id}");
+        // Each smallest card is a card of the catalogue; its memory is the name's last figure.
+        for mode in ["full", "lora", "qlora", "serve"] {
+            let Some(name) = row["smallest_card"][mode].as_str() else { continue };
+            let gb = memory_of(name).unwrap_or_else(|| panic!("{id}: {name} is not in cards.json"));
+            let figure: f64 =
+                name.strip_suffix(" GB").and_then(|n| n.rsplit(' ').next()).unwrap().parse().unwrap();
+            assert_eq!(figure, gb, "{id}: {name}");
+            cards_seen += 1;
+        }
+    }
+    assert!(cards_seen > 50, "{cards_seen} smallest cards checked");
+    // A family row is the index row's compared fields; family is the file's key, supported is
+    // derived not being null.
+    let mut family_rows = 0;
+    for f in index["families"].as_array().unwrap() {
+        let Some(url) = f["url"].as_str() else { continue };
+        let family = read(&twin(url, "json"));
+        assert_eq!(family["schema_version"], 7);
+        for fam_row in family["models"].as_array().unwrap() {
+            let row = rows.iter().find(|r| r["id"] == fam_row["id"]).expect("listed in index.json");
+            assert_eq!(row["family"], family["key"]);
+            assert_eq!(row["supported"], serde_json::Value::Bool(!fam_row["derived"].is_null()));
+            let fields = fam_row.as_object().unwrap();
+            assert_eq!(fields.len(), 13, "{fam_row}");
+            for (k, v) in fields {
+                assert_eq!(&row[k], v, "{}: {k}", row["id"]);
+            }
+            family_rows += 1;
+        }
+    }
+    assert_eq!(family_rows, rows.len(), "every model is in its family's file once");
+}
+
+/// The index and family tables carry every figure once, without the markup that carried nothing.
+#[test]
+fn the_index_and_family_tables_omit_optional_end_tags_and_keep_every_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("site");
+    build_repo_site(&out);
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let body = &index[index.find("<tbody>").unwrap()..index.find("</tbody>").unwrap()];
+    assert!(!body.contains("</td>") && !body.contains("</tr>") && !body.contains("class=\"num\""), "{body}");
+    // xlm-roberta-base: 278,295,186 parameters (asserted in
+    // `the_site_has_three_files_per_model_and_the_index_family_and_method_pages`); its config.json
+    // (hub/) has max_position_embeddings 514, 12 layers of hidden size 768 and 12 heads, a
+    // vocabulary of 250,002 and the class XLMRobertaForMaskedLM.
+    let row = body.lines().find(|l| l.contains(">FacebookAI/xlm-roberta-base<")).unwrap();
+    assert!(row.contains("<td><span title=\"278,295,186\">278M</span><td>514<td>"), "{row}");
+    // Mixtral's class and active count (12.9B: 2 of 8 experts, as Mistral publishes it) are
+    // searchable; its exact total is the count cell's title, not a second copy in data-s.
+    let mixtral = body.lines().find(|l| l.contains(">mistralai/Mixtral-8x7B-v0.1<")).unwrap();
+    assert!(mixtral.starts_with("<tr data-s=\"mixtralforcausallm 12.9b\"><th>"), "{mixtral}");
+    let family = std::fs::read_to_string(out.join("families/xlm-roberta.html")).unwrap();
+    let body = &family[family.find("<tbody>").unwrap()..family.find("</tbody>").unwrap()];
+    assert!(!body.contains("</td>") && !body.contains("<code>"), "{body}");
+    let row = body.lines().find(|l| l.contains(">FacebookAI/xlm-roberta-base<")).unwrap();
+    assert!(
+        row.contains(
+            "<td>XLMRobertaForMaskedLM<td>12<td>768<td>12<td>12<td>250,002<td>514<td>278,295,186<td>"
+        ),
+        "{row}"
+    );
 }

@@ -643,6 +643,8 @@ fn a_synced_snapshot_builds_pages_with_change_sections_feeds_and_schema_valid_js
     assert_eq!(atom.matches("<entry>").count(), 1);
     assert!(atom.contains("<updated>2026-03-01T00:00:00.000Z</updated>"));
     assert!(atom.contains("Longer &lt;context&gt;"));
+    // Its entry has no author of its own, so the feed names one (RFC 4287 4.1.1).
+    assert!(atom.contains("<author><name>t</name></author>"), "{atom}");
     let all = std::fs::read_to_string(site.join("changes.atom")).unwrap();
     assert_eq!(all.matches("<entry>").count(), 1);
     let recent = std::fs::read_to_string(site.join("changes.html")).unwrap();

@@ -13,6 +13,8 @@ pub fn register(env: &mut Environment<'static>) {
     env.add_filter("usd", |n: f64| usd(n));
     env.add_filter("fig", |n: f64| sig3(n));
     env.add_filter("xml", |s: String| xml(&s));
+    env.add_filter("twin", |url: String, ext: String| crate::page::twin(&url, &ext));
+    env.add_filter("page_url", |id: String| crate::page::page_url(&id));
     // Each returns finished Markdown, so the Markdown auto-escape must not escape it again.
     env.add_filter("md_code", |s: String| Value::from_safe_string(md_code(&s)));
     env.add_filter("md_code_cell", |s: String| Value::from_safe_string(md_code_cell(&s)));

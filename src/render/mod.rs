@@ -14,7 +14,7 @@ use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value, context};
 use serde::Serialize;
 
 use crate::manifest::SiteSettings;
-use crate::page::{ModelPage, ModelSummary, SiblingsView};
+use crate::page::{FamilyRow, ModelPage, ModelSummary, SiblingsView};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
@@ -365,7 +365,13 @@ impl Renderer {
             "llms.txt" => "llms.txt.j2",
             other => other,
         };
-        let ctx = context! { index => IndexObject::value(view), site => Serde(site), root => root };
+        // The model JSON's schema version: llms.txt names it.
+        let ctx = context! {
+            index => IndexObject::value(view),
+            site => Serde(site),
+            root => root,
+            model_schema_version => crate::page::SCHEMA_VERSION,
+        };
         self.env
             .get_template(template)
             .and_then(|t| t.render_captured_to(ctx, out))
@@ -725,7 +731,7 @@ struct PageView {
     /// at the plan's length and the verdict.
     fit: Vec<FitRow>,
     /// Per mode, what holds memory at the batch-1 peak (the items of the phase that sets it).
-    makeup: Vec<Makeup>,
+    makeup: Makeup,
     /// Weights per precision: (precision, bytes).
     weights: Vec<(&'static str, f64)>,
     kv_per_token: Option<u64>,
@@ -801,11 +807,50 @@ struct FitRow {
     cells: Vec<(u64, crate::estimate::fit::Verdict)>,
 }
 
+/// What holds memory at each mode's batch-1 peak, as a table narrow enough for a phone: a column
+/// per mode, a row per item some mode holds (in `MAKEUP_ITEMS` order).
 #[derive(Debug, Serialize)]
 struct Makeup {
-    name: &'static str,
-    phase: String,
-    items: Vec<(&'static str, f64)>,
+    /// Per mode: its name and the phase that sets its peak, where its last item does not already
+    /// name it.
+    modes: Vec<(&'static str, Option<String>)>,
+    /// Per item: its name and the bytes per mode; null where the mode holds no such item.
+    rows: Vec<(&'static str, Vec<Option<f64>>)>,
+}
+
+/// The items, in the order the make-up table gives them.
+const MAKEUP_ITEMS: [&str; 8] = [
+    "weights",
+    "gradients",
+    "optimizer states",
+    "optimizer step",
+    "activations",
+    "logits and loss",
+    "KV cache",
+    "forward pass",
+];
+
+/// A mode's peak: its name, the phase that sets it and what holds memory then (item, bytes).
+type ModePeak = (&'static str, String, Vec<(&'static str, f64)>);
+
+fn makeup_table(modes: Vec<ModePeak>) -> Makeup {
+    let rows = MAKEUP_ITEMS
+        .into_iter()
+        .filter(|item| modes.iter().any(|(_, _, items)| items.iter().any(|i| i.0 == *item)))
+        .map(|item| {
+            (
+                item,
+                modes.iter().map(|(_, _, items)| items.iter().find(|i| i.0 == item).map(|i| i.1)).collect(),
+            )
+        })
+        .collect();
+    let modes = modes
+        .into_iter()
+        .map(|(name, phase, items)| {
+            (name, (name != "Serve" && items.last().is_none_or(|i| i.0 != phase)).then_some(phase))
+        })
+        .collect();
+    Makeup { modes, rows }
 }
 
 #[derive(Debug, Serialize)]
@@ -868,9 +913,9 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
     let pv = page.params.as_ref();
     let t = page.training.as_ref();
     let sv = page.serving.as_ref();
-    let mut makeup: Vec<Makeup> = t
+    let mut makeup: Vec<ModePeak> = t
         .map(|t| {
-            [("Full fine-tune", &t.full), ("LoRA", &t.lora), ("QLoRA", &t.qlora)]
+            [("Full", &t.full), ("LoRA", &t.lora), ("QLoRA", &t.qlora)]
                 .into_iter()
                 .map(|(name, m)| {
                     let b = &m.breakdown;
@@ -889,7 +934,7 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
                         }
                     }
                     items.retain(|(_, x)| *x > 0.0);
-                    Makeup { name, phase: m.peak_phase.clone(), items }
+                    (name, m.peak_phase.clone(), items)
                 })
                 .collect()
         })
@@ -897,12 +942,13 @@ fn view(page: &ModelPage, folded: Option<&[crate::graph::fold::Folded]>) -> Valu
     if let (Some(sv), Some(serve)) = (sv, fit.modes.iter().find(|m| m.id == "serve")) {
         let weights = sv.weights.iter().find(|w| w.precision == "bf16").map_or(0.0, |w| w.bytes);
         let rest = if sv.kv.is_some() { "KV cache" } else { "forward pass" };
-        makeup.push(Makeup {
-            name: "Serve",
-            phase: serve.peak_phase.clone(),
-            items: vec![("weights", weights), (rest, (serve.batch1_peak_bytes - weights).max(0.0))],
-        });
+        makeup.push((
+            "Serve",
+            serve.peak_phase.clone(),
+            vec![("weights", weights), (rest, (serve.batch1_peak_bytes - weights).max(0.0))],
+        ));
     }
+    let makeup = makeup_table(makeup);
     let out = PageView {
         recipe: t.map(|t| t.options.recipe.id),
         lora_rank: t.map(|t| t.options.lora_rank),
@@ -1021,6 +1067,11 @@ fn to_json<T: Serialize>(value: &T) -> Result<String, RenderError> {
     })
 }
 
+/// The `schema_version` of `index.json` and the family files: 7 since their rows left out what a
+/// rule derives (the twins' paths, the smallest cards' memory) and the family rows what
+/// `index.json` holds (README, "schema_version 7 (what changed from 6)").
+pub const LIST_SCHEMA_VERSION: u32 = 7;
+
 /// A family page's view (also its JSON).
 #[derive(Debug, Clone, Serialize)]
 pub struct FamilyView {
@@ -1031,7 +1082,7 @@ pub struct FamilyView {
     pub summary: Option<String>,
     pub derives_from: Option<FamilyLink>,
     pub derived_by: Vec<FamilyLink>,
-    pub models: Vec<ModelSummary>,
+    pub models: Vec<FamilyRow>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -194,7 +194,8 @@ function check(name, cond, detail) {
       await page.goto(origin + "/models/mistralai/Mixtral-8x7B-v0.1.html");
       const modes = await page.$$eval("table.glance-modes tbody tr", (rs) => rs.length);
       const fitRows = await page.$$eval("table.fit tbody tr", (rs) => rs.length);
-      const formShown = await page.$eval("#calc", (f) => getComputedStyle(f).display !== "none");
+      // The script builds the form; without it there is none (or, on a planned page, a hidden one).
+      const formShown = await page.$$eval("#calc", (fs) => fs.some((f) => getComputedStyle(f).display !== "none"));
       const said = await page.textContent("#calc-out");
       check("without JavaScript: the answer and the fit table show, the form does not", modes === 4 && fitRows > 2 && !formShown && /JavaScript/.test(said),
         `${modes} modes, ${fitRows} fit rows, form ${formShown}, "${said}"`);

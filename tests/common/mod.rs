@@ -142,3 +142,42 @@ pub fn read_tree(root: &Path) -> BTreeMap<String, Vec<u8>> {
         })
         .collect()
 }
+
+/// A tensor of the model JSON's structure as `(name, shape, tied_to)`: schema_version 7 writes
+/// a node's own untied `.weight` as its shape alone, every other tensor as `[name, shape]` or
+/// `[name, shape, tied_to]`.
+pub fn json_tensor(t: &serde_json::Value) -> (String, Vec<u64>, Option<String>) {
+    let a = t.as_array().unwrap();
+    let dims = |v: &serde_json::Value| v.as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).collect();
+    match a.first() {
+        Some(serde_json::Value::String(name)) => {
+            (name.clone(), dims(&a[1]), a.get(2).map(|to| to.as_str().unwrap().to_string()))
+        }
+        _ => (".weight".to_string(), dims(t), None),
+    }
+}
+
+/// The full name of the model JSON's `structure.sections[section].nodes[node]`: a name that
+/// starts with a dot continues its section's.
+pub fn json_node_name(json: &serde_json::Value, section: usize, node: usize) -> String {
+    let s = &json["structure"]["sections"][section];
+    let name = s["nodes"][node][0].as_str().unwrap();
+    if name.starts_with('.') { format!("{}{name}", s["name"].as_str().unwrap()) } else { name.to_string() }
+}
+
+/// An activation row of the model JSON (schema_version 7) as its name and the rest of the row
+/// (`repeat`, then the figures): `[section, node, repeat, ...]` names a node of the structure,
+/// `[name, repeat, ...]` what is not one.
+pub fn json_activation_row(
+    json: &serde_json::Value,
+    row: &serde_json::Value,
+) -> (String, Vec<serde_json::Value>) {
+    let r = row.as_array().unwrap();
+    match r[0].as_str() {
+        Some(name) => (name.to_string(), r[1..].to_vec()),
+        None => {
+            let (s, n) = (r[0].as_u64().unwrap() as usize, r[1].as_u64().unwrap() as usize);
+            (json_node_name(json, s, n), r[2..].to_vec())
+        }
+    }
+}

@@ -129,9 +129,9 @@ def planned_lora(cfg_dict, attn):
         json.dump(cfg_dict, open(p, "w"))
         out = subprocess.run([BIN, "plan", p, "--format", "json", "--attention", attn], capture_output=True, text=True, check=True).stdout
     v = json.loads(out)
-    # schema_version 4: the breakdown is [weights, gradients, optimizer states, ...]; a phase is
-    # [name, fixed, per_sample, per_token, per_token_sq], trailing zeros left out.
-    b = v["training"]["lora"]["breakdown"]
+    # schema_version 7: a mode's breakdown is [weights, gradients, optimizer states, ...]; a
+    # phase is [name, fixed, per_sample, per_token, per_token_sq], trailing zeros left out.
+    b = v["training"]["lora"]
     c = next(m for m in v["fit"]["modes"] if m["id"] == "lora")["phases"][0]  # forward end = persistent + activations
     c = c[1:] + [0] * (5 - len(c))
     persistent = b[0] + b[1] + b[2]

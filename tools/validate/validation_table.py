@@ -115,6 +115,14 @@ BATCH4_NOTE = (
     "at batch 1 and 4 decide it.")
 
 
+def bf16_weights(plan):
+    """The bf16 weights' bytes of a plan's JSON: schema_version 7 gives the rows' bits, and the
+    bytes are 2 x (derived - quantised) + bits / 8 x quantised (2 x derived in bf16)."""
+    bits = next(w[1] for w in plan["serving"]["weights"] if w[0] == "bf16")
+    derived, quantised = plan["params"]["derived"], plan["serving"]["quantised_params"]
+    return 2 * (derived - quantised) + bits / 8 * quantised
+
+
 def what_if(config, args):
     # A Hub ID is read from the repository's snapshot (`hub/`), a file name from `configs/`.
     target = config if "/" in config else os.path.join(CONFIGS, config)
@@ -141,8 +149,7 @@ def main():
             # JSON): gpu_memory_utilization 0.90 x the card less the bf16 weights.
             cards = tomllib.load(open(CARDS, "rb"))["card"]
             gb = next(c["memory_gb"] for c in cards if c["id"] == "h100-79.22gib")
-            bf16 = next(w for w in json.loads(out)["serving"]["weights"] if w[0] == "bf16")
-            plan = 0.90 * gb * 1e9 - bf16[2]
+            plan = 0.90 * gb * 1e9 - bf16_weights(json.loads(out))
             err = (plan / scale - measured) / measured * 100
             errors.append(err)
             print(f"| {i} | {src} | {settings} | {measured:,} {unit} | {kind} | {plan / scale:,.2f} {unit} "
@@ -153,8 +160,7 @@ def main():
         if run[1] == "serve-weights":
             out = subprocess.run([BIN, "plan", os.path.join(CONFIGS, run[0]), "--format", "json"],
                                  check=True, capture_output=True, text=True).stdout
-            bf16 = next(w for w in json.loads(out)["serving"]["weights"] if w[0] == "bf16")
-            plan = bf16[2]
+            plan = bf16_weights(json.loads(out))
             err = (plan / scale - measured) / measured * 100
             err = 0.0 if abs(err) < 0.05 else err
             errors.append(err)
