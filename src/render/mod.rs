@@ -818,16 +818,17 @@ struct Makeup {
     rows: Vec<(&'static str, Vec<Option<f64>>)>,
 }
 
-/// The items, in the order the make-up table gives them.
-const MAKEUP_ITEMS: [&str; 8] = [
-    "weights",
-    "gradients",
-    "optimizer states",
-    "optimizer step",
-    "activations",
-    "logits and loss",
-    "KV cache",
-    "forward pass",
+/// The items, in the order the make-up table gives them, and each row's heading (capitalised
+/// here: the planner's WebAssembly build has no `upper` filter).
+const MAKEUP_ITEMS: [(&str, &str); 8] = [
+    ("weights", "Weights"),
+    ("gradients", "Gradients"),
+    ("optimizer states", "Optimizer states"),
+    ("optimizer step", "Optimizer step"),
+    ("activations", "Activations"),
+    ("logits and loss", "Logits and loss"),
+    ("KV cache", "KV cache"),
+    ("forward pass", "Forward pass"),
 ];
 
 /// A mode's peak: its name, the phase that sets it and what holds memory then (item, bytes).
@@ -836,10 +837,10 @@ type ModePeak = (&'static str, String, Vec<(&'static str, f64)>);
 fn makeup_table(modes: Vec<ModePeak>) -> Makeup {
     let rows = MAKEUP_ITEMS
         .into_iter()
-        .filter(|item| modes.iter().any(|(_, _, items)| items.iter().any(|i| i.0 == *item)))
-        .map(|item| {
+        .filter(|(item, _)| modes.iter().any(|(_, _, items)| items.iter().any(|i| i.0 == *item)))
+        .map(|(item, heading)| {
             (
-                item,
+                heading,
                 modes.iter().map(|(_, _, items)| items.iter().find(|i| i.0 == item).map(|i| i.1)).collect(),
             )
         })
