@@ -187,10 +187,13 @@ fn fill(
     let seq = plan_seq(&page.family, &dims);
     let g = arch.graph(seq);
     let ckpt = files.meta.as_ref().and_then(|m| m.checkpoint.as_ref());
+    let derived = g.param_count();
     // Without a published count there is nothing to reconcile, so the candidates (tens of
-    // thousands of tensors for an FP8 mixture of experts) are not listed.
+    // thousands of tensors for an FP8 mixture of experts) are not listed; nor when the count
+    // matches and no tensor names are known, where `reconcile` reports equal without them.
     let mut candidates = vec![];
-    if ckpt.is_some() {
+    let names_known = files.index_tensor_names.is_some() || ckpt.is_some_and(|c| c.tensors.is_some());
+    if ckpt.is_some_and(|c| names_known || c.total_scalars != derived) {
         candidates = arch.checkpoint_candidates();
         let keep = arch.fp8_unconverted();
         candidates.extend(crate::graph::quantized::fp8_block_scales_keeping(&g, raw, &keep));
@@ -200,7 +203,6 @@ fn fill(
     }
     let prefixes = arch.checkpoint_prefixes();
     let prefixes: Vec<&str> = prefixes.iter().map(String::as_str).collect();
-    let derived = g.param_count();
     let reconciliation = reconcile::reconcile(
         &g,
         derived,

@@ -7,7 +7,10 @@
 //! tried in every combination; an explanation is given only when exactly one smallest combination
 //! adds up to the difference to the scalar, and it is labelled as inferred.
 
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use crate::fast_hash::FxHashMap;
 
 use serde::Serialize;
 
@@ -85,13 +88,13 @@ fn checked_numel(shape: &[u64]) -> Option<u64> {
 
 /// Old checkpoints (bert-base-uncased) name LayerNorm parameters `gamma` and `beta`;
 /// transformers renames them on load.
-fn modern_name(name: &str) -> String {
+fn modern_name(name: &str) -> Cow<'_, str> {
     if let Some(stem) = name.strip_suffix(".gamma") {
-        format!("{stem}.weight")
+        Cow::Owned(format!("{stem}.weight"))
     } else if let Some(stem) = name.strip_suffix(".beta") {
-        format!("{stem}.bias")
+        Cow::Owned(format!("{stem}.bias"))
     } else {
-        name.to_string()
+        Cow::Borrowed(name)
     }
 }
 
@@ -99,8 +102,8 @@ fn modern_name(name: &str) -> String {
 /// prefix added or removed the way transformers does when a base model loads a head checkpoint.
 fn class_name<V>(name: &str, class: &BTreeMap<String, V>, prefixes: &[&str]) -> String {
     let name = modern_name(name);
-    if class.contains_key(&name) {
-        return name;
+    if class.contains_key(name.as_ref()) {
+        return name.into_owned();
     }
     for p in prefixes {
         if let Some(stripped) = name.strip_prefix(p) {
@@ -114,26 +117,30 @@ fn class_name<V>(name: &str, class: &BTreeMap<String, V>, prefixes: &[&str]) -> 
             }
         }
     }
-    name
+    name.into_owned()
 }
 
 /// A name with legacy suffixes modernised and the first matching encoder prefix removed: the key
 /// under which checkpoint names and candidate names meet.
 fn bare(name: &str, prefixes: &[&str]) -> String {
-    let n = modern_name(name);
-    prefixes.iter().find_map(|p| n.strip_prefix(p).map(str::to_string)).unwrap_or(n)
+    bare_of(&modern_name(name), prefixes).to_string()
+}
+
+/// A modernised name with the first matching encoder prefix removed (no copy).
+fn bare_of<'n>(n: &'n str, prefixes: &[&str]) -> &'n str {
+    prefixes.iter().find_map(|p| n.strip_prefix(p)).unwrap_or(n)
 }
 
 /// Every candidate tensor by its bare name, with its candidate and size; the first candidate to
 /// list a name wins. Built once per plan, so each lookup is a hash probe: a family's candidates
 /// can list a tensor per layer, and scanning them for every name was quadratic in layers.
 struct CandidateIndex<'a> {
-    by_name: HashMap<String, (&'a Candidate, u64)>,
+    by_name: FxHashMap<String, (&'a Candidate, u64)>,
 }
 
 impl<'a> CandidateIndex<'a> {
     fn new(candidates: &'a [Candidate], prefixes: &[&str]) -> Result<Self, ReconcileError> {
-        let mut by_name = HashMap::new();
+        let mut by_name = FxHashMap::default();
         for c in candidates {
             for (t, shape) in &c.tensors {
                 let n = checked_numel(shape).ok_or_else(|| ReconcileError {
@@ -149,7 +156,7 @@ impl<'a> CandidateIndex<'a> {
     }
 
     fn get(&self, name: &str, prefixes: &[&str]) -> Option<(&'a Candidate, u64)> {
-        self.by_name.get(&bare(name, prefixes)).copied()
+        self.by_name.get(bare_of(&modern_name(name), prefixes)).copied()
     }
 }
 
@@ -356,7 +363,7 @@ fn inferred(diff: i128, candidates: &[Candidate]) -> Result<Reconciliation, Reco
             let mut items = vec![];
             for i in pick(*only) {
                 let c = &candidates[i];
-                let names: Vec<String> = c.tensors.iter().map(|(t, _)| t.clone()).collect();
+                let names: Vec<&str> = c.tensors.iter().map(|(t, _)| t.as_str()).collect();
                 items.push(Item {
                     label: c.label.clone(),
                     count: names.len() as u64,
@@ -414,7 +421,7 @@ fn ranges(mut nums: Vec<u64>) -> Vec<(u64, u64)> {
 /// only when the inner sets agree, so every pattern stands for exactly the names it covers.
 /// Order is that of each pattern's first name. Names are grouped by sorting, so the work is
 /// n log n and the memory a few words per name, even for a million expert tensors.
-pub fn compact(names: &[String]) -> Vec<String> {
+pub fn compact<S: AsRef<str>>(names: &[S]) -> Vec<String> {
     struct Entry {
         template: u32,
         coords: Vec<Coord>,
@@ -422,12 +429,14 @@ pub fn compact(names: &[String]) -> Vec<String> {
     }
     // Template parts: Some(literal) or None for a number's slot.
     let mut templates: Vec<Vec<Option<&str>>> = vec![];
-    let mut template_ids: HashMap<Vec<Option<&str>>, u32> = HashMap::new();
+    let mut template_ids: FxHashMap<Vec<Option<&str>>, u32> = FxHashMap::default();
     let mut entries: Vec<Entry> = Vec::with_capacity(names.len());
+    // One buffer for every name's template parts: a copy is kept only for a new template.
+    let mut parts: Vec<Option<&str>> = vec![];
     for (first, name) in names.iter().enumerate() {
-        let mut parts = vec![];
+        parts.clear();
         let mut coords = vec![];
-        for seg in name.split('.') {
+        for seg in name.as_ref().split('.') {
             match number(seg) {
                 Some(n) => {
                     parts.push(None);
@@ -441,14 +450,14 @@ pub fn compact(names: &[String]) -> Vec<String> {
             None => {
                 let id = templates.len() as u32;
                 templates.push(parts.clone());
-                template_ids.insert(parts, id);
+                template_ids.insert(parts.clone(), id);
                 id
             }
         };
         entries.push(Entry { template, coords, first });
     }
     let mut sets: Vec<Vec<(u64, u64)>> = vec![];
-    let mut set_ids: HashMap<Vec<(u64, u64)>, u32> = HashMap::new();
+    let mut set_ids: FxHashMap<Vec<(u64, u64)>, u32> = FxHashMap::default();
     let slots = entries.iter().map(|e| e.coords.len()).max().unwrap_or(0);
     for p in (0..slots).rev() {
         // The entries with a plain number at slot p, sorted so that those equal everywhere else

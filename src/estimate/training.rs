@@ -9,6 +9,8 @@
 //! a bf16 cast of its weight, norms save their fp32 input and statistics, SDPA saves q, k, v, its
 //! output and the log-sum-exp, eager attention the fp32 softmax and its bf16 cast.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use super::memory_model::{Coefficients, MemoryModel, Phase};
@@ -280,8 +282,8 @@ pub struct NodeActivation {
     pub per_token_sq_bytes: f64,
     /// Bytes per sample whatever the length (a pooler or classifier on the first token).
     pub per_sample_bytes: f64,
-    /// What the node saves, in words.
-    pub saves: String,
+    /// What the node saves, in words (most of them fixed phrases: no copy per node).
+    pub saves: Cow<'static, str>,
 }
 
 /// What autograd holds at the end of the forward pass, excluding the logits.
@@ -333,13 +335,15 @@ fn folded_activation(detail: &str) -> Option<&str> {
 /// Bytes per element an activation saves on its bf16 input, and whether it saves its output
 /// (so that the next linear's input is already held).
 fn activation_cost(act: &str) -> (f64, bool) {
-    let a = act.to_ascii_lowercase();
-    if a.starts_with("relu") {
+    // Case-insensitive prefixes, without a lowercased copy per node.
+    let starts =
+        |p: &str| act.as_bytes().get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p.as_bytes()));
+    if starts("relu") {
         (2.0, true)
-    } else if a.starts_with("gelu_new") || a.starts_with("gelu_fast") {
+    } else if starts("gelu_new") || starts("gelu_fast") {
         // The tanh formula written out in Python: input, tanh, 0.5 x and 1 + tanh.
         (8.0, false)
-    } else if a.starts_with("quick_gelu") {
+    } else if starts("quick_gelu") {
         (4.0, false)
     } else {
         (2.0, false)
@@ -394,7 +398,7 @@ pub fn activations(
             let per_sequence =
                 matches!(n.op, Op::Linear | Op::Conv1d | Op::Activation) && per_sample_output(g, n);
             let slots = n.active_copies as f64;
-            let (mut pt, mut sq, mut saves) = (0.0, 0.0, String::new());
+            let (mut pt, mut sq, mut saves) = (0.0, 0.0, Cow::Borrowed(""));
             match n.op {
                 Op::Input => {
                     pt = 8.0;
@@ -503,7 +507,10 @@ pub fn activations(
                         words.push("router softmax and top-k");
                     }
                     pt *= slots;
-                    saves = words.join("; ");
+                    saves = match words.as_slice() {
+                        [one] => Cow::Borrowed(*one),
+                        _ => Cow::Owned(words.join("; ")),
+                    };
                     prev_linear_in = Some(inp);
                 }
                 Op::Activation => {
@@ -552,7 +559,7 @@ pub fn activations(
                                 // attention bias: one per stack and attention kind, shared by
                                 // the layers, kept for the backward pass.
                                 sq_model += r * heads;
-                                saves.push_str("; the stack's position bias is counted once");
+                                saves.to_mut().push_str("; the stack's position bias is counted once");
                             }
                             prev_saved = true;
                         }
@@ -624,7 +631,7 @@ pub fn activations(
                 let first = !seen_attention;
                 seen_attention = true;
                 pt += dims.hidden_size as f64 * if first { 2.0 } else { 1.0 };
-                saves.push_str(if first {
+                saves.to_mut().push_str(if first {
                     "; dropout masks on the attention's and the feed-forward's outputs"
                 } else {
                     "; dropout mask on the attention's output"

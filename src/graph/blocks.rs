@@ -11,9 +11,9 @@ use crate::config::decoder::DecoderHead;
 /// leading dimension (the sequence, or 1 for a head read at one token).
 pub(crate) fn linear(name: &str, detail: &str, rows: u64, inp: u64, out: u64, bias: bool) -> Node {
     let mut node = Node::new(name, Op::Linear, detail, &[rows, out])
-        .with([Tensor::new(format!("{name}.weight"), &[out, inp])]);
+        .with([Tensor::new([name, ".weight"].concat(), &[out, inp])]);
     if bias {
-        node.params.push(Tensor::new(format!("{name}.bias"), &[out]));
+        node.params.push(Tensor::new([name, ".bias"].concat(), &[out]));
     }
     node
 }
@@ -21,8 +21,8 @@ pub(crate) fn linear(name: &str, detail: &str, rows: u64, inp: u64, out: u64, bi
 /// GPT-2's `Conv1D`: a linear whose weight is stored `[in, out]`, always with a bias.
 pub(crate) fn conv1d(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> Node {
     Node::new(name, Op::Linear, detail, &[seq, out]).with([
-        Tensor::new(format!("{name}.weight"), &[inp, out]),
-        Tensor::new(format!("{name}.bias"), &[out]),
+        Tensor::new([name, ".weight"].concat(), &[inp, out]),
+        Tensor::new([name, ".bias"].concat(), &[out]),
     ])
 }
 
@@ -31,21 +31,21 @@ pub(crate) fn conv1d(name: &str, detail: &str, seq: u64, inp: u64, out: u64) -> 
 pub(crate) fn layer_norm(name: &str, detail: &str, shape: &[u64], width: u64, affine: bool) -> Node {
     let mut node = Node::new(name, Op::LayerNorm, detail, shape);
     if affine {
-        node.params.push(Tensor::new(format!("{name}.weight"), &[width]));
-        node.params.push(Tensor::new(format!("{name}.bias"), &[width]));
+        node.params.push(Tensor::new([name, ".weight"].concat(), &[width]));
+        node.params.push(Tensor::new([name, ".bias"].concat(), &[width]));
     }
     node
 }
 
 /// An RMSNorm: one scale per channel, no bias.
 pub(crate) fn rms_norm(name: &str, detail: &str, shape: &[u64], width: u64) -> Node {
-    Node::new(name, Op::LayerNorm, detail, shape).with([Tensor::new(format!("{name}.weight"), &[width])])
+    Node::new(name, Op::LayerNorm, detail, shape).with([Tensor::new([name, ".weight"].concat(), &[width])])
 }
 
 /// An embedding table `rows x width` as a node named `name` (its tensor is `name.weight`).
 pub(crate) fn embedding(name: &str, detail: impl Into<String>, seq: u64, rows: u64, width: u64) -> Node {
     Node::new(name, Op::Embedding, detail, &[seq, width])
-        .with([Tensor::new(format!("{name}.weight"), &[rows, width])])
+        .with([Tensor::new([name, ".weight"].concat(), &[rows, width])])
 }
 
 /// An embeddings section under `name`: the token ids, then `nodes` (the tables, their norm).

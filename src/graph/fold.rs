@@ -9,7 +9,7 @@
 //! are equal once the index is set aside become one section `P.{i}` with the layer indices it
 //! stands for, as runs (`3..=77`, or `1, 3, ..., 31` when kinds alternate).
 
-use std::collections::HashMap;
+use crate::fast_hash::FxHashMap;
 
 use super::{Node, Section};
 
@@ -40,7 +40,12 @@ impl Folded<'_> {
     /// becomes the folded section's (`model.layers.3.mlp` → `model.layers.{i}.mlp`).
     pub fn rename(&self, name: &str, member: &Section) -> String {
         match tail(name, &member.name) {
-            Name::Rel(rest) => format!("{}{rest}", self.name),
+            Name::Rel(rest) => {
+                let mut out = String::with_capacity(self.name.len() + rest.len());
+                out.push_str(&self.name);
+                out.push_str(rest);
+                out
+            }
             Name::Abs(whole) => whole.to_string(),
         }
     }
@@ -177,12 +182,12 @@ pub fn fold(sections: &[Section]) -> Vec<Folded<'_>> {
 /// Which folded section, and which of its members, a node's name falls in: the longest member
 /// name that is the node's name or starts it followed by a dot.
 pub struct Members<'a> {
-    by_name: HashMap<&'a str, (usize, usize)>,
+    by_name: FxHashMap<&'a str, (usize, usize)>,
 }
 
 impl<'a> Members<'a> {
     pub fn new(folded: &[Folded<'a>]) -> Self {
-        let mut by_name = HashMap::new();
+        let mut by_name = FxHashMap::default();
         for (g, f) in folded.iter().enumerate() {
             for (m, s) in f.members.iter().enumerate() {
                 by_name.insert(s.name.as_str(), (g, m));
@@ -196,9 +201,11 @@ impl<'a> Members<'a> {
         if let Some(&hit) = self.by_name.get(name) {
             return Some(hit);
         }
-        name.char_indices()
+        // A '.' is one byte and never inside a multi-byte character: every cut is a boundary.
+        name.bytes()
+            .enumerate()
             .rev()
-            .filter(|&(_, c)| c == '.')
+            .filter(|&(_, b)| b == b'.')
             .find_map(|(at, _)| self.by_name.get(&name[..at]).copied())
     }
 }

@@ -471,7 +471,8 @@ pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
             break;
         }
     }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    // ASCII digits only: always UTF-8, copied in one go.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// A name template split once at its `{i}` and `{e}` slots: naming a tensor per layer and expert
