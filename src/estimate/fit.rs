@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::cards::Card;
-use super::memory_model::{Coefficients, MemoryModel, Phase};
+use super::memory_model::{Coefficients, MemoryModel};
 use super::runtime::{self, CardRuntime};
 use super::serving::{ServingView, VllmFit};
 
@@ -181,20 +181,13 @@ fn pipeline(model: &MemoryModel, seq: u64, split: LayerSplit, card: &Card, train
 
 fn fsdp(model: &MemoryModel, seq: u64, card: &Card) -> Option<Split> {
     let rt = runtime::card_runtime(card);
+    // One copy of the phases, its fixed bytes set per card count (not a new copy for each).
+    let mut sharded = model.clone();
     (2..=MAX_CARDS).find_map(|n| {
-        let sharded = MemoryModel {
-            phases: model
-                .phases
-                .iter()
-                .map(|p| Phase {
-                    name: p.name.clone(),
-                    coefficients: Coefficients {
-                        fixed_bytes: p.coefficients.fixed_bytes / n as f64,
-                        ..p.coefficients
-                    },
-                })
-                .collect(),
-        };
+        for (s, p) in sharded.phases.iter_mut().zip(&model.phases) {
+            s.coefficients =
+                Coefficients { fixed_bytes: p.coefficients.fixed_bytes / n as f64, ..p.coefficients };
+        }
         let bytes = runtime::figures(sharded.peak(1, seq).0, &rt, true).nvidia_smi_bytes;
         (bytes <= FIT_SHARE * card.bytes()).then(|| Split {
             cards: n,
@@ -311,6 +304,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::estimate::memory_model::Phase;
 
     fn one_phase(fixed: f64, per_token: f64) -> MemoryModel {
         MemoryModel {

@@ -15,6 +15,8 @@
 //! transients on top of what persists). The JSON exports the phases, so the in-page calculator
 //! and scripts compute exactly what `modelatlas plan` computes.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 /// Bytes as `fixed + batch * (per_sample + seq * per_token + seq^2 * per_token_sq
@@ -82,8 +84,9 @@ impl Coefficients {
 /// One phase of a step and what it holds at its peak.
 #[derive(Debug, Clone, Serialize)]
 pub struct Phase {
-    /// `forward`, `backward`, `optimizer step`, `logits`, `decode`...
-    pub name: String,
+    /// `forward`, `backward`, `optimizer step`, `logits`, `decode`... (fixed phrases: the models
+    /// scaled per card and sequence length share them, uncopied).
+    pub name: Cow<'static, str>,
     pub coefficients: Coefficients,
 }
 
@@ -109,7 +112,7 @@ impl MemoryModel {
     pub fn peak(&self, batch: u64, seq: u64) -> (f64, &str) {
         self.phases
             .iter()
-            .map(|p| (p.coefficients.bytes(batch, seq), p.name.as_str()))
+            .map(|p| (p.coefficients.bytes(batch, seq), &*p.name))
             .fold((0.0, ""), |best, x| if x.0 > best.0 { x } else { best })
     }
 

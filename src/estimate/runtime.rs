@@ -43,9 +43,8 @@ const MIB: f64 = 1024.0 * 1024.0;
 pub fn card_runtime(card: &Card) -> CardRuntime {
     // Whether the id or the name holds `s` (lowercase, no space), ignoring ASCII case: the same
     // as searching "id name" lowercased, without building it for every card of every model.
-    let holds = |hay: &str, s: &str| {
-        hay.as_bytes().windows(s.len()).any(|w| w.eq_ignore_ascii_case(s.as_bytes()))
-    };
+    let holds =
+        |hay: &str, s: &str| hay.as_bytes().windows(s.len()).any(|w| w.eq_ignore_ascii_case(s.as_bytes()));
     let has = |s: &str| holds(&card.id, s) || holds(&card.name, s);
     // Contexts with lazy module loading (CUDA 12, the default under torch 2.x): the figures are
     // what `nvidia-smi` shows for a process that has initialised CUDA, run a bf16 matmul and an

@@ -522,7 +522,7 @@ fn calc_data(page: &ModelPage) -> Result<Value, RenderError> {
             .map(|p| {
                 let c = &p.coefficients;
                 let at = names.iter().position(|n| *n == p.name).unwrap_or_else(|| {
-                    names.push(p.name.clone());
+                    names.push(p.name.to_string());
                     names.len() - 1
                 });
                 let mut row = vec![
