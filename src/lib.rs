@@ -10,7 +10,6 @@ pub mod changes;
 pub mod config;
 pub mod estimate;
 pub mod family;
-pub mod fast_hash;
 pub mod feeds;
 pub mod graph;
 #[cfg(feature = "io")]

@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::fast_hash::FxHashMap;
+use rustc_hash::FxHashMap;
 
 use serde::Serialize;
 

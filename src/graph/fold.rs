@@ -9,7 +9,7 @@
 //! are equal once the index is set aside become one section `P.{i}` with the layer indices it
 //! stands for, as runs (`3..=77`, or `1, 3, ..., 31` when kinds alternate).
 
-use crate::fast_hash::FxHashMap;
+use rustc_hash::FxHashMap;
 
 use super::{Node, Section};
 
