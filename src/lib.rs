@@ -35,6 +35,8 @@ pub mod site;
 mod sort;
 pub mod source;
 #[cfg(feature = "io")]
+pub mod spill;
+#[cfg(feature = "io")]
 pub mod sync;
 #[cfg(all(target_arch = "wasm32", not(feature = "io")))]
 pub mod wasm;

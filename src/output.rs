@@ -462,6 +462,12 @@ impl SiteWriter {
         self.staging.join(".modelatlas-cache.tmp")
     }
 
+    /// An unnamed file in the staging folder, for what the build keeps until the site is made: it
+    /// is gone once closed, and never part of the site.
+    pub fn scratch(&self) -> Result<File, OutputError> {
+        tempfile::tempfile_in(&self.staging).map_err(io(&self.staging))
+    }
+
     /// Leaves the target as it is and discards the staging folder: for a build that found
     /// nothing to change.
     pub fn keep_previous(self) {

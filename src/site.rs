@@ -10,20 +10,24 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::family;
-use crate::incremental::{self, Cache, ModelEntry, PageEntry};
+use crate::incremental::{self, ModelEntry, PageEntry, PrevCache};
 use crate::manifest::Manifest;
 use crate::model_id::ModelId;
 use crate::output::{Leftovers, OutputError, SiteWriter};
 use crate::page::ModelPage;
 use crate::page::{FamilyRow, ModelSummary, SiblingsView};
 use crate::plan::{PlanOptions, plan_with};
-use crate::render::{Badge, FamilyLink, FamilyView, IndexView, LIST_SCHEMA_VERSION, Renderer};
+use crate::render::{
+    Badge, FamilyLink, FamilyView, IndexView, LIST_SCHEMA_VERSION, ModelList, ReadSummaries, Renderer,
+};
 use crate::source::ModelSource;
+use crate::spill::{Slot, Spill};
 
 /// How many siblings a model page lists; the family page has them all.
 pub const MAX_SIBLINGS: usize = 12;
@@ -80,90 +84,135 @@ pub enum BuildError {
     Output(#[from] OutputError),
     #[error("{0}")]
     Render(String),
+    /// What the build keeps of its models until the site is made could not be read back.
+    #[error("{0}")]
+    Scratch(String),
 }
 
-/// What pass two needs of a model planned in this build beyond its summary: the family's display
-/// name, the ends of the HTML and Markdown files that follow the sibling part, and what the cache
-/// keeps.
-struct Pending {
-    family_name: String,
-    html_tail: String,
-    md_tail: String,
-    /// The model's upstream changes, for the site-wide feed and the Recent changes page.
-    changes: Vec<crate::feeds::FeedEntry>,
-    feed: Option<String>,
-    /// The OSV documents written for the model, to remove with its other files on a failure.
-    osv: Vec<String>,
-    /// Bytes of the HTML, Markdown and JSON heads written in pass one.
-    heads: (usize, usize, usize),
+/// A model's record: in this build's scratch file, or in the last build's cache.
+#[derive(Debug, Clone, Copy)]
+enum Loc {
+    Spill(Slot),
+    Prev(Slot),
 }
 
-/// What pass one leaves of a model.
-// One per model, and in a full build every one is `Fresh`: boxing it would only add an allocation.
-#[allow(clippy::large_enum_variant)]
-enum First<'c> {
-    /// Planned and rendered in this build; the heads of its files are written. The summary is
-    /// boxed to move into the next cache entry as it is.
-    Fresh { input: String, summary: Box<ModelSummary>, pending: Pending },
-    /// Its inputs are the last build's: what that build kept of it. Nothing is written yet.
-    Cached { input: String, entry: &'c ModelEntry },
+/// What the build knows of each model until the site is made, on disk ([`crate::spill`]): this
+/// build's records, and the last build's cache, read where it lies.
+#[derive(Debug)]
+struct Store {
+    spill: Spill,
+    prev: Option<PrevCache>,
 }
 
-impl First<'_> {
-    fn summary(&self) -> &ModelSummary {
-        match self {
-            First::Fresh { summary, .. } => summary,
-            First::Cached { entry, .. } => &entry.summary,
+impl Store {
+    fn place(&self, loc: Loc) -> Result<(&Spill, Slot), String> {
+        match loc {
+            Loc::Spill(slot) => Ok((&self.spill, slot)),
+            Loc::Prev(slot) => match &self.prev {
+                Some(prev) => Ok((prev.file(), slot)),
+                None => Err("an entry of the last build's cache, which this build did not read".into()),
+            },
         }
+    }
+
+    fn entry(&self, loc: Loc) -> Result<ModelEntry, String> {
+        let (file, slot) = self.place(loc)?;
+        file.get(slot).map_err(|e| e.to_string())
+    }
+
+    fn summary(&self, loc: Loc) -> Result<ModelSummary, String> {
+        let (file, slot) = self.place(loc)?;
+        file.get_first(slot).map_err(|e| e.to_string())
+    }
+
+    fn bytes(&self, loc: Loc) -> Result<Vec<u8>, String> {
+        let (file, slot) = self.place(loc)?;
+        file.bytes(slot).map_err(|e| e.to_string())
+    }
+
+    fn put(&self, entry: &ModelEntry) -> Result<Loc, String> {
+        self.spill.put(entry).map(Loc::Spill).map_err(|e| format!("{}: {e}", entry.summary.id))
     }
 }
 
-/// Where pass two put a fresh model's sibling part, and its files' fingerprint: with what pass
-/// one kept, moved in ([`Pending::into_entry`]), the model's next cache entry. Nothing of pass
-/// one is copied (pass two's copies of each summary and of the rest were 1 kB a model).
-struct Done {
-    output: String,
-    /// Where the sibling part ends in the HTML page and in the Markdown twin.
-    html_end: usize,
-    md_end: usize,
+/// The built models' summaries, in models.toml order, read as the index's files reach them.
+#[derive(Debug)]
+struct Listed {
+    store: Arc<Store>,
+    locs: Vec<Loc>,
 }
 
-impl Pending {
-    fn into_entry(self, input: String, summary: Box<ModelSummary>, done: Done) -> ModelEntry {
-        let (h, m, j) = self.heads;
-        ModelEntry {
-            input,
-            output: done.output,
-            summary,
-            family_name: self.family_name,
-            changes: self.changes.into_iter().map(|e| e.change.change).collect(),
-            feed: self.feed,
-            osv: self.osv,
-            html: (h, done.html_end),
-            md: (m, done.md_end),
-            json: j,
-        }
+impl ReadSummaries for Listed {
+    fn len(&self) -> usize {
+        self.locs.len()
+    }
+
+    fn get(&self, i: usize) -> Result<ModelSummary, String> {
+        let loc = *self.locs.get(i).ok_or_else(|| format!("no model at place {i} of the index"))?;
+        self.store.summary(loc)
     }
 }
 
-/// What becomes a model's next cache entry once the site's pages have given back its summary.
-enum Kept {
-    Fresh { input: String, pending: Pending, done: Done },
-    Entry(ModelEntry),
+/// What the build holds of a model between its passes: where its entry is, and what its
+/// family's order and its siblings' fingerprints need. A few dozen bytes, whatever the model.
+struct Brief {
+    entry: Loc,
+    /// For a model planned in this build, the ends of its HTML page and Markdown twin: its files
+    /// are written but for these and the sibling part.
+    tails: Option<Slot>,
+    id: Box<str>,
+    family: Box<str>,
+    size: f64,
+    /// The digest of its summary (its JSON), hex: a model's sibling part is fingerprinted by its
+    /// siblings' digests, each made once per build rather than once per page that lists it.
+    digest: [u8; 64],
+    supported: bool,
+    /// It has changes upstream (the site feed lists them).
+    changes: bool,
+    /// How many OSV documents it has.
+    osv: usize,
 }
 
-/// Pass two's outcome for a model: a fresh one's [`Done`], a cached one's [`Second`].
-enum Step {
-    Fresh(Done),
-    Cached(Second),
+impl Brief {
+    fn new(entry: &ModelEntry, loc: Loc, tails: Option<Slot>) -> Result<Self, String> {
+        let s = &entry.summary;
+        let digest = incremental::digest_json(&[], s).map_err(|e| format!("{}: {e}", s.id))?;
+        let digest = digest
+            .as_bytes()
+            .try_into()
+            .map_err(|_| format!("{}: a digest of {} bytes", s.id, digest.len()))?;
+        Ok(Brief {
+            entry: loc,
+            tails,
+            id: s.id.as_str().into(),
+            family: s.family.as_str().into(),
+            size: size(s),
+            digest,
+            supported: s.supported,
+            changes: !entry.changes.is_empty(),
+            osv: entry.osv.len(),
+        })
+    }
 }
 
-/// What pass two leaves of a model: what the next build's cache keeps, and, for a model whose
-/// files are exactly the last build's, which files to carry over.
-struct Second {
-    entry: ModelEntry,
-    reuse: Option<Vec<String>>,
+/// Pass two's outcome for a model.
+struct Step {
+    /// Its entry for the next cache.
+    entry: Loc,
+    /// Planned and rendered in full in this build.
     rendered: bool,
+    /// Its files are exactly the last build's: carried over, if the site changes at all.
+    reuse: bool,
+}
+
+/// The carry-over's outcome for a model.
+enum Carried {
+    /// Not carried over (written in this build).
+    Nothing,
+    /// Its files, this many, linked from the last build's site.
+    Linked(usize),
+    /// A file of the last build was gone: rendered again.
+    Rebuilt(Loc),
 }
 
 /// Best effort: the model is reported failed whatever is left, and a later error names the file.
@@ -194,34 +243,34 @@ fn size(m: &ModelSummary) -> f64 {
     (m.derived.unwrap_or(1).max(1) as f64).ln()
 }
 
+/// What a family's order needs of a member: its size and its ID.
+trait Member {
+    fn size(&self) -> f64;
+    fn id(&self) -> &str;
+}
+
+impl Member for Brief {
+    fn size(&self) -> f64 {
+        self.size
+    }
+
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+
 /// A family's models sorted by size (then ID), so that each model finds its nearest siblings by
 /// walking outwards from its own place instead of sorting the whole family again: a family of
 /// thousands of models would otherwise cost a sort of thousands per model.
-struct Family<'a> {
-    sorted: Vec<(f64, &'a ModelSummary)>,
-    /// The digest of each model's summary (its JSON), in `sorted`'s order: a model's sibling
-    /// part is fingerprinted by its siblings' digests, each made once per build rather than
-    /// once per page that lists it (twelve serialisations per model, a quarter of a rebuild
-    /// with nothing changed).
-    /// Made when first asked for: the carry-over's families seldom need them.
-    digests: std::sync::OnceLock<Result<Vec<String>, String>>,
+struct Family<'a, M> {
+    sorted: Vec<(f64, &'a M)>,
 }
 
-impl<'a> Family<'a> {
-    fn new(models: &[&'a ModelSummary]) -> Self {
-        let mut sorted: Vec<(f64, &ModelSummary)> = models.iter().map(|m| (size(m), *m)).collect();
-        sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id.cmp(&b.1.id)));
-        Family { sorted, digests: std::sync::OnceLock::new() }
-    }
-
-    fn digests(&self) -> Result<&[String], String> {
-        let made = self.digests.get_or_init(|| {
-            self.sorted
-                .iter()
-                .map(|(_, m)| incremental::digest_json(&[], m).map_err(|e| format!("{}: {e}", m.id)))
-                .collect()
-        });
-        made.as_deref().map_err(Clone::clone)
+impl<'a, M: Member> Family<'a, M> {
+    fn new(models: &[&'a M]) -> Self {
+        let mut sorted: Vec<(f64, &M)> = models.iter().map(|m| (m.size(), *m)).collect();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.id().cmp(b.1.id())));
+        Family { sorted }
     }
 
     fn len(&self) -> usize {
@@ -231,18 +280,18 @@ impl<'a> Family<'a> {
     /// Up to [`MAX_SIBLINGS`] other models of the family, nearest in parameter count first (then
     /// by ID), so a 7B page lists the 7Bs and 13Bs before the 70Bs.
     #[cfg(test)]
-    fn siblings(&self, me: &ModelSummary) -> Vec<ModelSummary> {
-        self.nearest(me).into_iter().map(|i| self.sorted[i].1.clone()).collect()
+    fn siblings(&self, me: &M) -> Vec<&'a M> {
+        self.nearest(me).into_iter().map(|i| self.sorted[i].1).collect()
     }
 
     /// [`Family::siblings`], as places in `sorted`.
-    fn nearest(&self, me: &ModelSummary) -> Vec<usize> {
-        let mine = size(me);
+    fn nearest(&self, me: &M) -> Vec<usize> {
+        let mine = me.size();
         let list = &self.sorted;
         let distance = |i: usize| (list[i].0 - mine).abs();
         // The first model not smaller than `me`: the walk goes left from before it and right from
         // it; `me` itself is met at distance 0 and skipped.
-        let pos = list.partition_point(|(s, m)| s.total_cmp(&mine).then_with(|| m.id.cmp(&me.id)).is_lt());
+        let pos = list.partition_point(|(s, m)| s.total_cmp(&mine).then_with(|| m.id().cmp(me.id())).is_lt());
         let (mut left, mut right) = (pos, pos);
         let mut out: Vec<usize> = vec![];
         while out.len() < MAX_SIBLINGS && (left > 0 || right < list.len()) {
@@ -269,8 +318,8 @@ impl<'a> Family<'a> {
                 tied.push(right);
                 right += 1;
             }
-            tied.retain(|&i| list[i].1.id != me.id);
-            tied.sort_by(|&a, &b| list[a].1.id.cmp(&list[b].1.id));
+            tied.retain(|&i| list[i].1.id() != me.id());
+            tied.sort_by(|&a, &b| list[a].1.id().cmp(list[b].1.id()));
             out.extend(tied);
         }
         out.truncate(MAX_SIBLINGS);
@@ -288,10 +337,10 @@ pub fn build_site(
 }
 
 /// The models' families, each sorted for its siblings.
-fn families<'a>(summaries: impl Iterator<Item = &'a ModelSummary>) -> BTreeMap<&'a str, Family<'a>> {
-    let mut members: BTreeMap<&str, Vec<&ModelSummary>> = BTreeMap::new();
-    for s in summaries {
-        members.entry(s.family.as_str()).or_default().push(s);
+fn families<'a>(briefs: impl Iterator<Item = &'a Brief>) -> BTreeMap<&'a str, Family<'a, Brief>> {
+    let mut members: BTreeMap<&str, Vec<&Brief>> = BTreeMap::new();
+    for b in briefs {
+        members.entry(&*b.family).or_default().push(b);
     }
     members.into_iter().map(|(k, v)| (k, Family::new(&v))).collect()
 }
@@ -315,18 +364,20 @@ struct Ctx<'a> {
     source: &'a dyn ModelSource,
     options: &'a PlanOptions,
     key: String,
+    store: &'a Store,
 }
 
 const ROOT: &str = "../../";
 
 impl Ctx<'_> {
     /// Pass one for a model whose inputs changed: plans it, renders and writes its files less the
-    /// sibling part.
+    /// sibling part, and keeps the rest in the scratch file.
     fn plan_and_write_heads(
         &self,
         id: &ModelId,
+        input: String,
         files: &crate::source::ModelFiles,
-    ) -> Result<(ModelSummary, Pending), String> {
+    ) -> Result<Brief, String> {
         let page = plan_with(files, Some(format!("{}.html", id.site_stem())), self.options)
             .map_err(|e| e.to_string())?;
         let summary = page.summary();
@@ -356,115 +407,130 @@ impl Ctx<'_> {
             remove_model_files(writer, &stem, &osv);
             return Err(e.to_string());
         }
-        let heads = (parts.html_head.len(), parts.md_head.len(), parts.json_head.len());
-        let pending = Pending {
+        let (h, m, j) = (parts.html_head.len(), parts.md_head.len(), parts.json_head.len());
+        let entry = ModelEntry {
+            summary,
+            input,
+            output: String::new(),
             family_name,
-            html_tail: parts.html_tail,
-            md_tail: parts.md_tail,
-            changes,
+            changes: changes.into_iter().map(|e| e.change.change).collect(),
             feed: feed.map(|(path, _)| path),
             osv,
-            heads,
+            html: (h, h),
+            md: (m, m),
+            json: j,
         };
-        Ok((summary, pending))
+        let kept = (|| {
+            let tails = self
+                .store
+                .spill
+                .put(&(&parts.html_tail, &parts.md_tail))
+                .map_err(|e| format!("{id}: {e}"))?;
+            Brief::new(&entry, self.store.put(&entry)?, Some(tails))
+        })();
+        kept.inspect_err(|_| remove_model_files(writer, &stem, &entry.osv))
     }
 
     /// The fingerprint of a model's files: its inputs and its sibling part's view, the
     /// siblings by their summaries' digests; and the places of its siblings in the family.
     fn output(
         &self,
-        input: &str,
-        summary: &ModelSummary,
-        family_name: &str,
-        family: &Family,
+        entry: &ModelEntry,
+        me: &Brief,
+        family: &Family<Brief>,
     ) -> Result<(String, Vec<usize>), String> {
-        let nearest = family.nearest(summary);
-        let digests = family.digests()?;
+        let nearest = family.nearest(me);
         // The view less its siblings, then their digests: the JSON closes before them, so the
         // two cannot run together.
-        let bare = SiblingsView::new(summary, family_name.to_string(), vec![], family.len());
-        let mut h = incremental::Hasher::new(&[input.as_bytes()]);
-        serde_json::to_writer(&mut h, &bare).map_err(|e| format!("{}: {e}", summary.id))?;
+        let bare = SiblingsView::new(&entry.summary, entry.family_name.clone(), vec![], family.len());
+        let mut h = incremental::Hasher::new(&[entry.input.as_bytes()]);
+        serde_json::to_writer(&mut h, &bare).map_err(|e| format!("{}: {e}", me.id))?;
         for &i in &nearest {
-            std::io::Write::write_all(&mut h, digests[i].as_bytes())
-                .map_err(|e| format!("{}: {e}", summary.id))?;
+            std::io::Write::write_all(&mut h, &family.sorted[i].1.digest)
+                .map_err(|e| format!("{}: {e}", me.id))?;
         }
         Ok((h.finish(), nearest))
     }
 
     /// The sibling part's view of a model, its siblings at `nearest` in the family.
-    fn view(summary: &ModelSummary, family_name: &str, family: &Family, nearest: &[usize]) -> SiblingsView {
-        let siblings = nearest.iter().map(|&i| family.sorted[i].1.clone()).collect();
-        SiblingsView::new(summary, family_name.to_string(), siblings, family.len())
+    fn view(
+        &self,
+        entry: &ModelEntry,
+        family: &Family<Brief>,
+        nearest: &[usize],
+    ) -> Result<SiblingsView, String> {
+        let siblings = nearest
+            .iter()
+            .map(|&i| self.store.summary(family.sorted[i].1.entry))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("{}: {e}", entry.summary.id))?;
+        Ok(SiblingsView::new(&entry.summary, entry.family_name.clone(), siblings, family.len()))
     }
 
     /// Pass two for a model planned in this build: renders its sibling part and completes its
-    /// files.
-    fn finish_fresh(
-        &self,
-        id: &ModelId,
-        input: &str,
-        summary: &ModelSummary,
-        pending: &Pending,
-        family: &Family,
-    ) -> Result<Done, String> {
+    /// files; its entry for the next cache.
+    fn finish_fresh(&self, id: &ModelId, me: &Brief, family: &Family<Brief>) -> Result<Loc, String> {
         let stem = id.site_stem();
         let writer = self.writer;
-        let finish = || -> Result<Done, String> {
-            let (output, nearest) = self.output(input, summary, &pending.family_name, family)?;
-            let view = Self::view(summary, &pending.family_name, family, &nearest);
+        let mut entry = match self.store.entry(me.entry) {
+            Ok(entry) => entry,
+            Err(e) => {
+                remove_model_files(writer, &stem, &[]);
+                return Err(format!("{id}: {e}"));
+            }
+        };
+        let mut finish = || -> Result<Loc, String> {
+            let tails = me.tails.ok_or_else(|| format!("{id}: pass one kept no ends of its files"))?;
+            let (html_tail, md_tail): (String, String) =
+                self.store.spill.get(tails).map_err(|e| format!("{id}: {e}"))?;
+            let (output, nearest) = self.output(&entry, me, family)?;
+            let view = self.view(&entry, family, &nearest)?;
             // Rendered in full before the first byte is appended.
             let part = self
                 .renderer
                 .model_siblings(&view, &self.manifest.site, ROOT)
                 .map_err(|e| format!("{id}: {e}"))?;
-            let html = [part.html.as_str(), pending.html_tail.as_str()].concat();
-            let md = [part.markdown.as_str(), pending.md_tail.as_str()].concat();
+            let html = [part.html.as_str(), html_tail.as_str()].concat();
+            let md = [part.markdown.as_str(), md_tail.as_str()].concat();
             writer.append(&format!("{stem}.html"), html.as_bytes()).map_err(|e| e.to_string())?;
             writer.append(&format!("{stem}.md"), md.as_bytes()).map_err(|e| e.to_string())?;
             writer.append(&format!("{stem}.json"), part.json.as_bytes()).map_err(|e| e.to_string())?;
-            let badge = Badge::for_model(summary).to_json().map_err(|e| format!("{id}: {e}"))?;
+            let badge = Badge::for_model(&entry.summary).to_json().map_err(|e| format!("{id}: {e}"))?;
             writer.write(&format!("{stem}.badge.json"), badge.as_bytes()).map_err(|e| e.to_string())?;
-            let (h, m, _) = pending.heads;
-            Ok(Done { output, html_end: h + part.html.len(), md_end: m + part.markdown.len() })
+            entry.output = output;
+            entry.html.1 = entry.html.0 + part.html.len();
+            entry.md.1 = entry.md.0 + part.markdown.len();
+            self.store.put(&entry)
         };
         // A failure leaves no partial files of the model.
-        finish().inspect_err(|_| remove_model_files(writer, &stem, &pending.osv))
+        let done = finish();
+        done.inspect_err(|_| remove_model_files(writer, &stem, &entry.osv))
     }
 
     /// Both passes for one model, from its files: for a cached model whose last files cannot be
     /// used after all.
-    fn rebuild(&self, id: &ModelId, family: &Family, osv: &[String]) -> Result<Second, String> {
+    fn rebuild(&self, id: &ModelId, family: &Family<Brief>, osv: &[String]) -> Result<Loc, String> {
         // Some of its files may be carried over already: hard links of the live site's files,
         // which writing through would change in place. Unlinked first, they are written anew.
         remove_model_files(self.writer, &id.site_stem(), osv);
         let files = self.source.load(id).map_err(|e| e.to_string())?;
         let input = incremental::model_input(&self.key, &id.to_string(), &files);
-        let (summary, pending) = self.plan_and_write_heads(id, &files)?;
-        let done = self.finish_fresh(id, &input, &summary, &pending, family)?;
-        Ok(Second { entry: pending.into_entry(input, Box::new(summary), done), reuse: None, rendered: true })
+        let me = self.plan_and_write_heads(id, input, &files)?;
+        self.finish_fresh(id, &me, family)
     }
 
     /// Pass two for a model whose inputs are unchanged: nothing to do if its sibling part is the
     /// same too (its files are carried over later, if the site changes at all); otherwise the new
     /// part is spliced into the last build's files, with no planning.
-    fn finish_cached(
-        &self,
-        id: &ModelId,
-        input: &str,
-        entry: &ModelEntry,
-        family: &Family,
-    ) -> Result<Second, String> {
+    fn finish_cached(&self, id: &ModelId, me: &Brief, family: &Family<Brief>) -> Result<Step, String> {
         let stem = id.site_stem();
-        let mut files: Vec<String> =
-            ["html", "md", "json", "badge.json"].iter().map(|ext| format!("{stem}.{ext}")).collect();
-        files.extend(entry.feed.iter().cloned());
-        files.extend(entry.osv.iter().cloned());
-        let (output, nearest) = self.output(input, &entry.summary, &entry.family_name, family)?;
+        let entry = self.store.entry(me.entry).map_err(|e| format!("{id}: {e}"))?;
+        let files = entry.files(&stem);
+        let (output, nearest) = self.output(&entry, me, family)?;
         if output == entry.output {
-            return Ok(Second { entry: entry.clone(), reuse: Some(files), rendered: false });
+            return Ok(Step { entry: me.entry, rendered: false, reuse: true });
         }
-        let view = Self::view(&entry.summary, &entry.family_name, family, &nearest);
+        let view = self.view(&entry, family, &nearest)?;
         let part = self
             .renderer
             .model_siblings(&view, &self.manifest.site, ROOT)
@@ -497,9 +563,11 @@ impl Ctx<'_> {
             Ok(Some(next))
         })();
         match spliced {
-            Ok(Some(next)) => Ok(Second { entry: next, reuse: None, rendered: false }),
+            Ok(Some(next)) => Ok(Step { entry: self.store.put(&next)?, rendered: false, reuse: false }),
             // The last build's files are not as its cache says: render the model again.
-            Ok(None) | Err(_) => self.rebuild(id, family, &entry.osv),
+            Ok(None) | Err(_) => {
+                self.rebuild(id, family, &entry.osv).map(|entry| Step { entry, rendered: true, reuse: false })
+            }
         }
     }
 }
@@ -522,8 +590,13 @@ pub fn build_site_opts(
     let mut report = BuildReport::default();
     let writer = SiteWriter::create(out)?;
     report.leftovers = writer.leftovers().clone();
-    let prev =
-        if full { None } else { Cache::load(&writer.cache_path(), writer.previous_stamp().as_deref()) };
+    let ids: Vec<String> = manifest.models.iter().map(ToString::to_string).collect();
+    let prev = if full {
+        None
+    } else {
+        PrevCache::load(&writer.cache_path(), writer.previous_stamp().as_deref(), &ids)
+    };
+    let store = Arc::new(Store { spill: Spill::new(writer.scratch()?), prev });
     let ctx = Ctx {
         writer: &writer,
         renderer,
@@ -531,101 +604,85 @@ pub fn build_site_opts(
         source,
         options,
         key: incremental::build_key(&manifest.site, options),
+        store: &store,
     };
 
     let t = Instant::now();
-    let planned: Vec<Result<First, String>> = manifest
+    let briefs: Vec<Result<Brief, String>> = manifest
         .models
         .par_iter()
-        .map(|id| {
+        .zip(ids.par_iter())
+        .enumerate()
+        .map(|(k, (id, id_text))| {
             let files = source.load(id).map_err(|e| e.to_string())?;
-            let input = incremental::model_input(&ctx.key, &id.to_string(), &files);
-            if let Some(entry) = prev.as_ref().and_then(|c| c.models.get(&id.to_string()))
+            let input = incremental::model_input(&ctx.key, id_text, &files);
+            if let Some(slot) = store.prev.as_ref().and_then(|p| p.slot(k))
+                // An entry that cannot be read is no entry: the model is planned again.
+                && let Ok(entry) = store.entry(Loc::Prev(slot))
                 && entry.input == input
             {
-                return Ok(First::Cached { input, entry });
+                return Brief::new(&entry, Loc::Prev(slot), None);
             }
-            let (summary, pending) = ctx.plan_and_write_heads(id, &files)?;
-            Ok(First::Fresh { input, summary: Box::new(summary), pending })
+            ctx.plan_and_write_heads(id, input, &files)
         })
         .collect();
     report.phases.push(("plan and render", t.elapsed()));
 
-    let by_family = families(planned.iter().filter_map(|r| r.as_ref().ok().map(First::summary)));
+    let by_family = families(briefs.iter().filter_map(|b| b.as_ref().ok()));
 
     let t = Instant::now();
     let steps: Vec<Result<Step, String>> = manifest
         .models
         .par_iter()
-        .zip(planned.par_iter())
-        .map(|(id, first)| {
-            let first = first.as_ref().map_err(Clone::clone)?;
-            let family = &by_family[first.summary().family.as_str()];
-            match first {
-                First::Fresh { input, summary, pending } => {
-                    ctx.finish_fresh(id, input, summary, pending, family).map(Step::Fresh)
-                }
-                First::Cached { input, entry } => {
-                    ctx.finish_cached(id, input, entry, family).map(Step::Cached)
-                }
+        .zip(briefs.par_iter())
+        .map(|(id, me)| {
+            let me = me.as_ref().map_err(Clone::clone)?;
+            let family = &by_family[&*me.family];
+            if me.tails.is_some() {
+                ctx.finish_fresh(id, me, family).map(|entry| Step { entry, rendered: true, reuse: false })
+            } else {
+                ctx.finish_cached(id, me, family)
             }
         })
         .collect();
     report.phases.push(("render siblings", t.elapsed()));
-    // What pass one kept is dropped before the site's pages are made (a copy of every summary
-    // fewer at the build's peak): each fresh summary moves into its next cache entry, but for
-    // those whose second pass failed, which stay members of their families as in pass two.
-    drop(by_family);
-    let mut failed_second: Vec<ModelSummary> = vec![];
-    // Each model's summary is lent to the index's list until the site's pages are made, then
-    // moved into its next cache entry: every copy held here is a copy per model (5,000 models
-    // held six before; a fresh model's entry is made only then, from what pass one left).
-    let mut kept: Vec<(String, Kept)> = Vec::with_capacity(planned.len());
-    let mut built: Vec<ModelSummary> = Vec::with_capacity(planned.len());
+
+    // Each built model: its place in models.toml and its entry for the next cache.
+    let mut built: Vec<(usize, Loc)> = Vec::with_capacity(briefs.len());
     let mut changes = vec![];
-    let mut all_same = prev.is_some();
+    let mut all_same = store.prev.is_some();
     let mut osv_written = 0;
-    let mut reuses: Vec<Option<Vec<String>>> = Vec::with_capacity(planned.len());
-    for ((id, first), step) in manifest.models.iter().zip(planned).zip(steps) {
-        let (summary, model_changes, rendered, reuse, keep) = match (first, step) {
-            (Ok(First::Fresh { input, summary, pending }), Ok(Step::Fresh(done))) => {
-                let model_changes: Vec<_> = pending.changes.iter().map(|e| e.change.change.clone()).collect();
-                osv_written += pending.osv.len();
-                (*summary, model_changes, true, None, Kept::Fresh { input, pending, done })
-            }
-            (_, Ok(Step::Cached(second))) => {
-                let mut entry = second.entry;
-                let summary = std::mem::take(&mut *entry.summary);
-                if second.rendered {
-                    osv_written += entry.osv.len();
-                }
-                let model_changes = entry.changes.clone();
-                (summary, model_changes, second.rendered, second.reuse, Kept::Entry(entry))
-            }
-            (first, Err(error)) => {
-                if let Ok(first) = first {
-                    failed_second.push(first.summary().clone());
-                }
-                reuses.push(None);
-                report.models.push(ModelReport { id: id.to_string(), outcome: Outcome::Failed { error } });
+    let mut reuses: Vec<bool> = Vec::with_capacity(briefs.len());
+    for (k, ((id, me), step)) in ids.iter().zip(&briefs).zip(steps).enumerate() {
+        let (me, step) = match (me, step) {
+            (Ok(me), Ok(step)) => (me, step),
+            (me, step) => {
+                // Pass two fails a model whose pass one failed, with pass one's error.
+                let error = step.err().or_else(|| me.as_ref().err().cloned()).unwrap_or_default();
+                reuses.push(false);
+                report.models.push(ModelReport { id: id.clone(), outcome: Outcome::Failed { error } });
                 continue;
             }
-            (_, Ok(Step::Fresh(_))) => unreachable!("pass two finishes only a fresh model freshly"),
         };
-        changes.extend(model_changes.iter().map(|c| crate::feeds::FeedEntry {
-            model: summary.id.clone(),
-            url: summary.url.clone(),
-            change: crate::changes::ChangeView::new(c, &summary.id, Some(&summary.url)),
-        }));
-        all_same &= reuse.is_some();
-        report.models_rendered += usize::from(rendered);
-        reuses.push(reuse);
-        report.models.push(ModelReport {
-            id: id.to_string(),
-            outcome: Outcome::Built { supported: summary.supported },
-        });
-        built.push(summary);
-        kept.push((id.to_string(), keep));
+        if me.changes {
+            let entry = store.entry(step.entry).map_err(BuildError::Scratch)?;
+            let s = &entry.summary;
+            changes.extend(entry.changes.iter().map(|c| crate::feeds::FeedEntry {
+                model: s.id.clone(),
+                url: s.url.clone(),
+                change: crate::changes::ChangeView::new(c, &s.id, Some(&s.url)),
+            }));
+        }
+        all_same &= step.reuse;
+        report.models_rendered += usize::from(step.rendered);
+        if step.rendered {
+            osv_written += me.osv;
+        }
+        reuses.push(step.reuse);
+        report
+            .models
+            .push(ModelReport { id: id.clone(), outcome: Outcome::Built { supported: me.supported } });
+        built.push((k, step.entry));
     }
     // Pass one drops a model's page, so the changes come out of it in the page's order; the
     // site feed sorts them.
@@ -634,23 +691,12 @@ pub fn build_site_opts(
     let t = Instant::now();
     let mut pages = Pages {
         writer: &writer,
-        prev: prev.as_ref().map(|c| &c.pages),
+        prev: store.prev.as_ref().map(|c| &c.pages),
         next: BTreeMap::new(),
         reuse: vec![],
         written: 0,
     };
-    let lent = write_site_pages(&mut pages, &ctx.key, manifest, renderer, built, &ctx.options.cards)?;
-    let mut next = Cache::new();
-    for ((key, keep), summary) in kept.into_iter().zip(lent) {
-        let entry = match keep {
-            Kept::Fresh { input, pending, done } => pending.into_entry(input, Box::new(summary), done),
-            Kept::Entry(mut entry) => {
-                *entry.summary = summary;
-                entry
-            }
-        };
-        next.models.insert(key, entry);
-    }
+    write_site_pages(&mut pages, &ctx.key, manifest, renderer, &store, &briefs, &built, &ctx.options.cards)?;
     pages.group("changes", digest_json(&[ctx.key.as_bytes()], &changes)?, || {
         let page =
             renderer.changes(&changes, &manifest.site).map_err(|e| BuildError::Render(e.to_string()))?;
@@ -660,18 +706,22 @@ pub fn build_site_opts(
         ])
     })?;
     report.phases.push(("index, families, method", t.elapsed()));
-    next.pages = std::mem::take(&mut pages.next);
+    let next_pages = std::mem::take(&mut pages.next);
     let page_reuse = std::mem::take(&mut pages.reuse);
     let pages_written = pages.written;
 
-    let same_set = prev
-        .as_ref()
-        .is_some_and(|p| p.models.keys().eq(next.models.keys()) && p.pages.keys().eq(next.pages.keys()));
+    // The same models and page groups as the last build (IDs are unique in models.toml).
+    let same_set = store.prev.as_ref().is_some_and(|p| {
+        p.count == built.len()
+            && built.iter().all(|&(k, _)| p.slot(k).is_some())
+            && p.pages.keys().eq(next_pages.keys())
+    });
     // A file deleted from the site by hand since is written again, through the carry-over below.
     let all_there = || {
-        reuses.par_iter().all(|reuse| match reuse {
-            Some(files) => files.iter().all(|f| writer.previous_has(f)),
-            None => true,
+        built.par_iter().filter(|&&(k, _)| reuses[k]).all(|&(k, loc)| {
+            store.entry(loc).is_ok_and(|e| {
+                e.files(&manifest.models[k].site_stem()).iter().all(|f| writer.previous_has(f))
+            })
         })
     };
     if all_same && pages_written == 0 && same_set && all_there() {
@@ -682,42 +732,43 @@ pub fn build_site_opts(
     }
 
     let t = Instant::now();
-    let by_family = families(next.models.values().map(|e| &*e.summary).chain(&failed_second));
-    let carried: Vec<Result<Option<Second>, String>> = manifest
-        .models
+    let carried: Vec<Result<Carried, String>> = built
         .par_iter()
-        .zip(reuses.par_iter())
-        .map(|(id, reuse)| {
-            let Some(files) = reuse else { return Ok(None) };
-            let Some(entry) = next.models.get(&id.to_string()) else { return Ok(None) };
-            for rel in files {
+        .map(|&(k, loc)| {
+            if !reuses[k] {
+                return Ok(Carried::Nothing);
+            }
+            let id = &manifest.models[k];
+            let entry = store.entry(loc).map_err(|e| format!("{id}: {e}"))?;
+            let files = entry.files(&id.site_stem());
+            for rel in &files {
                 if !writer.reuse(rel).map_err(|e| e.to_string())? {
                     // The last build's file is gone: render the model again.
-                    let family = &by_family[entry.summary.family.as_str()];
-                    return ctx.rebuild(id, family, &entry.osv).map(Some);
+                    let Ok(me) = &briefs[k] else { return Err(format!("{id}: not planned")) };
+                    return ctx.rebuild(id, &by_family[&*me.family], &entry.osv).map(Carried::Rebuilt);
                 }
             }
-            Ok(None)
+            Ok(Carried::Linked(files.len()))
         })
         .collect();
     drop(by_family);
     let mut reused = 0;
-    for ((id, reuse), carried) in manifest.models.iter().zip(&reuses).zip(carried) {
+    let mut kept = Vec::with_capacity(built.len());
+    for (&(k, loc), carried) in built.iter().zip(carried) {
         match carried {
-            Ok(None) => {
-                if let Some(files) = reuse {
-                    reused += files.len();
-                }
+            Ok(Carried::Nothing) => kept.push((k, loc)),
+            Ok(Carried::Linked(n)) => {
+                reused += n;
+                kept.push((k, loc));
             }
-            Ok(Some(_)) => report.models_rendered += 1,
-            Err(error) => {
-                next.models.remove(&id.to_string());
-                if let Some(r) = report.models.iter_mut().find(|r| r.id == id.to_string()) {
-                    r.outcome = Outcome::Failed { error };
-                }
+            Ok(Carried::Rebuilt(loc)) => {
+                report.models_rendered += 1;
+                kept.push((k, loc));
             }
+            Err(error) => report.models[k].outcome = Outcome::Failed { error },
         }
     }
+    let built = kept;
     for rel in &page_reuse {
         if writer.reuse(rel)? {
             reused += 1;
@@ -733,7 +784,16 @@ pub fn build_site_opts(
     report.files_written = report.models_rendered * 5 + osv_written + pages_written;
     report.phases.push(("carry over", t.elapsed()));
 
-    match next.seal_and_save(&writer.cache_path(), &writer.cache_temp_path()) {
+    let entries = built.iter().map(|&(k, loc)| {
+        store.bytes(loc).map(|bytes| (ids[k].clone(), bytes)).map_err(std::io::Error::other)
+    });
+    match incremental::save_cache(
+        &writer.cache_path(),
+        &writer.cache_temp_path(),
+        &next_pages,
+        built.len(),
+        entries,
+    ) {
         Ok(stamp) => writer.stamp(&stamp)?,
         Err(e) => report.cache_note = Some(format!("{}: {e}", writer.cache_path().display())),
     }
@@ -861,10 +921,10 @@ impl std::io::Write for Tee<'_> {
 
 /// Families to give a page: those of the built models, and every family they derive from, so a
 /// "derived from" link always lands.
-fn families_to_write(built: &[ModelSummary]) -> BTreeSet<String> {
+fn families_to_write<'a>(families: impl Iterator<Item = &'a str>) -> BTreeSet<String> {
     let mut keys = BTreeSet::new();
-    for m in built {
-        let mut key = Some(m.family.clone());
+    for family in families {
+        let mut key = Some(family.to_string());
         while let Some(k) = key {
             key = family::info(&k).and_then(|f| f.derives_from).map(str::to_string);
             keys.insert(k);
@@ -881,18 +941,31 @@ fn family_link(key: &str, written: &BTreeSet<String>) -> FamilyLink {
     }
 }
 
+// One argument per thing the pages are made of.
+#[allow(clippy::too_many_arguments)]
 fn write_site_pages(
     pages: &mut Pages,
     build_key: &str,
     manifest: &Manifest,
     renderer: &Renderer,
-    built: Vec<ModelSummary>,
+    store: &Arc<Store>,
+    briefs: &[Result<Brief, String>],
+    built: &[(usize, Loc)],
     cards: &[crate::estimate::cards::Card],
-) -> Result<Vec<ModelSummary>, BuildError> {
+) -> Result<(), BuildError> {
     let render_err = |e: crate::render::RenderError| BuildError::Render(e.to_string());
-    let keys = families_to_write(&built);
+    // Every built model's brief, in models.toml order.
+    let mine: Vec<(&Brief, Loc)> =
+        built.iter().filter_map(|&(k, loc)| briefs[k].as_ref().ok().map(|b| (b, loc))).collect();
+    let keys = families_to_write(mine.iter().map(|(b, _)| &*b.family));
     for key in &keys {
         let info = family::info(key);
+        let models = mine
+            .iter()
+            .filter(|(b, _)| *b.family == **key)
+            .map(|&(_, loc)| store.summary(loc).map(|s| FamilyRow::from(&s)))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(BuildError::Scratch)?;
         let view = FamilyView {
             schema_version: LIST_SCHEMA_VERSION,
             key: key.clone(),
@@ -905,7 +978,7 @@ fn write_site_pages(
                 .filter(|f| f.derives_from == Some(key.as_str()))
                 .map(|f| family_link(f.key, &keys))
                 .collect(),
-            models: built.iter().filter(|m| &m.family == key).map(FamilyRow::from).collect(),
+            models,
         };
         let input = digest_json(&[build_key.as_bytes()], &view)?;
         pages.group(&format!("family {key}"), input, || {
@@ -917,15 +990,28 @@ fn write_site_pages(
             ])
         })?;
     }
-    let index = std::sync::Arc::new(IndexView {
+    let index = Arc::new(IndexView {
         schema_version: LIST_SCHEMA_VERSION,
         title: manifest.site.title.clone(),
         cards: crate::estimate::cards::builtin().iter().map(|c| c.name.clone()).collect(),
         families: keys.iter().map(|k| family_link(k, &keys)).collect(),
-        models: built,
+        models: ModelList::Read(Arc::new(Listed {
+            store: Arc::clone(store),
+            locs: mine.iter().map(|&(_, loc)| loc).collect(),
+        })),
     });
-    // The index and what lists every model (sitemap, llms.txt) change with any model's summary.
-    let input = digest_json(&[build_key.as_bytes()], &*index)?;
+    // The index and what lists every model (sitemap, llms.txt) change with any model's summary:
+    // fingerprinted by the view less its models, then their summaries' digests (which the build
+    // holds), not by reading every summary back.
+    let input = {
+        let mut h = incremental::Hasher::new(&[build_key.as_bytes()]);
+        let rest = (index.schema_version, &index.title, &index.cards, &index.families);
+        serde_json::to_writer(&mut h, &rest).map_err(|e| BuildError::Render(e.to_string()))?;
+        for (b, _) in &mine {
+            std::io::Write::write_all(&mut h, &b.digest).map_err(|e| BuildError::Render(e.to_string()))?;
+        }
+        h.finish()
+    };
     pages.group_streamed("index", input, &crate::render::INDEX_FILES, |file, out| {
         renderer.index_file_to(&index, &manifest.site, file, out).map_err(render_err)
     })?;
@@ -966,8 +1052,7 @@ fn write_site_pages(
         out.push((".nojekyll".to_string(), String::new()));
         Ok(out)
     })?;
-    // The summaries go back to whoever lent them (the templates' values of them are dropped).
-    Ok(std::sync::Arc::unwrap_or_clone(index).models)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -986,6 +1071,16 @@ mod tests {
     }
 
     /// The definition: every other model sorted by distance in log size, then by ID.
+    impl Member for ModelSummary {
+        fn size(&self) -> f64 {
+            size(self)
+        }
+
+        fn id(&self) -> &str {
+            &self.id
+        }
+    }
+
     fn naive(me: &ModelSummary, family: &[&ModelSummary]) -> Vec<String> {
         let mine = size(me);
         let mut others: Vec<&&ModelSummary> = family.iter().filter(|m| m.id != me.id).collect();
@@ -1019,7 +1114,7 @@ mod tests {
             let refs: Vec<&ModelSummary> = models.iter().collect();
             let family = Family::new(&refs);
             for me in &models {
-                let got: Vec<String> = family.siblings(me).into_iter().map(|m| m.id).collect();
+                let got: Vec<String> = family.siblings(me).into_iter().map(|m| m.id.clone()).collect();
                 assert_eq!(got, naive(me, &refs), "round {round}, {}", me.id);
             }
         }

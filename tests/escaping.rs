@@ -294,7 +294,7 @@ fn index_with(title: &str, family: &str) -> IndexView {
         title: title.into(),
         cards: vec![],
         families: vec![],
-        models: vec![summary],
+        models: vec![summary].into(),
     }
 }
 

@@ -1101,7 +1101,64 @@ pub struct IndexView {
     pub title: String,
     pub cards: Vec<String>,
     pub families: Vec<FamilyLink>,
-    pub models: Vec<ModelSummary>,
+    pub models: ModelList,
+}
+
+/// The index's models: held, or read one at a time from wherever a build keeps them (a build of
+/// many thousands of models holds a place per model, not the summaries).
+#[derive(Debug, Clone)]
+pub enum ModelList {
+    Held(Vec<ModelSummary>),
+    Read(Arc<dyn ReadSummaries>),
+}
+
+/// Summaries read when asked for; an error names what could not be read.
+pub trait ReadSummaries: Send + Sync + std::fmt::Debug {
+    fn len(&self) -> usize;
+    fn get(&self, i: usize) -> Result<ModelSummary, String>;
+}
+
+impl ModelList {
+    pub fn len(&self) -> usize {
+        match self {
+            ModelList::Held(v) => v.len(),
+            ModelList::Read(r) => r.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The summary at `i`; `None` past the end.
+    pub fn get(&self, i: usize) -> Option<Result<ModelSummary, String>> {
+        match self {
+            ModelList::Held(v) => v.get(i).cloned().map(Ok),
+            ModelList::Read(r) => (i < r.len()).then(|| r.get(i)),
+        }
+    }
+}
+
+impl From<Vec<ModelSummary>> for ModelList {
+    fn from(v: Vec<ModelSummary>) -> Self {
+        ModelList::Held(v)
+    }
+}
+
+impl Serialize for ModelList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        match self {
+            ModelList::Held(v) => v.serialize(s),
+            ModelList::Read(r) => {
+                let mut seq = s.serialize_seq(Some(r.len()))?;
+                for i in 0..r.len() {
+                    seq.serialize_element(&r.get(i).map_err(serde::ser::Error::custom)?)?;
+                }
+                seq.end()
+            }
+        }
+    }
 }
 
 /// The index's view as the templates see it. Its list of models becomes template values one
@@ -1145,7 +1202,15 @@ impl Object for IndexModels {
     }
 
     fn get_value(self: &Arc<Self>, key: &Value) -> Option<Value> {
-        self.0.models.get(key.as_usize()?).map(|m| Value::from(Serde(m)))
+        let models = &self.0.models;
+        if let ModelList::Held(v) = models {
+            return v.get(key.as_usize()?).map(|m| Value::from(Serde(m)));
+        }
+        // A summary that cannot be read fails the template's loop with its reason.
+        Some(match models.get(key.as_usize()?)? {
+            Ok(m) => Value::from(Serde(&m)),
+            Err(e) => Value::from(minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e)),
+        })
     }
 
     fn enumerate(self: &Arc<Self>) -> Enumerator {
