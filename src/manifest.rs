@@ -78,6 +78,115 @@ struct RawModelEntry {
     id: toml::Spanned<String>,
 }
 
+/// One `[[model]]` table read alone.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OneModel {
+    model: [RawModelEntry; 1],
+}
+
+/// The manifest as read: each model's ID with where it starts in the text.
+struct Listed {
+    site: SiteSettings,
+    models: Vec<(usize, String)>,
+    discover: Option<Discover>,
+}
+
+/// Where each of a TOML document's table headers starts, and whether it is exactly `[[model]]`.
+struct Headers<'t> {
+    text: &'t str,
+    starts: Vec<(usize, bool)>,
+    /// The header being read: where it starts, whether it opens an array of tables, how many
+    /// keys it has, and whether the first is `model`.
+    open: Option<(usize, bool, usize, bool)>,
+}
+
+impl Headers<'_> {
+    fn opened(&mut self, span: toml_parser::Span, array: bool) {
+        self.open = Some((span.start(), array, 0, false));
+    }
+
+    fn closed(&mut self) {
+        if let Some((start, array, keys, model)) = self.open.take() {
+            self.starts.push((start, array && keys == 1 && model));
+        }
+    }
+}
+
+impl toml_parser::parser::EventReceiver for Headers<'_> {
+    fn std_table_open(&mut self, span: toml_parser::Span, _: &mut dyn toml_parser::ErrorSink) {
+        self.opened(span, false);
+    }
+
+    fn array_table_open(&mut self, span: toml_parser::Span, _: &mut dyn toml_parser::ErrorSink) {
+        self.opened(span, true);
+    }
+
+    fn std_table_close(&mut self, _: toml_parser::Span, _: &mut dyn toml_parser::ErrorSink) {
+        self.closed();
+    }
+
+    fn array_table_close(&mut self, _: toml_parser::Span, _: &mut dyn toml_parser::ErrorSink) {
+        self.closed();
+    }
+
+    fn simple_key(
+        &mut self,
+        span: toml_parser::Span,
+        _: Option<toml_parser::decoder::Encoding>,
+        _: &mut dyn toml_parser::ErrorSink,
+    ) {
+        if let Some((_, _, keys, model)) = &mut self.open {
+            *keys += 1;
+            if *keys == 1 {
+                let key = self.text.get(span.start()..span.end());
+                *model = matches!(key, Some("model" | "\"model\"" | "'model'"));
+            }
+        }
+    }
+}
+
+/// models.toml read table by table: each `[[model]]` table alone, the rest as one document. A
+/// manifest of 10,000 models read whole was an 18 MB tree of toml's, which a build's memory never
+/// gave back; read this way it is the tokens' 2.6 MB. `None` for anything that this does not take
+/// exactly as reading the whole file would (an error, a header under `model` other than
+/// `[[model]]`, models given another way): the caller reads it whole.
+fn by_table(text: &str) -> Option<Listed> {
+    let tokens = toml_parser::Source::new(text).lex().into_vec();
+    let mut headers = Headers { text, starts: vec![], open: None };
+    let mut error: Option<toml_parser::ParseError> = None;
+    toml_parser::parser::parse_document(&tokens, &mut headers, &mut error);
+    drop(tokens);
+    if error.is_some() || headers.open.is_some() {
+        return None;
+    }
+    let mut rest = String::new();
+    let mut models = Vec::with_capacity(headers.starts.iter().filter(|h| h.1).count());
+    let mut from = 0;
+    for (i, &(start, model)) in headers.starts.iter().enumerate() {
+        let end = headers.starts.get(i + 1).map_or(text.len(), |h| h.0);
+        rest.push_str(text.get(from..start)?);
+        from = start;
+        let table = text.get(start..end)?;
+        if model {
+            let [entry] = toml::from_str::<OneModel>(table).ok()?.model;
+            models.push((start + entry.id.span().start, entry.id.into_inner()));
+            from = end;
+        } else {
+            let key = table.trim_start_matches('[').trim_start();
+            if ["model", "\"model\"", "'model'"].iter().any(|m| key.starts_with(m)) {
+                return None;
+            }
+        }
+    }
+    rest.push_str(text.get(from..)?);
+    let raw: RawManifest = toml::from_str(&rest).ok()?;
+    if !raw.models.is_empty() {
+        return None;
+    }
+    Some(Listed { site: raw.site, models, discover: raw.discover })
+}
+
 /// The `[site]` table.
 #[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
@@ -131,8 +240,19 @@ impl Manifest {
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Self, ManifestError> {
-        let raw: RawManifest = toml::from_str(text)
-            .map_err(|error| ManifestError::Parse { path: path.to_path_buf(), error: Box::new(error) })?;
+        let raw = match by_table(text) {
+            Some(raw) => raw,
+            // Anything the table by table reading does not take as it is (an error included) is
+            // read whole: the same manifest, and toml's error with the whole file's lines.
+            None => {
+                let raw: RawManifest = toml::from_str(text).map_err(|error| ManifestError::Parse {
+                    path: path.to_path_buf(),
+                    error: Box::new(error),
+                })?;
+                let models = raw.models.into_iter().map(|m| (m.id.span().start, m.id.into_inner())).collect();
+                Listed { site: raw.site, models, discover: raw.discover }
+            }
+        };
         let mut site = raw.site;
         site.base_url = base_url(&site.base_url).map_err(|reason| ManifestError::BadBaseUrl {
             path: path.to_path_buf(),
@@ -152,12 +272,11 @@ impl Manifest {
         // Keys of the files an ID writes, case-folded: the site's `models/<org>/<name>.*` and the
         // cache folder it reads. Two IDs with one key would race to write one file (or read one
         // folder) on a case-insensitive file system, and which wins would change from run to run.
-        let line_of =
-            |entry: &RawModelEntry| text[..entry.id.span().start.min(text.len())].lines().count().max(1);
+        let line_of = |entry: &(usize, String)| text[..entry.0.min(text.len())].lines().count().max(1);
         let mut seen: HashMap<String, (usize, &ModelId)> = HashMap::new();
         let mut models = Vec::with_capacity(raw.models.len());
         for (index, entry) in raw.models.iter().enumerate() {
-            let id = ModelId::parse(entry.id.get_ref()).map_err(|error| ManifestError::BadId {
+            let id = ModelId::parse(&entry.1).map_err(|error| ManifestError::BadId {
                 path: path.to_path_buf(),
                 index: index + 1,
                 line: line_of(entry),
@@ -234,6 +353,56 @@ mod tests {
     }
 
     const SITE: &str = "[site]\ntitle = \"t\"\nbase_url = \"https://example.org/atlas/\"\n";
+
+    /// The whole file read by toml, as before: what reading it table by table must give.
+    fn whole(text: &str) -> Option<(String, Vec<(usize, String)>, Option<Discover>)> {
+        let raw: RawManifest = toml::from_str(text).ok()?;
+        let models = raw.models.into_iter().map(|m| (m.id.span().start, m.id.into_inner())).collect();
+        Some((raw.site.title, models, raw.discover))
+    }
+
+    #[test]
+    fn reading_table_by_table_gives_what_reading_the_whole_file_gives() {
+        let docs = [
+            format!("{SITE}[[model]]\nid = \"b/x\"\n[[model]]\nid = \"a/y\"\n"),
+            // Comments, indentation, quoted keys, a table after the models, a string that looks
+            // like a header, a literal string.
+            format!(
+                "# list\n{SITE}\n  [[model]] # first\n  id = \"b/x\"\n\n[[ \"model\" ]]\nid = '''a/[[model]]'''\n\
+                 [['model']]\n\"id\" = \"c/z\"\n[discover]\ntop = 3\n"
+            ),
+            format!("[[model]]\nid = \"first/before-site\"\n{SITE}"),
+            SITE.to_string(),
+        ];
+        for doc in &docs {
+            let fast = by_table(doc).unwrap_or_else(|| panic!("not read table by table:\n{doc}"));
+            assert_eq!(Some((fast.site.title, fast.models, fast.discover)), whole(doc), "{doc}");
+        }
+    }
+
+    #[test]
+    fn what_reading_table_by_table_cannot_take_exactly_is_read_whole() {
+        let docs = [
+            // A sub-table of the last model, a model given inline, a model table with another
+            // key, a damaged file, an escaped key.
+            format!("{SITE}[[model]]\nid = \"a/b\"\n[model.extra]\nx = 1\n"),
+            format!("model = [{{ id = \"a/b\" }}]\n{SITE}"),
+            format!("{SITE}[[model]]\nid = \"a/b\"\nrevision = \"main\"\n"),
+            format!("{SITE}[[model]]\nid = \"a/b"),
+            format!("{SITE}[[\"mod\\u0065l\"]]\nid = \"a/b\"\n"),
+        ];
+        for doc in &docs {
+            assert!(by_table(doc).is_none(), "{doc}");
+        }
+        // The escaped key is `model` all the same: read whole, it lists the model.
+        let m = parse(&docs[4]).unwrap();
+        assert_eq!(m.models.len(), 1);
+        // And an error keeps toml's message with the whole file's line.
+        let Err(ManifestError::Parse { error, .. }) = parse(&docs[3]) else {
+            panic!("a damaged file is an error")
+        };
+        assert!(error.to_string().contains("line 5"), "{error}");
+    }
 
     #[test]
     fn models_are_read_in_order() {

@@ -8,6 +8,7 @@
 //! the summaries, not the pages, so the same builder scales to very many models.
 //! Results come out in models.toml order whatever the thread count, so builds are byte-identical.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::sync::Arc;
@@ -154,14 +155,17 @@ impl ReadSummaries for Listed {
 }
 
 /// What the build holds of a model between its passes: where its entry is, and what its
-/// family's order and its siblings' fingerprints need. A few dozen bytes, whatever the model.
-struct Brief {
+/// family's order and its siblings' fingerprints need. A fixed size and nothing on the heap (but
+/// for a family this binary does not know): a build's pass one also makes and drops megabytes a
+/// model, and small blocks kept among them would keep the allocator's pages from being reused.
+struct Brief<'a> {
     entry: Loc,
     /// For a model planned in this build, the ends of its HTML page and Markdown twin: its files
     /// are written but for these and the sibling part.
     tails: Option<Slot>,
-    id: Box<str>,
-    family: Box<str>,
+    /// Its ID, as models.toml gives it (the build's list of IDs holds the text).
+    id: &'a str,
+    family: Cow<'static, str>,
     size: f64,
     /// The digest of its summary (its JSON), hex: a model's sibling part is fingerprinted by its
     /// siblings' digests, each made once per build rather than once per page that lists it.
@@ -173,8 +177,8 @@ struct Brief {
     osv: usize,
 }
 
-impl Brief {
-    fn new(entry: &ModelEntry, loc: Loc, tails: Option<Slot>) -> Result<Self, String> {
+impl<'a> Brief<'a> {
+    fn new(id: &'a str, entry: &ModelEntry, loc: Loc, tails: Option<Slot>) -> Result<Self, String> {
         let s = &entry.summary;
         let digest = incremental::digest_json(&[], s).map_err(|e| format!("{}: {e}", s.id))?;
         let digest = digest
@@ -184,8 +188,9 @@ impl Brief {
         Ok(Brief {
             entry: loc,
             tails,
-            id: s.id.as_str().into(),
-            family: s.family.as_str().into(),
+            id,
+            family: family::info(&s.family)
+                .map_or_else(|| Cow::Owned(s.family.clone()), |f| Cow::Borrowed(f.key)),
             size: size(s),
             digest,
             supported: s.supported,
@@ -249,13 +254,13 @@ trait Member {
     fn id(&self) -> &str;
 }
 
-impl Member for Brief {
+impl Member for Brief<'_> {
     fn size(&self) -> f64 {
         self.size
     }
 
     fn id(&self) -> &str {
-        &self.id
+        self.id
     }
 }
 
@@ -337,7 +342,7 @@ pub fn build_site(
 }
 
 /// The models' families, each sorted for its siblings.
-fn families<'a>(briefs: impl Iterator<Item = &'a Brief>) -> BTreeMap<&'a str, Family<'a, Brief>> {
+fn families<'a, 'b>(briefs: impl Iterator<Item = &'a Brief<'b>>) -> BTreeMap<&'a str, Family<'a, Brief<'b>>> {
     let mut members: BTreeMap<&str, Vec<&Brief>> = BTreeMap::new();
     for b in briefs {
         members.entry(&*b.family).or_default().push(b);
@@ -372,12 +377,13 @@ const ROOT: &str = "../../";
 impl Ctx<'_> {
     /// Pass one for a model whose inputs changed: plans it, renders and writes its files less the
     /// sibling part, and keeps the rest in the scratch file.
-    fn plan_and_write_heads(
+    fn plan_and_write_heads<'i>(
         &self,
         id: &ModelId,
+        id_text: &'i str,
         input: String,
         files: &crate::source::ModelFiles,
-    ) -> Result<Brief, String> {
+    ) -> Result<Brief<'i>, String> {
         let page = plan_with(files, Some(format!("{}.html", id.site_stem())), self.options)
             .map_err(|e| e.to_string())?;
         let summary = page.summary();
@@ -426,7 +432,7 @@ impl Ctx<'_> {
                 .spill
                 .put(&(&parts.html_tail, &parts.md_tail))
                 .map_err(|e| format!("{id}: {e}"))?;
-            Brief::new(&entry, self.store.put(&entry)?, Some(tails))
+            Brief::new(id_text, &entry, self.store.put(&entry)?, Some(tails))
         })();
         kept.inspect_err(|_| remove_model_files(writer, &stem, &entry.osv))
     }
@@ -514,8 +520,9 @@ impl Ctx<'_> {
         // which writing through would change in place. Unlinked first, they are written anew.
         remove_model_files(self.writer, &id.site_stem(), osv);
         let files = self.source.load(id).map_err(|e| e.to_string())?;
-        let input = incremental::model_input(&self.key, &id.to_string(), &files);
-        let me = self.plan_and_write_heads(id, input, &files)?;
+        let id_text = id.to_string();
+        let input = incremental::model_input(&self.key, &id_text, &files);
+        let me = self.plan_and_write_heads(id, &id_text, input, &files)?;
         self.finish_fresh(id, &me, family)
     }
 
@@ -621,9 +628,9 @@ pub fn build_site_opts(
                 && let Ok(entry) = store.entry(Loc::Prev(slot))
                 && entry.input == input
             {
-                return Brief::new(&entry, Loc::Prev(slot), None);
+                return Brief::new(id_text, &entry, Loc::Prev(slot), None);
             }
-            ctx.plan_and_write_heads(id, input, &files)
+            ctx.plan_and_write_heads(id, id_text, input, &files)
         })
         .collect();
     report.phases.push(("plan and render", t.elapsed()));
