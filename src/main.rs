@@ -27,7 +27,6 @@ unsafe extern "C" {
     /// mimalloc's `mi_option_set` (in the C library the `mimalloc` crate links; its Rust binding
     /// is behind a feature that pulls in another crate).
     fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
-    fn mi_collect(force: bool);
 }
 
 /// `mi_option_purge_delay` in mimalloc's `mi_option_t` (the same in the v2 and v3 headers that
@@ -297,6 +296,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ],
             )?;
             let options = options(cards.as_deref(), &run)?;
+            keep_freed_pages();
             build(&manifest, &hub, &out, allow_failures, jobs, &options, from.as_deref(), full)
         }
         Command::Plan { target, hub, format, cards, run, training } => {
@@ -375,8 +375,6 @@ fn build(
         build_site_opts(&manifest, &source, out, &renderer, options, full)?
     } else {
         let manifest = Manifest::load(manifest)?;
-        unsafe { mi_collect(true) };
-        keep_freed_pages();
         if !hub.is_dir() {
             bail!("the snapshot folder {} does not exist (pass --hub)", hub.display());
         }

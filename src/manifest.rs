@@ -355,7 +355,9 @@ mod tests {
     const SITE: &str = "[site]\ntitle = \"t\"\nbase_url = \"https://example.org/atlas/\"\n";
 
     /// The whole file read by toml, as before: what reading it table by table must give.
-    fn whole(text: &str) -> Option<(String, Vec<(usize, String)>, Option<Discover>)> {
+    type Read = (String, Vec<(usize, String)>, Option<Discover>);
+
+    fn whole(text: &str) -> Option<Read> {
         let raw: RawManifest = toml::from_str(text).ok()?;
         let models = raw.models.into_iter().map(|m| (m.id.span().start, m.id.into_inner())).collect();
         Some((raw.site.title, models, raw.discover))

@@ -1115,6 +1115,9 @@ pub enum ModelList {
 /// Summaries read when asked for; an error names what could not be read.
 pub trait ReadSummaries: Send + Sync + std::fmt::Debug {
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     fn get(&self, i: usize) -> Result<ModelSummary, String>;
 }
 
