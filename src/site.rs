@@ -3,9 +3,11 @@
 //!
 //! It streams, and plans each model once. Pass one plans a model, renders and writes its three
 //! files less the part that lists its siblings (which needs every other model), and drops the
-//! page, keeping a small [`ModelSummary`] and the few hundred bytes that close each file. Pass two
-//! renders each model's sibling part from the summaries alone and appends it. Memory is bounded by
-//! the summaries, not the pages, so the same builder scales to very many models.
+//! page, writing what the rest of the build needs of it (its summary, its next cache entry, the
+//! few hundred bytes that close each file) to a scratch file ([`crate::spill`]). Pass two renders
+//! each model's sibling part from the summaries, family by family, and appends it. The index,
+//! the family pages and the next cache read the records back as they go. What stays in memory
+//! is a fixed-size [`Brief`] per model, so memory stays flat however many models are built.
 //! Results come out in models.toml order whatever the thread count, so builds are byte-identical.
 
 use std::borrow::Cow;
