@@ -110,7 +110,7 @@ pub mod zamba2;
 pub mod zaya;
 
 mod candidate;
-pub use candidate::Candidate;
+pub use candidate::{Candidate, TensorRun};
 
 use serde::Serialize;
 
