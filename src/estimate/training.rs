@@ -360,6 +360,22 @@ pub fn activations(
     lora: Option<&[String]>,
     opts: &Options,
 ) -> Activations {
+    activations_of(g, dims, family, precision, attention, lora, opts, true)
+}
+
+/// [`activations`]; without `named` each node's name and what it saves are left empty (the same
+/// figures, in the same order: a set read only for its totals names no node).
+#[allow(clippy::too_many_arguments)]
+fn activations_of(
+    g: &Graph,
+    dims: &Dims,
+    family: &str,
+    precision: Precision,
+    attention: AttentionImpl,
+    lora: Option<&[String]>,
+    opts: &Options,
+    named: bool,
+) -> Activations {
     // Only the dropout probabilities and the transformers release are read from the options: the
     // precision, attention and LoRA targets vary by caller (every recipe's row, both attentions).
     let (dropout, version) = (&opts.dropout, opts.transformers);
@@ -453,7 +469,13 @@ pub fn activations(
                     let Some((inp, out)) = linear_widths(n) else { continue };
                     let is_logits = s.role == Role::Head && out == vocab;
                     let shared = !amp && prev_op == Op::Linear && prev_linear_in == Some(inp) && !prev_saved;
-                    let mut words = vec![];
+                    // At most seven phrases: held in place, joined only for a named set.
+                    let mut words: [&'static str; 7] = [""; 7];
+                    let mut said = 0;
+                    let mut say = |w: &'static str| {
+                        words[said] = w;
+                        said += 1;
+                    };
                     // Under LoRA a frozen linear saves no input (its weight needs no gradient);
                     // an adapted one's A saves it.
                     let frozen_only = lora.is_some_and(|t| !lora_targeted(s.role, n, t));
@@ -462,7 +484,7 @@ pub fn activations(
                     }
                     if !prev_saved && !shared && !frozen_only {
                         pt += e * inp as f64;
-                        words.push(if amp {
+                        say(if amp {
                             "bf16 cast of its input"
                         } else if fp32 {
                             "its fp32 input"
@@ -472,10 +494,10 @@ pub fn activations(
                     }
                     if amp && lora.is_none() {
                         fixed += 2.0 * inp as f64 * out as f64 * n.copies as f64 * s.repeat as f64;
-                        words.push("bf16 cast of its weight (once per forward)");
+                        say("bf16 cast of its weight (once per forward)");
                     }
                     if lora.is_some() {
-                        words.push("LoRA: frozen weight, the adapters' rank-wide outputs counted separately");
+                        say("LoRA: frozen weight, the adapters' rank-wide outputs counted separately");
                     }
                     prev_saved = false;
                     if let Some(act) = folded_activation(&n.detail).filter(|_| !is_logits) {
@@ -485,31 +507,32 @@ pub fn activations(
                         // (measured: not over LoRA's frozen bf16 base, nor in fp32, where the
                         // dtypes already agree).
                         prev_saved = keeps_output && !(t5_like && lora.is_none() && !fp32);
-                        words.push("its activation's saved tensors");
+                        say("its activation's saved tensors");
                     }
                     // Mixtral's experts have no activation node: SiLU(w1) * w3 saves the gate, the
                     // SiLU output and the up projection.
                     if !has_act_node && n.detail == "expert gate projection" {
                         pt += 6.0 * ef * out as f64;
-                        words.push("gate, SiLU output and up for the product");
+                        say("gate, SiLU output and up for the product");
                     }
                     if n.copies > 1 {
                         // Routed tokens only: per slot the gathered fp32 hidden state, the bf16
                         // expert output, its routing weight and token index.
                         if n.detail == "expert down projection" || n.name.ends_with("down_proj") {
                             pt += 4.0 * out as f64 + e * out as f64 + 12.0;
-                            words.push("routing: gathered input, weighted output, index");
+                            say("routing: gathered input, weighted output, index");
                         }
                     }
                     if n.detail.starts_with("router over") {
                         let k = dims.experts_per_token.unwrap_or(1) as f64;
                         pt += 4.0 * out as f64 + 8.0 * k + 4.0;
-                        words.push("router softmax and top-k");
+                        say("router softmax and top-k");
                     }
                     pt *= slots;
-                    saves = match words.as_slice() {
+                    saves = match &words[..said] {
+                        _ if !named => Cow::Borrowed(""),
                         [one] => Cow::Borrowed(*one),
-                        _ => Cow::Owned(words.join("; ")),
+                        words => Cow::Owned(words.join("; ")),
                     };
                     prev_linear_in = Some(inp);
                 }
@@ -559,7 +582,9 @@ pub fn activations(
                                 // attention bias: one per stack and attention kind, shared by
                                 // the layers, kept for the backward pass.
                                 sq_model += r * heads;
-                                saves.to_mut().push_str("; the stack's position bias is counted once");
+                                if named {
+                                    saves.to_mut().push_str("; the stack's position bias is counted once");
+                                }
                             }
                             prev_saved = true;
                         }
@@ -631,11 +656,13 @@ pub fn activations(
                 let first = !seen_attention;
                 seen_attention = true;
                 pt += dims.hidden_size as f64 * if first { 2.0 } else { 1.0 };
-                saves.to_mut().push_str(if first {
-                    "; dropout masks on the attention's and the feed-forward's outputs"
-                } else {
-                    "; dropout mask on the attention's output"
-                });
+                if named {
+                    saves.to_mut().push_str(if first {
+                        "; dropout masks on the attention's and the feed-forward's outputs"
+                    } else {
+                        "; dropout mask on the attention's output"
+                    });
+                }
             }
             prev_op = n.op;
             let per_sample = if per_sequence { std::mem::take(&mut pt) } else { 0.0 };
@@ -643,7 +670,7 @@ pub fn activations(
             let repeat = if n.op == Op::LayerNorm && !trainable_seen { s.repeat - 1 } else { s.repeat };
             if (pt > 0.0 || sq > 0.0 || per_sample > 0.0) && repeat > 0 {
                 nodes.push(NodeActivation {
-                    name: n.name.clone(),
+                    name: if named { n.name.clone() } else { String::new() },
                     repeat,
                     per_token_bytes: pt,
                     per_token_sq_bytes: sq,
@@ -654,7 +681,7 @@ pub fn activations(
         }
         if hidden_dropout && lora.is_none() && s.role == Role::Embeddings {
             nodes.push(NodeActivation {
-                name: format!("{} dropout", s.name),
+                name: if named { format!("{} dropout", s.name) } else { String::new() },
                 repeat: 1,
                 per_token_bytes: dims.hidden_size as f64,
                 per_token_sq_bytes: 0.0,
@@ -1022,39 +1049,50 @@ struct ActivationMemo<'a> {
     dims: &'a Dims,
     family: &'a str,
     opts: &'a Options,
-    done: Vec<((Precision, AttentionImpl, bool), Activations)>,
+    /// Each set with whether its nodes are named.
+    done: Vec<((Precision, AttentionImpl, bool), bool, Activations)>,
 }
 
 impl<'a> ActivationMemo<'a> {
+    /// Whether a set's nodes are read: those the view keeps (without LoRA, in the page's
+    /// precision: [`ActivationMemo::take`]) and, under gradient checkpointing, every set. The
+    /// others give their totals only, and naming their nodes was most of their cost.
+    fn named(&self, precision: Precision, lora: bool) -> bool {
+        self.opts.checkpointing || (!lora && precision == self.opts.recipe.precision)
+    }
+
+    fn compute(
+        &self,
+        precision: Precision,
+        attention: AttentionImpl,
+        lora: bool,
+        named: bool,
+    ) -> Activations {
+        let lora_targets = lora.then_some(self.opts.lora_targets.as_slice());
+        activations_of(self.g, self.dims, self.family, precision, attention, lora_targets, self.opts, named)
+    }
+
     fn get(&mut self, precision: Precision, attention: AttentionImpl, lora: bool) -> &Activations {
         let key = (precision, attention, lora);
-        let at = match self.done.iter().position(|(k, _)| *k == key) {
+        let at = match self.done.iter().position(|(k, _, _)| *k == key) {
             Some(at) => at,
             None => {
-                let lora_targets = lora.then_some(self.opts.lora_targets.as_slice());
-                let acts = activations(
-                    self.g,
-                    self.dims,
-                    self.family,
-                    precision,
-                    attention,
-                    lora_targets,
-                    self.opts,
-                );
-                self.done.push((key, acts));
+                let named = self.named(precision, lora);
+                let acts = self.compute(precision, attention, lora, named);
+                self.done.push((key, named, acts));
                 self.done.len() - 1
             }
         };
-        &self.done[at].1
+        &self.done[at].2
     }
 
-    /// The activations without LoRA, moved out of the memo (the view keeps them; a copy of every
-    /// node's entry faulted in fresh pages).
+    /// The activations without LoRA, named, moved out of the memo (the view keeps them; a copy
+    /// of every node's entry faulted in fresh pages).
     fn take(&mut self, precision: Precision, attention: AttentionImpl) -> Activations {
         let key = (precision, attention, false);
-        match self.done.iter().position(|(k, _)| *k == key) {
-            Some(at) => self.done.swap_remove(at).1,
-            None => activations(self.g, self.dims, self.family, precision, attention, None, self.opts),
+        match self.done.iter().position(|(k, named, _)| *k == key && *named) {
+            Some(at) => self.done.swap_remove(at).2,
+            None => self.compute(precision, attention, false, true),
         }
     }
 
