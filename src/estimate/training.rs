@@ -360,7 +360,83 @@ pub fn activations(
     lora: Option<&[String]>,
     opts: &Options,
 ) -> Activations {
-    activations_of(g, dims, family, precision, attention, lora, opts, true)
+    let facts = GraphFacts::of(g, lora.unwrap_or(&[]));
+    activations_of(g, &facts, dims, family, precision, attention, lora, opts, true)
+}
+
+/// What [`activations_of`] reads of each node's words (its detail and name), found once per
+/// graph: a page asks for four or five sets of the same graph, and a graph of one section per
+/// layer has thousands of nodes, each searched for a dozen phrases per set.
+struct GraphFacts {
+    /// Per section: whether a linear of it is a fused q/k/v projection, and where its nodes'
+    /// facts start in `nodes`.
+    sections: Vec<(bool, usize)>,
+    nodes: Vec<NodeFacts>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct NodeFacts {
+    /// A norm: on the residual stream, an RMSNorm, Gemma's `(1 + w)` scale.
+    residual: bool,
+    rms: bool,
+    one_plus_w: bool,
+    /// A linear: the cost of the activation folded into it, whether it is an expert's gate or
+    /// down projection or a router, and whether LoRA adapts it (with the graph's targets).
+    folded: Option<(f64, bool)>,
+    expert_gate: bool,
+    expert_down: bool,
+    router: bool,
+    lora_targeted: bool,
+    /// An activation: a gated product (`* up`), and the cost of the activation.
+    gated: bool,
+    cost: (f64, bool),
+    /// An attention: grouped key/value heads, rotary positions.
+    kv_heads: bool,
+    rotary: bool,
+}
+
+impl GraphFacts {
+    fn of(g: &Graph, lora_targets: &[String]) -> GraphFacts {
+        let mut sections = Vec::with_capacity(g.sections.len());
+        let mut nodes = Vec::with_capacity(g.sections.iter().map(|s| s.nodes.len()).sum());
+        for s in &g.sections {
+            // Read by an attention node only.
+            let fused = s.nodes.iter().any(|m| m.op == Op::Attention)
+                && s.nodes.iter().any(|m| {
+                    m.op == Op::Linear && (m.detail.contains("fused q") || m.detail.contains("fused query"))
+                });
+            sections.push((fused, nodes.len()));
+            for n in &s.nodes {
+                let d = n.detail.as_str();
+                let mut f = NodeFacts::default();
+                match n.op {
+                    Op::LayerNorm => {
+                        f.residual = d.contains("residual");
+                        f.rms = d.contains("RMSNorm");
+                        f.one_plus_w = d.contains("(1 + w)");
+                    }
+                    Op::Linear | Op::Conv1d => {
+                        f.folded = folded_activation(d).map(activation_cost);
+                        f.expert_gate = d == "expert gate projection";
+                        f.expert_down = d == "expert down projection" || n.name.ends_with("down_proj");
+                        f.router = d.starts_with("router over");
+                        f.lora_targeted = lora_targeted(s.role, n, lora_targets);
+                    }
+                    Op::Activation => {
+                        f.gated = d.contains("* up");
+                        f.cost = activation_cost(d);
+                    }
+                    Op::Attention => {
+                        f.kv_heads = d.contains("key/value heads");
+                        f.rotary = d.contains("rotary");
+                    }
+                    _ => {}
+                }
+                nodes.push(f);
+            }
+        }
+        GraphFacts { sections, nodes }
+    }
 }
 
 /// [`activations`]; without `named` each node's name and what it saves are left empty (the same
@@ -368,6 +444,7 @@ pub fn activations(
 #[allow(clippy::too_many_arguments)]
 fn activations_of(
     g: &Graph,
+    facts: &GraphFacts,
     dims: &Dims,
     family: &str,
     precision: Precision,
@@ -399,7 +476,8 @@ fn activations_of(
     let mut rotary = false;
     let vocab = dims.vocab_size;
     // A vision tower runs per image, not per token: left to the architecture's notes.
-    for s in g.sections.iter().filter(|s| s.role != Role::Vision) {
+    let sections = g.sections.iter().zip(&facts.sections).filter(|(s, _)| s.role != Role::Vision);
+    for (s, &(fused, first)) in sections {
         let has_act_node = s.nodes.iter().any(|n| n.op == Op::Activation);
         // Whether the previous node's output is a bf16 tensor already saved (SDPA's output,
         // ReLU's output), and the previous linear's input width (siblings share one input).
@@ -407,7 +485,7 @@ fn activations_of(
         let mut prev_linear_in: Option<u64> = None;
         let mut prev_op = Op::Input;
         let mut seen_attention = false;
-        for n in &s.nodes {
+        for (n, f) in s.nodes.iter().zip(&facts.nodes[first..]) {
             let w = n.output.last().copied().unwrap_or(0) as f64;
             // A pooler or sequence classifier reads the first token only: its output has one row
             // whatever the sequence, so it costs bytes per sample, not per token.
@@ -433,14 +511,13 @@ fn activations_of(
                     saves = "nothing: no gradient flows this far back under LoRA".into();
                 }
                 Op::LayerNorm => {
-                    let bf16_in = matches!(prev_op, Op::Linear | Op::Activation)
-                        && !n.detail.contains("residual")
-                        && s.role == Role::Head;
-                    if n.detail.contains("RMSNorm") {
+                    let bf16_in =
+                        matches!(prev_op, Op::Linear | Op::Activation) && !f.residual && s.role == Role::Head;
+                    if f.rms {
                         // One fp32 1/rms per normalised group: per head for Qwen3's q/k norms.
                         let norm_width = n.params.first().and_then(|t| t.shape.first()).copied().unwrap_or(0);
                         let groups = if norm_width > 0 { (w / norm_width as f64).max(1.0) } else { 1.0 };
-                        if n.detail.contains("(1 + w)") {
+                        if f.one_plus_w {
                             // Gemma's norm multiplies by (1 + w), an fp32 vector it saves.
                             fixed += 4.0 * w * s.repeat as f64;
                         }
@@ -449,7 +526,7 @@ fn activations_of(
                             pt = 4.0 * w + 4.0 * groups;
                             saves =
                                 "fp32 copy of the input, fp32 1/rms (the frozen scale keeps nothing)".into();
-                        } else if amp || fp32 || n.detail.contains("(1 + w)") {
+                        } else if amp || fp32 || f.one_plus_w {
                             // Gemma's norm scales in fp32 before casting back: fp32 either way.
                             pt = 8.0 * w + 4.0 * groups;
                             saves = "fp32 input, fp32 normalised, fp32 1/rms".into();
@@ -478,7 +555,7 @@ fn activations_of(
                     };
                     // Under LoRA a frozen linear saves no input (its weight needs no gradient);
                     // an adapted one's A saves it.
-                    let frozen_only = lora.is_some_and(|t| !lora_targeted(s.role, n, t));
+                    let frozen_only = lora.is_some() && !f.lora_targeted;
                     if !frozen_only {
                         trainable_seen = true;
                     }
@@ -500,8 +577,7 @@ fn activations_of(
                         say("LoRA: frozen weight, the adapters' rank-wide outputs counted separately");
                     }
                     prev_saved = false;
-                    if let Some(act) = folded_activation(&n.detail).filter(|_| !is_logits) {
-                        let (bytes, keeps_output) = activation_cost(act);
+                    if let Some((bytes, keeps_output)) = f.folded.filter(|_| !is_logits) {
                         pt += bytes * ef * out as f64;
                         // T5 casts the activation to the output weight's dtype first: a new copy
                         // (measured: not over LoRA's frozen bf16 base, nor in fp32, where the
@@ -511,19 +587,19 @@ fn activations_of(
                     }
                     // Mixtral's experts have no activation node: SiLU(w1) * w3 saves the gate, the
                     // SiLU output and the up projection.
-                    if !has_act_node && n.detail == "expert gate projection" {
+                    if !has_act_node && f.expert_gate {
                         pt += 6.0 * ef * out as f64;
                         say("gate, SiLU output and up for the product");
                     }
                     if n.copies > 1 {
                         // Routed tokens only: per slot the gathered fp32 hidden state, the bf16
                         // expert output, its routing weight and token index.
-                        if n.detail == "expert down projection" || n.name.ends_with("down_proj") {
+                        if f.expert_down {
                             pt += 4.0 * out as f64 + e * out as f64 + 12.0;
                             say("routing: gathered input, weighted output, index");
                         }
                     }
-                    if n.detail.starts_with("router over") {
+                    if f.router {
                         let k = dims.experts_per_token.unwrap_or(1) as f64;
                         pt += 4.0 * out as f64 + 8.0 * k + 4.0;
                         say("router softmax and top-k");
@@ -537,11 +613,11 @@ fn activations_of(
                     prev_linear_in = Some(inp);
                 }
                 Op::Activation => {
-                    if n.detail.contains("* up") {
+                    if f.gated {
                         pt = 6.0 * ef * w * slots;
                         saves = "gate (the activation's input), activation output, up".into();
                     } else {
-                        let (b, keeps) = activation_cost(&n.detail);
+                        let (b, keeps) = f.cost;
                         pt = b * ef * w * slots;
                         prev_saved = keeps;
                         saves = "its input".into();
@@ -552,19 +628,11 @@ fn activations_of(
                     let q = w;
                     let head_dim = if dims.head_dim > 0 { dims.head_dim } else { 1 };
                     let heads = (n.output.last().copied().unwrap_or(0) / head_dim).max(1) as f64;
-                    let kv_heads = if n.detail.contains("key/value heads") {
-                        dims.num_kv_heads.max(1) as f64
-                    } else {
-                        heads
-                    };
+                    let kv_heads = if f.kv_heads { dims.num_kv_heads.max(1) as f64 } else { heads };
                     let kv = if gemma2 { q } else { kv_heads * head_dim as f64 };
-                    if n.detail.contains("rotary") {
+                    if f.rotary {
                         rotary = true;
                     }
-                    let fused = s.nodes.iter().any(|m| {
-                        m.op == Op::Linear
-                            && (m.detail.contains("fused q") || m.detail.contains("fused query"))
-                    });
                     match attention {
                         AttentionImpl::Sdpa => {
                             if fused {
@@ -597,7 +665,7 @@ fn activations_of(
                             // an fp32 mask is added to the scores; otherwise it stays bf16 and
                             // the second matmul reuses it (2).
                             let explicit_fp32 = t5_like
-                                || n.detail.contains("key/value heads")
+                                || f.kv_heads
                                 || matches!(family, "gpt-neox" | "gpt_neox" | "phi" | "opt" | "bloom");
                             let unmasked =
                                 matches!(family, "bart" | "whisper") && !n.detail.contains("causal");
@@ -1049,6 +1117,7 @@ struct ActivationMemo<'a> {
     dims: &'a Dims,
     family: &'a str,
     opts: &'a Options,
+    facts: GraphFacts,
     /// Each set with whether its nodes are named.
     done: Vec<((Precision, AttentionImpl, bool), bool, Activations)>,
 }
@@ -1069,7 +1138,8 @@ impl<'a> ActivationMemo<'a> {
         named: bool,
     ) -> Activations {
         let lora_targets = lora.then_some(self.opts.lora_targets.as_slice());
-        activations_of(self.g, self.dims, self.family, precision, attention, lora_targets, self.opts, named)
+        let (g, facts) = (self.g, &self.facts);
+        activations_of(g, facts, self.dims, self.family, precision, attention, lora_targets, self.opts, named)
     }
 
     fn get(&mut self, precision: Precision, attention: AttentionImpl, lora: bool) -> &Activations {
@@ -1265,7 +1335,8 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
     if eager_forced {
         opts.attention = AttentionImpl::Eager;
     }
-    let mut memo = ActivationMemo { g, dims, family, opts: &opts, done: vec![] };
+    let facts = GraphFacts::of(g, &opts.lora_targets);
+    let mut memo = ActivationMemo { g, dims, family, opts: &opts, facts, done: vec![] };
     let recipes = RECIPES
         .iter()
         .map(|r| {
