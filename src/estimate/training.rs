@@ -1105,7 +1105,7 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
         lora.then_some(opts.lora_targets.as_slice()),
         opts,
     );
-    mode_with(g, dims, family, opts, mode, seq, &acts)
+    mode_with(g, g.param_count(), dims, family, opts, mode, seq, &acts)
 }
 
 /// The activations of one graph under one set of options, each computed once: a page asks for
@@ -1118,6 +1118,8 @@ struct ActivationMemo<'a> {
     family: &'a str,
     opts: &'a Options,
     facts: GraphFacts,
+    /// `g.param_count()`.
+    total: u64,
     /// Each set with whether its nodes are named.
     done: Vec<((Precision, AttentionImpl, bool), bool, Activations)>,
 }
@@ -1170,14 +1172,18 @@ impl<'a> ActivationMemo<'a> {
     /// recipe, which the activations do not read).
     fn mode(&mut self, opts: &Options, m: Mode, seq: u64) -> ModeTraining {
         let (precision, lora) = mode_precision(&opts.recipe, m);
-        let (g, dims, family) = (self.g, self.dims, self.family);
+        let (g, total, dims, family) = (self.g, self.total, self.dims, self.family);
         let acts = self.get(precision, opts.attention, lora);
-        mode_with(g, dims, family, opts, m, seq, acts)
+        mode_with(g, total, dims, family, opts, m, seq, acts)
     }
 }
 
+/// A mode's phases from its activations; `total` is `g.param_count()` (counted once per view,
+/// not once per recipe and mode).
+#[allow(clippy::too_many_arguments)]
 fn mode_with(
     g: &Graph,
+    total: u64,
     dims: &Dims,
     family: &str,
     opts: &Options,
@@ -1185,7 +1191,6 @@ fn mode_with(
     seq: u64,
     acts: &Activations,
 ) -> ModeTraining {
-    let total = g.param_count();
     let rec = opts.recipe;
     let (precision, lora) = mode_precision(&rec, mode);
     let r = precision.residual_bytes();
@@ -1336,7 +1341,8 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
         opts.attention = AttentionImpl::Eager;
     }
     let facts = GraphFacts::of(g, &opts.lora_targets);
-    let mut memo = ActivationMemo { g, dims, family, opts: &opts, facts, done: vec![] };
+    let total = g.param_count();
+    let mut memo = ActivationMemo { g, dims, family, opts: &opts, facts, total, done: vec![] };
     let recipes = RECIPES
         .iter()
         .map(|r| {
@@ -1348,7 +1354,7 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
                 weight_bytes: r.weight_bytes,
                 grad_bytes: r.grad_bytes,
                 state_bytes: if r.optimizer == Optimizer::Adafactor {
-                    m.breakdown.optimizer_states / g.param_count().max(1) as f64
+                    m.breakdown.optimizer_states / total.max(1) as f64
                 } else {
                     r.state_bytes
                 },
