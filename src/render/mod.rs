@@ -272,7 +272,20 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
-        let ctx = context! { page => Serde(view), siblings => Serde(&view.siblings), site => Serde(site), root => root };
+        // The sibling part's templates read the page's family and URL: the siblings' summaries
+        // (twelve per model, made into template values twice) are left out.
+        let page = SiblingsPage {
+            id: &view.id,
+            url: &view.url,
+            family: &view.family,
+            family_name: &view.family_name,
+            architecture: &view.architecture,
+            supported: view.supported,
+            config: &view.config,
+            params: &view.params,
+            family_size: view.family_size,
+        };
+        let ctx = context! { page => Serde(page), site => Serde(site), root => root };
         Ok(ModelFilesOut {
             html: self.render("model_siblings.html", ctx.clone())?,
             markdown: self.render("model_siblings.md.j2", ctx)?,
@@ -728,6 +741,20 @@ impl PageValue<'_> {
             family_size: page.family_size,
         }))
     }
+}
+
+/// A [`SiblingsView`] less its siblings, as the sibling part's templates read it (`page`).
+#[derive(Serialize)]
+struct SiblingsPage<'a> {
+    id: &'a str,
+    url: &'a Option<String>,
+    family: &'a str,
+    family_name: &'a str,
+    architecture: &'a Option<String>,
+    supported: bool,
+    config: &'a Option<crate::page::SiblingDims>,
+    params: &'a Option<crate::page::SiblingParams>,
+    family_size: usize,
 }
 
 /// The answer on top of a model page: for each mode, the batch-1 peak at the plan's length and
