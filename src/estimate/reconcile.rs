@@ -143,13 +143,16 @@ impl<'a> CandidateIndex<'a> {
         let mut by_name = FxHashMap::default();
         for c in candidates {
             for (t, shape) in &c.tensors {
-                let n = checked_numel(shape).ok_or_else(|| ReconcileError {
-                    field: t.clone(),
-                    reason: format!(
-                        "the shape {shape:?} the config gives this tensor has more than 2^64 − 1 scalars"
-                    ),
-                })?;
+                let n = checked_numel(shape).ok_or_else(|| too_many(t, shape))?;
                 by_name.entry(bare(t, prefixes)).or_insert((c, n));
+            }
+            for run in &c.runs {
+                let mut names = run.names().peekable();
+                let Some(first) = names.peek() else { continue };
+                let n = checked_numel(&run.shape).ok_or_else(|| too_many(first, &run.shape))?;
+                for t in names {
+                    by_name.entry(bare(&t, prefixes)).or_insert((c, n));
+                }
             }
         }
         Ok(CandidateIndex { by_name })
@@ -320,17 +323,37 @@ fn by_names(
     Ok(done(status, Some(method), items, left, vec![]))
 }
 
+/// A candidate tensor whose shape multiplies out beyond `u64`.
+fn too_many(tensor: &str, shape: &[u64]) -> ReconcileError {
+    ReconcileError {
+        field: tensor.to_string(),
+        reason: format!("the shape {shape:?} the config gives this tensor has more than 2^64 − 1 scalars"),
+    }
+}
+
 /// A candidate's scalars, signed as [`Candidate::signed_scalars`], without overflow.
 fn candidate_scalars(c: &Candidate) -> Result<i128, ReconcileError> {
     let mut n: i128 = 0;
     for (t, shape) in &c.tensors {
-        let k = checked_numel(shape).ok_or_else(|| ReconcileError {
-            field: t.clone(),
-            reason: format!(
-                "the shape {shape:?} the config gives this tensor has more than 2^64 − 1 scalars"
-            ),
-        })?;
+        let k = checked_numel(shape).ok_or_else(|| too_many(t, shape))?;
         n += i128::from(k);
+    }
+    for run in &c.runs {
+        let Some(first) = run.names().next() else { continue };
+        let k = checked_numel(&run.shape).ok_or_else(|| too_many(&first, &run.shape))?;
+        // Beyond an i128 only for a config that asks for more than any build could hold.
+        n = u128::from(run.repeat)
+            .checked_mul(u128::from(run.copies))
+            .and_then(|t| t.checked_mul(u128::from(k)))
+            .and_then(|s| i128::try_from(s).ok())
+            .and_then(|s| n.checked_add(s))
+            .ok_or_else(|| ReconcileError {
+                field: first,
+                reason: format!(
+                    "{} × {} tensors of {k} scalars each are more than any checkpoint can hold",
+                    run.repeat, run.copies
+                ),
+            })?;
     }
     Ok(if c.in_checkpoint_only { n } else { -n })
 }
@@ -363,7 +386,7 @@ fn inferred(diff: i128, candidates: &[Candidate]) -> Result<Reconciliation, Reco
             let mut items = vec![];
             for i in pick(*only) {
                 let c = &candidates[i];
-                let names: Vec<&str> = c.tensors.iter().map(|(t, _)| t.as_str()).collect();
+                let names: Vec<String> = c.named().map(|(t, _)| t).collect();
                 items.push(Item {
                     label: c.label.clone(),
                     count: names.len() as u64,

@@ -360,6 +360,99 @@ pub fn activations(
     lora: Option<&[String]>,
     opts: &Options,
 ) -> Activations {
+    let facts = GraphFacts::of(g, lora.unwrap_or(&[]));
+    activations_of(g, &facts, dims, family, precision, attention, lora, opts, true)
+}
+
+/// What [`activations_of`] reads of each node's words (its detail and name), found once per
+/// graph: a page asks for four or five sets of the same graph, and a graph of one section per
+/// layer has thousands of nodes, each searched for a dozen phrases per set.
+struct GraphFacts {
+    /// Per section: whether a linear of it is a fused q/k/v projection, and where its nodes'
+    /// facts start in `nodes`.
+    sections: Vec<(bool, usize)>,
+    nodes: Vec<NodeFacts>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct NodeFacts {
+    /// A norm: on the residual stream, an RMSNorm, Gemma's `(1 + w)` scale.
+    residual: bool,
+    rms: bool,
+    one_plus_w: bool,
+    /// A linear: the cost of the activation folded into it, whether it is an expert's gate or
+    /// down projection or a router, and whether LoRA adapts it (with the graph's targets).
+    folded: Option<(f64, bool)>,
+    expert_gate: bool,
+    expert_down: bool,
+    router: bool,
+    lora_targeted: bool,
+    /// An activation: a gated product (`* up`), and the cost of the activation.
+    gated: bool,
+    cost: (f64, bool),
+    /// An attention: grouped key/value heads, rotary positions.
+    kv_heads: bool,
+    rotary: bool,
+}
+
+impl GraphFacts {
+    fn of(g: &Graph, lora_targets: &[String]) -> GraphFacts {
+        let mut sections = Vec::with_capacity(g.sections.len());
+        let mut nodes = Vec::with_capacity(g.sections.iter().map(|s| s.nodes.len()).sum());
+        for s in &g.sections {
+            // Read by an attention node only.
+            let fused = s.nodes.iter().any(|m| m.op == Op::Attention)
+                && s.nodes.iter().any(|m| {
+                    m.op == Op::Linear && (m.detail.contains("fused q") || m.detail.contains("fused query"))
+                });
+            sections.push((fused, nodes.len()));
+            for n in &s.nodes {
+                let d = n.detail.as_str();
+                let mut f = NodeFacts::default();
+                match n.op {
+                    Op::LayerNorm => {
+                        f.residual = d.contains("residual");
+                        f.rms = d.contains("RMSNorm");
+                        f.one_plus_w = d.contains("(1 + w)");
+                    }
+                    Op::Linear | Op::Conv1d => {
+                        f.folded = folded_activation(d).map(activation_cost);
+                        f.expert_gate = d == "expert gate projection";
+                        f.expert_down = d == "expert down projection" || n.name.ends_with("down_proj");
+                        f.router = d.starts_with("router over");
+                        f.lora_targeted = lora_targeted(s.role, n, lora_targets);
+                    }
+                    Op::Activation => {
+                        f.gated = d.contains("* up");
+                        f.cost = activation_cost(d);
+                    }
+                    Op::Attention => {
+                        f.kv_heads = d.contains("key/value heads");
+                        f.rotary = d.contains("rotary");
+                    }
+                    _ => {}
+                }
+                nodes.push(f);
+            }
+        }
+        GraphFacts { sections, nodes }
+    }
+}
+
+/// [`activations`]; without `named` each node's name and what it saves are left empty (the same
+/// figures, in the same order: a set read only for its totals names no node).
+#[allow(clippy::too_many_arguments)]
+fn activations_of(
+    g: &Graph,
+    facts: &GraphFacts,
+    dims: &Dims,
+    family: &str,
+    precision: Precision,
+    attention: AttentionImpl,
+    lora: Option<&[String]>,
+    opts: &Options,
+    named: bool,
+) -> Activations {
     // Only the dropout probabilities and the transformers release are read from the options: the
     // precision, attention and LoRA targets vary by caller (every recipe's row, both attentions).
     let (dropout, version) = (&opts.dropout, opts.transformers);
@@ -383,7 +476,8 @@ pub fn activations(
     let mut rotary = false;
     let vocab = dims.vocab_size;
     // A vision tower runs per image, not per token: left to the architecture's notes.
-    for s in g.sections.iter().filter(|s| s.role != Role::Vision) {
+    let sections = g.sections.iter().zip(&facts.sections).filter(|(s, _)| s.role != Role::Vision);
+    for (s, &(fused, first)) in sections {
         let has_act_node = s.nodes.iter().any(|n| n.op == Op::Activation);
         // Whether the previous node's output is a bf16 tensor already saved (SDPA's output,
         // ReLU's output), and the previous linear's input width (siblings share one input).
@@ -391,7 +485,7 @@ pub fn activations(
         let mut prev_linear_in: Option<u64> = None;
         let mut prev_op = Op::Input;
         let mut seen_attention = false;
-        for n in &s.nodes {
+        for (n, f) in s.nodes.iter().zip(&facts.nodes[first..]) {
             let w = n.output.last().copied().unwrap_or(0) as f64;
             // A pooler or sequence classifier reads the first token only: its output has one row
             // whatever the sequence, so it costs bytes per sample, not per token.
@@ -417,14 +511,13 @@ pub fn activations(
                     saves = "nothing: no gradient flows this far back under LoRA".into();
                 }
                 Op::LayerNorm => {
-                    let bf16_in = matches!(prev_op, Op::Linear | Op::Activation)
-                        && !n.detail.contains("residual")
-                        && s.role == Role::Head;
-                    if n.detail.contains("RMSNorm") {
+                    let bf16_in =
+                        matches!(prev_op, Op::Linear | Op::Activation) && !f.residual && s.role == Role::Head;
+                    if f.rms {
                         // One fp32 1/rms per normalised group: per head for Qwen3's q/k norms.
                         let norm_width = n.params.first().and_then(|t| t.shape.first()).copied().unwrap_or(0);
                         let groups = if norm_width > 0 { (w / norm_width as f64).max(1.0) } else { 1.0 };
-                        if n.detail.contains("(1 + w)") {
+                        if f.one_plus_w {
                             // Gemma's norm multiplies by (1 + w), an fp32 vector it saves.
                             fixed += 4.0 * w * s.repeat as f64;
                         }
@@ -433,7 +526,7 @@ pub fn activations(
                             pt = 4.0 * w + 4.0 * groups;
                             saves =
                                 "fp32 copy of the input, fp32 1/rms (the frozen scale keeps nothing)".into();
-                        } else if amp || fp32 || n.detail.contains("(1 + w)") {
+                        } else if amp || fp32 || f.one_plus_w {
                             // Gemma's norm scales in fp32 before casting back: fp32 either way.
                             pt = 8.0 * w + 4.0 * groups;
                             saves = "fp32 input, fp32 normalised, fp32 1/rms".into();
@@ -453,16 +546,22 @@ pub fn activations(
                     let Some((inp, out)) = linear_widths(n) else { continue };
                     let is_logits = s.role == Role::Head && out == vocab;
                     let shared = !amp && prev_op == Op::Linear && prev_linear_in == Some(inp) && !prev_saved;
-                    let mut words = vec![];
+                    // At most seven phrases: held in place, joined only for a named set.
+                    let mut words: [&'static str; 7] = [""; 7];
+                    let mut said = 0;
+                    let mut say = |w: &'static str| {
+                        words[said] = w;
+                        said += 1;
+                    };
                     // Under LoRA a frozen linear saves no input (its weight needs no gradient);
                     // an adapted one's A saves it.
-                    let frozen_only = lora.is_some_and(|t| !lora_targeted(s.role, n, t));
+                    let frozen_only = lora.is_some() && !f.lora_targeted;
                     if !frozen_only {
                         trainable_seen = true;
                     }
                     if !prev_saved && !shared && !frozen_only {
                         pt += e * inp as f64;
-                        words.push(if amp {
+                        say(if amp {
                             "bf16 cast of its input"
                         } else if fp32 {
                             "its fp32 input"
@@ -472,53 +571,53 @@ pub fn activations(
                     }
                     if amp && lora.is_none() {
                         fixed += 2.0 * inp as f64 * out as f64 * n.copies as f64 * s.repeat as f64;
-                        words.push("bf16 cast of its weight (once per forward)");
+                        say("bf16 cast of its weight (once per forward)");
                     }
                     if lora.is_some() {
-                        words.push("LoRA: frozen weight, the adapters' rank-wide outputs counted separately");
+                        say("LoRA: frozen weight, the adapters' rank-wide outputs counted separately");
                     }
                     prev_saved = false;
-                    if let Some(act) = folded_activation(&n.detail).filter(|_| !is_logits) {
-                        let (bytes, keeps_output) = activation_cost(act);
+                    if let Some((bytes, keeps_output)) = f.folded.filter(|_| !is_logits) {
                         pt += bytes * ef * out as f64;
                         // T5 casts the activation to the output weight's dtype first: a new copy
                         // (measured: not over LoRA's frozen bf16 base, nor in fp32, where the
                         // dtypes already agree).
                         prev_saved = keeps_output && !(t5_like && lora.is_none() && !fp32);
-                        words.push("its activation's saved tensors");
+                        say("its activation's saved tensors");
                     }
                     // Mixtral's experts have no activation node: SiLU(w1) * w3 saves the gate, the
                     // SiLU output and the up projection.
-                    if !has_act_node && n.detail == "expert gate projection" {
+                    if !has_act_node && f.expert_gate {
                         pt += 6.0 * ef * out as f64;
-                        words.push("gate, SiLU output and up for the product");
+                        say("gate, SiLU output and up for the product");
                     }
                     if n.copies > 1 {
                         // Routed tokens only: per slot the gathered fp32 hidden state, the bf16
                         // expert output, its routing weight and token index.
-                        if n.detail == "expert down projection" || n.name.ends_with("down_proj") {
+                        if f.expert_down {
                             pt += 4.0 * out as f64 + e * out as f64 + 12.0;
-                            words.push("routing: gathered input, weighted output, index");
+                            say("routing: gathered input, weighted output, index");
                         }
                     }
-                    if n.detail.starts_with("router over") {
+                    if f.router {
                         let k = dims.experts_per_token.unwrap_or(1) as f64;
                         pt += 4.0 * out as f64 + 8.0 * k + 4.0;
-                        words.push("router softmax and top-k");
+                        say("router softmax and top-k");
                     }
                     pt *= slots;
-                    saves = match words.as_slice() {
+                    saves = match &words[..said] {
+                        _ if !named => Cow::Borrowed(""),
                         [one] => Cow::Borrowed(*one),
-                        _ => Cow::Owned(words.join("; ")),
+                        words => Cow::Owned(words.join("; ")),
                     };
                     prev_linear_in = Some(inp);
                 }
                 Op::Activation => {
-                    if n.detail.contains("* up") {
+                    if f.gated {
                         pt = 6.0 * ef * w * slots;
                         saves = "gate (the activation's input), activation output, up".into();
                     } else {
-                        let (b, keeps) = activation_cost(&n.detail);
+                        let (b, keeps) = f.cost;
                         pt = b * ef * w * slots;
                         prev_saved = keeps;
                         saves = "its input".into();
@@ -529,19 +628,11 @@ pub fn activations(
                     let q = w;
                     let head_dim = if dims.head_dim > 0 { dims.head_dim } else { 1 };
                     let heads = (n.output.last().copied().unwrap_or(0) / head_dim).max(1) as f64;
-                    let kv_heads = if n.detail.contains("key/value heads") {
-                        dims.num_kv_heads.max(1) as f64
-                    } else {
-                        heads
-                    };
+                    let kv_heads = if f.kv_heads { dims.num_kv_heads.max(1) as f64 } else { heads };
                     let kv = if gemma2 { q } else { kv_heads * head_dim as f64 };
-                    if n.detail.contains("rotary") {
+                    if f.rotary {
                         rotary = true;
                     }
-                    let fused = s.nodes.iter().any(|m| {
-                        m.op == Op::Linear
-                            && (m.detail.contains("fused q") || m.detail.contains("fused query"))
-                    });
                     match attention {
                         AttentionImpl::Sdpa => {
                             if fused {
@@ -559,7 +650,9 @@ pub fn activations(
                                 // attention bias: one per stack and attention kind, shared by
                                 // the layers, kept for the backward pass.
                                 sq_model += r * heads;
-                                saves.to_mut().push_str("; the stack's position bias is counted once");
+                                if named {
+                                    saves.to_mut().push_str("; the stack's position bias is counted once");
+                                }
                             }
                             prev_saved = true;
                         }
@@ -572,7 +665,7 @@ pub fn activations(
                             // an fp32 mask is added to the scores; otherwise it stays bf16 and
                             // the second matmul reuses it (2).
                             let explicit_fp32 = t5_like
-                                || n.detail.contains("key/value heads")
+                                || f.kv_heads
                                 || matches!(family, "gpt-neox" | "gpt_neox" | "phi" | "opt" | "bloom");
                             let unmasked =
                                 matches!(family, "bart" | "whisper") && !n.detail.contains("causal");
@@ -631,11 +724,13 @@ pub fn activations(
                 let first = !seen_attention;
                 seen_attention = true;
                 pt += dims.hidden_size as f64 * if first { 2.0 } else { 1.0 };
-                saves.to_mut().push_str(if first {
-                    "; dropout masks on the attention's and the feed-forward's outputs"
-                } else {
-                    "; dropout mask on the attention's output"
-                });
+                if named {
+                    saves.to_mut().push_str(if first {
+                        "; dropout masks on the attention's and the feed-forward's outputs"
+                    } else {
+                        "; dropout mask on the attention's output"
+                    });
+                }
             }
             prev_op = n.op;
             let per_sample = if per_sequence { std::mem::take(&mut pt) } else { 0.0 };
@@ -643,7 +738,7 @@ pub fn activations(
             let repeat = if n.op == Op::LayerNorm && !trainable_seen { s.repeat - 1 } else { s.repeat };
             if (pt > 0.0 || sq > 0.0 || per_sample > 0.0) && repeat > 0 {
                 nodes.push(NodeActivation {
-                    name: n.name.clone(),
+                    name: if named { n.name.clone() } else { String::new() },
                     repeat,
                     per_token_bytes: pt,
                     per_token_sq_bytes: sq,
@@ -654,7 +749,7 @@ pub fn activations(
         }
         if hidden_dropout && lora.is_none() && s.role == Role::Embeddings {
             nodes.push(NodeActivation {
-                name: format!("{} dropout", s.name),
+                name: if named { format!("{} dropout", s.name) } else { String::new() },
                 repeat: 1,
                 per_token_bytes: dims.hidden_size as f64,
                 per_token_sq_bytes: 0.0,
@@ -1010,7 +1105,7 @@ pub fn mode(g: &Graph, dims: &Dims, family: &str, opts: &Options, mode: Mode, se
         lora.then_some(opts.lora_targets.as_slice()),
         opts,
     );
-    mode_with(g, dims, family, opts, mode, seq, &acts)
+    mode_with(g, g.param_count(), dims, family, opts, mode, seq, &acts)
 }
 
 /// The activations of one graph under one set of options, each computed once: a page asks for
@@ -1022,39 +1117,54 @@ struct ActivationMemo<'a> {
     dims: &'a Dims,
     family: &'a str,
     opts: &'a Options,
-    done: Vec<((Precision, AttentionImpl, bool), Activations)>,
+    facts: GraphFacts,
+    /// `g.param_count()`.
+    total: u64,
+    /// Each set with whether its nodes are named.
+    done: Vec<((Precision, AttentionImpl, bool), bool, Activations)>,
 }
 
 impl<'a> ActivationMemo<'a> {
+    /// Whether a set's nodes are read: those the view keeps (without LoRA, in the page's
+    /// precision: [`ActivationMemo::take`]) and, under gradient checkpointing, every set. The
+    /// others give their totals only, and naming their nodes was most of their cost.
+    fn named(&self, precision: Precision, lora: bool) -> bool {
+        self.opts.checkpointing || (!lora && precision == self.opts.recipe.precision)
+    }
+
+    fn compute(
+        &self,
+        precision: Precision,
+        attention: AttentionImpl,
+        lora: bool,
+        named: bool,
+    ) -> Activations {
+        let lora_targets = lora.then_some(self.opts.lora_targets.as_slice());
+        let (g, facts) = (self.g, &self.facts);
+        activations_of(g, facts, self.dims, self.family, precision, attention, lora_targets, self.opts, named)
+    }
+
     fn get(&mut self, precision: Precision, attention: AttentionImpl, lora: bool) -> &Activations {
         let key = (precision, attention, lora);
-        let at = match self.done.iter().position(|(k, _)| *k == key) {
+        let at = match self.done.iter().position(|(k, _, _)| *k == key) {
             Some(at) => at,
             None => {
-                let lora_targets = lora.then_some(self.opts.lora_targets.as_slice());
-                let acts = activations(
-                    self.g,
-                    self.dims,
-                    self.family,
-                    precision,
-                    attention,
-                    lora_targets,
-                    self.opts,
-                );
-                self.done.push((key, acts));
+                let named = self.named(precision, lora);
+                let acts = self.compute(precision, attention, lora, named);
+                self.done.push((key, named, acts));
                 self.done.len() - 1
             }
         };
-        &self.done[at].1
+        &self.done[at].2
     }
 
-    /// The activations without LoRA, moved out of the memo (the view keeps them; a copy of every
-    /// node's entry faulted in fresh pages).
+    /// The activations without LoRA, named, moved out of the memo (the view keeps them; a copy
+    /// of every node's entry faulted in fresh pages).
     fn take(&mut self, precision: Precision, attention: AttentionImpl) -> Activations {
         let key = (precision, attention, false);
-        match self.done.iter().position(|(k, _)| *k == key) {
-            Some(at) => self.done.swap_remove(at).1,
-            None => activations(self.g, self.dims, self.family, precision, attention, None, self.opts),
+        match self.done.iter().position(|(k, named, _)| *k == key && *named) {
+            Some(at) => self.done.swap_remove(at).2,
+            None => self.compute(precision, attention, false, true),
         }
     }
 
@@ -1062,14 +1172,18 @@ impl<'a> ActivationMemo<'a> {
     /// recipe, which the activations do not read).
     fn mode(&mut self, opts: &Options, m: Mode, seq: u64) -> ModeTraining {
         let (precision, lora) = mode_precision(&opts.recipe, m);
-        let (g, dims, family) = (self.g, self.dims, self.family);
+        let (g, total, dims, family) = (self.g, self.total, self.dims, self.family);
         let acts = self.get(precision, opts.attention, lora);
-        mode_with(g, dims, family, opts, m, seq, acts)
+        mode_with(g, total, dims, family, opts, m, seq, acts)
     }
 }
 
+/// A mode's phases from its activations; `total` is `g.param_count()` (counted once per view,
+/// not once per recipe and mode).
+#[allow(clippy::too_many_arguments)]
 fn mode_with(
     g: &Graph,
+    total: u64,
     dims: &Dims,
     family: &str,
     opts: &Options,
@@ -1077,7 +1191,6 @@ fn mode_with(
     seq: u64,
     acts: &Activations,
 ) -> ModeTraining {
-    let total = g.param_count();
     let rec = opts.recipe;
     let (precision, lora) = mode_precision(&rec, mode);
     let r = precision.residual_bytes();
@@ -1227,7 +1340,9 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
     if eager_forced {
         opts.attention = AttentionImpl::Eager;
     }
-    let mut memo = ActivationMemo { g, dims, family, opts: &opts, done: vec![] };
+    let facts = GraphFacts::of(g, &opts.lora_targets);
+    let total = g.param_count();
+    let mut memo = ActivationMemo { g, dims, family, opts: &opts, facts, total, done: vec![] };
     let recipes = RECIPES
         .iter()
         .map(|r| {
@@ -1239,7 +1354,7 @@ pub fn view(g: &Graph, dims: &Dims, family: &str, seq: u64, mut opts: Options) -
                 weight_bytes: r.weight_bytes,
                 grad_bytes: r.grad_bytes,
                 state_bytes: if r.optimizer == Optimizer::Adafactor {
-                    m.breakdown.optimizer_states / g.param_count().max(1) as f64
+                    m.breakdown.optimizer_states / total.max(1) as f64
                 } else {
                     r.state_bytes
                 },

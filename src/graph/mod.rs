@@ -110,7 +110,7 @@ pub mod zamba2;
 pub mod zaya;
 
 mod candidate;
-pub use candidate::Candidate;
+pub use candidate::{Candidate, TensorRun};
 
 use serde::Serialize;
 
@@ -389,9 +389,13 @@ impl Graph {
         &self,
         keep: impl Fn(&Tensor) -> bool + Copy + 'static,
     ) -> impl Iterator<Item = (String, &Tensor)> + '_ {
-        self.sections.iter().flat_map(move |s| {
+        // Only the nodes (and sections) with a kept tensor are walked through their layers and
+        // experts: the few tied tensors of a mixture of experts are not looked for in every copy
+        // of every expert.
+        let kept = move |n: &Node| n.params.iter().any(keep);
+        self.sections.iter().filter(move |s| s.nodes.iter().any(kept)).flat_map(move |s| {
             (0..s.repeat).flat_map(move |i| {
-                s.nodes.iter().flat_map(move |n| {
+                s.nodes.iter().filter(move |n| kept(n)).flat_map(move |n| {
                     (0..n.copies).flat_map(move |e| {
                         n.params.iter().filter(move |t| keep(t)).map(move |t| (expand(&t.name, i, e), t))
                     })

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::{Candidate, Graph, Op};
+use super::{Candidate, Graph, Op, TensorRun};
 
 /// The block scales of an FP8 checkpoint, as one candidate; `None` for any other config.
 pub fn fp8_block_scales(g: &Graph, raw: &Value) -> Option<Candidate> {
@@ -31,10 +31,9 @@ pub fn fp8_block_scales_keeping(g: &Graph, raw: &Value, keep: &[&str]) -> Option
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    // The converted weights first, then their scales' names in one vector sized once: growing
-    // it by doubling copied and faulted in megabytes per model.
-    let mut converted = vec![];
-    let mut count = 0u64;
+    // One run per converted weight: the scales' names (`{i}` and `{e}` filled in) are made only
+    // where a name is read, in the order of the graph's layers and experts.
+    let mut runs = vec![];
     for s in &g.sections {
         for n in s.nodes.iter().filter(|n| n.op == Op::Linear) {
             for t in &n.params {
@@ -47,31 +46,24 @@ pub fn fp8_block_scales_keeping(g: &Graph, raw: &Value, keep: &[&str]) -> Option
                 {
                     continue;
                 }
-                count = count.saturating_add(s.repeat.saturating_mul(n.copies));
-                let template = format!("{module}.weight_scale_inv");
-                converted.push((s.repeat, n.copies, [out.div_ceil(r), inp.div_ceil(c)], template));
+                runs.push(TensorRun {
+                    template: format!("{module}.weight_scale_inv"),
+                    repeat: s.repeat,
+                    copies: n.copies,
+                    shape: vec![out.div_ceil(r), inp.div_ceil(c)],
+                });
             }
         }
     }
-    // A config that asks for more is left to grow (and fail) as it would have.
-    let mut tensors = Vec::with_capacity(usize::try_from(count.min(1 << 22)).unwrap_or(0));
-    for (repeat, copies, shape, template) in &converted {
-        let template = super::NameTemplate::new(template);
-        for i in 0..*repeat {
-            for e in 0..*copies {
-                tensors.push((template.expand(i, e), shape.to_vec()));
-            }
-        }
-    }
-    (!tensors.is_empty()).then(|| {
-        Candidate::extra(
-            "FP8 block scales",
-            tensors,
-            &format!(
-                "the checkpoint is FP8 with {r}x{c} block scales: one F32 weight_scale_inv per block of each converted linear weight, stored beside it and counted in the file totals, not a parameter of the class"
-            ),
-        )
-    })
+    let mut scales = Candidate::extra(
+        "FP8 block scales",
+        vec![],
+        &format!(
+            "the checkpoint is FP8 with {r}x{c} block scales: one F32 weight_scale_inv per block of each converted linear weight, stored beside it and counted in the file totals, not a parameter of the class"
+        ),
+    );
+    scales.runs = runs;
+    (!scales.is_empty()).then_some(scales)
 }
 
 /// The multi-token-prediction layers a checkpoint stores, their own embeddings and head where
@@ -141,8 +133,18 @@ mod tests {
         // proj: ceil(300/128) x ceil(200/128) = 3 x 2 = 6 per layer; each expert ceil(100/128) x
         // ceil(130/128) = 1 x 2 = 2; two layers: 2 x (6 + 2 x 2) = 20. No bias, gate or head scales.
         assert_eq!(c.signed_scalars(), 20);
-        assert_eq!(c.tensors.len(), 2 * (1 + 2));
-        assert!(c.tensors.contains(&("l.1.experts.1.w.weight_scale_inv".into(), vec![1, 2])));
+        assert_eq!(c.len(), 2 * (1 + 2));
+        // Named layer by layer, each layer's experts in order, as the checkpoint lists them.
+        let named: Vec<(String, Vec<u64>)> = c.named().map(|(n, s)| (n, s.to_vec())).collect();
+        let want = [
+            ("l.0.proj.weight_scale_inv", [3, 2]),
+            ("l.1.proj.weight_scale_inv", [3, 2]),
+            ("l.0.experts.0.w.weight_scale_inv", [1, 2]),
+            ("l.0.experts.1.w.weight_scale_inv", [1, 2]),
+            ("l.1.experts.0.w.weight_scale_inv", [1, 2]),
+            ("l.1.experts.1.w.weight_scale_inv", [1, 2]),
+        ];
+        assert_eq!(named, want.map(|(n, s)| (n.to_string(), s.to_vec())));
     }
 
     #[test]

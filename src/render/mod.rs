@@ -223,7 +223,7 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
         let folded = page.folded();
-        let ctx = context! { page => Serde(page), siblings => Serde(&page.siblings), site => Serde(site), root => root, glance => glance(page), v => view(page, folded.as_deref()), src => sources(page) };
+        let ctx = context! { page => PageValue::of(page), siblings => Serde(&page.siblings), site => Serde(site), root => root, glance => glance(page), v => view(page, folded.as_deref()), src => sources(page) };
         let html_ctx = context! { calc_data => calc_data(page)?, ..ctx.clone() };
         Ok(ModelFilesOut {
             html: self.render("model.html", html_ctx)?,
@@ -242,7 +242,7 @@ impl Renderer {
         root: &str,
     ) -> Result<ModelParts, RenderError> {
         let folded = page.folded();
-        let ctx = context! { page => Serde(page), site => Serde(site), root => root, glance => glance(page), v => view(page, folded.as_deref()), src => sources(page), sibling_marker => SIBLING_MARKER };
+        let ctx = context! { page => PageValue::of(page), site => Serde(site), root => root, glance => glance(page), v => view(page, folded.as_deref()), src => sources(page), sibling_marker => SIBLING_MARKER };
         let html_ctx = context! { calc_data => calc_data(page)?, ..ctx.clone() };
         // Only fixed template text follows the sibling part, so the last marker is the one put
         // there, whatever a config string holds.
@@ -272,7 +272,20 @@ impl Renderer {
         site: &SiteSettings,
         root: &str,
     ) -> Result<ModelFilesOut, RenderError> {
-        let ctx = context! { page => Serde(view), siblings => Serde(&view.siblings), site => Serde(site), root => root };
+        // The sibling part's templates read the page's family and URL: the siblings' summaries
+        // (twelve per model, made into template values twice) are left out.
+        let page = SiblingsPage {
+            id: &view.id,
+            url: &view.url,
+            family: &view.family,
+            family_name: &view.family_name,
+            architecture: &view.architecture,
+            supported: view.supported,
+            config: &view.config,
+            params: &view.params,
+            family_size: view.family_size,
+        };
+        let ctx = context! { page => Serde(page), site => Serde(site), root => root };
         Ok(ModelFilesOut {
             html: self.render("model_siblings.html", ctx.clone())?,
             markdown: self.render("model_siblings.md.j2", ctx)?,
@@ -646,6 +659,102 @@ fn whole(x: f64) -> serde_json::Value {
     } else {
         serde_json::Value::from(x)
     }
+}
+
+/// What the model templates (`model.html`, `model.md.j2` and the sibling part they include) read
+/// of a [`ModelPage`] as `page`: the same fields, serialised as the page serialises them, less
+/// what they never read (every card's fit and multi-card splits, the parts, the reconciliation's
+/// tensors, serving, cost), which made into template values for every page was most of the
+/// conversion's time. A template that reads another field fails (strict undefined).
+#[derive(Serialize)]
+struct PageValue<'a> {
+    id: &'a str,
+    url: &'a Option<String>,
+    family: &'a str,
+    family_name: &'a str,
+    derives_from: &'a Option<String>,
+    architecture: &'a Option<String>,
+    supported: bool,
+    unsupported_reason: &'a Option<String>,
+    config: &'a Option<crate::config::Dims>,
+    config_facts: &'a [(String, String)],
+    defaulted: &'a [crate::config::Defaulted],
+    params: Option<ParamsValue<'a>>,
+    fit: Option<FitValue<'a>>,
+    lints: &'a [crate::estimate::lints::Lint],
+    changes: &'a [crate::changes::ChangeView],
+    family_size: usize,
+}
+
+/// `page.params` as the model templates read it.
+#[derive(Serialize)]
+struct ParamsValue<'a> {
+    derived: u64,
+    active: u64,
+    checkpoint: Option<u64>,
+    delta: Option<i64>,
+    delta_pct: Option<f64>,
+    other_release: &'a Option<crate::graph::release::ReleaseNote>,
+}
+
+/// `page.fit` as the model templates read it: the length and each mode's id and label.
+#[derive(Serialize)]
+struct FitValue<'a> {
+    seq_len: u64,
+    modes: Vec<ModeValue<'a>>,
+}
+
+#[derive(Serialize)]
+struct ModeValue<'a> {
+    id: &'a str,
+    label: &'a str,
+}
+
+impl PageValue<'_> {
+    fn of(page: &ModelPage) -> Value {
+        Value::from(Serde(PageValue {
+            id: &page.id,
+            url: &page.url,
+            family: &page.family,
+            family_name: &page.family_name,
+            derives_from: &page.derives_from,
+            architecture: &page.architecture,
+            supported: page.supported,
+            unsupported_reason: &page.unsupported_reason,
+            config: &page.config,
+            config_facts: &page.config_facts,
+            defaulted: &page.defaulted,
+            params: page.params.as_ref().map(|p| ParamsValue {
+                derived: p.derived,
+                active: p.active,
+                checkpoint: p.checkpoint,
+                delta: p.delta,
+                delta_pct: p.delta_pct,
+                other_release: &p.other_release,
+            }),
+            fit: page.fit.as_ref().map(|f| FitValue {
+                seq_len: f.seq_len,
+                modes: f.modes.iter().map(|m| ModeValue { id: m.id, label: &m.label }).collect(),
+            }),
+            lints: &page.lints,
+            changes: &page.changes,
+            family_size: page.family_size,
+        }))
+    }
+}
+
+/// A [`SiblingsView`] less its siblings, as the sibling part's templates read it (`page`).
+#[derive(Serialize)]
+struct SiblingsPage<'a> {
+    id: &'a str,
+    url: &'a Option<String>,
+    family: &'a str,
+    family_name: &'a str,
+    architecture: &'a Option<String>,
+    supported: bool,
+    config: &'a Option<crate::page::SiblingDims>,
+    params: &'a Option<crate::page::SiblingParams>,
+    family_size: usize,
 }
 
 /// The answer on top of a model page: for each mode, the batch-1 peak at the plan's length and
