@@ -45,6 +45,12 @@ impl Hasher {
         Hasher(ctx)
     }
 
+    /// One more length-prefixed part.
+    pub fn part(&mut self, p: &[u8]) {
+        self.0.update(&(p.len() as u64).to_le_bytes());
+        self.0.update(p);
+    }
+
     pub fn finish(self) -> String {
         self.0.finish().as_ref().iter().map(|b| format!("{b:02x}")).collect()
     }
@@ -103,11 +109,28 @@ pub fn build_key(site: &SiteSettings, options: &PlanOptions) -> String {
 
 /// The fingerprint of one model's inputs: everything its plan is made from.
 pub fn model_input(key: &str, id: &str, files: &ModelFiles) -> String {
-    // Debug prints every field in order and holds no hash map: stable between runs. Streamed
-    // into the digest (an FP8 checkpoint's index names run to megabytes of text).
-    let mut h = Hasher::new(&[key.as_bytes(), id.as_bytes()]);
-    // Writing to a hasher cannot fail; a Debug impl that did would only change the digest.
-    let _ = std::fmt::Write::write_fmt(&mut h, format_args!("{files:?}"));
+    // Every field, taken apart so that a field added later cannot be left out unseen. The text
+    // and the tensor names are hashed as their bytes, each length-prefixed (formatted with
+    // `Debug`, escaped a character at a time, they were a tenth of a rebuild with nothing
+    // changed); the few facts of `meta` as `Debug` prints them, every field in order, no hash map.
+    let ModelFiles { label, config_text, config_path, commit, meta, index_tensor_names } = files;
+    let mut h = Hasher::new(&[
+        key.as_bytes(),
+        id.as_bytes(),
+        label.as_bytes(),
+        config_text.as_bytes(),
+        config_path.as_os_str().as_encoded_bytes(),
+    ]);
+    h.part(format!("{commit:?} {meta:?}").as_bytes());
+    match index_tensor_names {
+        None => h.part(b"no index"),
+        Some(names) => {
+            h.part(&(names.len() as u64).to_le_bytes());
+            for name in names {
+                h.part(name.as_bytes());
+            }
+        }
+    }
     h.finish()
 }
 
@@ -142,12 +165,18 @@ pub struct ModelEntry {
 impl ModelEntry {
     /// The model's files under the site: its page, twin, JSON, badge, feed and OSV documents.
     pub fn files(&self, stem: &str) -> Vec<String> {
-        let mut files: Vec<String> =
-            ["html", "md", "json", "badge.json"].iter().map(|ext| format!("{stem}.{ext}")).collect();
-        files.extend(self.feed.iter().cloned());
-        files.extend(self.osv.iter().cloned());
-        files
+        model_files(stem, self.feed.as_deref(), &self.osv)
     }
+}
+
+/// A model's files under the site, its stem given: page, twin, JSON, badge, then its feed and
+/// OSV documents if it has them.
+pub fn model_files(stem: &str, feed: Option<&str>, osv: &[String]) -> Vec<String> {
+    let mut files: Vec<String> =
+        ["html", "md", "json", "badge.json"].iter().map(|ext| format!("{stem}.{ext}")).collect();
+    files.extend(feed.map(str::to_string));
+    files.extend(osv.iter().cloned());
+    files
 }
 
 mod json_text {

@@ -397,14 +397,21 @@ fn build(
             dir.display()
         );
     }
-    for m in &report.models {
-        match &m.outcome {
-            Outcome::Built { supported: true } => eprintln!("  built        {}", m.id),
-            Outcome::Built { supported: false } => {
-                eprintln!("  unsupported  {} (page shows its config only)", m.id)
-            }
-            Outcome::Failed { error } => eprintln!("  FAILED       {error}"),
+    {
+        // Buffered: unbuffered, each line was three system calls, 30,000 for 10,000 models (a
+        // tenth of a rebuild in which nothing changed). A closed stderr loses the listing only.
+        use std::io::Write;
+        let mut err = std::io::BufWriter::with_capacity(1 << 16, std::io::stderr().lock());
+        for m in &report.models {
+            let _ = match &m.outcome {
+                Outcome::Built { supported: true } => writeln!(err, "  built        {}", m.id),
+                Outcome::Built { supported: false } => {
+                    writeln!(err, "  unsupported  {} (page shows its config only)", m.id)
+                }
+                Outcome::Failed { error } => writeln!(err, "  FAILED       {error}"),
+            };
         }
+        let _ = err.flush();
     }
     let failed = report.failed().count();
     let unsupported = report.unsupported().count();

@@ -179,10 +179,19 @@ struct Brief<'a> {
     changes: bool,
     /// How many OSV documents it has.
     osv: usize,
+    /// With no OSV document and its feed, if any, at `<stem>.atom`, whether it has a feed: its
+    /// files follow from its stem (a rebuild checks they are there without reading its entry).
+    plain_files: Option<bool>,
 }
 
 impl<'a> Brief<'a> {
-    fn new(id: &'a str, entry: &ModelEntry, loc: Loc, tails: Option<Slot>) -> Result<Self, String> {
+    fn new(
+        id: &'a str,
+        stem: &str,
+        entry: &ModelEntry,
+        loc: Loc,
+        tails: Option<Slot>,
+    ) -> Result<Self, String> {
         let s = &entry.summary;
         let digest = incremental::digest_json(&[], s).map_err(|e| format!("{}: {e}", s.id))?;
         let digest = digest
@@ -201,6 +210,9 @@ impl<'a> Brief<'a> {
             supported: s.supported,
             changes: !entry.changes.is_empty(),
             osv: entry.osv.len(),
+            plain_files: (entry.osv.is_empty()
+                && entry.feed.as_deref().is_none_or(|f| f.strip_suffix(".atom") == Some(stem)))
+            .then_some(entry.feed.is_some()),
         })
     }
 }
@@ -469,7 +481,7 @@ impl Ctx<'_> {
                 .spill
                 .put(&(&parts.html_tail, &parts.md_tail))
                 .map_err(|e| format!("{id}: {e}"))?;
-            Brief::new(id_text, &entry, self.store.put(&entry)?, Some(tails))
+            Brief::new(id_text, &stem, &entry, self.store.put(&entry)?, Some(tails))
         })();
         kept.inspect_err(|_| remove_model_files(writer, &stem, &entry.osv))
     }
@@ -678,7 +690,7 @@ pub fn build_site_opts(
                 && let Ok(entry) = store.entry(Loc::Prev(slot))
                 && entry.input == input
             {
-                return Brief::new(id_text, &entry, Loc::Prev(slot), None);
+                return Brief::new(id_text, &id.site_stem(), &entry, Loc::Prev(slot), None);
             }
             ctx.plan_and_write_heads(id, id_text, input, &files)
         })
@@ -804,9 +816,17 @@ pub fn build_site_opts(
     // A file deleted from the site by hand since is written again, through the carry-over below.
     let all_there = || {
         built.par_iter().filter(|&&(k, _)| reuses[k]).all(|&(k, loc)| {
-            store.entry(loc).is_ok_and(|e| {
-                e.files(&manifest.models[k].site_stem()).iter().all(|f| writer.previous_has(f))
-            })
+            let stem = manifest.models[k].site_stem();
+            let files = match briefs[k].as_ref().ok().and_then(|b| b.plain_files) {
+                Some(feed) => {
+                    incremental::model_files(&stem, feed.then(|| format!("{stem}.atom")).as_deref(), &[])
+                }
+                None => match store.entry(loc) {
+                    Ok(entry) => entry.files(&stem),
+                    Err(_) => return false,
+                },
+            };
+            files.iter().all(|f| writer.previous_has(f))
         })
     };
     if all_same && pages_written == 0 && same_set && all_there() {
@@ -1045,13 +1065,8 @@ fn write_site_pages(
     let keys = families_to_write(mine.iter().map(|(b, _)| &*b.family));
     for key in &keys {
         let info = family::info(key);
-        let models = mine
-            .iter()
-            .filter(|(b, _)| *b.family == **key)
-            .map(|&(_, loc)| store.summary(loc).map(|s| FamilyRow::from(&s)))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(BuildError::Scratch)?;
-        let view = FamilyView {
+        let members: Vec<&(&Brief, Loc)> = mine.iter().filter(|(b, _)| *b.family == **key).collect();
+        let mut view = FamilyView {
             schema_version: LIST_SCHEMA_VERSION,
             key: key.clone(),
             name: family_link(key, &keys).name,
@@ -1063,10 +1078,25 @@ fn write_site_pages(
                 .filter(|f| f.derives_from == Some(key.as_str()))
                 .map(|f| family_link(f.key, &keys))
                 .collect(),
-            models,
+            models: vec![],
         };
-        let input = digest_json(&[build_key.as_bytes()], &view)?;
+        // Fingerprinted by the view less its rows, then the members' summaries' digests (a row is
+        // made from the summary): the rows are read back only when the pages are made again.
+        let input = {
+            let mut h = incremental::Hasher::new(&[build_key.as_bytes()]);
+            serde_json::to_writer(&mut h, &view).map_err(|e| BuildError::Render(e.to_string()))?;
+            for (b, _) in &members {
+                std::io::Write::write_all(&mut h, &b.digest)
+                    .map_err(|e| BuildError::Render(e.to_string()))?;
+            }
+            h.finish()
+        };
         pages.group(&format!("family {key}"), input, || {
+            view.models = members
+                .iter()
+                .map(|&&(_, loc)| store.summary(loc).map(|s| FamilyRow::from(&s)))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(BuildError::Scratch)?;
             let files = renderer.family(&view, &manifest.site).map_err(render_err)?;
             Ok(vec![
                 (format!("families/{key}.html"), files.html),
