@@ -321,10 +321,10 @@ pub fn save_cache<E: Into<std::io::Error>>(
     use std::io::Write;
     let write = || -> std::io::Result<String> {
         let file = std::io::BufWriter::with_capacity(1 << 16, std::fs::File::create(tmp)?);
-        let mut out = HashingWriter { out: file, hasher: Hasher::new(&[]) };
+        let mut out = Tee { out: file, hasher: Hasher::new(&[]) };
         out.write_all(MAGIC)?;
         out.write_all(&FORMAT.to_le_bytes())?;
-        let record = |out: &mut HashingWriter<_>, parts: &[&[u8]]| -> std::io::Result<()> {
+        let record = |out: &mut Tee<_>, parts: &[&[u8]]| -> std::io::Result<()> {
             let n: usize = parts.iter().map(|p| p.len()).sum();
             let n = u32::try_from(n).map_err(std::io::Error::other)?;
             out.write_all(&n.to_le_bytes())?;
@@ -341,7 +341,7 @@ pub fn save_cache<E: Into<std::io::Error>>(
         if written != count {
             return Err(std::io::Error::other(format!("{written} cache entries for {count} models")));
         }
-        let HashingWriter { out: mut file, hasher } = out;
+        let Tee { out: mut file, hasher } = out;
         let stamp = hasher.finish();
         file.write_all(stamp.as_bytes())?;
         file.flush()?;
@@ -355,12 +355,14 @@ pub fn save_cache<E: Into<std::io::Error>>(
     saved
 }
 
-struct HashingWriter<W> {
-    out: W,
-    hasher: Hasher,
+/// Writes to `out` and hashes what it wrote: the cache as it is saved, a site page as it is
+/// rendered.
+pub struct Tee<W> {
+    pub out: W,
+    pub hasher: Hasher,
 }
 
-impl<W: std::io::Write> std::io::Write for HashingWriter<W> {
+impl<W: std::io::Write> std::io::Write for Tee<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.out.write(buf)?;
         self.hasher.0.update(&buf[..n]);

@@ -697,6 +697,7 @@ pub fn build_site_opts(
         .collect();
     report.phases.push(("plan and render", t.elapsed()));
 
+    // Each brief learns its place here, once all are made: pass one's workers see only their own.
     let mut briefs = briefs;
     for (k, b) in briefs.iter_mut().enumerate() {
         if let Ok(b) = b {
@@ -994,7 +995,7 @@ impl Pages<'_> {
         let mut files = vec![];
         for &path in paths {
             let digest = self.writer.write_with(path, |out| {
-                let mut tee = Tee { out, hasher: incremental::Hasher::new(&[]) };
+                let mut tee = incremental::Tee { out, hasher: incremental::Hasher::new(&[]) };
                 write(path, &mut tee)?;
                 Ok::<_, BuildError>(tee.hasher.finish())
             })?;
@@ -1003,24 +1004,6 @@ impl Pages<'_> {
         }
         self.next.insert(name.to_string(), PageEntry { input, files });
         Ok(())
-    }
-}
-
-/// Writes to a file and hashes what it wrote.
-struct Tee<'w> {
-    out: &'w mut dyn std::io::Write,
-    hasher: incremental::Hasher,
-}
-
-impl std::io::Write for Tee<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.out.write(buf)?;
-        self.hasher.write_all(&buf[..n])?;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
     }
 }
 
